@@ -1,0 +1,105 @@
+// swift-tools-version: 6.1
+//
+// UNITI: five "Track Your ..." research apps harmonized into one host shell.
+// The package trait INTEGRATED (on by default) selects the integrated build; building with
+// `--disable-default-traits` yields the standalone single-module programs (see README).
+import PackageDescription
+
+/// The five feature modules: (target name, folder under Modules/, standalone product name).
+let featureModules: [(target: String, folder: String, product: String)] = [
+    ("TrackYourTinnitus", "TrackYourTinnitus", "track-your-tinnitus"),
+    ("TrackYourStress", "TrackYourStress", "track-your-stress"),
+    ("TrackYourHearing", "TrackYourHearing", "track-your-hearing"),
+    ("TinnitusNavigator", "TinnitusNavigator", "tinnitus-navigator"),
+    ("ShadesOfNoise", "ShadesOfNoise", "shades-of-noise"),
+]
+
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+
+var targets: [Target] = [
+    .systemLibrary(
+        name: "CLibEdit",
+        path: "Sources/CLibEdit",
+        pkgConfig: "libedit",
+        providers: [.apt(["libedit-dev"])]
+    ),
+    .target(
+        name: "UNITIProtocol",
+        path: "Sources/UNITIProtocol"
+    ),
+    .target(
+        name: "UNITILocalization",
+        path: "Localization",
+        resources: [.copy("Strings")]
+    ),
+    .target(
+        name: "UNITIConfigurations",
+        path: "Configurations",
+        resources: [.copy("Resources")]
+    ),
+    .target(
+        name: "UNITICore",
+        dependencies: ["UNITIProtocol", "UNITILocalization", "UNITIConfigurations", grdb, argumentParser],
+        path: "Sources/UNITICore"
+    ),
+    .target(
+        name: "UNITIHost",
+        dependencies: ["UNITICore", "CLibEdit", argumentParser],
+        path: "Sources/UNITIHost"
+    ),
+    .executableTarget(
+        name: "uniti",
+        dependencies: ["UNITIHost"] + featureModules.map { .target(name: $0.target) },
+        path: "Sources/uniti"
+    ),
+    .testTarget(
+        name: "UNITICoreTests",
+        dependencies: ["UNITICore", "UNITIProtocol"],
+        path: "Tests/UNITICoreTests"
+    ),
+    .testTarget(
+        name: "UNITIHostTests",
+        dependencies: ["UNITIHost", "UNITICore"] + featureModules.map { .target(name: $0.target) },
+        path: "Tests/UNITIHostTests"
+    ),
+    .testTarget(
+        name: "EndToEndTests",
+        dependencies: ["UNITICore"],
+        path: "Tests/EndToEndTests"
+    ),
+]
+
+for module in featureModules {
+    targets.append(.target(
+        name: module.target,
+        dependencies: ["UNITICore", argumentParser],
+        path: "Modules/\(module.folder)/Module"
+    ))
+    targets.append(.executableTarget(
+        name: module.product,
+        dependencies: ["UNITIHost", .target(name: module.target)],
+        path: "Modules/\(module.folder)/Standalone"
+    ))
+}
+
+let package = Package(
+    name: "UNITI",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "uniti", targets: ["uniti"]),
+    ] + featureModules.map { .executable(name: $0.product, targets: [$0.product]) },
+    traits: [
+        .trait(
+            name: "INTEGRATED",
+            description: "Build the integrated host `uniti` (all modules in one shell). Disable it to build the standalone single-module programs."
+        ),
+        .default(enabledTraits: ["INTEGRATED"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: targets,
+    swiftLanguageModes: [.v6]
+)

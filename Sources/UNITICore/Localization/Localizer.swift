@@ -1,0 +1,66 @@
+import Foundation
+import UNITILocalization
+
+/// Looks up user-facing text in the string tables (`Localization/Strings/*.json`).
+///
+/// Placeholders are named: `"Module {module} is not enabled"` with `["module": "tyt"]`.
+/// A key missing in German falls back to English; a key missing everywhere shows the key
+/// itself, so a gap is visible instead of silent.
+public struct Localizer: Sendable {
+    public let language: Language
+    private let tables: Tables
+
+    public init(language: Language) {
+        self.language = language
+        self.tables = Tables.shared
+    }
+
+    public func callAsFunction(_ key: String, _ arguments: [String: String] = [:]) -> String {
+        let template = tables.table(language)[key] ?? tables.table(.english)[key] ?? key
+        guard !arguments.isEmpty else { return template }
+        var text = template
+        for (name, value) in arguments {
+            text = text.replacingOccurrences(of: "{\(name)}", with: value)
+        }
+        return text
+    }
+
+    /// Whether `key` exists in the English table (the reference every other table mirrors).
+    public func hasKey(_ key: String) -> Bool {
+        tables.table(.english)[key] != nil
+    }
+
+    /// Loads each table once per process, on first use.
+    final class Tables: @unchecked Sendable {
+        static let shared = Tables()
+        private let lock = NSLock()
+        private var loaded: [Language: [String: String]] = [:]
+
+        func table(_ language: Language) -> [String: String] {
+            lock.lock()
+            defer { lock.unlock() }
+            if let table = loaded[language] { return table }
+            let table = StringTables.table(for: language.rawValue)
+            loaded[language] = table
+            return table
+        }
+    }
+}
+
+/// The language currently shown, readable from code that has no context at hand (such as the
+/// static help texts of command definitions). The shell sets it at start and on `language`.
+public enum CurrentLanguage {
+    private static let storage = LockedValue(Language.english)
+
+    public static var value: Language {
+        get { storage.value }
+        set { storage.value = newValue }
+    }
+
+    public static var localizer: Localizer { Localizer(language: value) }
+}
+
+/// `L("key")`: the text for `key` in the current language. For static command help texts.
+public func L(_ key: String, _ arguments: [String: String] = [:]) -> String {
+    CurrentLanguage.localizer(key, arguments)
+}

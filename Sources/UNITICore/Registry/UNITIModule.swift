@@ -1,0 +1,31 @@
+/// A feature module of UNITI: the one protocol through which the host (or a standalone program)
+/// loads TrackYourTinnitus, TrackYourStress, TrackYourHearing, TinnitusNavigator and
+/// ShadesOfNoise.
+///
+/// A module is a small value that *declares* what it brings; the core does the work:
+/// - ``descriptor``: id, name, program name, version;
+/// - ``commands``: its command tree (in the integrated shell under its id, `tyt fill`;
+///   standalone at top level, `fill`);
+/// - ``migrations``: its own tables, prefixed with its id;
+/// - hooks into shared services: ``didEnter(_:)`` when the person enters the module (e.g. a
+///   due questionnaire opens), and the contributions of later services (reminders, sync,
+///   questionnaires), each with an empty default.
+///
+/// Modules import `UNITICore` only, never each other; the list of available modules lives in one
+/// place, the program's `main.swift`.
+public protocol UNITIModule: Sendable {
+    var descriptor: ModuleDescriptor { get }
+    var commands: [any ShellCommand.Type] { get }
+    var migrations: [ModuleMigration] { get }
+
+    /// Called when the person enters the module (`use tyt`, or starting the standalone program).
+    func didEnter(_ context: ModuleContext) throws
+}
+
+extension UNITIModule {
+    public var migrations: [ModuleMigration] { [] }
+    public func didEnter(_ context: ModuleContext) throws {}
+
+    /// The module's migrations, registered under its id.
+    public var migrationSet: MigrationSet { MigrationSet(owner: descriptor.id, steps: migrations) }
+}

@@ -1,0 +1,29 @@
+import GRDB
+
+/// Small persistent settings as text, namespaced by owner: `language`, `tyt.noise`, ...
+public struct SettingsStore: Sendable {
+    let database: AppDatabase
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    public func string(_ key: String) throws -> String? {
+        try database.writer.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM core_settings WHERE key = ?", arguments: [key])
+        }
+    }
+
+    public func set(_ key: String, to value: String?) throws {
+        try database.writer.write { db in
+            if let value {
+                try db.execute(sql: """
+                    INSERT INTO core_settings(key, value) VALUES (?, ?)
+                    ON CONFLICT(key) DO UPDATE SET value = excluded.value
+                    """, arguments: [key, value])
+            } else {
+                try db.execute(sql: "DELETE FROM core_settings WHERE key = ?", arguments: [key])
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+
+/// The one SQLite database of a data directory (`uniti.sqlite`), opened through GRDB in WAL
+/// mode, readable and writable by its owner only (0600).
+///
+/// Opening runs every registered migration that has not run yet. A database that has steps
+/// this version does not know was written by a newer UNITI: it is refused with a message, and
+/// nothing in it is changed.
+public final class AppDatabase: Sendable {
+    public let writer: DatabasePool
+    public let path: String
+    /// The migration sets this database was opened with, in order.
+    public let migrationSets: [MigrationSet]
+
+    public static let fileName = "uniti.sqlite"
+
+    public init(path: String, migrationSets: [MigrationSet]) throws {
+        self.path = path
+        self.migrationSets = migrationSets
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw UNITIError(L("core.db.cannotOpen", ["path": path, "reason": Self.describe(error)]))
+        }
+        self.writer = pool
+        Self.restrictPermissions(of: path)
+        try migrate()
+        Self.restrictPermissions(of: path)
+    }
+
+    /// Runs the pending steps, after refusing a database from a newer version.
+    private func migrate() throws {
+        let migrator = Self.migrator(for: migrationSets)
+        do {
+            let (applied, known) = try writer.read { db in
+                (try migrator.appliedIdentifiers(db), Set(migrator.migrations))
+            }
+            let unknown = applied.subtracting(known).sorted()
+            if !unknown.isEmpty {
+                throw UNITIError(L("core.db.newerVersion", [
+                    "path": path, "steps": unknown.joined(separator: ", "),
+                ]))
+            }
+            try migrator.migrate(writer)
+        } catch let error as UNITIError {
+            throw error
+        } catch {
+            throw UNITIError(L("core.db.cannotOpen", ["path": path, "reason": Self.describe(error)]))
+        }
+    }
+
+    static func migrator(for sets: [MigrationSet]) -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for set in sets {
+            for step in set.steps {
+                let prefix = set.tablePrefix
+                let identifier = "\(set.owner).\(step.name)"
+                migrator.registerMigration(identifier) { db in
+                    let before = try Self.tableNames(db)
+                    try step.migrate(db)
+                    let foreign = try Self.tableNames(db).subtracting(before).filter { !$0.hasPrefix(prefix) }
+                    if let table = foreign.sorted().first {
+                        throw UNITIError("migration \(identifier) created table \(table), outside its prefix \(prefix)")
+                    }
+                }
+            }
+        }
+        return migrator
+    }
+
+    static func tableNames(_ db: Database) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+    }
+
+    /// The steps applied so far, grouped by owner, in the order they ran.
+    public func appliedSteps() throws -> [String: [String]] {
+        let identifiers = try writer.read { db -> [String] in
+            guard try db.tableExists("grdb_migrations") else { return [] }
+            return try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
+        }
+        var grouped: [String: [String]] = [:]
+        for identifier in identifiers {
+            let parts = identifier.split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { continue }
+            grouped[parts[0], default: []].append(parts[1])
+        }
+        return grouped
+    }
+
+    private static func restrictPermissions(of path: String) {
+        for suffix in ["", "-wal", "-shm"] {
+            chmod(path + suffix, 0o600)
+        }
+    }
+
+    private static func describe(_ error: Error) -> String {
+        if let error = error as? DatabaseError {
+            return error.message ?? "\(error.resultCode)"
+        }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,23 @@
+import GRDB
+
+/// The core's own tables: settings and the studies the person takes part in.
+/// Append new steps at the end; never edit a step that has shipped.
+enum CoreMigrations {
+    static let set = MigrationSet(owner: "core", steps: [
+        ModuleMigration("v1-settings") { db in
+            try db.create(table: "core_settings") { t in
+                t.column("key", .text).primaryKey()
+                t.column("value", .text).notNull()
+            }
+        },
+        ModuleMigration("v1-studies") { db in
+            // Studies the person has joined, as last heard from the server. Empty offline and
+            // before any login, when the bundled default study applies.
+            try db.create(table: "core_studies") { t in
+                t.column("id", .text).primaryKey()
+                t.column("descriptor", .jsonText).notNull()
+                t.column("joinedAt", .datetime)
+            }
+        },
+    ])
+}

@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+import UNITIConfigurations
+import UNITIProtocol
+
+/// Decides which modules are enabled: the union of the modules of the studies the person has
+/// joined, or, offline and before any login, those of the bundled default study.
+public struct StudyCatalog: Sendable {
+    let database: AppDatabase
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    /// The bundled default study (`Configurations/Resources/default-study.json`).
+    public static let defaultStudy: StudyDescriptor = {
+        guard let data = BundledConfiguration.data("default-study.json"),
+              let study = try? JSONDecoder().decode(StudyDescriptor.self, from: data)
+        else {
+            // The file ships with the program; without it, fall back to enabling everything
+            // rather than locking the person out of their own data.
+            return StudyDescriptor(id: "uniti-default", title: "UNITI", modules: ["tyt", "tys", "tyh", "tn", "son"])
+        }
+        return study
+    }()
+
+    /// The joined studies, or the default study when none is joined.
+    public func activeStudies() throws -> [StudyDescriptor] {
+        let joined = try joinedStudies()
+        return joined.isEmpty ? [Self.defaultStudy] : joined
+    }
+
+    public func joinedStudies() throws -> [StudyDescriptor] {
+        try database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT descriptor FROM core_studies WHERE joinedAt IS NOT NULL ORDER BY joinedAt")
+                .compactMap { try? JSONDecoder().decode(StudyDescriptor.self, from: Data($0.utf8)) }
+        }
+    }
+
+    /// Every study known locally (joined or only seen), for telling which would enable a module.
+    public func knownStudies() throws -> [StudyDescriptor] {
+        let stored = try database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT descriptor FROM core_studies ORDER BY id")
+                .compactMap { try? JSONDecoder().decode(StudyDescriptor.self, from: Data($0.utf8)) }
+        }
+        return stored + [Self.defaultStudy]
+    }
+
+    /// Ids of the enabled modules.
+    public func enabledModuleIDs() throws -> Set<String> {
+        Set(try activeStudies().flatMap(\.modules))
+    }
+
+    /// A study that would enable `moduleID`, if any is known.
+    public func studyEnabling(_ moduleID: String) throws -> StudyDescriptor? {
+        try knownStudies().first { $0.modules.contains(moduleID) }
+    }
+
+    /// Stores a study as joined (or updates it). Used by the study commands and sync.
+    public func recordJoined(_ study: StudyDescriptor, at date: Date) throws {
+        let json = String(decoding: try JSONEncoder().encode(study), as: UTF8.self)
+        try database.writer.write { db in
+            try db.execute(sql: """
+                INSERT INTO core_studies(id, descriptor, joinedAt) VALUES (?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET descriptor = excluded.descriptor, joinedAt = excluded.joinedAt
+                """, arguments: [study.id, json, date])
+        }
+    }
+
+    /// Forgets that a study was joined (leaving it).
+    public func recordLeft(_ studyID: String) throws {
+        try database.writer.write { db in
+            try db.execute(sql: "UPDATE core_studies SET joinedAt = NULL WHERE id = ?", arguments: [studyID])
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import UNITICore
+
+/// `status` (or `doctor`): what this installation is and where its data lives.
+struct StatusCommand: HostCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "status", abstract: L("host.status.abstract"), aliases: ["doctor"])
+    }
+
+    @Flag(help: ArgumentHelp(L("host.option.json"))) var json = false
+
+    struct Report: Encodable {
+        let program: String
+        let version: String
+        let build: String
+        let language: String
+        let dataDirectory: String
+        let database: String
+        let schema: [String: [String]]
+        let enabledModules: [String]
+        let studies: [String]
+        let server: String?
+        let pendingOutbox: Int
+    }
+
+    func run(in shell: Shell) throws {
+        let services = shell.services
+        let report = Report(
+            program: shell.kind.programName,
+            version: UNITIVersion.string,
+            build: BuildKind.current.rawValue,
+            language: CurrentLanguage.value.rawValue,
+            dataDirectory: services.dataDirectory.path,
+            database: services.database.path,
+            schema: try services.database.appliedSteps(),
+            enabledModules: shell.registry.modules.map(\.descriptor.id)
+                .filter { (try? services.studies.enabledModuleIDs().contains($0)) ?? false },
+            studies: try services.studies.activeStudies().map(\.id),
+            server: try services.settings.string("server.url"),
+            pendingOutbox: 0
+        )
+        if json || services.prefersJSON {
+            try shell.console.json(report)
+            return
+        }
+        let l = shell.localizer
+        let rows: [(String, String)] = [
+            (l("host.status.program"), "\(report.program) \(report.version)"),
+            (l("host.status.build"), l("core.buildKind.\(report.build)")),
+            (l("host.status.language"), report.language),
+            (l("host.status.dataDirectory"), report.dataDirectory),
+            (l("host.status.database"), report.database),
+            (l("host.status.modules"), report.enabledModules.joined(separator: ", ")),
+            (l("host.status.studies"), report.studies.joined(separator: ", ")),
+            (l("host.status.server"), report.server ?? l("host.status.noServer")),
+            (l("host.status.outbox"), "\(report.pendingOutbox)"),
+        ]
+        shell.printTable(rows)
+        shell.console.line(l("host.status.schema"))
+        let owners = ["core"] + shell.registry.modules.map(\.descriptor.id)
+        shell.printTable(owners.map { owner in
+            let steps = report.schema[owner] ?? []
+            return ("  " + owner, steps.isEmpty ? l("host.status.noSteps") : "\(steps.count) (\(steps.last!))")
+        })
+    }
+}

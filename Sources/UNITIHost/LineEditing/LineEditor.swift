@@ -1,0 +1,127 @@
+import CLibEdit
+import Foundation
+import UNITICore
+
+/// Line editing on a terminal through libedit: history kept in the data directory (0600) across
+/// runs, Tab completion, Ctrl-C abandons the line (or the question being asked) without leaving,
+/// Ctrl-D on an empty line ends input.
+///
+/// libedit calls back through C function pointers, which cannot capture Swift state; the one
+/// editor of the process therefore keeps its completion function and prompt in `Self.active`.
+public final class LineEditor: LineInput, @unchecked Sendable {
+    private let editLine: OpaquePointer
+    private let history: OpaquePointer
+    private let historyPath: String?
+    /// Completion candidates for the words before the cursor (the last may be unfinished).
+    public var completer: (@Sendable (_ words: [String], _ partial: String) -> [String])?
+
+    nonisolated(unsafe) static var active: LineEditor?
+    nonisolated(unsafe) static var promptBuffer: UnsafeMutablePointer<CChar>?
+    nonisolated(unsafe) static var interrupted = false
+
+    public var isInteractive: Bool { true }
+
+    public init(programName: String, historyPath: String?) {
+        setlocale(LC_CTYPE, "")
+        editLine = el_init(programName, fdopen(STDIN_FILENO, "r"), fdopen(STDOUT_FILENO, "w"), fdopen(STDERR_FILENO, "w"))
+        history = history_init()
+        self.historyPath = historyPath
+        uniti_history_set_size(history, 1000)
+        uniti_history_set_unique(history, 1)
+        if let historyPath { uniti_history_load(history, historyPath) }
+
+        uniti_el_set_editor(editLine, "emacs")
+        uniti_el_set_history(editLine, history)
+        uniti_el_set_signal(editLine, 1)
+        uniti_el_set_prompt(editLine) { _ in LineEditor.promptBuffer }
+        uniti_el_disable_tty_signals(editLine)
+        uniti_el_add_function(editLine, "uniti-complete", "Complete the command") { editLine, _ in
+            LineEditor.active?.complete(editLine) ?? UInt8(CC_ERROR)
+        }
+        uniti_el_add_function(editLine, "uniti-abandon", "Abandon the line") { _, _ in
+            LineEditor.interrupted = true
+            return UInt8(CC_NEWLINE)
+        }
+        uniti_el_bind(editLine, "^I", "uniti-complete")
+        uniti_el_bind(editLine, "^C", "uniti-abandon")
+        el_source(editLine, nil)  // the person's own ~/.editrc, if any
+        LineEditor.active = self
+    }
+
+    deinit {
+        saveHistory()
+        el_end(editLine)
+        history_end(history)
+    }
+
+    /// Reads a command line and keeps it in the history.
+    public func readCommand(prompt: String) throws -> String? {
+        let line = try read(prompt: prompt)
+        if let line, !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            uniti_history_enter(history, line)
+            saveHistory()
+        }
+        return line
+    }
+
+    /// Reads an answer to a question (not kept in the history).
+    public func readLine(prompt: String) throws -> String? {
+        try read(prompt: prompt)
+    }
+
+    private func read(prompt: String) throws -> String? {
+        free(Self.promptBuffer)
+        Self.promptBuffer = strdup(prompt)
+        Self.interrupted = false
+        var count: Int32 = 0
+        guard let raw = el_gets(editLine, &count) else {
+            if Self.interrupted { throw PromptCancelled(.interrupted) }
+            return nil
+        }
+        if Self.interrupted {
+            el_reset(editLine)
+            throw PromptCancelled(.interrupted)
+        }
+        var line = String(cString: raw)
+        while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
+        return line
+    }
+
+    private func saveHistory() {
+        guard let historyPath else { return }
+        uniti_history_save(history, historyPath)
+        chmod(historyPath, 0o600)
+    }
+
+    /// Tab: complete the word before the cursor, or list the choices when there are several.
+    private func complete(_ editLine: OpaquePointer?) -> UInt8 {
+        guard let info = el_line(editLine), let completer else { return UInt8(CC_ERROR) }
+        let length = info.pointee.cursor - info.pointee.buffer
+        let bytes = UnsafeRawBufferPointer(start: info.pointee.buffer, count: length)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let (words, endsInWord) = Tokenizer.partial(text)
+        let partial = endsInWord ? (words.last ?? "") : ""
+        let context = endsInWord ? Array(words.dropLast()) : words
+        let candidates = completer(context, partial).filter { $0.hasPrefix(partial) }
+        guard !candidates.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
+        if candidates.count == 1 {
+            el_insertstr(editLine, String(candidates[0].dropFirst(partial.count)) + " ")
+            return UInt8(CC_REFRESH)
+        }
+        let common = Self.commonPrefix(candidates)
+        if common.count > partial.count {
+            el_insertstr(editLine, String(common.dropFirst(partial.count)))
+            return UInt8(CC_REFRESH)
+        }
+        FileHandle.standardOutput.write(Data(("\n" + candidates.joined(separator: "  ") + "\n").utf8))
+        return UInt8(CC_REDISPLAY)
+    }
+
+    static func commonPrefix(_ words: [String]) -> String {
+        guard var prefix = words.first else { return "" }
+        for word in words.dropFirst() {
+            while !word.hasPrefix(prefix) { prefix.removeLast() }
+        }
+        return prefix
+    }
+}

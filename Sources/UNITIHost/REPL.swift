@@ -1,0 +1,54 @@
+import Foundation
+import UNITICore
+
+/// The read–run loop: reads command lines (with line editing on a terminal, plain lines from a
+/// pipe or script) until `exit`, Ctrl-D or the end of input.
+struct REPL {
+    let shell: Shell
+    let editor: LineEditor?
+
+    /// Runs the loop and returns the exit status: 0, or 1 when a command failed in a
+    /// non-interactive session (so scripts can tell).
+    func run() -> Int32 {
+        var failed = false
+        if editor != nil {
+            installInterruptHandler()
+            shell.console.line(shell.localizer("host.welcome", ["program": shell.kind.programName]))
+        }
+        if let module = shell.currentModule {
+            // A standalone program starts inside its module: its start hook runs now.
+            do {
+                try module.didEnter(shell.context(for: module))
+            } catch {
+                shell.console.error(shell.localizer("host.error.prefix", ["message": (error as? UNITIError)?.message ?? "\(error)"]))
+            }
+        }
+        while true {
+            let line: String?
+            do {
+                if let editor {
+                    line = try editor.readCommand(prompt: shell.prompt)
+                } else {
+                    line = try shell.services.input.readLine(prompt: "")
+                }
+            } catch {
+                continue  // Ctrl-C abandons the line; the prompt comes back
+            }
+            guard let line else {
+                if editor != nil { shell.console.line() }
+                break
+            }
+            Interrupt.reset()
+            let outcome = shell.execute(line: line)
+            if outcome == .failure { failed = true }
+            if outcome == .exit { break }
+        }
+        return (failed && editor == nil) ? 1 : 0
+    }
+
+    /// On a terminal, Ctrl-C during a running command sets `Interrupt` instead of ending the
+    /// program (while a line is edited, the editor handles Ctrl-C itself).
+    private func installInterruptHandler() {
+        signal(SIGINT) { _ in Interrupt.request() }
+    }
+}

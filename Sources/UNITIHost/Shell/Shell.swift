@@ -1,0 +1,272 @@
+import ArgumentParser
+import Foundation
+import UNITICore
+
+/// The command shell shared by `uniti` and every standalone program: it resolves a line to a
+/// host or module command, parses it with swift-argument-parser, runs it with its context, and
+/// turns every failure into one line on standard error.
+///
+/// Resolution, in order: inside a module (`use tyt`), that module's commands (`fill`); the
+/// shell's own commands (`help`, `modules`, ...); a module id followed by its command
+/// (`tyt fill`). A standalone program has its module's commands at top level.
+/// Used from the thread that runs the REPL only (hence unchecked Sendable).
+public final class Shell: @unchecked Sendable {
+    public let registry: ModuleRegistry
+    public let services: CoreServices
+    public let kind: ProgramKind
+    public let hostCommands: [any HostCommand.Type]
+    /// The module entered with `use`, if any (always the module in a standalone program).
+    public private(set) var currentModuleID: String?
+    /// Set by a command that ends the shell (`exit`).
+    public var exitRequested = false
+
+    public init(registry: ModuleRegistry, services: CoreServices, kind: ProgramKind,
+                hostCommands: [any HostCommand.Type]) {
+        self.registry = registry
+        self.services = services
+        self.kind = kind
+        self.hostCommands = hostCommands
+        if case .standalone(let module) = kind {
+            currentModuleID = module.descriptor.id
+        }
+    }
+
+    public var console: Console { services.console }
+    public var localizer: Localizer { CurrentLanguage.localizer }
+
+    // MARK: - Location
+
+    /// The prompt: `uniti>` at top level, `uniti/tyt>` inside a module, the program name
+    /// in a standalone program.
+    public var prompt: String {
+        if !kind.isStandalone, let id = currentModuleID {
+            return "\(kind.programName)/\(id)> "
+        }
+        return "\(kind.programName)> "
+    }
+
+    public var currentModule: (any UNITIModule)? {
+        currentModuleID.flatMap { registry.module(id: $0) }
+    }
+
+    /// Enters a module (`use tyt`): it must exist and be enabled; its start hook runs.
+    public func enter(moduleID: String) throws {
+        guard let module = registry.module(id: moduleID) else {
+            throw UNITIError(unknownModuleMessage(moduleID))
+        }
+        try requireEnabled(module)
+        currentModuleID = moduleID
+        try module.didEnter(context(for: module))
+    }
+
+    /// Leaves the current module (`back`).
+    public func leaveModule() {
+        if !kind.isStandalone { currentModuleID = nil }
+    }
+
+    // MARK: - Running lines
+
+    /// Runs one command line and reports how it ended.
+    @discardableResult
+    public func execute(line: String) -> CommandOutcome {
+        let words: [String]
+        do {
+            words = try Tokenizer.tokenize(line)
+        } catch {
+            console.error(localizer("host.error.syntax", ["reason": error.description]))
+            return .failure
+        }
+        return execute(words: words)
+    }
+
+    @discardableResult
+    public func execute(words: [String]) -> CommandOutcome {
+        guard let first = words.first else { return .success }
+        do {
+            switch try resolve(words) {
+            case .host(let type, let arguments):
+                try runHost(type, arguments: arguments)
+            case .module(let module, let arguments):
+                try runModule(module, arguments: arguments)
+            }
+        } catch let error as UNITIError {
+            console.error(localizer("host.error.prefix", ["message": error.message]))
+            return .failure
+        } catch let cancel as PromptCancelled {
+            console.error(localizer(cancel.reason == .interrupted ? "host.cancelled" : "host.endOfInput"))
+            return .failure
+        } catch {
+            console.error(localizer("host.error.prefix", ["message": "\(first): \(error)"]))
+            return .failure
+        }
+        return exitRequested ? .exit : (lastCommandFailed ? .failure : .success)
+    }
+
+    /// Set when a command reports failure through a parse or usage error it printed itself.
+    private var lastCommandFailed = false
+
+    enum Resolution {
+        case host(any HostCommand.Type, [String])
+        case module(any UNITIModule, [String])
+    }
+
+    func resolve(_ words: [String]) throws -> Resolution {
+        let first = words[0]
+        if let module = currentModule, module.commands.contains(where: { $0.commandName == first }) {
+            return .module(module, words)
+        }
+        if let host = hostCommand(named: first) {
+            return .host(host, Array(words.dropFirst()))
+        }
+        if !kind.isStandalone, let module = registry.module(id: first) {
+            return .module(module, Array(words.dropFirst()))
+        }
+        throw UNITIError(unknownCommandMessage(first))
+    }
+
+    public func hostCommand(named name: String) -> (any HostCommand.Type)? {
+        hostCommands.first { $0.commandName == name || $0.configuration.aliases.contains(name) }
+    }
+
+    private func runHost(_ type: any HostCommand.Type, arguments: [String]) throws {
+        lastCommandFailed = false
+        guard let parsed = parse(type, arguments: arguments) else { return }
+        guard let command = parsed as? any HostCommand else {
+            console.line(type.helpMessage(for: Swift.type(of: parsed), columns: console.width))
+            return
+        }
+        try command.run(in: self)
+    }
+
+    private func runModule(_ module: any UNITIModule, arguments: [String]) throws {
+        lastCommandFailed = false
+        try requireEnabled(module)
+        guard let name = arguments.first else {
+            printModuleHelp(module)
+            return
+        }
+        guard let type = module.commands.first(where: { $0.commandName == name }) else {
+            let known = module.commands.map { $0.commandName }
+            var message = localizer("host.error.unknownModuleCommand", ["module": module.descriptor.id, "command": name])
+            if let guess = CommandSuggester.closest(to: name, among: known) {
+                message += " " + localizer("host.didYouMean", ["command": modulePrefix(module) + guess])
+            }
+            throw UNITIError(message)
+        }
+        guard let parsed = parse(type, arguments: Array(arguments.dropFirst())) else { return }
+        guard let command = parsed as? any ShellCommand else {
+            console.line(type.helpMessage(for: Swift.type(of: parsed), columns: console.width))
+            return
+        }
+        try command.run(in: context(for: module))
+    }
+
+    /// Parses arguments for a command type; prints help or one error line and returns nil when
+    /// there is nothing to run.
+    private func parse(_ type: any ParsableCommand.Type, arguments: [String]) -> (any ParsableCommand)? {
+        do {
+            return try type.parseAsRoot(arguments)
+        } catch {
+            if type.exitCode(for: error) == .success {
+                console.line(type.fullMessage(for: error, columns: console.width))
+            } else {
+                let message = type.message(for: error)
+                    .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { !$0.isEmpty }.joined(separator: " ")
+                console.error(localizer("host.error.usage", ["message": message, "command": type.commandName]))
+                lastCommandFailed = true
+            }
+            return nil
+        }
+    }
+
+    // MARK: - Modules and context
+
+    /// The context a module's commands run with.
+    public func context(for module: any UNITIModule) -> ModuleContext {
+        ModuleContext(services: services, module: module.descriptor)
+    }
+
+    /// The context of the shell's own commands.
+    public var hostContext: ModuleContext {
+        ModuleContext(services: services, module: nil)
+    }
+
+    public func isEnabled(_ module: any UNITIModule) throws -> Bool {
+        try services.studies.enabledModuleIDs().contains(module.descriptor.id)
+    }
+
+    func requireEnabled(_ module: any UNITIModule) throws {
+        guard try !isEnabled(module) else { return }
+        let id = module.descriptor.id
+        if let study = try services.studies.studyEnabling(id) {
+            throw UNITIError(localizer("host.module.disabledBy", [
+                "module": id, "study": study.id, "title": study.title.text(in: CurrentLanguage.value.rawValue),
+            ]))
+        }
+        throw UNITIError(localizer("host.module.disabled", ["module": id]))
+    }
+
+    /// `tyt ` in the integrated shell outside the module, "" where the module's commands are at hand.
+    func modulePrefix(_ module: any UNITIModule) -> String {
+        (kind.isStandalone || currentModuleID == module.descriptor.id) ? "" : module.descriptor.id + " "
+    }
+
+    // MARK: - Messages
+
+    /// Every word that may start a command line here, for suggestions and completion.
+    public var topLevelWords: [String] {
+        var words = hostCommands.flatMap { [$0.commandName] + $0.configuration.aliases }
+        if let module = currentModule {
+            words += module.commands.map { $0.commandName }
+        }
+        if !kind.isStandalone {
+            words += registry.modules.map(\.descriptor.id)
+        }
+        return Array(Set(words)).sorted()
+    }
+
+    func unknownCommandMessage(_ word: String) -> String {
+        var candidates = topLevelWords
+        if !kind.isStandalone {
+            for module in registry.modules where module.descriptor.id != currentModuleID {
+                candidates += module.commands.map { "\(module.descriptor.id) \($0.commandName)" }
+            }
+        }
+        var message = localizer("host.error.unknownCommand", ["command": word])
+        if let guess = CommandSuggester.closest(to: word, among: topLevelWords) {
+            message += " " + localizer("host.didYouMean", ["command": guess])
+        } else if let module = registry.modules.first(where: { $0.commands.contains { $0.commandName == word } }),
+                  !kind.isStandalone {
+            message += " " + localizer("host.didYouMean", ["command": "\(module.descriptor.id) \(word)"])
+        } else {
+            message += " " + localizer("host.tryHelp")
+        }
+        return message
+    }
+
+    func unknownModuleMessage(_ id: String) -> String {
+        var message = localizer("host.error.unknownModule", ["module": id])
+        if let guess = CommandSuggester.closest(to: id, among: registry.modules.map(\.descriptor.id)) {
+            message += " " + localizer("host.didYouMean", ["command": guess])
+        }
+        return message
+    }
+
+    /// The command list of one module, with each command's one-line summary.
+    public func printModuleHelp(_ module: any UNITIModule) {
+        console.line("\(module.descriptor.name) (\(module.descriptor.id)): \(module.descriptor.summary)")
+        let prefix = modulePrefix(module)
+        let rows = module.commands.map { (prefix + $0.commandName, $0.configuration.abstract) }
+        printTable(rows)
+    }
+
+    /// Two aligned columns.
+    public func printTable(_ rows: [(String, String)]) {
+        let width = min(28, (rows.map(\.0.count).max() ?? 0) + 2)
+        for (left, right) in rows {
+            let padding = String(repeating: " ", count: max(2, width - left.count))
+            console.line("  " + left + padding + right)
+        }
+    }
+}

@@ -1,0 +1,18 @@
+/// What the client needs to know about a study to decide which modules it enables.
+///
+/// The same shape is bundled as the offline default study (`Configurations/Resources/
+/// default-study.json`) and, with more fields, served by the study server.
+public struct StudyDescriptor: Codable, Hashable, Sendable {
+    public var id: String
+    public var title: LocalizedText
+    public var description: LocalizedText?
+    /// Ids of the feature modules this study enables (`tyt`, `son`, ...).
+    public var modules: [String]
+
+    public init(id: String, title: LocalizedText, description: LocalizedText? = nil, modules: [String]) {
+        self.id = id
+        self.title = title
+        self.description = description
+        self.modules = modules
+    }
+}
