@@ -49,6 +49,6 @@ public struct ModuleRegistry: Sendable {
 
     /// All migration sets, the core's first.
     public var migrationSets: [MigrationSet] {
-        [CoreMigrations.set] + modules.map(\.migrationSet)
+        CoreMigrations.all + modules.map(\.migrationSet)
     }
 }

@@ -1,9 +1,13 @@
 import GRDB
 
-/// The core's own tables: settings and the studies the person takes part in.
-/// Append new steps at the end; never edit a step that has shipped.
+/// The core's own tables. Each core service keeps its steps in its own set (owner `core`,
+/// tables prefixed `core_`); `all` lists the sets in the order they run. Append new steps and
+/// sets at the end; never edit a step that has shipped.
 enum CoreMigrations {
-    static let set = MigrationSet(owner: "core", steps: [
+    static let all: [MigrationSet] = [foundation]
+
+    /// Settings and the studies the person takes part in.
+    static let foundation = MigrationSet(owner: "core", steps: [
         ModuleMigration("v1-settings") { db in
             try db.create(table: "core_settings") { t in
                 t.column("key", .text).primaryKey()
