@@ -74,14 +74,14 @@ public final class LineEditor: LineInput, @unchecked Sendable {
         Self.promptBuffer = strdup(prompt)
         Self.interrupted = false
         var count: Int32 = 0
-        guard let raw = el_gets(editLine, &count) else {
-            if Self.interrupted { throw PromptCancelled(.interrupted) }
-            return nil
-        }
+        let raw = el_gets(editLine, &count)
         if Self.interrupted {
+            // Show that the line was abandoned and start the next prompt on a fresh line.
+            FileHandle.standardOutput.write(Data("^C\n".utf8))
             el_reset(editLine)
             throw PromptCancelled(.interrupted)
         }
+        guard let raw else { return nil }
         var line = String(cString: raw)
         while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
         return line
