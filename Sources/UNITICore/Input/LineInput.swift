@@ -58,7 +58,7 @@ public final class StreamInput: LineInput, @unchecked Sendable {
     public var isInteractive: Bool { false }
 
     public func readLine(prompt: String) throws -> String? {
-        try lock.withLock {
+        lock.withLock {
             if echoPrompts, !prompt.isEmpty {
                 FileHandle.standardOutput.write(Data(prompt.utf8))
             }
