@@ -70,6 +70,16 @@ var targets: [Target] = [
     ),
 ]
 
+/// Modules that have unit tests of their own, in Tests/<Target>Tests.
+let modulesWithTests = ["TrackYourTinnitus"]
+for name in modulesWithTests {
+    targets.append(.testTarget(
+        name: "\(name)Tests",
+        dependencies: [.target(name: name), "UNITICore"],
+        path: "Tests/\(name)Tests"
+    ))
+}
+
 for module in featureModules {
     targets.append(.target(
         name: module.target,
