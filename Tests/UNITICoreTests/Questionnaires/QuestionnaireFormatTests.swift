@@ -124,3 +124,30 @@ struct QuestionnaireFormatTests {
         #expect(definition.visibleLabels(given: ["a": .integer(1), "b": .integer(1)]) == ["a", "m"])
     }
 }
+
+@Suite("Questionnaire JSON Schema")
+struct QuestionnaireSchemaTests {
+    static let schemaURL = QuestionnaireFixtures.testsFolder.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Documentation/questionnaire.schema.json")
+
+    @Test("the schema names the same element types, sensors and presentations as the code")
+    func schemaMatchesCode() throws {
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schemaURL)) as? [String: Any])
+        #expect(schema["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
+        let defs = try #require(schema["$defs"] as? [String: Any])
+        let item = try #require(defs["item"] as? [String: Any])
+        let rules = try #require(item["allOf"] as? [[String: Any]])
+        let typed = Set(rules.compactMap { rule in
+            ((rule["if"] as? [String: Any])?["properties"] as? [String: Any]).flatMap { ($0["type"] as? [String: Any])?["const"] as? String }
+        })
+        // Every type with fields of its own has a rule; yesNo and date have none.
+        #expect(typed == Set(QuestionnaireElement.knownTypeNames).subtracting(["yesNo", "date"]))
+        let properties = try #require(schema["properties"] as? [String: Any])
+        let sensors = ((properties["sensors"] as? [String: Any])?["items"] as? [String: Any])?["enum"] as? [String]
+        #expect(sensors == QuestionnaireSensor.known.map(\.rawValue))
+        let presentations = (properties["presentation"] as? [String: Any])?["enum"] as? [String]
+        #expect(presentations == QuestionnairePresentation.allCases.map(\.rawValue))
+        let kinds = (properties["kind"] as? [String: Any])?["enum"] as? [String]
+        #expect(kinds == QuestionnaireKind.allCases.map(\.rawValue))
+    }
+}
