@@ -56,7 +56,8 @@ var targets: [Target] = [
     .testTarget(
         name: "UNITICoreTests",
         dependencies: ["UNITICore", "UNITIProtocol"],
-        path: "Tests/UNITICoreTests"
+        path: "Tests/UNITICoreTests",
+        exclude: ["Fixtures"]
     ),
     .testTarget(
         name: "UNITIHostTests",

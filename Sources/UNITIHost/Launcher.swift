@@ -75,6 +75,7 @@ public enum Launcher {
             commands += [UseCommand.self, BackCommand.self]
         }
         commands += [StatusCommand.self, LanguageCommand.self, VersionCommand.self, ExitCommand.self]
+        commands.append(QuestionnaireCommand.self)
         return commands
     }
 
