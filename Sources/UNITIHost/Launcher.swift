@@ -74,7 +74,7 @@ public enum Launcher {
         if !kind.isStandalone {
             commands += [UseCommand.self, BackCommand.self]
         }
-        commands += [StatusCommand.self, LanguageCommand.self, VersionCommand.self, ExitCommand.self]
+        commands += [StatusCommand.self, RemindersCommand.self, LanguageCommand.self, VersionCommand.self, ExitCommand.self]
         return commands
     }
 
