@@ -11,14 +11,17 @@ public struct ReminderDaemon: Sendable {
     let notifier: any ReminderNotifier
     let sleep: @Sendable (TimeInterval) -> Void
     let shouldStop: @Sendable () -> Bool
+    /// The longest wait before planning again (changed rules take effect after at most this).
+    let replanInterval: TimeInterval
 
-    public init(service: ReminderService, notifier: any ReminderNotifier,
+    public init(service: ReminderService, notifier: any ReminderNotifier, replanInterval: TimeInterval = 60,
                 sleep: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) },
                 shouldStop: @escaping @Sendable () -> Bool = { Interrupt.isRequested }) {
         self.service = service
         self.notifier = notifier
         self.sleep = sleep
         self.shouldStop = shouldStop
+        self.replanInterval = replanInterval
     }
 
     /// Runs until stopped, `duration` seconds have passed, or `count` reminders were delivered.
@@ -34,7 +37,7 @@ public struct ReminderDaemon: Sendable {
             let (sent, next) = try service.deliverDue(through: notifier)
             delivered += sent
             if let count, delivered.count >= count { break }
-            var wait: TimeInterval = 60
+            var wait = replanInterval
             if let next { wait = min(wait, max(next.timeIntervalSince(now), 0)) }
             if let deadline { wait = min(wait, deadline.timeIntervalSince(now)) }
             // Sleep in steps of at most a second so Ctrl-C is noticed promptly.
