@@ -146,9 +146,10 @@ public struct ChartAxis: Sendable {
             }
             return ticks
         }
-        let daySteps = [1, 2, 7, 14, 30, 91, 365]
+        // Steps in days, with the mean length of months, quarters and years for the comparison.
+        let daySteps: [(step: Int, length: Double)] = [(1, 1), (2, 2), (7, 7), (14, 14), (30, 30.44), (91, 91.31), (365, 365.25)]
         let days = span / 86_400
-        let step = daySteps.first { days / Double($0) <= Double(maximum) } ?? Int(ceil(days / Double(maximum)))
+        let step = daySteps.first { days / $0.length <= Double(maximum) }?.step ?? 365
         var ticks: [Double] = []
         var date = LocalDate(Date(timeIntervalSince1970: lower), in: zone)
         if step >= 30 { date = date.startOfMonth }
@@ -163,6 +164,11 @@ public struct ChartAxis: Sendable {
             case 365: date = LocalDate(year: date.year + 1, month: 1, day: 1)
             default: date = date.adding(days: step)
             }
+        }
+        // Decades and more: every k-th year.
+        if ticks.count > maximum {
+            let k = (ticks.count + maximum - 1) / maximum
+            ticks = stride(from: 0, to: ticks.count, by: k).map { ticks[$0] }
         }
         return ticks
     }

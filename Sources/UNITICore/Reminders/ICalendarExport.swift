@@ -17,8 +17,14 @@ public struct ICalendarExport: Sendable {
     /// The calendar text. `stamp` is the DTSTAMP (when the file was made).
     public func calendar(for reminders: [PlannedReminder], stamp: Date) -> String {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(productID)", "CALSCALE:GREGORIAN", "METHOD:PUBLISH"]
+        var summaries: [String: (summary: String, description: String)] = [:]  // one lookup per module and command
         for reminder in reminders {
-            let summary = L("reminders.ics.summary", ["module": reminder.moduleName, "command": reminder.command])
+            let key = reminder.moduleName + "\u{0}" + reminder.command
+            let texts = summaries[key] ?? (
+                L("reminders.ics.summary", ["module": reminder.moduleName, "command": reminder.command]),
+                L("reminders.ics.description", ["command": reminder.command]))
+            summaries[key] = texts
+            let summary = texts.summary
             lines += [
                 "BEGIN:VEVENT",
                 "UID:\(Self.escape(reminder.id))@uniti",
@@ -26,7 +32,7 @@ public struct ICalendarExport: Sendable {
                 "DTSTART:\(Self.utc(reminder.date))",
                 "DURATION:PT5M",
                 "SUMMARY:\(Self.escape(summary))",
-                "DESCRIPTION:\(Self.escape(L("reminders.ics.description", ["command": reminder.command])))",
+                "DESCRIPTION:\(Self.escape(texts.description))",
                 "CATEGORIES:\(Self.escape(reminder.moduleID))",
                 "BEGIN:VALARM",
                 "ACTION:DISPLAY",
@@ -67,13 +73,13 @@ public struct ICalendarExport: Sendable {
     /// Folds a content line into pieces of at most 75 octets; continuation lines begin with
     /// one space (which counts toward their 75).
     static func fold(_ line: String) -> String {
-        guard line.utf8.count > 75 else { return line }
+        guard line.utf8.count > 75 else { return line }  // most lines: nothing to do
         var pieces: [String] = []
         var current = ""
         var octets = 0
         var limit = 75
         for scalar in line.unicodeScalars {
-            let size = String(scalar).utf8.count
+            let size = scalar.utf8.count
             if octets + size > limit {
                 pieces.append(current)
                 current = ""

@@ -103,6 +103,17 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         return earliest ?? Date(timeIntervalSince1970: wall - Double(before))
     }
 
+    /// ``instant(at:in:)`` for several times of this day, asking the zone for its offset only
+    /// twice when the clocks do not change around this day (the common case, and what makes
+    /// planning a year quick).
+    public func instants(at times: [TimeOfDay], in timeZone: TimeZone) -> [Date] {
+        let midnight = Double(dayNumber * 86_400)
+        let before = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: midnight - 86_400))
+        let after = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: midnight + 2 * 86_400))
+        guard before == after else { return times.map { instant(at: $0, in: timeZone) } }
+        return times.map { Date(timeIntervalSince1970: midnight + Double($0.minutes * 60 - before)) }
+    }
+
     /// Local midnight (the start of this day) in `timeZone`.
     public func startInstant(in timeZone: TimeZone) -> Date {
         instant(at: TimeOfDay(minutes: 0), in: timeZone)

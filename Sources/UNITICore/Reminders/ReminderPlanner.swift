@@ -34,8 +34,9 @@ public struct ReminderPlanner: Sendable {
             var seen = Set<Date>()
             for dayNumber in first.dayNumber...last.dayNumber {
                 let date = LocalDate(dayNumber: dayNumber)
-                for time in try rule.cadence.times(on: date) {
-                    let instant = date.instant(at: time, in: timeZone)
+                let times = try rule.cadence.times(on: date)
+                guard !times.isEmpty else { continue }
+                for (time, instant) in zip(times, date.instants(at: times, in: timeZone)) {
                     guard instant >= start, instant < end, seen.insert(instant).inserted else { continue }
                     if rule.skipWhenAnswered, let questionnaire = rule.questionnaireID {
                         let period = rule.cadence.period.dates(containing: date)
