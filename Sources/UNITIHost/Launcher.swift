@@ -74,8 +74,8 @@ public enum Launcher {
         if !kind.isStandalone {
             commands += [UseCommand.self, BackCommand.self]
         }
+        commands += [QuestionnaireCommand.self, RemindersCommand.self]
         commands += [StatusCommand.self, LanguageCommand.self, VersionCommand.self, ExitCommand.self]
-        commands.append(QuestionnaireCommand.self)
         return commands
     }
 

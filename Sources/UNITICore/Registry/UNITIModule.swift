@@ -20,11 +20,17 @@ public protocol UNITIModule: Sendable {
 
     /// Called when the person enters the module (`use tyt`, or starting the standalone program).
     func didEnter(_ context: ModuleContext) throws
+
+    /// The module's reminder rules and how to tell answered periods (see ``ReminderSource``).
+    /// The core plans and delivers them; the module keeps the rules in its own settings
+    /// (``ReminderRuleStore``). Asked whenever reminders are planned, so it should be quick.
+    func reminderSource(_ context: ModuleContext) throws -> ReminderSource
 }
 
 extension UNITIModule {
     public var migrations: [ModuleMigration] { [] }
     public func didEnter(_ context: ModuleContext) throws {}
+    public func reminderSource(_ context: ModuleContext) throws -> ReminderSource { .none }
 
     /// The module's migrations, registered under its id.
     public var migrationSet: MigrationSet { MigrationSet(owner: descriptor.id, steps: migrations) }
