@@ -24,6 +24,9 @@ struct ProgramOptions: ParsableCommand {
     @Option(name: .customLong("lang"), help: ArgumentHelp(L("host.option.lang"), valueName: "en|de"))
     var language: String?
 
+    @Option(name: .customLong("server"), help: ArgumentHelp(L("host.option.server"), valueName: "url"))
+    var server: String?
+
     @Flag(name: .customLong("json"), help: ArgumentHelp(L("host.option.json")))
     var json = false
 
@@ -74,6 +77,11 @@ public enum Launcher {
         if !kind.isStandalone {
             commands += [UseCommand.self, BackCommand.self]
         }
+        commands += [
+            RegisterCommand.self, ActivateCommand.self, LoginCommand.self, LogoutCommand.self,
+            PasswordCommand.self, ProfileCommand.self, AccountCommand.self,
+            StudiesCommand.self, StudyCommand.self, SyncCommand.self, ConfigCommand.self,
+        ]
         commands += [QuestionnaireCommand.self, RemindersCommand.self]
         commands += [StatusCommand.self, LanguageCommand.self, VersionCommand.self, ExitCommand.self]
         return commands
@@ -143,6 +151,7 @@ public enum Launcher {
             let services = CoreServices(dataDirectory: dataDirectory, database: database, console: .standard(),
                                         input: input, clock: SystemClock(), prefersJSON: options.json)
             shell = Shell(registry: registry, services: services, kind: kind, hostCommands: commands)
+            shell.serverOverride = options.server
             editor?.completer = { [unowned shell] words, _ in shell.completions(after: words) }
         } catch {
             let message = (error as? UNITIError)?.message ?? "\(error)"
@@ -151,8 +160,13 @@ public enum Launcher {
         }
 
         if let command = options.command {
-            return shell.execute(line: command) == .failure ? 1 : 0
+            let status: Int32 = shell.execute(line: command) == .failure ? 1 : 0
+            shell.waitForBackgroundSync()
+            return status
         }
-        return REPL(shell: shell, editor: editor).run()
+        if editor != nil { shell.syncInBackground() }  // catch up at start, without blocking the prompt
+        let status = REPL(shell: shell, editor: editor).run()
+        shell.waitForBackgroundSync()
+        return status
     }
 }

@@ -14,11 +14,13 @@ struct InteractiveShellTests {
         #expect(terminal.waitFor("les "))
         terminal.type("\r")
         #expect(terminal.waitFor("TrackYourTinnitus"))
+        #expect(terminal.waitForPrompt("uniti> ", after: "ShadesOfNoise"))
         terminal.type("this line is abandoned\u{03}")
         #expect(terminal.waitFor("^C\r\n"))
         #expect(terminal.waitFor("uniti> ", after: terminal.output.range(of: "^C")?.upperBound))
         terminal.type("use tyt\r")
         #expect(terminal.waitFor("uniti/tyt> "))
+        usleep(100_000)
         terminal.type("\u{04}")
         #expect(terminal.waitForExit() == 0)
         #expect(!terminal.output.contains("unknown command 'this"))
@@ -31,6 +33,7 @@ struct InteractiveShellTests {
         #expect(first.waitFor("uniti> "))
         first.type("version\r")
         #expect(first.waitFor("(integrated build)"))
+        #expect(first.waitForPrompt("uniti> ", after: "(integrated build)"))
         first.type("exit\r")
         #expect(first.waitForExit() == 0)
         let history = data.path + "/history"
@@ -43,6 +46,7 @@ struct InteractiveShellTests {
         // Up arrow twice: "exit" then "version" from the last run.
         second.type("\u{1b}[A\u{1b}[A\r")
         #expect(second.waitFor("(integrated build)"))
+        #expect(second.waitForPrompt("uniti> ", after: "(integrated build)"))
         second.type("\u{04}")
         #expect(second.waitForExit() == 0)
     }

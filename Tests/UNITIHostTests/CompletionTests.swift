@@ -1,7 +1,7 @@
 import Testing
 @testable import UNITIHost
 
-@Suite("Tab completion")
+@Suite("Tab completion", .isolatedLanguage)
 struct CompletionTests {
     @Test("at the start of a line: host commands and module ids")
     func topLevel() throws {

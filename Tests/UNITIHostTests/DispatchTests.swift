@@ -13,7 +13,7 @@ let allRealModules: [any UNITIModule] = [
     TinnitusNavigatorModule(), ShadesOfNoiseModule(),
 ]
 
-@Suite("Command dispatch")
+@Suite("Command dispatch", .isolatedLanguage)
 struct DispatchTests {
     @Test("a module command runs from anywhere with its prefix, with parsed arguments and flags")
     func prefixedModuleCommand() throws {
@@ -146,7 +146,6 @@ struct DispatchTests {
         #expect(fixture.output.err.contains("unbekannter Befehl 'frobnicate'"))
         #expect(try fixture.shell.services.settings.string("language") == "de")
         #expect(fixture.shell.execute(line: "language klingon") == .failure)
-        CurrentLanguage.value = .english
     }
 
     @Test("modules --json lists every module with its state and the build kind")

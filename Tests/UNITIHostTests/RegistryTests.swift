@@ -2,7 +2,7 @@ import Testing
 import UNITICore
 @testable import UNITIHost
 
-@Suite("Module registry")
+@Suite("Module registry", .isolatedLanguage)
 struct RegistryTests {
     @Test("two modules with one id are refused at start-up, naming both")
     func duplicateIDs() {

@@ -4,7 +4,7 @@ import Testing
 @testable import UNITIHost
 
 /// `reminders list|run|export` driven through the shell, with a module that declares rules.
-@Suite("reminders command")
+@Suite("reminders command", .isolatedLanguage)
 struct RemindersCommandTests {
     /// Stands in for a real module: id `tyt` so the default study enables it.
     struct RemindingModule: UNITIModule {

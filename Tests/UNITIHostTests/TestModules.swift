@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Testing
 import UNITICore
 import UNITIProtocol
 @testable import UNITIHost
@@ -59,6 +60,22 @@ struct FailCommand: ShellCommand {
     func run(in context: ModuleContext) throws { throw UNITIError("it failed on purpose") }
 }
 
+/// Gives each test its own current language (English to start), so tests that switch the
+/// language run in parallel with tests that read texts.
+struct IsolatedLanguage: TestTrait, SuiteTrait, TestScoping {
+    var isRecursive: Bool { true }
+
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        try await CurrentLanguage.$scope.withValue(LockedValue(.english)) {
+            try await function()
+        }
+    }
+}
+
+extension Trait where Self == IsolatedLanguage {
+    static var isolatedLanguage: Self { IsolatedLanguage() }
+}
+
 /// A shell over a temporary data directory with captured output.
 struct ShellFixture {
     let shell: Shell
@@ -85,7 +102,6 @@ struct ShellFixture {
                 at: services.clock.now)
         }
         self.output = output
-        CurrentLanguage.value = .english
     }
 
     func remove() {

@@ -148,6 +148,15 @@ enum SyncMigrations {
             }
             try db.create(index: "core_outbox_due", on: "core_outbox", columns: ["state", "nextAttemptAt"])
         },
+        ModuleMigration("v1-server-questionnaires") { db in
+            try db.create(table: "core_server_questionnaires") { t in
+                t.column("id", .text).notNull()
+                t.column("version", .integer).notNull()
+                t.column("studyID", .text).notNull()
+                t.column("definition", .text).notNull()
+                t.primaryKey(["id", "version"])
+            }
+        },
         ModuleMigration("v1-etags") { db in
             try db.create(table: "core_etags") { t in
                 t.column("route", .text).primaryKey()

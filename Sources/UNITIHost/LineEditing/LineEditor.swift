@@ -125,3 +125,31 @@ public final class LineEditor: LineInput, @unchecked Sendable {
         return prefix
     }
 }
+
+extension LineEditor {
+    /// Reads a password with the terminal's echo off; Ctrl-C abandons it.
+    public func readSecret(prompt: String) throws -> String? {
+        FileHandle.standardOutput.write(Data(prompt.utf8))
+        var saved = termios()
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return try readLine(prompt: "") }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO | ISIG | ICANON)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            FileHandle.standardOutput.write(Data("\n".utf8))
+        }
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while Glibc.read(STDIN_FILENO, &byte, 1) == 1 {
+            switch byte {
+            case 0x03: throw PromptCancelled(.interrupted)  // Ctrl-C
+            case 0x04 where bytes.isEmpty: return nil       // Ctrl-D
+            case 0x0A, 0x0D: return String(decoding: bytes, as: UTF8.self)
+            case 0x7F, 0x08: if !bytes.isEmpty { bytes.removeLast() }
+            default: bytes.append(byte)
+            }
+        }
+        return nil
+    }
+}

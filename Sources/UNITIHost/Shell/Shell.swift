@@ -19,6 +19,12 @@ public final class Shell: @unchecked Sendable {
     public private(set) var currentModuleID: String?
     /// Set by a command that ends the shell (`exit`).
     public var exitRequested = false
+    /// How the shell talks HTTP (URLSession, libcurl underneath).
+    public var transport: any HTTPTransport = URLSessionTransport()
+    /// `--server URL` for this run.
+    public var serverOverride: String?
+    /// Whether a background sync is running.
+    let backgroundSync = LockedValue(false)
 
     public init(registry: ModuleRegistry, services: CoreServices, kind: ProgramKind,
                 hostCommands: [any HostCommand.Type]) {

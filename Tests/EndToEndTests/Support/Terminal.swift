@@ -79,6 +79,22 @@ final class Terminal {
         return false
     }
 
+    /// Waits for a prompt printed after `marker`, then a moment more: keys typed before the line
+    /// editor has switched the terminal to raw mode may be flushed by it.
+    @discardableResult
+    func waitForPrompt(_ prompt: String, after marker: String, timeout: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let current = output
+            if let range = current.range(of: marker, options: .backwards), current[range.upperBound...].contains(prompt) {
+                usleep(100_000)
+                return true
+            }
+            usleep(20_000)
+        }
+        return false
+    }
+
     /// Counts how often `text` appears in the output.
     func occurrences(of text: String) -> Int {
         output.components(separatedBy: text).count - 1
