@@ -25,6 +25,11 @@ var targets: [Target] = [
         providers: [.apt(["libedit-dev"])]
     ),
     .target(
+        name: "CCurlLoader",
+        path: "Sources/CCurlLoader",
+        linkerSettings: [.linkedLibrary("dl")]
+    ),
+    .target(
         name: "UNITIProtocol",
         path: "Sources/UNITIProtocol"
     ),
@@ -40,7 +45,7 @@ var targets: [Target] = [
     ),
     .target(
         name: "UNITICore",
-        dependencies: ["UNITIProtocol", "UNITILocalization", "UNITIConfigurations", grdb, argumentParser],
+        dependencies: ["UNITIProtocol", "UNITILocalization", "UNITIConfigurations", "CCurlLoader", grdb, argumentParser],
         path: "Sources/UNITICore"
     ),
     .target(

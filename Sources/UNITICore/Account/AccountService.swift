@@ -19,7 +19,7 @@ public struct AccountService {
     static let ownerKey = "account.owner"
     public static let minimumPasswordLength = 8
 
-    public init(services: CoreServices, sessions: SessionStore, transport: any HTTPTransport = URLSessionTransport()) {
+    public init(services: CoreServices, sessions: SessionStore, transport: any HTTPTransport = CurlTransport()) {
         self.services = services
         self.sessions = sessions
         self.transport = transport

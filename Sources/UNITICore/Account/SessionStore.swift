@@ -64,7 +64,7 @@ public struct SessionStore: Sendable {
     }
 
     /// A client for the configured server with the current token; an error when none is configured.
-    public func client(transport: any HTTPTransport = URLSessionTransport()) throws -> APIClient {
+    public func client(transport: any HTTPTransport = CurlTransport()) throws -> APIClient {
         guard let url = try serverURL() else { throw UNITIError(L("core.account.noServer")) }
         return APIClient(baseURL: url.appendingPathComponent("api/v1"), token: try current()?.accessToken, transport: transport)
     }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// What went wrong talking to the study server, sorted by what the client should do about it.
 public enum APIError: Error, Equatable, Sendable {
@@ -47,7 +44,7 @@ public struct APIClient: Sendable {
     public let token: String?
     let transport: any HTTPTransport
 
-    public init(baseURL: URL, token: String?, transport: any HTTPTransport = URLSessionTransport()) {
+    public init(baseURL: URL, token: String?, transport: any HTTPTransport = CurlTransport()) {
         self.baseURL = baseURL
         self.token = token
         self.transport = transport
@@ -107,25 +104,25 @@ public struct APIClient: Sendable {
         var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
         if !query.isEmpty { components.queryItems = query }
         guard let url = components.url else { throw APIError.rejected(status: 0, code: "bad_url", message: path) }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("uniti/\(UNITIVersion.string)", forHTTPHeaderField: "User-Agent")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        var request = HTTPRequest(method: method, url: url, headers: [
+            ("Accept", "application/json"),
+            ("User-Agent", "uniti/\(UNITIVersion.string)"),
+        ])
+        if let token { request.headers.append(("Authorization", "Bearer \(token)")) }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.headers.append((name, value)) }
         if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.body = body
+            request.headers.append(("Content-Type", "application/json"))
         }
-        let response: HTTPURLResponse
-        let data: Data
+        let response: HTTPResponse
         do {
-            (response, data) = try transport.send(request)
+            response = try transport.send(request)
         } catch {
             throw APIError.unreachable("\(error)")
         }
-        let status = response.statusCode
-        let etag = response.value(forHTTPHeaderField: "ETag")
+        let status = response.status
+        let data = response.body
+        let etag = response.headers["etag"]
         switch status {
         case 200..<300, 304:
             return RawAnswer(status: status, data: data, etag: etag)
@@ -134,9 +131,9 @@ public struct APIClient: Sendable {
         case 400..<500:
             let body = Self.errorBody(data)
             throw APIError.rejected(status: status, code: body?.code ?? "http_\(status)",
-                                    message: body?.message ?? HTTPURLResponse.localizedString(forStatusCode: status))
+                                    message: body?.message ?? "HTTP \(status)")
         default:
-            throw APIError.server(status: status, message: Self.errorBody(data)?.message ?? HTTPURLResponse.localizedString(forStatusCode: status))
+            throw APIError.server(status: status, message: Self.errorBody(data)?.message ?? "HTTP \(status)")
         }
     }
 

@@ -19,8 +19,8 @@ public final class Shell: @unchecked Sendable {
     public private(set) var currentModuleID: String?
     /// Set by a command that ends the shell (`exit`).
     public var exitRequested = false
-    /// How the shell talks HTTP (URLSession, libcurl underneath).
-    public var transport: any HTTPTransport = URLSessionTransport()
+    /// How the shell talks HTTP (libcurl, loaded on the first request).
+    public var transport: any HTTPTransport = CurlTransport()
     /// `--server URL` for this run.
     public var serverOverride: String?
     /// Whether a background sync is running.
