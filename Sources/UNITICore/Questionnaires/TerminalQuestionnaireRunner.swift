@@ -41,6 +41,7 @@ public struct TerminalQuestionnaireRunner {
             return SliderWidget(range: range, required: item.required,
                                 minLabel: text.text(range.minLabel), maxLabel: text.text(range.maxLabel))
         case .scale(let min, let max, let minLabel, let maxLabel):
+            guard max > min, max - min <= 100 else { return nil }
             let values = Array(min...max)
             var caption: [String] = []
             if let minLabel { caption.append("\(min) = \(text.text(minLabel))") }
