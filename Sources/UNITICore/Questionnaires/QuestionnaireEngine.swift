@@ -47,13 +47,13 @@ public final class QuestionnaireEngine {
             if keepsDraft { try drafts.save(session.draft(clientVersion: Self.clientVersion), owner: owner) }
         }
         do {
+            let frontEnd: any QuestionnaireFrontEnd
             if let keys = keys ?? (services.input.isInteractive ? TerminalKeyInput.standardInput() : nil) {
-                try TerminalQuestionnaireRunner(console: console, input: services.input, keys: keys, localizer: localizer)
-                    .run(session, afterEachAnswer: saveDraft)
+                frontEnd = TerminalQuestionnaireRunner(console: console, input: services.input, keys: keys, localizer: localizer)
             } else {
-                try LineQuestionnaireRunner(console: console, input: services.input, localizer: localizer)
-                    .run(session, afterEachAnswer: saveDraft)
+                frontEnd = LineQuestionnaireRunner(console: console, input: services.input, localizer: localizer)
             }
+            try frontEnd.run(session, afterEachAnswer: saveDraft)
         } catch let cancel as PromptCancelled {
             if keepsDraft, !session.visited.isEmpty {
                 try saveDraft(session)
