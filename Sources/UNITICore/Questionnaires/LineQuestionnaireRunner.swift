@@ -5,7 +5,7 @@ import UNITIProtocol
 /// end-to-end tests): each question is printed once as a prompt with what it accepts, and the
 /// answer is the next line. A malformed or out-of-range line records nothing; the prompt is
 /// repeated after one line saying what is accepted. `-` leaves an optional item empty.
-public struct LineQuestionnaireRunner {
+public struct LineQuestionnaireRunner: QuestionnaireFrontEnd {
     public let console: Console
     public let input: any LineInput
     public let text: QuestionnaireText
@@ -16,17 +16,7 @@ public struct LineQuestionnaireRunner {
         self.text = QuestionnaireText(localizer: localizer)
     }
 
-    /// Asks every shown, not yet passed question in order. `afterEachAnswer` runs after each
-    /// recorded answer (the engine saves the draft there). Throws `PromptCancelled` on Ctrl-C
-    /// or end of input; answers given so far stay in the session.
-    public func run(_ session: QuestionnaireSession, afterEachAnswer: (QuestionnaireSession) throws -> Void) throws {
-        try QuestionnaireWalk.walk(session, console: console, text: text) { item in
-            try ask(item, in: session)
-            try afterEachAnswer(session)
-        }
-    }
-
-    func ask(_ item: QuestionnaireItem, in session: QuestionnaireSession) throws {
+    public func ask(_ item: QuestionnaireItem, in session: QuestionnaireSession) throws {
         for line in text.details(item) { console.line(line) }
         let progress = session.definition.presentation == .oneAtATime ? session.progress : nil
         let prompt = text.question(item, progress: progress) + " " + AnswerParser.hint(for: item, localizer: text.localizer) + " "
@@ -50,33 +40,6 @@ public struct LineQuestionnaireRunner {
                 }
                 try session.answer(value, for: item.label)
                 return
-            }
-        }
-    }
-}
-
-/// The order both front ends follow: items in definition order, skipping hidden ones and
-/// questions already passed; display items are printed, unsupported ones announced.
-enum QuestionnaireWalk {
-    static func walk(_ session: QuestionnaireSession, console: Console, text: QuestionnaireText,
-                     ask: (QuestionnaireItem) throws -> Void) throws {
-        for item in session.definition.items {
-            // Conditions only look back, so visibility is settled once the walk reaches an item.
-            guard session.definition.visibleLabels(given: session.values).contains(item.label) else { continue }
-            switch item.element {
-            case .headline:
-                console.line()
-                console.line(text.text(item.text).uppercased())
-            case .text:
-                console.line(text.text(item.text))
-            case .unsupported(let type):
-                guard !session.visited.contains(item.label) else { continue }
-                console.line(text.question(item, progress: nil))
-                console.line("  " + text.localizer("questionnaire.unsupported", ["type": type]))
-                session.pass(item.label)
-            default:
-                guard !session.visited.contains(item.label) else { continue }
-                try ask(item)
             }
         }
     }

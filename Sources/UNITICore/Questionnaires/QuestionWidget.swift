@@ -189,7 +189,8 @@ public struct ChoiceListWidget: QuestionWidget {
                 if selected.isEmpty { return required ? .needsAnswer : .submit(nil) }
                 return .submit(.choices(values.filter(selected.contains)))
             }
-            return .submit(.integer(selected.first ?? values[cursor]))
+            if selected.isEmpty { selected = [values[cursor]] }
+            return .submit(.integer(selected[0]))
         case .interrupt, .endOfInput: return .cancel
         default: break
         }

@@ -11,11 +11,15 @@ public final class QuestionnaireEngine {
     /// Keys for the widgets; nil uses the terminal when the input is interactive.
     public let keys: (any KeyInput)?
     public let sensorSource: (any QuestionnaireSensorSource)?
+    /// The language to ask in; nil follows the shell's current language.
+    public let localizer: Localizer?
 
-    public init(services: CoreServices, keys: (any KeyInput)? = nil, sensorSource: (any QuestionnaireSensorSource)? = nil) {
+    public init(services: CoreServices, keys: (any KeyInput)? = nil, sensorSource: (any QuestionnaireSensorSource)? = nil,
+                localizer: Localizer? = nil) {
         self.services = services
         self.keys = keys
         self.sensorSource = sensorSource
+        self.localizer = localizer
     }
 
     public var drafts: QuestionnaireDraftStore { QuestionnaireDraftStore(database: services.database, clock: services.clock) }
@@ -27,13 +31,13 @@ public final class QuestionnaireEngine {
     /// nothing is written to the database. Throws `PromptCancelled` when the person abandons
     /// (the draft stays), and a `UNITIError` naming the problem when the sheet cannot be submitted.
     public func answer(_ definition: QuestionnaireDefinition, owner: String, keepsDraft: Bool = true) throws -> QuestionnaireResult {
+        let localizer = self.localizer ?? CurrentLanguage.localizer
         let problems = QuestionnaireValidator.validate(definition)
         guard problems.isEmpty else {
-            throw UNITIError(L("questionnaire.error.invalidDefinition", [
+            throw UNITIError(localizer("questionnaire.error.invalidDefinition", [
                 "id": definition.id, "count": String(problems.count), "first": problems[0].description,
             ]))
         }
-        let localizer = CurrentLanguage.localizer
         let console = services.console
         let session = try startSession(definition, owner: owner, keepsDraft: keepsDraft, localizer: localizer)
         if session.sensors == nil, !definition.sensors.isEmpty {
@@ -47,13 +51,13 @@ public final class QuestionnaireEngine {
             if keepsDraft { try drafts.save(session.draft(clientVersion: Self.clientVersion), owner: owner) }
         }
         do {
+            let frontEnd: any QuestionnaireFrontEnd
             if let keys = keys ?? (services.input.isInteractive ? TerminalKeyInput.standardInput() : nil) {
-                try TerminalQuestionnaireRunner(console: console, input: services.input, keys: keys, localizer: localizer)
-                    .run(session, afterEachAnswer: saveDraft)
+                frontEnd = TerminalQuestionnaireRunner(console: console, input: services.input, keys: keys, localizer: localizer)
             } else {
-                try LineQuestionnaireRunner(console: console, input: services.input, localizer: localizer)
-                    .run(session, afterEachAnswer: saveDraft)
+                frontEnd = LineQuestionnaireRunner(console: console, input: services.input, localizer: localizer)
             }
+            try frontEnd.run(session, afterEachAnswer: saveDraft)
         } catch let cancel as PromptCancelled {
             if keepsDraft, !session.visited.isEmpty {
                 try saveDraft(session)

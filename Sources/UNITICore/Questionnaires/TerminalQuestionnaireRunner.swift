@@ -4,7 +4,7 @@ import UNITIProtocol
 /// Answering on a terminal with widgets: sliders, point scales and SAM rows moved with the
 /// arrow keys, choice lists with arrows, Space and Enter. Free text and dates are typed on the
 /// line editor. Ctrl-C abandons (the engine keeps the draft).
-public struct TerminalQuestionnaireRunner {
+public struct TerminalQuestionnaireRunner: QuestionnaireFrontEnd {
     public let console: Console
     public let input: any LineInput
     public let keys: any KeyInput
@@ -15,13 +15,6 @@ public struct TerminalQuestionnaireRunner {
         self.input = input
         self.keys = keys
         self.text = QuestionnaireText(localizer: localizer)
-    }
-
-    public func run(_ session: QuestionnaireSession, afterEachAnswer: (QuestionnaireSession) throws -> Void) throws {
-        try QuestionnaireWalk.walk(session, console: console, text: text) { item in
-            try ask(item, in: session)
-            try afterEachAnswer(session)
-        }
     }
 
     /// The widget for an item; nil for items typed as a line.
@@ -41,6 +34,7 @@ public struct TerminalQuestionnaireRunner {
             return SliderWidget(range: range, required: item.required,
                                 minLabel: text.text(range.minLabel), maxLabel: text.text(range.maxLabel))
         case .scale(let min, let max, let minLabel, let maxLabel):
+            guard max > min, max - min <= 100 else { return nil }
             let values = Array(min...max)
             var caption: [String] = []
             if let minLabel { caption.append("\(min) = \(text.text(minLabel))") }
@@ -56,7 +50,7 @@ public struct TerminalQuestionnaireRunner {
         }
     }
 
-    func ask(_ item: QuestionnaireItem, in session: QuestionnaireSession) throws {
+    public func ask(_ item: QuestionnaireItem, in session: QuestionnaireSession) throws {
         let progress = session.definition.presentation == .oneAtATime ? session.progress : nil
         guard var widget = widget(for: item) else {
             // Free text and dates: typed on the line editor, with the same rules as the line protocol.
@@ -91,6 +85,8 @@ public struct TerminalQuestionnaireRunner {
                     if let value, session.rejection(of: value, for: item) != nil {
                         message = AnswerParser.accepted(for: item, localizer: text.localizer)
                     } else {
+                        message = ""
+                        draw()  // leave the final state on screen
                         return .some(value)
                     }
                 }

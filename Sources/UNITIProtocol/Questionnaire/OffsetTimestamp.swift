@@ -9,6 +9,10 @@ import Foundation
 public struct OffsetTimestamp: Codable, Hashable, Sendable, CustomStringConvertible {
     /// The ISO 8601 text, as sent and stored.
     public let text: String
+    /// The instant.
+    public let date: Date
+    /// The offset from UTC in seconds (east positive).
+    public let offsetSeconds: Int
 
     /// Formats `date` in `timeZone` (whole seconds).
     public init(_ date: Date, in timeZone: TimeZone) {
@@ -22,22 +26,28 @@ public struct OffsetTimestamp: Codable, Hashable, Sendable, CustomStringConverti
         text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d",
                       year, month, day, secondOfDay / 3600, (secondOfDay / 60) % 60, secondOfDay % 60,
                       sign, magnitude / 3600, (magnitude / 60) % 60)
+        self.date = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+        self.offsetSeconds = offset
     }
 
     /// Accepts ISO 8601 text with an offset (`+01:00`, `-0530`, `Z`); nil otherwise.
     public init?(parsing text: String) {
-        guard Self.parse(text) != nil else { return nil }
+        guard let parsed = Self.parse(text) else { return nil }
         self.text = text
+        self.date = parsed.date
+        self.offsetSeconds = parsed.offset
     }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         let raw = try c.decode(String.self)
-        guard Self.parse(raw) != nil else {
+        guard let parsed = Self.parse(raw) else {
             throw DecodingError.dataCorruptedError(
                 in: c, debugDescription: "\"\(raw)\" is not an ISO 8601 time with a UTC offset (2026-11-22T16:05:09+01:00)")
         }
         text = raw
+        date = parsed.date
+        offsetSeconds = parsed.offset
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -45,10 +55,6 @@ public struct OffsetTimestamp: Codable, Hashable, Sendable, CustomStringConverti
         try c.encode(text)
     }
 
-    /// The instant.
-    public var date: Date { Self.parse(text)!.date }
-    /// The offset from UTC in seconds (east positive).
-    public var offsetSeconds: Int { Self.parse(text)!.offset }
     public var description: String { text }
 
     private static func parse(_ text: String) -> (date: Date, offset: Int)? {

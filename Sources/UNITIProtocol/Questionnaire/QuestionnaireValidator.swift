@@ -35,16 +35,20 @@ public enum QuestionnaireValidator {
         }
         mutating func requireEnglish(_ text: LocalizedText?, at path: String, label: String? = nil) {
             guard let text else { return }
-            if (text.values["en"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            if !(text.values["en"] ?? "").contains(where: { !$0.isWhitespace }) {
                 add(path, .missingEnglish, "must have English text (\"en\")", label: label)
             }
         }
     }
 
+    /// ASCII letters, digits, `-`, `_`, `.`, starting with a letter or digit, at most 100 long.
     static func isIdentifier(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, !text.isEmpty, text.count <= 100 else { return false }
-        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
-        return CharacterSet.alphanumerics.contains(first) && text.unicodeScalars.allSatisfy { allowed.contains($0) }
+        let bytes = text.utf8
+        guard let first = bytes.first, bytes.count <= 100 else { return false }
+        func isAlphanumeric(_ byte: UInt8) -> Bool {
+            (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
+        }
+        return isAlphanumeric(first) && bytes.allSatisfy { isAlphanumeric($0) || $0 == 45 || $0 == 95 || $0 == 46 }
     }
 
     private static func checkHeader(_ d: QuestionnaireDefinition, _ p: inout Problems) {

@@ -127,7 +127,7 @@ struct QuestionnaireLineProtocolTests {
         let again = ScriptedInput(["n"] + ["n", "3", "-", "-", "5", "-", "-"])
         let services = CoreServices(dataDirectory: harness.services.dataDirectory, database: harness.database,
                                     console: harness.console, input: again, clock: harness.clock)
-        let result = try QuestionnaireEngine(services: services).answer(QuestionnaireFixtures.everyElement, owner: "tys")
+        let result = try QuestionnaireEngine(services: services, localizer: Localizer(language: .english)).answer(QuestionnaireFixtures.everyElement, owner: "tys")
         #expect(result.sheet.values["hears-noise"] == .yesNo(false))
         #expect(result.sheet.answers["loudness"] == nil)
     }

@@ -29,7 +29,7 @@ final class QuestionnaireHarness {
     }
 
     func engine(keys: (any KeyInput)? = nil) -> QuestionnaireEngine {
-        QuestionnaireEngine(services: services, keys: keys)
+        QuestionnaireEngine(services: services, keys: keys, localizer: Localizer(language: .english))
     }
 
     var drafts: QuestionnaireDraftStore { QuestionnaireDraftStore(database: database, clock: clock) }

@@ -56,6 +56,7 @@ struct TerminalWidgetTests {
         #expect(list.selected.isEmpty)
         _ = list.handle(.down)
         #expect(list.handle(.enter) == .submit(.integer(3)))
+        #expect(list.render(width: 80)[2] == "  > (•) c")  // the confirmed choice stays visible
         #expect(list.handle(.character("-")) == .submit(nil))
     }
 
