@@ -74,10 +74,10 @@ struct RemindersCommandTests {
     func runDelivers() throws {
         let now = LocalDate(year: 2026, month: 11, day: 23).instant(at: TimeOfDay(hour: 7, minute: 31), in: Self.berlin)
         let (shell, output, _) = try shell(at: now)
-        // Without notify-send on the PATH the terminal is used.
-        setenv("PATH", "/nonexistent", 1)
-        #expect(shell.execute(line: "reminders run --count 1") == .success)
+        #expect(shell.execute(line: "reminders run --count 1 --terminal") == .success)
         #expect(output.out.contains("TrackYourTinnitus") && output.out.contains("`tyt fill`"))
-        #expect(output.err.contains("1"))
+        #expect(output.out.split(separator: "\n").count == 1)
+        #expect(shell.execute(line: "reminders run --count 0") == .failure)
+        #expect(shell.execute(line: "reminders run --for -5") == .failure)
     }
 }
