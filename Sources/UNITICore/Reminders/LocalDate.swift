@@ -87,6 +87,10 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// Europe/Berlin) does not exist; it moves forward by the length of the gap (to 03:30), as
     /// calendar programs do, so that the order and gaps of the day's times are kept. A time that
     /// occurs twice when the clocks go back is taken at its first occurrence.
+    ///
+    /// Known edge: when a window spans the skipped hour, a random time moved out of the gap
+    /// may come closer than the minimum gap to a time drawn just after the gap (e.g. 02:10 →
+    /// 03:10 next to 03:12). Times on both sides of the gap keep their spacing.
     public func instant(at time: TimeOfDay, in timeZone: TimeZone) -> Date {
         let wall = Double(dayNumber * 86_400 + time.minutes * 60)
         // Offsets in force a day before and a day after cover any single transition on this day.

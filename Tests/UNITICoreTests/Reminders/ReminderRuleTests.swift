@@ -213,3 +213,18 @@ struct QuestionnaireReminderPlanTests {
         #expect(try (0..<31).flatMap { try monthly.cadence.times(on: LocalDate(year: 2026, month: 12, day: 1).adding(days: $0)) }.count == 1)
     }
 }
+
+@Suite("Stored form of rules")
+struct ReminderRuleCodingTests {
+    @Test("cadences are stored under their kind's name and read back; a bad month day is refused")
+    func cadenceCoding() throws {
+        let weekly = ReminderCadence.weekly(WeeklyReminder(weekday: .friday, time: TimeOfDay(hour: 18, minute: 0)))
+        let text = String(decoding: try JSONEncoder().encode(weekly), as: UTF8.self)
+        #expect(text.contains("\"weekly\"") && text.contains("\"18:00\"") && !text.contains("_0"))
+        #expect(try JSONDecoder().decode(ReminderCadence.self, from: Data(text.utf8)) == weekly)
+        let badMonth = #"{"monthly":{"day":40,"time":"10:00"}}"#
+        #expect(throws: UNITIError.self) { try JSONDecoder().decode(ReminderCadence.self, from: Data(badMonth.utf8)) }
+        let badTime = #"{"weekly":{"weekday":5,"time":"25:00"}}"#
+        #expect(throws: UNITIError.self) { try JSONDecoder().decode(ReminderCadence.self, from: Data(badTime.utf8)) }
+    }
+}
