@@ -111,11 +111,23 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// twice when the clocks do not change around this day (the common case, and what makes
     /// planning a year quick).
     public func instants(at times: [TimeOfDay], in timeZone: TimeZone) -> [Date] {
+        instants(at: times, in: timeZone, steadyOffset: steadyOffset(in: timeZone))
+    }
+
+    /// The zone's UTC offset around this day when it does not change from the day before to
+    /// the day after (nil on and next to days when the clocks change). Ask once per day and
+    /// pass it to ``instants(at:in:steadyOffset:)`` for every rule of that day.
+    public func steadyOffset(in timeZone: TimeZone) -> Int? {
         let midnight = Double(dayNumber * 86_400)
         let before = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: midnight - 86_400))
         let after = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: midnight + 2 * 86_400))
-        guard before == after else { return times.map { instant(at: $0, in: timeZone) } }
-        return times.map { Date(timeIntervalSince1970: midnight + Double($0.minutes * 60 - before)) }
+        return before == after ? before : nil
+    }
+
+    public func instants(at times: [TimeOfDay], in timeZone: TimeZone, steadyOffset: Int?) -> [Date] {
+        guard let offset = steadyOffset else { return times.map { instant(at: $0, in: timeZone) } }
+        let midnight = Double(dayNumber * 86_400)
+        return times.map { Date(timeIntervalSince1970: midnight + Double($0.minutes * 60 - offset)) }
     }
 
     /// Local midnight (the start of this day) in `timeZone`.

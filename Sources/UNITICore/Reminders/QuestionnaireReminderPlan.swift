@@ -1,5 +1,5 @@
 /// The notification planner of one questionnaire, as in the Track Your Stress thesis (5.3.7–
-/// 5.3.9, 5.4.6, 7.x): a daily questionnaire has per-weekday from / till / enabled and an
+/// 5.3.9, 5.4.6, 7.2.6): a daily questionnaire has per-weekday from / till / enabled and an
 /// amount, either at random times ("standard") or at fixed times ("custom"); a weekly or monthly
 /// questionnaire has exactly one reminder whose time may change; a study may lock the schedule.
 ///

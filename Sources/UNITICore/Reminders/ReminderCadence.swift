@@ -1,6 +1,6 @@
 /// When a rule reminds: several times a day (random and/or fixed), once a week, or once a month.
 ///
-/// Weekly and monthly questionnaires of Track Your Stress (thesis 5.4.6, 7.x) have exactly one
+/// Weekly and monthly questionnaires of Track Your Stress (thesis 5.4.6, 7.2.6) have exactly one
 /// reminder whose time may change; the types below make a second one impossible to express.
 public enum ReminderCadence: Sendable, Hashable, Codable {
     case daily(DailyReminders)
