@@ -70,14 +70,32 @@ struct RemindersCommandTests {
         #expect(shell.execute(line: "reminders export \(folder)/reminders.txt") == .failure)
     }
 
+    @Test("modules the person's studies do not enable plan nothing")
+    func disabledModulesAreSilent() throws {
+        struct Other: UNITIModule {
+            let descriptor = ModuleDescriptor(id: "zzz", name: "Other", programName: "other", version: "0")
+            var commands: [any ShellCommand.Type] { [] }
+            func reminderSource(_ context: ModuleContext) throws -> ReminderSource {
+                try RemindingModule().reminderSource(context)
+            }
+        }
+        let now = LocalDate(year: 2026, month: 11, day: 23).instant(at: TimeOfDay(hour: 0, minute: 0), in: Self.berlin)
+        let (shell, _, _) = try shell(at: now)
+        let registry = try ModuleRegistry([RemindingModule(), Other()], reservedNames: [], commandsAtTopLevel: false)
+        let both = Shell(registry: registry, services: shell.services, kind: shell.kind, hostCommands: shell.hostCommands)
+        let planned = try both.reminderService().planned(from: now, to: now.addingTimeInterval(86_400))
+        #expect(planned.count == 5)
+        #expect(planned.allSatisfy { $0.moduleID == "tyt" })
+    }
+
     @Test("run delivers a due reminder once on the terminal and stops at --count")
     func runDelivers() throws {
         let now = LocalDate(year: 2026, month: 11, day: 23).instant(at: TimeOfDay(hour: 7, minute: 31), in: Self.berlin)
         let (shell, output, _) = try shell(at: now)
-        // Without notify-send on the PATH the terminal is used.
-        setenv("PATH", "/nonexistent", 1)
-        #expect(shell.execute(line: "reminders run --count 1") == .success)
+        #expect(shell.execute(line: "reminders run --count 1 --terminal") == .success)
         #expect(output.out.contains("TrackYourTinnitus") && output.out.contains("`tyt fill`"))
-        #expect(output.err.contains("1"))
+        #expect(output.out.split(separator: "\n").count == 1)
+        #expect(shell.execute(line: "reminders run --count 0") == .failure)
+        #expect(shell.execute(line: "reminders run --for -5") == .failure)
     }
 }

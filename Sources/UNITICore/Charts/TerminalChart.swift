@@ -18,6 +18,11 @@ public struct TerminalChart: Sendable {
         self.colors = colors
     }
 
+    /// A chart as wide as the console, in colour where the console is a terminal.
+    public init(console: Console, height: Int = 12) {
+        self.init(width: console.width, height: height, colors: console.isTerminal)
+    }
+
     static let palette = ["\u{1B}[36m", "\u{1B}[33m", "\u{1B}[35m", "\u{1B}[32m", "\u{1B}[31m", "\u{1B}[34m"]
     static let reset = "\u{1B}[0m"
 

@@ -1,7 +1,7 @@
 /// One weekday of a planner: whether reminders may come that day and in which window.
 ///
 /// The per-weekday "from / till / enabled" of the Track Your Stress notification planner
-/// (thesis 5.3.9) and the weekday toggles and windows of Track Your Hearing (thesis 5.x,
+/// (thesis 5.3.9) and the weekday toggles and windows of Track Your Hearing (thesis 5.2.5,
 /// "Erinnerungen zu Fragebögen").
 public struct DayWindow: Sendable, Hashable, Codable {
     public let weekday: Weekday

@@ -57,6 +57,10 @@ public struct ICalendarExport: Sendable {
 
     /// Escapes a TEXT value: backslash, semicolon, comma and line breaks.
     static func escape(_ text: String) -> String {
+        // Most values need nothing; checking bytes first keeps a year's export quick.
+        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 == 0x0A || $0 == 0x0D }) else {
+            return text
+        }
         var result = ""
         for character in text {
             switch character {

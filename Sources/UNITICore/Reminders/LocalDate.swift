@@ -87,6 +87,10 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// Europe/Berlin) does not exist; it moves forward by the length of the gap (to 03:30), as
     /// calendar programs do, so that the order and gaps of the day's times are kept. A time that
     /// occurs twice when the clocks go back is taken at its first occurrence.
+    ///
+    /// Known edge: when a window spans the skipped hour, a random time moved out of the gap
+    /// may come closer than the minimum gap to a time drawn just after the gap (e.g. 02:10 →
+    /// 03:10 next to 03:12). Times on both sides of the gap keep their spacing.
     public func instant(at time: TimeOfDay, in timeZone: TimeZone) -> Date {
         let wall = Double(dayNumber * 86_400 + time.minutes * 60)
         // Offsets in force a day before and a day after cover any single transition on this day.
@@ -107,11 +111,23 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// twice when the clocks do not change around this day (the common case, and what makes
     /// planning a year quick).
     public func instants(at times: [TimeOfDay], in timeZone: TimeZone) -> [Date] {
+        instants(at: times, in: timeZone, steadyOffset: steadyOffset(in: timeZone))
+    }
+
+    /// The zone's UTC offset around this day when it does not change from the day before to
+    /// the day after (nil on and next to days when the clocks change). Ask once per day and
+    /// pass it to ``instants(at:in:steadyOffset:)`` for every rule of that day.
+    public func steadyOffset(in timeZone: TimeZone) -> Int? {
         let midnight = Double(dayNumber * 86_400)
         let before = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: midnight - 86_400))
         let after = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: midnight + 2 * 86_400))
-        guard before == after else { return times.map { instant(at: $0, in: timeZone) } }
-        return times.map { Date(timeIntervalSince1970: midnight + Double($0.minutes * 60 - before)) }
+        return before == after ? before : nil
+    }
+
+    public func instants(at times: [TimeOfDay], in timeZone: TimeZone, steadyOffset: Int?) -> [Date] {
+        guard let offset = steadyOffset else { return times.map { instant(at: $0, in: timeZone) } }
+        let midnight = Double(dayNumber * 86_400)
+        return times.map { Date(timeIntervalSince1970: midnight + Double($0.minutes * 60 - offset)) }
     }
 
     /// Local midnight (the start of this day) in `timeZone`.

@@ -1,6 +1,6 @@
 /// When a rule reminds: several times a day (random and/or fixed), once a week, or once a month.
 ///
-/// Weekly and monthly questionnaires of Track Your Stress (thesis 5.4.6, 7.x) have exactly one
+/// Weekly and monthly questionnaires of Track Your Stress (thesis 5.4.6, 7.2.6) have exactly one
 /// reminder whose time may change; the types below make a second one impossible to express.
 public enum ReminderCadence: Sendable, Hashable, Codable {
     case daily(DailyReminders)
@@ -17,7 +17,39 @@ public enum ReminderCadence: Sendable, Hashable, Codable {
     }
 
     public func validate() throws {
-        if case .daily(let daily) = self { try daily.validate() }
+        switch self {
+        case .daily(let daily): try daily.validate()
+        case .monthly(let monthly): _ = try MonthlyReminder(day: monthly.day, time: monthly.time)
+        case .weekly: break
+        }
+    }
+
+    // Stored as `{"daily": {...}}`, `{"weekly": {...}}` or `{"monthly": {...}}`: the form kept in
+    // module settings, so it is spelled out rather than left to the compiler's enum encoding.
+    private enum CodingKeys: String, CodingKey { case daily, weekly, monthly }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let daily = try container.decodeIfPresent(DailyReminders.self, forKey: .daily) {
+            self = .daily(daily)
+        } else if let weekly = try container.decodeIfPresent(WeeklyReminder.self, forKey: .weekly) {
+            self = .weekly(weekly)
+        } else if let monthly = try container.decodeIfPresent(MonthlyReminder.self, forKey: .monthly) {
+            self = .monthly(monthly)
+        } else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "expected daily, weekly or monthly"))
+        }
+        try validate()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .daily(let daily): try container.encode(daily, forKey: .daily)
+        case .weekly(let weekly): try container.encode(weekly, forKey: .weekly)
+        case .monthly(let monthly): try container.encode(monthly, forKey: .monthly)
+        }
     }
 
     /// The wall-clock times of this cadence on `date`, sorted, without duplicates.

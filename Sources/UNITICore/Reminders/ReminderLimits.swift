@@ -1,4 +1,4 @@
-/// The reminder settings of Track Your Hearing (thesis 5.x "Benachrichtigungen" and 6.5): at
+/// The reminder settings of Track Your Hearing (thesis 5.2.5 "Einstellungen" and 6.5 "Benachrichtigungen"): at
 /// most 1–12 reminders a day, each weekday on or off, a window per weekday of at least four
 /// hours with its start before its end, and sound on or off. The app's default was twelve
 /// reminders between 08:00 and 22:00 on every day.

@@ -28,19 +28,22 @@ public struct ReminderPlanner: Sendable {
         guard start < end else { return [] }
         let first = LocalDate(start, in: timeZone)
         let last = LocalDate(end, in: timeZone)
+        let rules = source.source.rules
         var answered: [String: Bool] = [:]  // one lookup per questionnaire and period
+        var seen = Set<String>()            // rule and instant: a DST shift may land on another time
         var result: [PlannedReminder] = []
-        for rule in source.source.rules {
-            var seen = Set<Date>()
-            for dayNumber in first.dayNumber...last.dayNumber {
-                let date = LocalDate(dayNumber: dayNumber)
+        for dayNumber in first.dayNumber...last.dayNumber {
+            let date = LocalDate(dayNumber: dayNumber)
+            let offset = date.steadyOffset(in: timeZone)  // the zone is asked once per day, not per rule
+            for rule in rules {
                 let times = try rule.cadence.times(on: date)
                 guard !times.isEmpty else { continue }
-                for (time, instant) in zip(times, date.instants(at: times, in: timeZone)) {
-                    guard instant >= start, instant < end, seen.insert(instant).inserted else { continue }
+                for (time, instant) in zip(times, date.instants(at: times, in: timeZone, steadyOffset: offset)) {
+                    guard instant >= start, instant < end else { continue }
+                    if offset == nil, !seen.insert("\(rule.id)|\(instant.timeIntervalSince1970)").inserted { continue }
                     if rule.skipWhenAnswered, let questionnaire = rule.questionnaireID {
                         let period = rule.cadence.period.dates(containing: date)
-                        let key = "\(questionnaire)|\(period.start)"
+                        let key = "\(questionnaire)|\(period.start.dayNumber)"
                         let done = try answered[key] ?? source.source.isAnswered(questionnaire, DateInterval(
                             start: period.start.startInstant(in: timeZone), end: period.end.startInstant(in: timeZone)))
                         answered[key] = done

@@ -68,15 +68,23 @@ struct RemindersCommand: HostCommand {
         @Option(name: .customLong("for"), help: ArgumentHelp(L("reminders.run.for"), valueName: "seconds"))
         var seconds: Double?
         @Option(help: ArgumentHelp(L("reminders.run.count"))) var count: Int?
+        @Flag(help: ArgumentHelp(L("reminders.run.terminal"))) var terminal = false
 
         func run(in shell: Shell) throws {
+            if let seconds, !(seconds > 0) { throw UNITIError(L("reminders.error.seconds", ["seconds": "\(seconds)"])) }
+            if let count, count < 1 { throw UNITIError(L("reminders.error.runCount", ["count": "\(count)"])) }
             let service = shell.reminderService()
-            let notifier = DesktopNotifier(environment: ProcessInfo.processInfo.environment,
-                                           fallback: shell.terminalReminderNotifier(), timeZone: service.timeZone)
+            let environment = terminal ? [:] : ProcessInfo.processInfo.environment
+            let notifier = DesktopNotifier(environment: environment, fallback: shell.terminalReminderNotifier(),
+                                           timeZone: service.timeZone)
             let l = shell.localizer
             let channel = l(notifier.usesDesktop ? "reminders.run.channel.desktop" : "reminders.run.channel.terminal")
             shell.console.error(l("reminders.run.started", ["channel": channel]))
+            // Ctrl-C stops the daemon cleanly, also under `uniti -c` where the shell installed no handler.
+            let previous = signal(SIGINT) { _ in Interrupt.request() }
+            defer { signal(SIGINT, previous) }
             let delivered = try ReminderDaemon(service: service, notifier: notifier).run(for: seconds, count: count)
+            Interrupt.reset()
             shell.console.error(l("reminders.run.stopped", ["count": "\(delivered.count)"]))
         }
     }

@@ -54,6 +54,7 @@ struct ReminderAndChartBenchmarks {
         print("BENCH plan 365 days via ReminderService (settings + answered lookups): \(count) reminders in \(viaService)")
         let ics = try Self.median(5) { _ = ICalendarExport().calendar(for: try service.planned(from: start, to: end), stamp: start) }
         print("BENCH plan + iCalendar export of the year: \(ics)")
+        fflush(nil)
     }
 
     @Test("render 40,000 points as terminal chart and SVG")
@@ -84,5 +85,6 @@ struct ReminderAndChartBenchmarks {
                                                              y: ChartAxis(lower: 0, upper: 6), title: "answers per day").joined(separator: "\n"))
         print(try TerminalChart(width: 50).bars([("pink noise", 42), ("rain", 12.5), ("forest", 3)]).joined(separator: "\n"))
         try svg.write(toFile: NSTemporaryDirectory() + "/uniti-bench.svg", atomically: true, encoding: .utf8)
+        fflush(nil)  // the test runner may end the process before a piped stdout is flushed
     }
 }

@@ -54,8 +54,13 @@ struct ICalendarExportTests {
         let physical = text.components(separatedBy: "\r\n")
         #expect(physical.allSatisfy { $0.utf8.count <= 75 })
         #expect(physical.contains { $0.hasPrefix(" ") })
-        // Folding never splits a UTF-8 character.
-        #expect(physical.allSatisfy { String(validatingUTF8: Array($0.utf8CString)) != nil })
+        // Folding never splits a UTF-8 character: every physical line is valid UTF-8 on its own.
+        let bytes = Array(text.utf8)
+        var lineStart = 0
+        for index in bytes.indices.dropLast() where bytes[index] == 13 && bytes[index + 1] == 10 {
+            #expect(String(validating: bytes[lineStart..<index], as: UTF8.self) != nil)
+            lineStart = index + 2
+        }
 
         let calendar = ParsedCalendar(text)
         #expect(calendar.lines.first == "BEGIN:VCALENDAR" && calendar.lines.last == "END:VCALENDAR")

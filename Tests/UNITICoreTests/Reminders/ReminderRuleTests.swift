@@ -157,3 +157,74 @@ struct ReminderRuleTests {
         #expect(throws: UNITIError.self) { try JSONDecoder().decode([ReminderRule].self, from: Data(broken.utf8)) }
     }
 }
+
+@Suite("Track Your Stress: one planner per questionnaire")
+struct QuestionnaireReminderPlanTests {
+    typealias F = ReminderFixtures
+    let monday = LocalDate(year: 2026, month: 11, day: 23)
+
+    @Test("daily random: the amount on each enabled weekday inside its own window, none on a disabled day")
+    func dailyRandom() throws {
+        var days = DayWindow.week(F.window("09:00-12:00"))
+        days[1].isEnabled = false                       // Tuesday off
+        days[5].window = F.window("10:00-20:00")        // Saturday later
+        let rule = try QuestionnaireReminderPlan(questionnaireID: "stress-daily", command: "tys fill stress-daily",
+                                                 frequency: .daily, option: .random(amount: 3), days: days)
+            .rule(random: SeededRandomSource(seed: 4))
+        for offset in 0..<14 {
+            let date = monday.adding(days: offset)
+            let times = try rule.cadence.times(on: date)
+            let day = days[date.weekday.rawValue - 1]
+            #expect(times.count == (day.isEnabled ? 3 : 0))
+            #expect(times.allSatisfy(day.window.contains))
+        }
+        // Asking for more than fit refuses, naming what fits in the tightest window (3 h: 13).
+        #expect(throws: UNITIError.self) {
+            try QuestionnaireReminderPlan(questionnaireID: "q", command: "c", frequency: .daily, option: .random(amount: 14),
+                                          days: days).rule(random: SeededRandomSource(seed: 1))
+        }
+    }
+
+    @Test("daily fixed: the same times on each enabled day; a repeated time is refused")
+    func dailyFixed() throws {
+        var days = DayWindow.week()
+        days[6].isEnabled = false  // Sunday off
+        let rule = try QuestionnaireReminderPlan(questionnaireID: "q", command: "tys fill q", frequency: .daily,
+                                                 option: .fixed([F.time("08:00"), F.time("20:00")]), days: days)
+            .rule(random: SeededRandomSource(seed: 1))
+        #expect(try rule.cadence.times(on: monday) == [F.time("08:00"), F.time("20:00")])
+        #expect(try rule.cadence.times(on: monday.adding(days: 6)).isEmpty)
+        #expect(throws: UNITIError.self) {
+            try QuestionnaireReminderPlan(questionnaireID: "q", command: "c", frequency: .daily,
+                                          option: .fixed([F.time("08:00"), F.time("08:00")])).rule(random: SeededRandomSource(seed: 1))
+        }
+    }
+
+    @Test("weekly and monthly questionnaires get one reminder; a locked plan refuses changes")
+    func weeklyMonthlyLocked() throws {
+        var weekly = try QuestionnaireReminderPlan(questionnaireID: "w", command: "tys fill w", frequency: .weekly(.sunday),
+                                                   time: F.time("17:00"), lockReason: "the study sets this time")
+            .rule(random: SeededRandomSource(seed: 1))
+        #expect(try (0..<7).flatMap { try weekly.cadence.times(on: monday.adding(days: $0)) } == [F.time("17:00")])
+        let error = #expect(throws: UNITIError.self) { try weekly.setSingleTime(F.time("18:00")) }
+        #expect(error?.message.contains("the study sets this time") == true)
+        let monthly = try QuestionnaireReminderPlan(questionnaireID: "m", command: "tys fill m", frequency: .monthly(day: 15))
+            .rule(random: SeededRandomSource(seed: 1))
+        #expect(try (0..<31).flatMap { try monthly.cadence.times(on: LocalDate(year: 2026, month: 12, day: 1).adding(days: $0)) }.count == 1)
+    }
+}
+
+@Suite("Stored form of rules")
+struct ReminderRuleCodingTests {
+    @Test("cadences are stored under their kind's name and read back; a bad month day is refused")
+    func cadenceCoding() throws {
+        let weekly = ReminderCadence.weekly(WeeklyReminder(weekday: .friday, time: TimeOfDay(hour: 18, minute: 0)))
+        let text = String(decoding: try JSONEncoder().encode(weekly), as: UTF8.self)
+        #expect(text.contains("\"weekly\"") && text.contains("\"18:00\"") && !text.contains("_0"))
+        #expect(try JSONDecoder().decode(ReminderCadence.self, from: Data(text.utf8)) == weekly)
+        let badMonth = #"{"monthly":{"day":40,"time":"10:00"}}"#
+        #expect(throws: UNITIError.self) { try JSONDecoder().decode(ReminderCadence.self, from: Data(badMonth.utf8)) }
+        let badTime = #"{"weekly":{"weekday":5,"time":"25:00"}}"#
+        #expect(throws: UNITIError.self) { try JSONDecoder().decode(ReminderCadence.self, from: Data(badTime.utf8)) }
+    }
+}
