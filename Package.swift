@@ -34,12 +34,18 @@ var targets: [Target] = [
         path: "Sources/UNITIProtocol"
     ),
     .target(
+        name: "UNITIResources",
+        path: "Sources/UNITIResources"
+    ),
+    .target(
         name: "UNITILocalization",
+        dependencies: ["UNITIResources"],
         path: "Localization",
         resources: [.copy("Strings")]
     ),
     .target(
         name: "UNITIConfigurations",
+        dependencies: ["UNITIResources"],
         path: "Configurations",
         resources: [.copy("Resources")]
     ),

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The one SQLite database of a data directory (`uniti.sqlite`), opened through GRDB in WAL
 /// mode, readable and writable by its owner only (0600).
@@ -22,6 +23,11 @@ public final class AppDatabase: Sendable {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA foreign_keys = ON")
+            // Keep the -wal file when the last connection closes. Otherwise every start finds
+            // no WAL file and GRDB re-creates it with a small write transaction, a measurable
+            // part of start-up (see README, benchmarks).
+            var persist: Int32 = 1
+            _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         }
         // Check for steps of a newer version through a read-only connection first: opening the
         // pool itself writes (WAL set-up), and a newer database must be left untouched.

@@ -32,6 +32,14 @@ public final class Shell: @unchecked Sendable {
         self.services = services
         self.kind = kind
         self.hostCommands = hostCommands
+        var byName: [String: any HostCommand.Type] = [:]
+        for command in hostCommands {
+            let configuration = command.configuration
+            for name in [configuration.commandName ?? command._commandName] + configuration.aliases {
+                byName[name] = command
+            }
+        }
+        hostCommandsByName = byName
         if case .standalone(let module) = kind {
             currentModuleID = module.descriptor.id
         }
@@ -131,8 +139,12 @@ public final class Shell: @unchecked Sendable {
     }
 
     public func hostCommand(named name: String) -> (any HostCommand.Type)? {
-        hostCommands.first { $0.commandName == name || $0.configuration.aliases.contains(name) }
+        hostCommandsByName[name]
     }
+
+    /// The shell's commands by name and alias, computed once (a command's configuration is
+    /// built anew on every access).
+    let hostCommandsByName: [String: any HostCommand.Type]
 
     private func runHost(_ type: any HostCommand.Type, arguments: [String]) throws {
         lastCommandFailed = false
@@ -231,7 +243,7 @@ public final class Shell: @unchecked Sendable {
 
     /// Every word that may start a command line here, for suggestions and completion.
     public var topLevelWords: [String] {
-        var words = hostCommands.flatMap { [$0.commandName] + $0.configuration.aliases }
+        var words = Array(hostCommandsByName.keys)
         if let module = currentModule {
             words += module.commands.map { $0.commandName }
         }
