@@ -70,6 +70,11 @@ var targets: [Target] = [
         path: "Tests/UNITIHostTests"
     ),
     .testTarget(
+        name: "ShadesOfNoiseTests",
+        dependencies: ["ShadesOfNoise", "UNITICore"],
+        path: "Tests/ShadesOfNoiseTests"
+    ),
+    .testTarget(
         name: "EndToEndTests",
         dependencies: ["UNITICore"],
         path: "Tests/EndToEndTests"
