@@ -116,3 +116,33 @@ struct PlayerEngineTests {
         #expect(throws: UNITIError.self) { try LoopDuration(parsing: "ten") }
     }
 }
+
+@Suite("Player keys")
+struct PlayerKeyTests {
+    @Test("keys and arrow sequences map to player actions")
+    func parsing() {
+        #expect(PlayerKey.parse(Array(" sq".utf8)) == [.togglePlay, .stop, .leave])
+        #expect(PlayerKey.parse([0x1B, 0x5B, 0x44, 0x1B, 0x5B, 0x43, UInt8(ascii: "l")]) == [.back, .forward, .cycleLoop])
+        #expect(PlayerKey.parse(Array("xyz".utf8)).isEmpty)
+    }
+
+    @Test("keys drive the engine: pause, seek, loop choice cycles, stop, leave")
+    func handling() {
+        let engine = PlayerEngine(lengthSeconds: 60, sampleRate: 100, clock: FixedClock(Date()))
+        #expect(engine.handle(.togglePlay))
+        #expect(engine.isPlaying)
+        #expect(engine.handle(.forward))
+        #expect(engine.position == 1000)
+        #expect(engine.handle(.cycleLoop))
+        #expect(engine.loop == .minutes(1))
+        for _ in 0..<4 { _ = engine.handle(.cycleLoop) }
+        #expect(engine.loop == .unlimited)
+        _ = engine.handle(.cycleLoop)
+        #expect(engine.loop == nil)
+        #expect(engine.handle(.togglePlay))
+        #expect(!engine.isPlaying)
+        #expect(engine.handle(.stop))
+        #expect(engine.position == 0)
+        #expect(!engine.handle(.leave))
+    }
+}

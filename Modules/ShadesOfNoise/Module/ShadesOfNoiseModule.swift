@@ -18,7 +18,7 @@ public struct ShadesOfNoiseModule: UNITIModule {
 
     public var commands: [any ShellCommand.Type] {
         [SoundsCommand.self, PlayCommand.self, StatsCommand.self, FrequencyCommand.self,
-         FavoriteCommand.self, DevicesCommand.self, AboutModuleCommand.self]
+         FavoriteCommand.self, DevicesCommand.self, RenderCommand.self, AboutModuleCommand.self]
     }
 
     public var migrations: [ModuleMigration] { SonMigrations.all }

@@ -58,7 +58,7 @@ public final class SoundGenerator {
                     let gain = gains[channel]
                     var index = done * channels + channel
                     for i in 0..<count {
-                        samples[index] = pcm16(Self.limit(block[i] * gain))
+                        samples[index] = Self.toPCM(block[i] * gain)
                         index += channels
                     }
                 }
@@ -72,6 +72,15 @@ public final class SoundGenerator {
         var samples = [Int16](repeating: 0, count: frames * format.channels)
         samples.withUnsafeMutableBufferPointer { render(into: $0) }
         return samples
+    }
+
+    /// Limits and converts one sample: the hot path of every render. Below the knee (nearly
+    /// every sample) it is a multiply, a round and a store; NaN becomes silence.
+    @inline(__always)
+    static func toPCM(_ x: Float) -> Int16 {
+        let limited = abs(x) > 0.8 ? limit(x) : x
+        guard limited == limited else { return 0 }
+        return Int16(truncatingIfNeeded: Int32((limited * 32767).rounded(.toNearestOrEven)))
     }
 
     /// Soft knee above 0.8 that never reaches full scale: transparent at normal levels.

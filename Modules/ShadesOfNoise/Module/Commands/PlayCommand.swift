@@ -43,18 +43,16 @@ struct PlayCommand: ShellCommand {
         ]))
         Interrupt.reset()
         engine.play()
-        let showProgress = out == nil && console.isTerminal
-        var blocks = 0
         do {
             defer { try? sink.finish() }
-            try SessionRunner.run(engine: engine, source: generator, sink: sink, audioClock: audioClock) { engine in
-                blocks += 1
-                if showProgress, blocks % 5 == 0 {
-                    console.write("\r  \(formatDuration(engine.positionSeconds)) / \(formatDuration(engine.lengthSeconds))  ")
-                }
+            if out == nil, console.isTerminal, context.input.isInteractive {
+                // A person at a terminal gets the player view with its keys.
+                try TerminalPlayerView(title: sound.displayTitle, console: console)
+                    .run(engine: engine, source: generator, sink: sink)
+            } else {
+                try SessionRunner.run(engine: engine, source: generator, sink: sink, audioClock: audioClock)
             }
         }
-        if showProgress { console.line() }
         Interrupt.reset()
         try finishSession(sound: sound, engine: engine, loop: loop, started: started,
                           ended: audioClock?.now ?? context.clock.now, preset: preset, in: context)
