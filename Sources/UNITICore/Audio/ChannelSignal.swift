@@ -10,6 +10,12 @@ public protocol ChannelSignal: AnyObject {
     func render(into block: UnsafeMutableBufferPointer<Float>)
     /// The RMS the raw output has on average; the generator divides by it to reach its level.
     var nominalRMS: Double { get }
+    /// Samples to render and discard before the first audible one, so filters have settled.
+    var warmUpFrames: Int { get }
+}
+
+extension ChannelSignal {
+    public var warmUpFrames: Int { 4096 }
 }
 
 /// White noise from a `NoiseRandom`, shaped by a chain of linear filters. Its level is exact:
@@ -18,13 +24,19 @@ public final class FilteredNoise: ChannelSignal {
     private var random: NoiseRandom
     private let filters: [any SignalFilter]
     public let nominalRMS: Double
+    public let warmUpFrames: Int
 
-    /// - Parameter makeFilters: builds the chain; called twice (once to measure its gain).
-    public init(random: NoiseRandom, makeFilters: () -> [any SignalFilter]) {
+    /// - Parameters:
+    ///   - chainKey: names the chain (same key, same filters) so its gain is measured once per
+    ///     process rather than once per channel and render.
+    ///   - makeFilters: builds the chain; called again when its gain must be measured.
+    public init(random: NoiseRandom, chainKey: String, makeFilters: () -> [any SignalFilter]) {
         self.random = random
         self.filters = makeFilters()
-        let energy = makeFilters().isEmpty ? 1 : impulseEnergy(makeFilters)
+        let energy = filters.isEmpty ? 1 : ChainEnergyCache.energy(for: chainKey) { impulseEnergy(makeFilters) }
         self.nominalRMS = (NoiseRandom.uniformVariance * energy).squareRoot()
+        // A long FIR outputs one block of silence, then needs one more to fill its taps.
+        self.warmUpFrames = filters.contains { $0 is FIRShaper } ? 3 * 4096 : 4096
     }
 
     public func render(into block: UnsafeMutableBufferPointer<Float>) {
@@ -70,6 +82,8 @@ public final class AmplitudeModulatedSignal: ChannelSignal {
         self.nominalRMS = carrier.nominalRMS * (1 + depth * depth / 2).squareRoot()
     }
 
+    public var warmUpFrames: Int { carrier.warmUpFrames }
+
     public func render(into block: UnsafeMutableBufferPointer<Float>) {
         carrier.render(into: block)
         for i in block.indices {
@@ -77,5 +91,17 @@ public final class AmplitudeModulatedSignal: ChannelSignal {
             phase += increment
             if phase >= 2 * .pi { phase -= 2 * .pi }
         }
+    }
+}
+
+/// The measured gains of filter chains, by chain key, for the life of the process.
+enum ChainEnergyCache {
+    private static let values = LockedValue<[String: Double]>([:])
+
+    static func energy(for key: String, measure: () -> Double) -> Double {
+        if let known = values.value[key] { return known }
+        let energy = measure()
+        values.withValue { $0[key] = energy }
+        return energy
     }
 }

@@ -39,7 +39,12 @@ public final class SoundGenerator {
         // Let filters settle (integrator charge, FIR run-in) before the first audible sample.
         for signal in signals {
             scratch.withUnsafeMutableBufferPointer { block in
-                for _ in 0..<4 { signal.render(into: block) }
+                var remaining = signal.warmUpFrames
+                while remaining > 0 {
+                    let count = min(remaining, block.count)
+                    signal.render(into: UnsafeMutableBufferPointer(rebasing: block[0..<count]))
+                    remaining -= count
+                }
             }
         }
     }
@@ -97,20 +102,24 @@ public final class SoundGenerator {
         let random = NoiseRandom(seed: seed, stream: UInt64(channel) + 1)
         switch recipe {
         case .noise(let color):
-            return FilteredNoise(random: random) { Self.filters(for: color, sampleRate: sampleRate) }
+            return FilteredNoise(random: random, chainKey: "\(color) \(sampleRate)") {
+                Self.filters(for: color, sampleRate: sampleRate)
+            }
         case .notched(let base, let centre):
-            return FilteredNoise(random: random) {
+            return FilteredNoise(random: random, chainKey: "notched \(base) \(centre) \(sampleRate)") {
                 Self.filters(for: base, sampleRate: sampleRate) + [FIRShaper(sampleRate: sampleRate) { f in
                     let distance = abs(log2(max(f, 1) / centre))
                     return distance <= 0.5 ? 0.003 : 1 // −50 dB across the octave
                 }]
             }
         case .narrowBand(let centre):
-            return FilteredNoise(random: random) {
+            return FilteredNoise(random: random, chainKey: "narrow \(centre) \(sampleRate)") {
                 [FIRShaper(sampleRate: sampleRate) { f in abs(log2(max(f, 1) / centre)) <= 0.25 ? 1 : 0 }]
             }
         case .modulatedNoise(let color, let rate, let depth):
-            let carrier = FilteredNoise(random: random) { Self.filters(for: color, sampleRate: sampleRate) }
+            let carrier = FilteredNoise(random: random, chainKey: "\(color) \(sampleRate)") {
+                Self.filters(for: color, sampleRate: sampleRate)
+            }
             return AmplitudeModulatedSignal(carrier: carrier, rate: rate, depth: depth, sampleRate: sampleRate)
         case .modulatedTone(let frequency, let rate, let depth):
             let carrier = ToneSignal(frequency: frequency, sampleRate: sampleRate)

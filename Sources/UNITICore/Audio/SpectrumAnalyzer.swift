@@ -28,29 +28,51 @@ public final class SpectrumAnalyzer {
         buffer.reserveCapacity(segmentLength)
     }
 
-    /// Adds samples of one channel (floats in [-1, 1]).
-    public func add<S: Sequence>(_ samples: S) where S.Element == Double {
-        for sample in samples {
-            buffer.append(sample)
+    /// Adds samples of one channel (floats in [-1, 1]); segments overlap by half.
+    public func add(_ samples: [Double]) {
+        var index = 0
+        let hop = segmentLength / 2
+        while index < samples.count {
+            let take = min(segmentLength - buffer.count, samples.count - index)
+            buffer.append(contentsOf: samples[index..<(index + take)])
+            index += take
             if buffer.count == segmentLength {
                 analyseSegment()
-                buffer.removeFirst(segmentLength / 2)
+                buffer.removeFirst(hop)
             }
         }
     }
 
     /// Adds one channel of interleaved 16-bit samples.
     public func add(pcm samples: [Int16], channel: Int = 0, channels: Int = 1) {
-        add(stride(from: channel, to: samples.count, by: channels).lazy.map { Double(samples[$0]) / 32768 })
+        add(stride(from: channel, to: samples.count, by: channels).map { Double(samples[$0]) / 32768 })
     }
 
+    private var segmentReal: [Double] = []
+    private var segmentImag: [Double] = []
+
     private func analyseSegment() {
-        var re = [Double](repeating: 0, count: segmentLength)
-        var im = [Double](repeating: 0, count: segmentLength)
-        for i in 0..<segmentLength { re[i] = buffer[i] * window[i] }
-        fft.transform(real: &re, imag: &im)
-        for k in 0...segmentLength / 2 {
-            sums[k] += re[k] * re[k] + im[k] * im[k]
+        if segmentReal.count != segmentLength {
+            segmentReal = [Double](repeating: 0, count: segmentLength)
+            segmentImag = [Double](repeating: 0, count: segmentLength)
+        }
+        buffer.withUnsafeBufferPointer { input in
+            window.withUnsafeBufferPointer { window in
+                segmentReal.withUnsafeMutableBufferPointer { re in
+                    segmentImag.withUnsafeMutableBufferPointer { im in
+                        for i in 0..<segmentLength {
+                            re[i] = input[i] * window[i]
+                            im[i] = 0
+                        }
+                        fft.transform(real: re, imag: im, inverse: false)
+                        sums.withUnsafeMutableBufferPointer { sums in
+                            for k in 0...segmentLength / 2 {
+                                sums[k] += re[k] * re[k] + im[k] * im[k]
+                            }
+                        }
+                    }
+                }
+            }
         }
         segmentCount += 1
     }
