@@ -85,7 +85,11 @@ public final class SoundGenerator {
     static func toPCM(_ x: Float) -> Int16 {
         let limited = abs(x) > 0.8 ? limit(x) : x
         guard limited == limited else { return 0 }
-        return Int16(truncatingIfNeeded: Int32((limited * 32767).rounded(.toNearestOrEven)))
+        // Round to nearest even with the float magic number 1.5 · 2^23: after the addition the
+        // low mantissa bits hold the rounded integer in two's complement, so the conversion is
+        // one add and a move, with no range checks or libm call (exact for |value| < 2^22).
+        let shifted = limited * 32767 + 12_582_912
+        return Int16(truncatingIfNeeded: shifted.bitPattern)
     }
 
     /// Soft knee above 0.8 that never reaches full scale: transparent at normal levels.

@@ -26,9 +26,11 @@ struct TerminalPlayerView {
         var buffer = [Int16](repeating: 0, count: SessionRunner.blockFrames * channels)
         var lastDraw = -1
         running: while true {
-            for key in PlayerKey.parse(readAvailableBytes()) where !engine.handle(key) {
+            let keys = PlayerKey.parse(readAvailableBytes())
+            for key in keys where !engine.handle(key) {
                 break running
             }
+            if !keys.isEmpty { lastDraw = -1 } // show the new state at once
             if Interrupt.isRequested { engine.pause(); break }
             let frames = engine.advance(maxFrames: SessionRunner.blockFrames)
             if frames > 0 {
