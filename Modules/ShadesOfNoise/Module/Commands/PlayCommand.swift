@@ -44,7 +44,6 @@ struct PlayCommand: ShellCommand {
         Interrupt.reset()
         engine.play()
         do {
-            defer { try? sink.finish() }
             if out == nil, console.isTerminal, context.input.isInteractive {
                 // A person at a terminal gets the player view with its keys.
                 try TerminalPlayerView(title: sound.displayTitle, console: console)
@@ -52,7 +51,12 @@ struct PlayCommand: ShellCommand {
             } else {
                 try SessionRunner.run(engine: engine, source: generator, sink: sink, audioClock: audioClock)
             }
+        } catch {
+            try? sink.finish()
+            throw error
         }
+        // Closing a file patches its header: a failure here is reported, not swallowed.
+        try sink.finish()
         Interrupt.reset()
         try finishSession(sound: sound, engine: engine, loop: loop, started: started,
                           ended: audioClock?.now ?? context.clock.now, preset: preset, in: context)
