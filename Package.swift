@@ -31,6 +31,11 @@ var targets: [Target] = [
         providers: [.apt(["libasound2-dev"])]
     ),
     .target(
+        name: "CCurlLoader",
+        path: "Sources/CCurlLoader",
+        linkerSettings: [.linkedLibrary("dl")]
+    ),
+    .target(
         name: "UNITIProtocol",
         path: "Sources/UNITIProtocol"
     ),
@@ -46,7 +51,7 @@ var targets: [Target] = [
     ),
     .target(
         name: "UNITICore",
-        dependencies: ["UNITIProtocol", "UNITILocalization", "UNITIConfigurations", "CALSA", grdb, argumentParser],
+        dependencies: ["UNITIProtocol", "UNITILocalization", "UNITIConfigurations", "CALSA", "CCurlLoader", grdb, argumentParser],
         path: "Sources/UNITICore"
     ),
     .target(
@@ -62,7 +67,8 @@ var targets: [Target] = [
     .testTarget(
         name: "UNITICoreTests",
         dependencies: ["UNITICore", "UNITIProtocol"],
-        path: "Tests/UNITICoreTests"
+        path: "Tests/UNITICoreTests",
+        exclude: ["Fixtures"]
     ),
     .testTarget(
         name: "UNITIHostTests",
@@ -70,16 +76,21 @@ var targets: [Target] = [
         path: "Tests/UNITIHostTests"
     ),
     .testTarget(
-        name: "ShadesOfNoiseTests",
-        dependencies: ["ShadesOfNoise", "UNITICore"],
-        path: "Tests/ShadesOfNoiseTests"
-    ),
-    .testTarget(
         name: "EndToEndTests",
         dependencies: ["UNITICore"],
         path: "Tests/EndToEndTests"
     ),
 ]
+
+/// Modules that have unit tests of their own, in Tests/<Target>Tests.
+let modulesWithTests = ["TrackYourTinnitus", "ShadesOfNoise"]
+for name in modulesWithTests {
+    targets.append(.testTarget(
+        name: "\(name)Tests",
+        dependencies: [.target(name: name), "UNITICore"],
+        path: "Tests/\(name)Tests"
+    ))
+}
 
 for module in featureModules {
     targets.append(.target(

@@ -3,43 +3,96 @@ import Foundation
 import UNITICore
 
 /// The options every UNITI program takes, before any command.
-struct ProgramOptions: ParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(
-            commandName: Launcher.programName.value,
-            abstract: L("host.program.abstract"),
-            discussion: L("host.program.discussion")
-        )
+///
+/// Read by hand rather than with swift-argument-parser (which every command uses): these seven
+/// options are read at every start, and the parser's reflection over a command type cost about
+/// a fifth of the start-up time of `uniti -c modules` (measured with perf; see the README).
+struct ProgramOptions: Equatable {
+    var command: String?
+    var script: String?
+    var dataDirectory: String?
+    var language: String?
+    var server: String?
+    var json = false
+    var version = false
+    var help = false
+
+    /// A usage error: one line, and the status 64 (EX_USAGE).
+    struct UsageError: Error, Equatable {
+        let message: String
     }
 
-    @Option(name: [.customShort("c"), .customLong("command")], help: ArgumentHelp(L("host.option.command")))
-    var command: String?
+    static func parse(_ arguments: [String]) throws(UsageError) -> ProgramOptions {
+        var options = ProgramOptions()
+        var index = 0
+        func value(for name: String, inline: String?) throws(UsageError) -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < arguments.count else {
+                throw UsageError(message: L("host.option.missingValue", ["option": name]))
+            }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            var name = argument
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            switch name {
+            case "-c", "--command": options.command = try value(for: name, inline: inline)
+            case "--script": options.script = try value(for: name, inline: inline)
+            case "--data-dir": options.dataDirectory = try value(for: name, inline: inline)
+            case "--lang": options.language = try value(for: name, inline: inline)
+            case "--server": options.server = try value(for: name, inline: inline)
+            case "--json": options.json = true
+            case "--version": options.version = true
+            case "-h", "--help": options.help = true
+            default:
+                if argument.hasPrefix("-") {
+                    throw UsageError(message: L("host.option.unknown", ["option": argument]))
+                }
+                throw UsageError(message: L("host.option.unexpected", ["argument": argument]))
+            }
+            index += 1
+        }
+        if options.command != nil, options.script != nil {
+            throw UsageError(message: L("host.option.commandAndScript"))
+        }
+        return options
+    }
 
-    @Option(name: .customLong("script"), help: ArgumentHelp(L("host.option.script"), valueName: "file"))
-    var script: String?
-
-    @Option(name: .customLong("data-dir"), help: ArgumentHelp(L("host.option.dataDir"), valueName: "path"))
-    var dataDirectory: String?
-
-    @Option(name: .customLong("lang"), help: ArgumentHelp(L("host.option.lang"), valueName: "en|de"))
-    var language: String?
-
-    @Flag(name: .customLong("json"), help: ArgumentHelp(L("host.option.json")))
-    var json = false
-
-    @Flag(name: .customLong("version"), help: ArgumentHelp(L("host.option.version")))
-    var version = false
+    /// The text of `--help`.
+    static func helpText(programName: String) -> String {
+        let rows: [(String, String)] = [
+            ("-c, --command <command>", L("host.option.command")),
+            ("--script <file>", L("host.option.script")),
+            ("--data-dir <path>", L("host.option.dataDir")),
+            ("--lang <en|de>", L("host.option.lang")),
+            ("--server <url>", L("host.option.server")),
+            ("--json", L("host.option.json")),
+            ("--version", L("host.option.version")),
+            ("-h, --help", L("host.option.help")),
+        ]
+        var text = "\(programName): \(L("host.program.abstract"))\n\n"
+        text += L("host.program.usage", ["program": programName]) + "\n\n"
+        text += L("host.program.options") + "\n"
+        for (left, right) in rows {
+            text += "  " + left.padding(toLength: 26, withPad: " ", startingAt: 0) + right + "\n"
+        }
+        text += "\n" + L("host.program.discussion")
+        return text
+    }
 }
 
 /// Starts a UNITI program: checks that the binary is the right kind of build, reads the global
 /// options, opens the data directory and database, and runs the shell in the mode asked for
 /// (`-c`, `--script`, piped standard input, or the interactive REPL).
 public enum Launcher {
-    static let programName = LockedValue("uniti")
-
     /// The host shell with all modules; `main.swift` of `uniti`.
     public static func runHost(modules: [any UNITIModule]) -> Never {
-        programName.value = "uniti"
         guard BuildKind.current == .integrated else {
             FileHandle.standardError.write(Data("""
                 uniti: this binary is a standalone build (compiled without the INTEGRATED trait); \
@@ -53,7 +106,6 @@ public enum Launcher {
     /// One module as a program of its own; `main.swift` of each standalone target.
     public static func runStandalone(module: any UNITIModule) -> Never {
         let name = module.descriptor.programName
-        programName.value = name
         guard BuildKind.current == .standalone else {
             FileHandle.standardError.write(Data("""
                 \(name): this binary is an integrated build (compiled with the INTEGRATED trait); \
@@ -74,6 +126,12 @@ public enum Launcher {
         if !kind.isStandalone {
             commands += [UseCommand.self, BackCommand.self]
         }
+        commands += [
+            RegisterCommand.self, ActivateCommand.self, LoginCommand.self, LogoutCommand.self,
+            PasswordCommand.self, ProfileCommand.self, AccountCommand.self,
+            StudiesCommand.self, StudyCommand.self, SyncCommand.self, ConfigCommand.self,
+        ]
+        commands += [QuestionnaireCommand.self, RemindersCommand.self]
         commands += [StatusCommand.self, LanguageCommand.self, VersionCommand.self, ExitCommand.self]
         return commands
     }
@@ -88,14 +146,12 @@ public enum Launcher {
         do {
             options = try ProgramOptions.parse(arguments)
         } catch {
-            let code = ProgramOptions.exitCode(for: error)
-            let message = ProgramOptions.fullMessage(for: error)
-            if code == .success {
-                print(message)
-            } else {
-                FileHandle.standardError.write(Data("\(kind.programName): \(message)\n".utf8))
-            }
-            return code.rawValue
+            FileHandle.standardError.write(Data("\(kind.programName): \(error.message)\n".utf8))
+            return 64
+        }
+        if options.help {
+            print(ProgramOptions.helpText(programName: kind.programName))
+            return 0
         }
         if options.version {
             print(versionLine(programName: kind.programName))
@@ -142,6 +198,7 @@ public enum Launcher {
             let services = CoreServices(dataDirectory: dataDirectory, database: database, console: .standard(),
                                         input: input, clock: SystemClock(), prefersJSON: options.json)
             shell = Shell(registry: registry, services: services, kind: kind, hostCommands: commands)
+            shell.serverOverride = options.server
             editor?.completer = { [unowned shell] words, _ in shell.completions(after: words) }
         } catch {
             let message = (error as? UNITIError)?.message ?? "\(error)"
@@ -150,8 +207,13 @@ public enum Launcher {
         }
 
         if let command = options.command {
-            return shell.execute(line: command) == .failure ? 1 : 0
+            let status: Int32 = shell.execute(line: command) == .failure ? 1 : 0
+            shell.waitForBackgroundSync()
+            return status
         }
-        return REPL(shell: shell, editor: editor).run()
+        if editor != nil { shell.syncInBackground() }  // catch up at start, without blocking the prompt
+        let status = REPL(shell: shell, editor: editor).run()
+        shell.waitForBackgroundSync()
+        return status
     }
 }

@@ -23,7 +23,12 @@ struct REPL {
                 shell.console.error(shell.localizer("host.error.prefix", ["message": (error as? UNITIError)?.message ?? "\(error)"]))
             }
         }
+        // Reminders are announced before each prompt of an interactive session (scripts and
+        // pipes keep their output to the commands they ran).
+        let reminders = editor != nil ? ReminderMonitor(service: shell.reminderService(),
+                                                         notifier: shell.terminalReminderNotifier()) : nil
         while true {
+            reminders?.check()
             let line: String?
             do {
                 if let editor {
@@ -40,6 +45,7 @@ struct REPL {
             }
             Interrupt.reset()
             let outcome = shell.execute(line: line)
+            reminders?.invalidate()  // the command may have changed rules
             if outcome == .failure { failed = true }
             if outcome == .exit { break }
         }

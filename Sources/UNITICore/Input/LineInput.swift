@@ -10,9 +10,17 @@ public protocol LineInput: AnyObject, Sendable {
 
     /// Whether a person is typing at a terminal (line editing, widgets, countdowns).
     var isInteractive: Bool { get }
+
+    /// Reads a secret (a password) without showing it on a terminal.
+    func readSecret(prompt: String) throws -> String?
 }
 
 extension LineInput {
+    /// Plain input has nothing to hide from: a secret is read like any line.
+    public func readSecret(prompt: String) throws -> String? {
+        try readLine(prompt: prompt)
+    }
+
     /// Reads a line, turning end of input into `PromptCancelled(.endOfInput)`: for questions a
     /// command cannot go on without.
     public func requireLine(prompt: String) throws -> String {
@@ -58,7 +66,7 @@ public final class StreamInput: LineInput, @unchecked Sendable {
     public var isInteractive: Bool { false }
 
     public func readLine(prompt: String) throws -> String? {
-        try lock.withLock {
+        lock.withLock {
             if echoPrompts, !prompt.isEmpty {
                 FileHandle.standardOutput.write(Data(prompt.utf8))
             }

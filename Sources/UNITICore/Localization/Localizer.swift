@@ -52,9 +52,15 @@ public struct Localizer: Sendable {
 public enum CurrentLanguage {
     private static let storage = LockedValue(Language.english)
 
+    /// A language of its own for the current task and its children, when set: lets tests that
+    /// switch languages run in parallel without changing each other's texts.
+    @TaskLocal public static var scope: LockedValue<Language>?
+
     public static var value: Language {
-        get { storage.value }
-        set { storage.value = newValue }
+        get { scope?.value ?? storage.value }
+        set {
+            if let scope { scope.value = newValue } else { storage.value = newValue }
+        }
     }
 
     public static var localizer: Localizer { Localizer(language: value) }

@@ -9,11 +9,15 @@ public final class CoreServices: Sendable {
     public let console: Console
     public let input: any LineInput
     public let clock: any WallClock
+    /// Where chance comes from (reminder times); seeded in tests.
+    public let random: any RandomSource
     /// Set by the global `--json` option: listing commands print JSON.
     public let prefersJSON: Bool
 
     public init(dataDirectory: DataDirectory, database: AppDatabase, console: Console,
-                input: any LineInput, clock: any WallClock, prefersJSON: Bool = false) {
+                input: any LineInput, clock: any WallClock, prefersJSON: Bool = false,
+                random: any RandomSource = SystemRandomSource()) {
+        self.random = random
         self.prefersJSON = prefersJSON
         self.dataDirectory = dataDirectory
         self.database = database
@@ -45,6 +49,7 @@ public final class ModuleContext: Sendable {
     public var console: Console { services.console }
     public var input: any LineInput { services.input }
     public var clock: any WallClock { services.clock }
+    public var random: any RandomSource { services.random }
     public var buildKind: BuildKind { BuildKind.current }
 
     /// Text in the current language.

@@ -17,7 +17,7 @@ public struct ModuleRegistry: Sendable {
         var ids: [String: String] = [:]
         for module in modules {
             let id = module.descriptor.id
-            guard id.range(of: "^[a-z][a-z0-9]{1,15}$", options: .regularExpression) != nil else {
+            guard Self.isValidID(id) else {
                 throw UNITIError("module \(module.descriptor.name) has an invalid id '\(id)': use 2–16 lowercase letters or digits")
             }
             if let other = ids[id] {
@@ -41,6 +41,14 @@ public struct ModuleRegistry: Sendable {
             }
         }
         self.modules = modules
+    }
+
+    /// 2–16 characters: a lowercase ASCII letter, then lowercase letters or digits. (Checked by
+    /// hand: a regular expression here would compile ICU's regex engine at every start.)
+    static func isValidID(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        guard (2...16).contains(bytes.count), (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[0]) else { return false }
+        return bytes.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     public func module(id: String) -> (any UNITIModule)? {

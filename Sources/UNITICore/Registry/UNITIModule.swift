@@ -1,3 +1,6 @@
+import GRDB
+import UNITIProtocol
+
 /// A feature module of UNITI: the one protocol through which the host (or a standalone program)
 /// loads TrackYourTinnitus, TrackYourStress, TrackYourHearing, TinnitusNavigator and
 /// ShadesOfNoise.
@@ -20,11 +23,24 @@ public protocol UNITIModule: Sendable {
 
     /// Called when the person enters the module (`use tyt`, or starting the standalone program).
     func didEnter(_ context: ModuleContext) throws
+
+    /// The module's reminder rules and how to tell answered periods (see ``ReminderSource``).
+    /// The core plans and delivers them; the module keeps the rules in its own settings
+    /// (``ReminderRuleStore``). Asked whenever reminders are planned, so it should be quick.
+    func reminderSource(_ context: ModuleContext) throws -> ReminderSource
+
+    /// Applies records of this module pulled from the server (written on this or another
+    /// device), inside the sync's transaction. Records carry the module's own payload; a
+    /// `deleted` record is a tombstone.
+    func applyPulledRecords(_ records: [ModuleRecord], in db: Database) throws
 }
 
 extension UNITIModule {
     public var migrations: [ModuleMigration] { [] }
     public func didEnter(_ context: ModuleContext) throws {}
+    public func reminderSource(_ context: ModuleContext) throws -> ReminderSource { .none }
+
+    public func applyPulledRecords(_ records: [ModuleRecord], in db: Database) throws {}
 
     /// The module's migrations, registered under its id.
     public var migrationSet: MigrationSet { MigrationSet(owner: descriptor.id, steps: migrations) }

@@ -15,15 +15,18 @@ public struct SettingsStore: Sendable {
     }
 
     public func set(_ key: String, to value: String?) throws {
-        try database.writer.write { db in
-            if let value {
-                try db.execute(sql: """
-                    INSERT INTO core_settings(key, value) VALUES (?, ?)
-                    ON CONFLICT(key) DO UPDATE SET value = excluded.value
-                    """, arguments: [key, value])
-            } else {
-                try db.execute(sql: "DELETE FROM core_settings WHERE key = ?", arguments: [key])
-            }
+        try database.writer.write { db in try Self.write(db, key, value) }
+    }
+
+    /// Writes a setting inside the caller's transaction (e.g. together with an outbox entry).
+    public static func write(_ db: Database, _ key: String, _ value: String?) throws {
+        if let value {
+            try db.execute(sql: """
+                INSERT INTO core_settings(key, value) VALUES (?, ?)
+                ON CONFLICT(key) DO UPDATE SET value = excluded.value
+                """, arguments: [key, value])
+        } else {
+            try db.execute(sql: "DELETE FROM core_settings WHERE key = ?", arguments: [key])
         }
     }
 }

@@ -23,6 +23,11 @@ public final class AppDatabase: Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
+        // Check for steps of a newer version through a read-only connection first: opening the
+        // pool itself writes (WAL set-up), and a newer database must be left untouched.
+        if FileManager.default.fileExists(atPath: path) {
+            try Self.refuseNewerDatabase(at: path, known: Set(Self.migrator(for: migrationSets).migrations))
+        }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -35,19 +40,31 @@ public final class AppDatabase: Sendable {
         Self.restrictPermissions(of: path)
     }
 
-    /// Runs the pending steps, after refusing a database from a newer version.
+    /// Refuses a database that has steps this version does not know (written by a newer UNITI).
+    private static func refuseNewerDatabase(at path: String, known: Set<String>) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let applied: Set<String>
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            applied = try queue.read { db in
+                guard try db.tableExists("grdb_migrations") else { return [] }
+                return Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+            }
+            try queue.close()
+        } catch {
+            throw UNITIError(L("core.db.cannotOpen", ["path": path, "reason": describe(error)]))
+        }
+        let unknown = applied.subtracting(known).sorted()
+        if !unknown.isEmpty {
+            throw UNITIError(L("core.db.newerVersion", ["path": path, "steps": unknown.joined(separator: ", ")]))
+        }
+    }
+
+    /// Runs the pending steps.
     private func migrate() throws {
         let migrator = Self.migrator(for: migrationSets)
         do {
-            let (applied, known) = try writer.read { db in
-                (try migrator.appliedIdentifiers(db), Set(migrator.migrations))
-            }
-            let unknown = applied.subtracting(known).sorted()
-            if !unknown.isEmpty {
-                throw UNITIError(L("core.db.newerVersion", [
-                    "path": path, "steps": unknown.joined(separator: ", "),
-                ]))
-            }
             try migrator.migrate(writer)
         } catch let error as UNITIError {
             throw error
@@ -65,7 +82,8 @@ public final class AppDatabase: Sendable {
                 migrator.registerMigration(identifier) { db in
                     let before = try Self.tableNames(db)
                     try step.migrate(db)
-                    let foreign = try Self.tableNames(db).subtracting(before).filter { !$0.hasPrefix(prefix) }
+                    let foreign = try Self.tableNames(db).subtracting(before)
+                        .filter { !$0.hasPrefix(prefix) && !$0.hasPrefix("sqlite_") }  // SQLite's own, e.g. sqlite_sequence
                     if let table = foreign.sorted().first {
                         throw UNITIError("migration \(identifier) created table \(table), outside its prefix \(prefix)")
                     }

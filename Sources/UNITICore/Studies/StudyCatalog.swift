@@ -67,6 +67,23 @@ public struct StudyCatalog: Sendable {
         }
     }
 
+    /// Replaces what is known about the server's studies with the server's list, in the caller's
+    /// transaction: member studies are joined (keeping their first join time), the others known.
+    static func replaceServerStudies(_ db: Database, with studies: [(StudyDescriptor, joined: Bool)], at date: Date) throws {
+        let ids = studies.map(\.0.id)
+        let marks = ids.map { _ in "?" }.joined(separator: ",")
+        try db.execute(sql: "DELETE FROM core_studies" + (ids.isEmpty ? "" : " WHERE id NOT IN (\(marks))"),
+                       arguments: StatementArguments(ids))
+        for (study, joined) in studies {
+            let json = String(decoding: try JSONEncoder().encode(study), as: UTF8.self)
+            try db.execute(sql: """
+                INSERT INTO core_studies(id, descriptor, joinedAt) VALUES (?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET descriptor = excluded.descriptor,
+                    joinedAt = CASE WHEN ? THEN COALESCE(core_studies.joinedAt, excluded.joinedAt) ELSE NULL END
+                """, arguments: [study.id, json, joined ? date : nil, joined])
+        }
+    }
+
     /// Forgets that a study was joined (leaving it).
     public func recordLeft(_ studyID: String) throws {
         try database.writer.write { db in

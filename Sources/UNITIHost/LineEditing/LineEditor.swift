@@ -74,14 +74,14 @@ public final class LineEditor: LineInput, @unchecked Sendable {
         Self.promptBuffer = strdup(prompt)
         Self.interrupted = false
         var count: Int32 = 0
-        guard let raw = el_gets(editLine, &count) else {
-            if Self.interrupted { throw PromptCancelled(.interrupted) }
-            return nil
-        }
+        let raw = el_gets(editLine, &count)
         if Self.interrupted {
+            // Show that the line was abandoned and start the next prompt on a fresh line.
+            FileHandle.standardOutput.write(Data("^C\n".utf8))
             el_reset(editLine)
             throw PromptCancelled(.interrupted)
         }
+        guard let raw else { return nil }
         var line = String(cString: raw)
         while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
         return line
@@ -123,5 +123,33 @@ public final class LineEditor: LineInput, @unchecked Sendable {
             while !word.hasPrefix(prefix) { prefix.removeLast() }
         }
         return prefix
+    }
+}
+
+extension LineEditor {
+    /// Reads a password with the terminal's echo off; Ctrl-C abandons it.
+    public func readSecret(prompt: String) throws -> String? {
+        FileHandle.standardOutput.write(Data(prompt.utf8))
+        var saved = termios()
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return try readLine(prompt: "") }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO | ISIG | ICANON)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            FileHandle.standardOutput.write(Data("\n".utf8))
+        }
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while Glibc.read(STDIN_FILENO, &byte, 1) == 1 {
+            switch byte {
+            case 0x03: throw PromptCancelled(.interrupted)  // Ctrl-C
+            case 0x04 where bytes.isEmpty: return nil       // Ctrl-D
+            case 0x0A, 0x0D: return String(decoding: bytes, as: UTF8.self)
+            case 0x7F, 0x08: if !bytes.isEmpty { bytes.removeLast() }
+            default: bytes.append(byte)
+            }
+        }
+        return nil
     }
 }

@@ -19,6 +19,12 @@ public final class Shell: @unchecked Sendable {
     public private(set) var currentModuleID: String?
     /// Set by a command that ends the shell (`exit`).
     public var exitRequested = false
+    /// How the shell talks HTTP (libcurl, loaded on the first request).
+    public var transport: any HTTPTransport = CurlTransport()
+    /// `--server URL` for this run.
+    public var serverOverride: String?
+    /// Whether a background sync is running.
+    let backgroundSync = LockedValue(false)
 
     public init(registry: ModuleRegistry, services: CoreServices, kind: ProgramKind,
                 hostCommands: [any HostCommand.Type]) {
@@ -130,7 +136,7 @@ public final class Shell: @unchecked Sendable {
 
     private func runHost(_ type: any HostCommand.Type, arguments: [String]) throws {
         lastCommandFailed = false
-        guard let parsed = parse(type, arguments: arguments) else { return }
+        guard let parsed = parse(type, arguments: arguments, helpPath: [type.commandName]) else { return }
         guard let command = parsed as? any HostCommand else {
             console.line(type.helpMessage(for: Swift.type(of: parsed), columns: console.width))
             return
@@ -153,7 +159,8 @@ public final class Shell: @unchecked Sendable {
             }
             throw UNITIError(message)
         }
-        guard let parsed = parse(type, arguments: Array(arguments.dropFirst())) else { return }
+        let helpPath = (modulePrefix(module).isEmpty ? [] : [module.descriptor.id]) + [name]
+        guard let parsed = parse(type, arguments: Array(arguments.dropFirst()), helpPath: helpPath) else { return }
         guard let command = parsed as? any ShellCommand else {
             console.line(type.helpMessage(for: Swift.type(of: parsed), columns: console.width))
             return
@@ -162,8 +169,9 @@ public final class Shell: @unchecked Sendable {
     }
 
     /// Parses arguments for a command type; prints help or one error line and returns nil when
-    /// there is nothing to run.
-    private func parse(_ type: any ParsableCommand.Type, arguments: [String]) -> (any ParsableCommand)? {
+    /// there is nothing to run. `helpPath` is how the person reached the command (`tyt notify`);
+    /// the subcommands named in the arguments are added to it for the "see 'help ...'" hint.
+    private func parse(_ type: any ParsableCommand.Type, arguments: [String], helpPath: [String]) -> (any ParsableCommand)? {
         do {
             return try type.parseAsRoot(arguments)
         } catch {
@@ -173,7 +181,14 @@ public final class Shell: @unchecked Sendable {
                 let message = type.message(for: error)
                     .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
                     .filter { !$0.isEmpty }.joined(separator: " ")
-                console.error(localizer("host.error.usage", ["message": message, "command": type.commandName]))
+                var path = helpPath
+                var leaf = type
+                for word in arguments {
+                    guard let next = leaf.configuration.subcommands.first(where: { $0.commandName == word }) else { break }
+                    path.append(word)
+                    leaf = next
+                }
+                console.error(localizer("host.error.usage", ["message": message, "command": path.joined(separator: " ")]))
                 lastCommandFailed = true
             }
             return nil

@@ -1,0 +1,144 @@
+import Foundation
+import UNITIProtocol
+
+/// The account operations of the study server, for the host's commands (and a standalone
+/// program's): register, activate, log in and out, passwords, profile, deactivation.
+///
+/// Local checks come first (a malformed e-mail, a short password or two differing passwords
+/// never travel to the server); the server's own checks (a taken username) come back as its
+/// one-line message. Only the session tokens are stored, never a password.
+///
+/// One data directory holds one person's data: the first account that logs in owns it, and
+/// another account is refused there, so that answers recorded offline can never be uploaded
+/// into someone else's account.
+public struct AccountService {
+    let services: CoreServices
+    let sessions: SessionStore
+    let transport: any HTTPTransport
+
+    static let ownerKey = "account.owner"
+    public static let minimumPasswordLength = 8
+
+    public init(services: CoreServices, sessions: SessionStore, transport: any HTTPTransport = CurlTransport()) {
+        self.services = services
+        self.sessions = sessions
+        self.transport = transport
+    }
+
+    func client() throws -> APIClient { try sessions.client(transport: transport) }
+
+    // MARK: - Local checks
+
+    public static func checkEmail(_ email: String) throws {
+        let pattern = #"^[^@\s]+@[^@\s]+\.[^@\s]+$"#
+        guard email.range(of: pattern, options: .regularExpression) != nil else {
+            throw UNITIError(L("core.account.badEmail", ["email": email]))
+        }
+    }
+
+    public static func checkPassword(_ password: String, repeated: String) throws {
+        guard password.count >= minimumPasswordLength else {
+            throw UNITIError(L("core.account.shortPassword", ["min": "\(minimumPasswordLength)"]))
+        }
+        guard password == repeated else { throw UNITIError(L("core.account.passwordsDiffer")) }
+    }
+
+    public static func checkUsername(_ username: String) throws {
+        guard username.range(of: #"^[A-Za-z0-9._-]{3,32}$"#, options: .regularExpression) != nil else {
+            throw UNITIError(L("core.account.badUsername"))
+        }
+    }
+
+    // MARK: - Operations
+
+    public func register(username: String, email: String, password: String) throws {
+        try Self.checkUsername(username)
+        try Self.checkEmail(email)
+        let _: StatusMessage = try call { try client().send("POST", "account/register", body: RegisterRequest(
+            username: username, email: email, password: password, language: CurrentLanguage.value.rawValue)) }
+    }
+
+    public func activate(token: String) throws {
+        let _: StatusMessage = try call { try client().send("POST", "account/activate", body: TokenRequest(token: token)) }
+    }
+
+    /// Logs in and keeps the session; refuses an account other than the data directory's owner.
+    @discardableResult
+    public func login(_ login: String, password: String) throws -> Session {
+        let tokens: SessionTokens = try call {
+            try client().withToken(nil).send("POST", "account/login", body: LoginRequest(login: login, password: password))
+        }
+        let profile: Profile = try call { try client().withToken(tokens.accessToken).send("GET", "account/profile") }
+        if let owner = try services.settings.string(Self.ownerKey), owner != profile.username {
+            // Revoke the session just opened; this data directory is someone else's.
+            try? client().withToken(tokens.accessToken).call("POST", "account/logout")
+            throw UNITIError(L("core.account.otherOwner", ["owner": owner, "path": services.dataDirectory.path]))
+        }
+        let session = Session(username: profile.username, tokens: tokens)
+        try services.settings.set(Self.ownerKey, to: profile.username)
+        try sessions.save(session)
+        return session
+    }
+
+    /// Ends the session on the server (when reachable) and forgets it here. Local data and
+    /// queued uploads stay; they are sent after the same person logs in again.
+    public func logout() throws {
+        if try sessions.current() != nil {
+            try? client().call("POST", "account/logout")
+        }
+        try sessions.clear()
+    }
+
+    public func requestPasswordReset(email: String) throws {
+        try Self.checkEmail(email)
+        let _: StatusMessage = try call { try client().withToken(nil).send("POST", "account/password-reset", body: PasswordResetRequest(email: email)) }
+    }
+
+    public func confirmPasswordReset(token: String, newPassword: String) throws {
+        let _: StatusMessage = try call { try client().withToken(nil).send("POST", "account/password-reset/confirm",
+                                                                        body: PasswordResetConfirmation(token: token, newPassword: newPassword)) }
+    }
+
+    public func changePassword(current: String, new: String) throws {
+        try requireSession()
+        let _: StatusMessage = try call { try client().send("POST", "account/password",
+                                                            body: PasswordChangeRequest(currentPassword: current, newPassword: new)) }
+    }
+
+    public func profile() throws -> Profile {
+        try requireSession()
+        return try call { try client().send("GET", "account/profile") }
+    }
+
+    public func updateProfile(_ update: ProfileUpdate) throws -> Profile {
+        try requireSession()
+        return try call { try client().send("PATCH", "account/profile", body: update) }
+    }
+
+    public func deactivate() throws {
+        try requireSession()
+        let _: StatusMessage = try call { try client().send("POST", "account/deactivate") }
+        try sessions.clear()
+    }
+
+    @discardableResult
+    public func requireSession() throws -> Session {
+        guard let session = try sessions.current() else { throw UNITIError(L("core.account.notLoggedIn")) }
+        return session
+    }
+
+    /// Turns API errors into one line for the person; a 401 also forgets the dead session.
+    func call<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as APIError {
+            if case .unauthorized(let message) = error {
+                // With a session, a 401 means it expired or was revoked; without one (a wrong
+                // password at login) the server's own words say what was wrong.
+                guard (try? sessions.current()) ?? nil != nil else { throw UNITIError(message) }
+                try? sessions.clear()
+            }
+            throw UNITIError(error.message)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import GRDB
+import UNITIProtocol
+
+/// Keeps the draft of a questionnaire being answered, one per owner (module id) and
+/// questionnaire, so an interrupted sheet can be resumed on the next start.
+public struct QuestionnaireDraftStore: Sendable {
+    let database: AppDatabase
+    let clock: any WallClock
+
+    public init(database: AppDatabase, clock: any WallClock) {
+        self.database = database
+        self.clock = clock
+    }
+
+    public func save(_ draft: QuestionnaireDraft, owner: String) throws {
+        let json = try SheetJSON.encode(draft)
+        try database.writer.write { db in
+            try db.execute(sql: """
+                INSERT INTO core_questionnaire_drafts(owner, questionnaireID, questionnaireVersion, draft, updatedAt)
+                VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(owner, questionnaireID) DO UPDATE SET
+                  questionnaireVersion = excluded.questionnaireVersion, draft = excluded.draft, updatedAt = excluded.updatedAt
+                """, arguments: [owner, draft.sheet.questionnaireID, draft.sheet.questionnaireVersion, json, clock.now])
+        }
+    }
+
+    /// The draft for a questionnaire, if any. A draft that cannot be read any more is reported,
+    /// not silently dropped.
+    public func draft(owner: String, questionnaireID: String) throws -> QuestionnaireDraft? {
+        let json = try database.writer.read { db in
+            try String.fetchOne(db, sql: "SELECT draft FROM core_questionnaire_drafts WHERE owner = ? AND questionnaireID = ?",
+                                arguments: [owner, questionnaireID])
+        }
+        guard let json else { return nil }
+        do {
+            return try JSONDecoder().decode(QuestionnaireDraft.self, from: Data(json.utf8))
+        } catch {
+            throw UNITIError(L("questionnaire.error.draftUnreadable", ["id": questionnaireID, "reason": "\(error)"]))
+        }
+    }
+
+    public func delete(owner: String, questionnaireID: String) throws {
+        try database.writer.write { db in
+            try db.execute(sql: "DELETE FROM core_questionnaire_drafts WHERE owner = ? AND questionnaireID = ?",
+                           arguments: [owner, questionnaireID])
+        }
+    }
+}
+
+enum SheetJSON {
+    static func encode<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

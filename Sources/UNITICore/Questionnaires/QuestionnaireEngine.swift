@@ -1,0 +1,133 @@
+import Foundation
+import UNITIProtocol
+
+/// Runs a questionnaire for a person, for any module: refuses an invalid definition, offers to
+/// resume an unfinished draft, picks the front end (widgets on a terminal, the line protocol
+/// otherwise), keeps the draft after every answer, and returns the finished sheet with its
+/// scores. Where the sheet is stored is the caller's choice (`AnswerSheetStore` is there for
+/// modules that need nothing special).
+public final class QuestionnaireEngine {
+    public let services: CoreServices
+    /// Keys for the widgets; nil uses the terminal when the input is interactive.
+    public let keys: (any KeyInput)?
+    public let sensorSource: (any QuestionnaireSensorSource)?
+    /// The language to ask in; nil follows the shell's current language.
+    public let localizer: Localizer?
+
+    public init(services: CoreServices, keys: (any KeyInput)? = nil, sensorSource: (any QuestionnaireSensorSource)? = nil,
+                localizer: Localizer? = nil) {
+        self.services = services
+        self.keys = keys
+        self.sensorSource = sensorSource
+        self.localizer = localizer
+    }
+
+    public var drafts: QuestionnaireDraftStore { QuestionnaireDraftStore(database: services.database, clock: services.clock) }
+
+    /// The version recorded in every sheet.
+    public static var clientVersion: String { "uniti \(UNITIVersion.string)" }
+
+    /// Answers `definition` for `owner` (a module id). With `keepsDraft` false (a preview)
+    /// nothing is written to the database. Throws `PromptCancelled` when the person abandons
+    /// (the draft stays), and a `UNITIError` naming the problem when the sheet cannot be submitted.
+    public func answer(_ definition: QuestionnaireDefinition, owner: String, keepsDraft: Bool = true) throws -> QuestionnaireResult {
+        let localizer = self.localizer ?? CurrentLanguage.localizer
+        let problems = QuestionnaireValidator.validate(definition)
+        guard problems.isEmpty else {
+            throw UNITIError(localizer("questionnaire.error.invalidDefinition", [
+                "id": definition.id, "count": String(problems.count), "first": problems[0].description,
+            ]))
+        }
+        let console = services.console
+        let session = try startSession(definition, owner: owner, keepsDraft: keepsDraft, localizer: localizer)
+        if session.sensors == nil, !definition.sensors.isEmpty {
+            session.sensors = sensorSource?.readings(for: definition.sensors, clock: services.clock)
+        }
+        let text = QuestionnaireText(localizer: localizer)
+        console.line(text.text(definition.title))
+        if let intro = definition.intro { console.line(text.text(intro)) }
+
+        let saveDraft: (QuestionnaireSession) throws -> Void = { [drafts] session in
+            if keepsDraft { try drafts.save(session.draft(clientVersion: Self.clientVersion), owner: owner) }
+        }
+        do {
+            let frontEnd: any QuestionnaireFrontEnd
+            if let keys = keys ?? (services.input.isInteractive ? TerminalKeyInput.standardInput() : nil) {
+                frontEnd = TerminalQuestionnaireRunner(console: console, input: services.input, keys: keys, localizer: localizer)
+            } else {
+                frontEnd = LineQuestionnaireRunner(console: console, input: services.input, localizer: localizer)
+            }
+            try frontEnd.run(session, afterEachAnswer: saveDraft)
+        } catch let cancel as PromptCancelled {
+            if keepsDraft, !session.visited.isEmpty {
+                try saveDraft(session)
+                console.error(localizer("questionnaire.draftKept", ["title": text.text(definition.title)]))
+            }
+            throw cancel
+        }
+        let sheet = try session.finish(clientVersion: Self.clientVersion)
+        if keepsDraft { try drafts.delete(owner: owner, questionnaireID: definition.id) }
+        if let outro = definition.outro { console.line(text.text(outro)) }
+        return QuestionnaireResult(sheet: sheet, scores: QuestionnaireScorer.scores(for: definition, answers: sheet.values))
+    }
+
+    /// The unfinished answers of a questionnaire as a partial sheet, for modules that sync
+    /// partial answers; nil when there is no draft.
+    public func partialSheet(owner: String, questionnaireID: String) throws -> AnswerSheet? {
+        try drafts.draft(owner: owner, questionnaireID: questionnaireID)?.sheet
+    }
+
+    private func startSession(_ definition: QuestionnaireDefinition, owner: String, keepsDraft: Bool,
+                              localizer: Localizer) throws -> QuestionnaireSession {
+        let fresh = { QuestionnaireSession(definition: definition, clock: self.services.clock, language: localizer.language.rawValue) }
+        guard keepsDraft, let draft = try drafts.draft(owner: owner, questionnaireID: definition.id) else { return fresh() }
+        guard draft.sheet.questionnaireVersion == definition.version else {
+            // Answers to another version would be misread; the old draft goes.
+            try drafts.delete(owner: owner, questionnaireID: definition.id)
+            services.console.error(localizer("questionnaire.draftOutdated", ["version": String(draft.sheet.questionnaireVersion)]))
+            return fresh()
+        }
+        let started = draft.sheet.startedAt.text.prefix(16).replacingOccurrences(of: "T", with: " ")
+        let prompt = localizer("questionnaire.resume.ask", [
+            "title": definition.title.text(in: localizer.language.rawValue), "time": started,
+            "count": String(draft.sheet.answers.count),
+        ]) + " "
+        while true {
+            guard let line = try services.input.readLine(prompt: prompt) else { throw PromptCancelled(.endOfInput) }
+            switch AnswerParser.read(line, for: .yesNo) {
+            case .value(let value) where value == .yesNo(true):
+                return QuestionnaireSession(resuming: draft, definition: definition, clock: services.clock)
+            case .value:
+                try drafts.delete(owner: owner, questionnaireID: definition.id)
+                return fresh()
+            default:
+                services.console.line(localizer("questionnaire.accept.yesNo"))
+            }
+        }
+    }
+}
+
+/// A finished sheet and its scores.
+public struct QuestionnaireResult: Codable, Hashable, Sendable {
+    public var sheet: AnswerSheet
+    public var scores: [ScoreResult]
+
+    public init(sheet: AnswerSheet, scores: [ScoreResult]) {
+        self.sheet = sheet
+        self.scores = scores
+    }
+}
+
+/// Takes the readings a definition asks for (microphone level, location) while answering.
+/// The audio and location services provide one; without it no readings are recorded.
+public protocol QuestionnaireSensorSource: Sendable {
+    func readings(for sensors: [QuestionnaireSensor], clock: any WallClock) -> SensorReadings?
+}
+
+extension ModuleContext {
+    /// The questionnaire engine, answering on behalf of this module.
+    public var questionnaires: QuestionnaireEngine { QuestionnaireEngine(services: services) }
+
+    /// The shared store for finished answer sheets.
+    public var answerSheets: AnswerSheetStore { AnswerSheetStore(database: database, clock: clock) }
+}

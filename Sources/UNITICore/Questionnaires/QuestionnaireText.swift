@@ -1,0 +1,100 @@
+import Foundation
+import UNITIProtocol
+
+/// How items and answers read as text in the person's language, shared by both front ends
+/// and by summaries (`questionnaire preview`).
+public struct QuestionnaireText {
+    public let localizer: Localizer
+    public let language: String
+
+    public init(localizer: Localizer) {
+        self.localizer = localizer
+        self.language = localizer.language.rawValue
+    }
+
+    public func text(_ value: LocalizedText?) -> String {
+        value?.text(in: language) ?? ""
+    }
+
+    /// The question line, with progress ("3/9 ") when the definition shows one item at a time.
+    public func question(_ item: QuestionnaireItem, progress: (position: Int, total: Int)?) -> String {
+        var line = text(item.text)
+        if line.isEmpty { line = item.label }
+        if let progress { line = "\(progress.position)/\(progress.total) " + line }
+        if item.required { line += " *" }
+        return line
+    }
+
+    /// Lines shown before the prompt: options, end labels, SAM pictograms.
+    public func details(_ item: QuestionnaireItem) -> [String] {
+        switch item.element {
+        case .singleChoice(let options), .multipleChoice(let options, _, _):
+            return options.map { "  \($0.value)) \(text($0.text))" }
+        case .slider(let range):
+            return endLabels(min: AnswerParser.number(range.min), max: AnswerParser.number(range.max),
+                             minLabel: range.minLabel, maxLabel: range.maxLabel)
+        case .scale(let min, let max, let minLabel, let maxLabel):
+            return endLabels(min: String(min), max: String(max), minLabel: minLabel, maxLabel: maxLabel)
+        case .samValence(let points), .samArousal(let points):
+            let glyphs = SAMPictograms.glyphs(for: item.element)
+            let width = glyphs.map(\.count).max() ?? 3
+            let row = glyphs.map { $0.padding(toLength: width, withPad: " ", startingAt: 0) }.joined(separator: " ")
+            let numbers = (1...points).map { String($0).padding(toLength: width, withPad: " ", startingAt: 0) }.joined(separator: " ")
+            let ends = SAMPictograms.endLabels(for: item.element).map { localizer($0) }
+            return ["  " + row, "  " + numbers, "  1 = \(ends[0]), \(points) = \(ends[1])"]
+        default:
+            return []
+        }
+    }
+
+    private func endLabels(min: String, max: String, minLabel: LocalizedText?, maxLabel: LocalizedText?) -> [String] {
+        guard minLabel != nil || maxLabel != nil else { return [] }
+        var parts: [String] = []
+        if let minLabel { parts.append("\(min) = \(text(minLabel))") }
+        if let maxLabel { parts.append("\(max) = \(text(maxLabel))") }
+        return ["  " + parts.joined(separator: ", ")]
+    }
+
+    /// An answer as a person reads it: option texts for choices, yes/no words.
+    public func describe(_ value: AnswerValue, for item: QuestionnaireItem) -> String {
+        switch (item.element, value) {
+        case (.yesNo, .number(let number)):
+            return number == 0 ? localizer("questionnaire.yes") : localizer("questionnaire.no")
+        case (.singleChoice(let options), .number(let number)):
+            let option = options.first { Double($0.value) == number }
+            return option.map { "\($0.value) (\(text($0.text)))" } ?? value.description
+        case (.multipleChoice(let options, _, _), .choices(let list)):
+            return list.map { selected in
+                let option = options.first { $0.value == selected }
+                return option.map { "\($0.value) (\(text($0.text)))" } ?? String(selected)
+            }.joined(separator: ", ")
+        default:
+            return value.description
+        }
+    }
+}
+
+/// Text pictograms for the Self-Assessment Manikin, from unpleasant to pleasant (valence) and
+/// from calm to excited (arousal). The 5-point variant uses every other figure of the 9.
+public enum SAMPictograms {
+    static let valence = ["(>_<)", "(T_T)", "(;_;)", "(-_-)", "(._.)", "(o_o)", "(^_^)", "(^o^)", "(^O^)"]
+    static let arousal = ["(-.-)z", "(-_-)", "(._.)", "(o_o)", "(O_O)", "(O_O)!", "(@_@)!", "(@o@)!!", "(@O@)!!!"]
+
+    public static func glyphs(for element: QuestionnaireElement) -> [String] {
+        switch element {
+        case .samValence(let points): return pick(valence, points)
+        case .samArousal(let points): return pick(arousal, points)
+        default: return []
+        }
+    }
+
+    /// String-table keys naming both ends.
+    static func endLabels(for element: QuestionnaireElement) -> [String] {
+        if case .samArousal = element { return ["questionnaire.sam.calm", "questionnaire.sam.excited"] }
+        return ["questionnaire.sam.unpleasant", "questionnaire.sam.pleasant"]
+    }
+
+    private static func pick(_ all: [String], _ points: Int) -> [String] {
+        points == 5 ? stride(from: 0, to: 9, by: 2).map { all[$0] } : all
+    }
+}

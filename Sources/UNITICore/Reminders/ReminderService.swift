@@ -1,0 +1,55 @@
+import Foundation
+
+/// Plans the reminders of every enabled module and hands out the ones that are due, each once.
+///
+/// The host creates one per process with a closure that asks each enabled module for its
+/// ``ReminderSource`` (modules may change their rules at any time, so sources are asked anew
+/// when planning). Used by the shell before each prompt (``ReminderMonitor``), by the
+/// `reminders run` daemon (``ReminderDaemon``), and by `reminders list` / `export`.
+public final class ReminderService: Sendable {
+    public let clock: any WallClock
+    public let log: ReminderLog
+    let sources: @Sendable () throws -> [ModuleReminderSource]
+    /// How late a reminder may still be delivered: one missed while no shell ran for days is
+    /// not worth announcing; one from twenty minutes ago is.
+    public let lateness: TimeInterval
+
+    public init(database: AppDatabase, clock: any WallClock, lateness: TimeInterval = 3600,
+                sources: @escaping @Sendable () throws -> [ModuleReminderSource]) {
+        self.clock = clock
+        self.log = ReminderLog(database: database)
+        self.lateness = lateness
+        self.sources = sources
+    }
+
+    public var timeZone: TimeZone { clock.timeZone }
+
+    /// Everything planned in `[start, end)`.
+    public func planned(from start: Date, to end: Date) throws -> [PlannedReminder] {
+        try ReminderPlanner(timeZone: timeZone).plan(sources(), from: start, to: end)
+    }
+
+    /// Reminders due at `now` (not later than ``lateness``) that were not delivered yet, and the
+    /// time of the next reminder after `now` within `horizon` (nil when none).
+    public func pending(at now: Date, horizon: TimeInterval = 2 * 86_400) throws -> (due: [PlannedReminder], next: Date?) {
+        let planned = try planned(from: now.addingTimeInterval(-lateness), to: now.addingTimeInterval(horizon))
+        let candidates = planned.filter { $0.date <= now }
+        let delivered = try log.delivered(among: candidates.map(\.id))
+        return (candidates.filter { !delivered.contains($0.id) }, planned.first { $0.date > now }?.date)
+    }
+
+    /// Delivers every due reminder through `notifier`, each exactly once (the log decides), and
+    /// returns the ones delivered plus the time of the next.
+    @discardableResult
+    public func deliverDue(through notifier: any ReminderNotifier) throws -> (delivered: [PlannedReminder], next: Date?) {
+        let now = clock.now
+        let (due, next) = try pending(at: now)
+        var delivered: [PlannedReminder] = []
+        for reminder in due where try log.claim(reminder, at: now, channel: "pending") {
+            let channel = notifier.deliver(reminder)
+            try log.record(reminder.id, channel: channel)
+            delivered.append(reminder)
+        }
+        return (delivered, next)
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+
+/// The one durable queue of local changes that must reach the server.
+///
+/// A change and its outbox entry are written in the same transaction (callers pass the open
+/// `Database`), so a crash can never keep one without the other. Each entry carries a
+/// client-generated UUID that the server uses to make a repeated upload harmless (idempotent):
+/// an entry is removed only after the server acknowledged it, so a process killed mid-sync
+/// re-sends at most what the server then recognises as already stored.
+///
+/// Failed deliveries wait with exponential backoff and full jitter; an entry the server rejects
+/// as invalid (422) is kept, marked rejected with the server's reason, and not retried.
+public struct Outbox: Sendable {
+    let database: AppDatabase
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    public enum State: String, Codable, Sendable {
+        case pending
+        case rejected
+    }
+
+    /// One queued change.
+    public struct Entry: Codable, Sendable, Equatable, FetchableRecord {
+        public var id: Int64
+        public var clientID: String
+        /// What the payload is, e.g. `answerSheet` or `record`: the sync engine picks the route by it.
+        public var kind: String
+        public var moduleID: String
+        public var payload: Data
+        public var createdAt: Date
+        public var attempts: Int
+        public var nextAttemptAt: Date
+        public var state: State
+        public var lastError: String?
+    }
+
+    /// Queues a change inside the caller's transaction. A second entry with the same client id
+    /// replaces the payload of the first (the latest version of a record is what must arrive).
+    public static func enqueue(_ db: Database, kind: String, moduleID: String, clientID: String,
+                               payload: Data, at date: Date) throws {
+        try db.execute(sql: """
+            INSERT INTO core_outbox(clientID, kind, moduleID, payload, createdAt, attempts, nextAttemptAt, state)
+            VALUES (?, ?, ?, ?, ?, 0, ?, 'pending')
+            ON CONFLICT(clientID) DO UPDATE SET
+                payload = excluded.payload, kind = excluded.kind, attempts = 0,
+                nextAttemptAt = excluded.nextAttemptAt, state = 'pending', lastError = NULL
+            """, arguments: [clientID, kind, moduleID, payload, date, date])
+    }
+
+    /// Entries due for delivery at `now`, oldest first.
+    public func due(at now: Date, limit: Int = 500) throws -> [Entry] {
+        try database.writer.read { db in
+            try Entry.fetchAll(db, sql: """
+                SELECT * FROM core_outbox WHERE state = 'pending' AND nextAttemptAt <= ?
+                ORDER BY id LIMIT ?
+                """, arguments: [now, limit])
+        }
+    }
+
+    /// Removes entries the server acknowledged (stored now, or already before).
+    public func acknowledge(clientIDs: [String]) throws {
+        guard !clientIDs.isEmpty else { return }
+        try database.writer.write { db in
+            for chunk in stride(from: 0, to: clientIDs.count, by: 500) {
+                let slice = Array(clientIDs[chunk..<min(chunk + 500, clientIDs.count)])
+                let marks = slice.map { _ in "?" }.joined(separator: ",")
+                try db.execute(sql: "DELETE FROM core_outbox WHERE clientID IN (\(marks))",
+                               arguments: StatementArguments(slice))
+            }
+        }
+    }
+
+    /// Records a failed attempt (network error, 5xx) and schedules the next one.
+    public func recordFailure<R: RandomNumberGenerator>(clientIDs: [String], error: String, at now: Date,
+                                                        using random: inout R) throws {
+        try database.writer.write { db in
+            for clientID in clientIDs {
+                let attempts = (try Int.fetchOne(db, sql: "SELECT attempts FROM core_outbox WHERE clientID = ?",
+                                                 arguments: [clientID]) ?? 0) + 1
+                let delay = Backoff.delay(afterAttempts: attempts, using: &random)
+                try db.execute(sql: """
+                    UPDATE core_outbox SET attempts = ?, lastError = ?, nextAttemptAt = ? WHERE clientID = ?
+                    """, arguments: [attempts, error, now.addingTimeInterval(delay), clientID])
+            }
+        }
+    }
+
+    /// Marks an entry the server refused as invalid; it stays, visible in `sync --status`.
+    public func reject(clientID: String, reason: String) throws {
+        try database.writer.write { db in
+            try db.execute(sql: "UPDATE core_outbox SET state = 'rejected', lastError = ? WHERE clientID = ?",
+                           arguments: [reason, clientID])
+        }
+    }
+
+    /// Makes every pending entry due now (for an explicit `sync`, which should not wait out a backoff).
+    public func makeAllDue(at now: Date) throws {
+        try database.writer.write { db in
+            try db.execute(sql: "UPDATE core_outbox SET nextAttemptAt = ? WHERE state = 'pending'", arguments: [now])
+        }
+    }
+
+    public func count(_ state: State) throws -> Int {
+        try database.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM core_outbox WHERE state = ?", arguments: [state.rawValue]) ?? 0
+        }
+    }
+
+    public func rejected() throws -> [Entry] {
+        try database.writer.read { db in
+            try Entry.fetchAll(db, sql: "SELECT * FROM core_outbox WHERE state = 'rejected' ORDER BY id")
+        }
+    }
+}
+
+/// Retry delays: exponential (5 s, 10 s, 20 s, ... capped at one hour) with full jitter, so
+/// that many clients coming back online do not hit the server in step.
+public enum Backoff {
+    public static let base: TimeInterval = 5
+    public static let cap: TimeInterval = 3600
+
+    public static func delay<R: RandomNumberGenerator>(afterAttempts attempts: Int, using random: inout R) -> TimeInterval {
+        let exponent = Double(min(max(attempts - 1, 0), 20))
+        let ceiling = min(cap, base * pow(2, exponent))
+        return Double.random(in: (ceiling / 2)...ceiling, using: &random)
+    }
+}
+
+/// The outbox table.
+enum SyncMigrations {
+    static let set = MigrationSet(owner: "core", steps: [
+        ModuleMigration("v1-outbox") { db in
+            try db.create(table: "core_outbox") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("clientID", .text).notNull().unique()
+                t.column("kind", .text).notNull()
+                t.column("moduleID", .text).notNull()
+                t.column("payload", .blob).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("nextAttemptAt", .datetime).notNull()
+                t.column("state", .text).notNull().defaults(to: "pending")
+                t.column("lastError", .text)
+            }
+            try db.create(index: "core_outbox_due", on: "core_outbox", columns: ["state", "nextAttemptAt"])
+        },
+        ModuleMigration("v1-server-questionnaires") { db in
+            try db.create(table: "core_server_questionnaires") { t in
+                t.column("id", .text).notNull()
+                t.column("version", .integer).notNull()
+                t.column("studyID", .text).notNull()
+                t.column("definition", .text).notNull()
+                t.primaryKey(["id", "version"])
+            }
+        },
+        ModuleMigration("v1-etags") { db in
+            try db.create(table: "core_etags") { t in
+                t.column("route", .text).primaryKey()
+                t.column("etag", .text).notNull()
+            }
+        },
+    ])
+}

@@ -1,0 +1,225 @@
+import ArgumentParser
+import Foundation
+import UNITICore
+import UNITIProtocol
+
+extension Shell {
+    /// The account service over the configured server.
+    var accounts: AccountService {
+        AccountService(services: services, sessions: sessions, transport: transport)
+    }
+
+    /// Asks a question; `-` or an empty answer keeps `current` when one is given.
+    func ask(_ key: String, _ arguments: [String: String] = [:]) throws -> String {
+        try services.input.requireLine(prompt: localizer(key, arguments) + " ").trimmingCharacters(in: .whitespaces)
+    }
+
+    func askSecret(_ key: String) throws -> String {
+        guard let secret = try services.input.readSecret(prompt: localizer(key) + " ") else {
+            throw PromptCancelled(.endOfInput)
+        }
+        return secret
+    }
+
+    /// Asks for a new password twice and checks it.
+    func askNewPassword() throws -> String {
+        let password = try askSecret("host.account.newPassword")
+        let repeated = try askSecret("host.account.repeatPassword")
+        try AccountService.checkPassword(password, repeated: repeated)
+        return password
+    }
+
+    func confirm(_ key: String, _ arguments: [String: String] = [:]) throws -> Bool {
+        let answer = try ask(key, arguments).lowercased()
+        return ["y", "yes", "j", "ja"].contains(answer)
+    }
+}
+
+/// `register`: create an account on the study server (username, e-mail twice, password twice).
+struct RegisterCommand: HostCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "register", abstract: L("host.register.abstract"))
+    }
+
+    func run(in shell: Shell) throws {
+        let username = try shell.ask("host.account.username")
+        try AccountService.checkUsername(username)
+        let email = try shell.ask("host.account.email")
+        try AccountService.checkEmail(email)
+        guard try shell.ask("host.account.emailAgain") == email else { throw UNITIError(L("host.account.emailsDiffer")) }
+        let password = try shell.askNewPassword()
+        try shell.accounts.register(username: username, email: email, password: password)
+        shell.console.line(shell.localizer("host.register.done", ["email": email]))
+    }
+}
+
+/// `activate TOKEN`: activate the account with the token from the e-mail.
+struct ActivateCommand: HostCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "activate", abstract: L("host.activate.abstract"))
+    }
+
+    @Argument(help: ArgumentHelp(L("host.activate.token"))) var token: String
+
+    func run(in shell: Shell) throws {
+        try shell.accounts.activate(token: token)
+        shell.console.line(shell.localizer("host.activate.done"))
+    }
+}
+
+/// `login [NAME]`: log in by username or e-mail; the studies, modules and questionnaires follow.
+struct LoginCommand: HostCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "login", abstract: L("host.login.abstract"))
+    }
+
+    @Argument(help: ArgumentHelp(L("host.login.name"))) var name: String?
+
+    func run(in shell: Shell) throws {
+        let login = try name ?? shell.ask("host.account.login")
+        let password = try shell.askSecret("host.account.password")
+        let session = try shell.accounts.login(login, password: password)
+        shell.console.line(shell.localizer("host.login.done", ["username": session.username]))
+        try shell.syncNow(force: true, quiet: false)
+    }
+}
+
+/// `logout`: end the session; data stays and is uploaded after the next login.
+struct LogoutCommand: HostCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "logout", abstract: L("host.logout.abstract"))
+    }
+
+    func run(in shell: Shell) throws {
+        let pending = try Outbox(database: shell.services.database).count(.pending)
+        try shell.accounts.logout()
+        shell.console.line(shell.localizer(pending > 0 ? "host.logout.pending" : "host.logout.done", ["count": "\(pending)"]))
+    }
+}
+
+/// `password reset|change`.
+struct PasswordCommand: HostCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "password", abstract: L("host.password.abstract"),
+                             subcommands: [Reset.self, Change.self])
+    }
+
+    func run(in shell: Shell) throws {}
+
+    struct Reset: HostCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "reset", abstract: L("host.password.reset.abstract"))
+        }
+
+        @Option(help: ArgumentHelp(L("host.password.reset.token"))) var token: String?
+
+        func run(in shell: Shell) throws {
+            if let token {
+                let password = try shell.askNewPassword()
+                try shell.accounts.confirmPasswordReset(token: token, newPassword: password)
+                shell.console.line(shell.localizer("host.password.reset.done"))
+                return
+            }
+            let email = try shell.ask("host.account.email")
+            try shell.accounts.requestPasswordReset(email: email)
+            shell.console.line(shell.localizer("host.password.reset.sent", ["email": email]))
+        }
+    }
+
+    struct Change: HostCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "change", abstract: L("host.password.change.abstract"))
+        }
+
+        func run(in shell: Shell) throws {
+            try shell.accounts.requireSession()
+            let current = try shell.askSecret("host.account.currentPassword")
+            let new = try shell.askNewPassword()
+            try shell.accounts.changePassword(current: current, new: new)
+            shell.console.line(shell.localizer("host.password.change.done"))
+        }
+    }
+}
+
+/// `profile [edit] [--json]`.
+struct ProfileCommand: HostCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "profile", abstract: L("host.profile.abstract"))
+    }
+
+    @Argument(help: ArgumentHelp(L("host.profile.edit"))) var action: String?
+    @Flag(help: ArgumentHelp(L("host.option.json"))) var json = false
+
+    func run(in shell: Shell) throws {
+        var profile = try shell.accounts.profile()
+        if let action {
+            guard action == "edit" else { throw UNITIError(L("host.profile.unknownAction", ["action": action])) }
+            profile = try edit(profile, shell: shell)
+        }
+        if json || shell.services.prefersJSON {
+            try shell.console.json(profile)
+            return
+        }
+        let l = shell.localizer
+        let none = l("host.profile.none")
+        shell.printTable([
+            (l("host.profile.username"), profile.username),
+            (l("host.profile.email"), profile.email),
+            (l("host.profile.firstName"), profile.firstName ?? none),
+            (l("host.profile.lastName"), profile.lastName ?? none),
+            (l("host.profile.gender"), l("host.gender.\(profile.gender.rawValue)")),
+            (l("host.profile.language"), profile.language),
+        ])
+    }
+
+    /// Asks each field; an empty answer keeps it, `-` clears a name.
+    private func edit(_ profile: Profile, shell: Shell) throws -> Profile {
+        var update = ProfileUpdate()
+        func field(_ key: String, _ current: String?) throws -> String? {
+            let answer = try shell.ask(key, ["current": current ?? shell.localizer("host.profile.none")])
+            if answer.isEmpty { return nil }
+            return answer == "-" ? "" : answer
+        }
+        update.firstName = try field("host.profile.ask.firstName", profile.firstName)
+        update.lastName = try field("host.profile.ask.lastName", profile.lastName)
+        let genders = Gender.allCases.map(\.rawValue).joined(separator: ", ")
+        if let gender = try field("host.profile.ask.gender", profile.gender.rawValue + " (" + genders + ")") {
+            guard let value = Gender(rawValue: gender) else {
+                throw UNITIError(L("host.profile.badGender", ["value": gender, "accepted": genders]))
+            }
+            update.gender = value
+        }
+        if let language = try field("host.profile.ask.language", profile.language) {
+            guard let value = Language(code: language) else {
+                throw UNITIError(L("host.language.unknown", ["code": language, "accepted": "en, de"]))
+            }
+            update.language = value.rawValue
+        }
+        return try shell.accounts.updateProfile(update)
+    }
+}
+
+/// `account deactivate`.
+struct AccountCommand: HostCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "account", abstract: L("host.account.abstract"), subcommands: [Deactivate.self])
+    }
+
+    func run(in shell: Shell) throws {}
+
+    struct Deactivate: HostCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "deactivate", abstract: L("host.account.deactivate.abstract"))
+        }
+
+        func run(in shell: Shell) throws {
+            let session = try shell.accounts.requireSession()
+            guard try shell.confirm("host.account.deactivate.confirm", ["username": session.username]) else {
+                shell.console.line(shell.localizer("host.account.deactivate.kept"))
+                return
+            }
+            try shell.accounts.deactivate()
+            shell.console.line(shell.localizer("host.account.deactivate.done"))
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import ArgumentParser
+import Foundation
+import UNITICore
+import UNITIProtocol
+
+/// `studies [--all] [--json]`: the studies you take part in; with `--all`, every study the server
+/// offers you.
+struct StudiesCommand: HostCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "studies", abstract: L("host.studies.abstract"))
+    }
+
+    @Flag(help: ArgumentHelp(L("host.studies.all"))) var all = false
+    @Flag(help: ArgumentHelp(L("host.option.json"))) var json = false
+
+    struct Row: Encodable {
+        let id: String
+        let title: String
+        let modules: [String]
+        let membership: String
+        let access: String?
+    }
+
+    func run(in shell: Shell) throws {
+        let language = CurrentLanguage.value.rawValue
+        let rows: [Row]
+        if all {
+            let list: StudyList = try shell.api { try $0.send("GET", "studies") }
+            rows = list.studies.map {
+                Row(id: $0.id, title: $0.title.text(in: language), modules: $0.modules,
+                    membership: $0.membership.rawValue, access: $0.access.rawValue)
+            }
+        } else {
+            rows = try shell.services.studies.activeStudies().map {
+                Row(id: $0.id, title: $0.title.text(in: language), modules: $0.modules, membership: "member", access: nil)
+            }
+        }
+        if json || shell.services.prefersJSON {
+            try shell.console.json(rows)
+            return
+        }
+        let l = shell.localizer
+        shell.printTable(rows.map { row in
+            var detail = "\(row.title) [\(row.modules.joined(separator: ", "))]"
+            if all { detail += " " + l("host.studies.membership.\(row.membership)") + ", " + l("host.studies.access.\(row.access ?? "public")") }
+            return (row.id, detail)
+        })
+    }
+}
+
+/// `study info|join|leave ID`.
+struct StudyCommand: HostCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "study", abstract: L("host.study.abstract"),
+                             subcommands: [Info.self, Join.self, Leave.self])
+    }
+
+    func run(in shell: Shell) throws {}
+
+    struct Info: HostCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "info", abstract: L("host.study.info.abstract"))
+        }
+
+        @Argument(help: ArgumentHelp(L("host.study.id"))) var id: String
+        @Flag(help: ArgumentHelp(L("host.option.json"))) var json = false
+
+        func run(in shell: Shell) throws {
+            let study: StudyInfo = try shell.api { try $0.send("GET", "studies/\(id)") }
+            if json || shell.services.prefersJSON {
+                try shell.console.json(study)
+                return
+            }
+            StudyCommand.describe(study, shell: shell)
+        }
+    }
+
+    struct Join: HostCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "join", abstract: L("host.study.join.abstract"))
+        }
+
+        @Argument(help: ArgumentHelp(L("host.study.id"))) var id: String
+
+        func run(in shell: Shell) throws {
+            let study: StudyInfo = try shell.api { try $0.send("GET", "studies/\(id)") }
+            StudyCommand.describe(study, shell: shell)
+            if study.consent != nil, !(try shell.confirm("host.study.join.consent")) {
+                shell.console.line(shell.localizer("host.study.join.declined"))
+                return
+            }
+            var request = JoinStudyRequest()
+            if study.access == .password {
+                request.password = try shell.askSecret("host.study.join.password")
+            }
+            let answer: MembershipResponse = try shell.api { try $0.send("POST", "studies/\(id)/join", body: request) }
+            shell.console.line(shell.localizer("host.study.joined.\(answer.membership.rawValue)", ["study": id]))
+            try shell.syncNow(force: true, quiet: true)
+        }
+    }
+
+    struct Leave: HostCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "leave", abstract: L("host.study.leave.abstract"))
+        }
+
+        @Argument(help: ArgumentHelp(L("host.study.id"))) var id: String
+
+        func run(in shell: Shell) throws {
+            guard try shell.confirm("host.study.leave.confirm", ["study": id]) else { return }
+            let _: MembershipResponse = try shell.api { try $0.send("POST", "studies/\(id)/leave") }
+            try shell.services.studies.recordLeft(id)
+            shell.console.line(shell.localizer("host.study.left", ["study": id]))
+            try shell.syncNow(force: true, quiet: true)
+        }
+    }
+
+    static func describe(_ study: StudyInfo, shell: Shell) {
+        let l = shell.localizer
+        let language = CurrentLanguage.value.rawValue
+        shell.console.line("\(study.title.text(in: language)) (\(study.id))")
+        if let description = study.description { shell.console.line(description.text(in: language)) }
+        shell.printTable([
+            (l("host.study.modules"), study.modules.joined(separator: ", ")),
+            (l("host.study.access"), l("host.studies.access.\(study.access.rawValue)")),
+            (l("host.study.running"), study.running ? l("host.yes") : l("host.no")),
+            (l("host.study.mayLeave"), study.participantsMayLeave ? l("host.yes") : l("host.no")),
+            (l("host.study.membership"), l("host.studies.membership.\(study.membership.rawValue)")),
+        ])
+        if let consent = study.consent {
+            shell.console.line(l("host.study.consent"))
+            shell.console.line(consent.text(in: language))
+        }
+    }
+}
+
+/// `sync [--status] [--json]`: upload what is waiting and fetch what changed.
+struct SyncCommand: HostCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "sync", abstract: L("host.sync.abstract"))
+    }
+
+    @Flag(help: ArgumentHelp(L("host.sync.statusFlag"))) var status = false
+    @Flag(help: ArgumentHelp(L("host.option.json"))) var json = false
+
+    func run(in shell: Shell) throws {
+        if status {
+            let report = try SyncEngine.status(of: shell.services)
+            if json || shell.services.prefersJSON {
+                try shell.console.json(report)
+                return
+            }
+            let l = shell.localizer
+            shell.printTable([
+                (l("host.sync.pending"), "\(report.pending)"),
+                (l("host.sync.rejected"), "\(report.rejected.count)"),
+                (l("host.sync.lastSuccess"), report.lastSuccess ?? l("host.sync.never")),
+                (l("host.sync.lastError"), report.lastError ?? l("host.profile.none")),
+            ])
+            for entry in report.rejected {
+                shell.console.line("  \(entry.module) \(entry.kind): \(entry.reason)")
+            }
+            return
+        }
+        try shell.syncNow(force: true, quiet: false)
+    }
+}
+
+/// `config set server URL`, `config show`.
+struct ConfigCommand: HostCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "config", abstract: L("host.config.abstract"), subcommands: [Set.self, Show.self])
+    }
+
+    func run(in shell: Shell) throws {}
+
+    struct Set: HostCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "set", abstract: L("host.config.set.abstract"))
+        }
+
+        @Argument(help: ArgumentHelp(L("host.config.key"))) var key: String
+        @Argument(help: ArgumentHelp(L("host.config.value"))) var value: String
+
+        func run(in shell: Shell) throws {
+            guard key == "server" else { throw UNITIError(L("host.config.unknownKey", ["key": key, "accepted": "server"])) }
+            try shell.sessions.setServer(value)
+            shell.console.line(shell.localizer("host.config.serverSet", ["url": value]))
+        }
+    }
+
+    struct Show: HostCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "show", abstract: L("host.config.show.abstract"))
+        }
+
+        func run(in shell: Shell) throws {
+            let server = try shell.sessions.serverURL()?.absoluteString ?? shell.localizer("host.status.noServer")
+            let user = try shell.sessions.current()?.username ?? shell.localizer("host.config.notLoggedIn")
+            shell.printTable([("server", server), ("user", user)])
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import UNITICore
+
+extension Shell {
+    /// The session store, with `--server` for this run taking precedence over the stored address.
+    public var sessions: SessionStore {
+        SessionStore(settings: services.settings, serverOverride: serverOverride)
+    }
+
+    /// Runs one API call with the configured server and session; API errors become one line.
+    func api<T>(_ body: (APIClient) throws -> T) throws -> T {
+        let client = try sessions.client(transport: transport)
+        do {
+            return try body(client)
+        } catch let error as APIError {
+            if case .unauthorized = error { try? sessions.clear() }
+            throw UNITIError(error.message)
+        }
+    }
+
+    /// Syncs now, in the foreground. Without a server or a login there is nothing to do (quietly
+    /// so when `quiet`); an error is one line and nothing is lost.
+    func syncNow(force: Bool, quiet: Bool) throws {
+        guard try sessions.serverURL() != nil, try sessions.current() != nil else {
+            if !quiet { throw UNITIError(localizer("host.sync.offline")) }
+            return
+        }
+        let engine = SyncEngine(services: services, modules: registry.modules, client: try sessions.client(transport: transport))
+        let report = engine.run(force: force)
+        if let problem = report.stoppedBecause {
+            if case .unauthorized = problem { try? sessions.clear() }
+            throw UNITIError(problem.message)
+        }
+        if !quiet {
+            console.line(localizer("host.sync.done", [
+                "sheets": "\(report.sheetsDelivered)", "records": "\(report.recordsDelivered)",
+                "pulled": "\(report.recordsPulled)", "rejected": "\(report.rejected)",
+            ]))
+        }
+    }
+
+    /// Starts a sync on a background thread (after a saved sheet, at start) so the prompt never
+    /// waits for the network. At most one runs at a time; failures only show in `sync --status`.
+    public func syncInBackground() {
+        guard (try? sessions.serverURL()) ?? nil != nil, (try? sessions.current()) ?? nil != nil,
+              let client = try? sessions.client(transport: transport) else { return }
+        guard backgroundSync.withValue({ running in
+            if running { return false }
+            running = true
+            return true
+        }) else { return }
+        let engine = SyncEngine(services: services, modules: registry.modules, client: client)
+        let flag = backgroundSync
+        Thread.detachNewThread {
+            engine.run(force: false)
+            flag.value = false
+        }
+    }
+}
+
+extension Shell {
+    /// Gives a running background sync a moment to finish before the program ends. Cutting it
+    /// short loses nothing (the outbox keeps what was not acknowledged); waiting just saves a retry.
+    public func waitForBackgroundSync(timeout: TimeInterval = 10) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while backgroundSync.value && Date() < deadline { usleep(20_000) }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// The interactive REPL on a pseudo-terminal: line editing, completion, Ctrl-C, Ctrl-D, history.
+@Suite("Interactive shell", .enabled(if: Builds.isIntegrated))
+struct InteractiveShellTests {
+    @Test("Tab completes a command, Ctrl-C abandons the line without leaving, Ctrl-D leaves")
+    func editingKeys() throws {
+        let data = TemporaryDataDirectory()
+        let terminal = try Terminal("uniti", ["--data-dir", data.path])
+        #expect(terminal.waitFor("uniti> "))
+        // The editor redraws only what changed, so check the effect: Enter runs `modules`.
+        terminal.type("modu\t")
+        #expect(terminal.waitFor("les "))
+        terminal.type("\r")
+        #expect(terminal.waitFor("TrackYourTinnitus"))
+        #expect(terminal.waitForPrompt("uniti> ", after: "ShadesOfNoise"))
+        terminal.type("this line is abandoned\u{03}")
+        #expect(terminal.waitFor("^C\r\n"))
+        #expect(terminal.waitFor("uniti> ", after: terminal.output.range(of: "^C")?.upperBound))
+        terminal.type("use tyt\r")
+        #expect(terminal.waitFor("uniti/tyt> "))
+        usleep(100_000)
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+        #expect(!terminal.output.contains("unknown command 'this"))
+    }
+
+    @Test("history is kept in the data directory with mode 0600 and comes back in the next run")
+    func historyPersists() throws {
+        let data = TemporaryDataDirectory()
+        let first = try Terminal("uniti", ["--data-dir", data.path])
+        #expect(first.waitFor("uniti> "))
+        first.type("version\r")
+        #expect(first.waitFor("(integrated build)"))
+        #expect(first.waitForPrompt("uniti> ", after: "(integrated build)"))
+        first.type("exit\r")
+        #expect(first.waitForExit() == 0)
+        let history = data.path + "/history"
+        let mode = try FileManager.default.attributesOfItem(atPath: history)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+        #expect(try String(contentsOfFile: history, encoding: .utf8).contains("version"))
+
+        let second = try Terminal("uniti", ["--data-dir", data.path])
+        #expect(second.waitFor("uniti> "))
+        // Up arrow twice: "exit" then "version" from the last run.
+        second.type("\u{1b}[A\u{1b}[A\r")
+        #expect(second.waitFor("(integrated build)"))
+        #expect(second.waitForPrompt("uniti> ", after: "(integrated build)"))
+        second.type("\u{04}")
+        #expect(second.waitForExit() == 0)
+    }
+}
