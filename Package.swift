@@ -24,6 +24,12 @@ var targets: [Target] = [
         pkgConfig: "libedit",
         providers: [.apt(["libedit-dev"])]
     ),
+    .systemLibrary(
+        name: "CALSA",
+        path: "Sources/CALSA",
+        pkgConfig: "alsa",
+        providers: [.apt(["libasound2-dev"])]
+    ),
     .target(
         name: "CCurlLoader",
         path: "Sources/CCurlLoader",
@@ -51,7 +57,7 @@ var targets: [Target] = [
     ),
     .target(
         name: "UNITICore",
-        dependencies: ["UNITIProtocol", "UNITILocalization", "UNITIConfigurations", "CCurlLoader", grdb, argumentParser],
+        dependencies: ["UNITIProtocol", "UNITILocalization", "UNITIConfigurations", "CALSA", "CCurlLoader", grdb, argumentParser],
         path: "Sources/UNITICore"
     ),
     .target(
@@ -83,7 +89,7 @@ var targets: [Target] = [
 ]
 
 /// Modules that have unit tests of their own, in Tests/<Target>Tests.
-let modulesWithTests = ["TrackYourTinnitus"]
+let modulesWithTests = ["TrackYourTinnitus", "ShadesOfNoise"]
 for name in modulesWithTests {
     targets.append(.testTarget(
         name: "\(name)Tests",

@@ -1,0 +1,29 @@
+import GRDB
+import UNITICore
+
+/// The module's own tables (prefix `son_`): listening sessions and favourites.
+enum SonMigrations {
+    static let all: [ModuleMigration] = [
+        ModuleMigration("v1-sessions") { db in
+            // One row per visit of the player in which something was played (FA10, FA12).
+            try db.create(table: "son_sessions") { t in
+                t.column("id", .text).primaryKey()          // client-generated UUID (sync)
+                t.column("sound", .text).notNull()
+                t.column("startedAt", .datetime).notNull()
+                t.column("endedAt", .datetime).notNull()
+                t.column("listenedSeconds", .double).notNull()
+                t.column("loop", .text)                      // "1" "2" "5" "10" "unlimited", or none
+                t.column("rating", .integer).check { $0 == nil || ($0 >= 1 && $0 <= 7) }
+                t.column("ending", .text).notNull().check { ["rated", "declined", "timedOut"].contains($0) }
+                t.column("output", .text).notNull()           // "device" or "file"
+            }
+            try db.create(index: "son_sessions_by_start", on: "son_sessions", columns: ["startedAt"])
+        },
+        ModuleMigration("v1-favorites") { db in
+            try db.create(table: "son_favorites") { t in
+                t.column("sound", .text).primaryKey()
+                t.column("addedAt", .datetime).notNull()
+            }
+        },
+    ]
+}
