@@ -24,6 +24,12 @@ var targets: [Target] = [
         pkgConfig: "libedit",
         providers: [.apt(["libedit-dev"])]
     ),
+    .systemLibrary(
+        name: "CALSA",
+        path: "Sources/CALSA",
+        pkgConfig: "alsa",
+        providers: [.apt(["libasound2-dev"])]
+    ),
     .target(
         name: "UNITIProtocol",
         path: "Sources/UNITIProtocol"
@@ -40,7 +46,7 @@ var targets: [Target] = [
     ),
     .target(
         name: "UNITICore",
-        dependencies: ["UNITIProtocol", "UNITILocalization", "UNITIConfigurations", grdb, argumentParser],
+        dependencies: ["UNITIProtocol", "UNITILocalization", "UNITIConfigurations", "CALSA", grdb, argumentParser],
         path: "Sources/UNITICore"
     ),
     .target(
