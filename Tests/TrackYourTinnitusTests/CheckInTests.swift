@@ -47,7 +47,7 @@ struct CheckInTests {
         newer.version = 3
         let json = String(decoding: try JSONEncoder().encode(newer), as: UTF8.self)
         try fixture.services.database.writer.write { db in
-            try db.execute(sql: "INSERT INTO core_server_questionnaires(id, version, studyID, definition) VALUES (?, 3, NULL, ?)",
+            try db.execute(sql: "INSERT INTO core_server_questionnaires(id, version, studyID, definition) VALUES (?, 3, 'study-1', ?)",
                            arguments: [MomentaryQuestionnaire.id, json])
         }
         #expect(try MomentaryQuestionnaire(database: fixture.services.database).active().version == 3)
@@ -60,7 +60,7 @@ struct CheckInTests {
         let fixture = try TinnitusFixture(input: Self.answers)
         let monday = try LocalDate(parsing: "2026-01-05")
         fixture.clock.advance(by: monday.instant(at: TimeOfDay(hour: 9, minute: 10), in: TinnitusFixture.berlin).timeIntervalSince(fixture.clock.now))
-        try ReminderPlan.change(fixture.context) { $0.fixed = [FixedReminderTime(weekday: .mon, time: TimeOfDay(hour: 9, minute: 0))] }
+        try ReminderPlan.change(fixture.context) { $0.fixed = [FixedReminderTime(weekday: .monday, time: TimeOfDay(hour: 9, minute: 0))] }
         try fixture.module.didEnter(fixture.context)
         #expect(try ResultStore(database: fixture.services.database).count() == 1)
         // Answered since the reminder: entering again asks nothing.

@@ -53,10 +53,7 @@ struct NoiseAndRingtoneTests {
         let fixture = try TinnitusFixture()
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tyt-\(UUID().uuidString).wav").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var play = RingtoneCommand.Play()
-        play.name = "low-pulse"
-        play.out = path
-        try play.run(in: fixture.context)
+        try RingtoneCommand.Play.parse(["low-pulse", "--out", path]).run(in: fixture.context)
         let reader = try WAVReader(path: path)
         #expect(abs(Double(reader.frameCount) / 44_100 - Ringtone.named("low-pulse")!.length) < 0.1)
     }

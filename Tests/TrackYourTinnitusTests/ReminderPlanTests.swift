@@ -25,9 +25,9 @@ struct ReminderPlanTests {
 
     @Test("custom entries combine with the standard ones and are not skipped after a check-in")
     func combined() throws {
-        var plan = ReminderPlan(count: 2, fixed: [FixedReminderTime(weekday: .mon, time: TimeOfDay(hour: 7, minute: 30))], seed: 5)
+        var plan = ReminderPlan(count: 2, fixed: [FixedReminderTime(weekday: .monday, time: TimeOfDay(hour: 7, minute: 30))], seed: 5)
         plan.days[0].window = try TimeWindow(parsing: "09:00-12:00")
-        let rule = try #require(try plan.rule(tone: nil))
+        let rule = try #require(try plan.rule(tone: String?.none))
         let times = try rule.cadence.times(on: try LocalDate(parsing: "2026-01-05"))
         #expect(times.count == 3)
         #expect(times.first == TimeOfDay(hour: 7, minute: 30))
@@ -70,7 +70,7 @@ struct ReminderPlanTests {
         try ReminderPlan.change(fixture.context) {
             $0.count = 5
             $0.days[4].window = try TimeWindow(parsing: "09:00-11:00")
-            $0.fixed = [FixedReminderTime(weekday: .sat, time: TimeOfDay(hour: 10, minute: 0))]
+            $0.fixed = [FixedReminderTime(weekday: .saturday, time: TimeOfDay(hour: 10, minute: 0))]
         }
         try NotifyCommand.Clear().run(in: fixture.context)
         let plan = try ReminderPlan.load(fixture.context)

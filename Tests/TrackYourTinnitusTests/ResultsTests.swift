@@ -25,7 +25,7 @@ struct ResultsTests {
     @Test("without results, 'no results yet'")
     func empty() throws {
         let fixture = try TinnitusFixture()
-        try ResultsCommand().run(in: fixture.context)
+        try ResultsCommand.parse([]).run(in: fixture.context)
         #expect(fixture.output.out.contains("No results yet"))
     }
 
@@ -33,9 +33,7 @@ struct ResultsTests {
     func json() throws {
         let fixture = try TinnitusFixture()
         try Self.store(3, in: fixture)
-        var command = ResultsCommand()
-        command.json = true
-        try command.run(in: fixture.context)
+        try ResultsCommand.parse(["--json"]).run(in: fixture.context)
         let object = try JSONSerialization.jsonObject(with: Data(fixture.output.out.utf8)) as! [String: Any]
         #expect((object["items"] as! [String]) == MomentaryResult.itemLabels)
         #expect((object["encoding"] as! [String: String])["perceived"] == "yes = 0, no = 1")
@@ -51,18 +49,14 @@ struct ResultsTests {
     func charts() throws {
         let fixture = try TinnitusFixture()
         try Self.store(40, in: fixture)
-        try ResultsCommand().run(in: fixture.context)
+        try ResultsCommand.parse([]).run(in: fixture.context)
         #expect(fixture.output.out.contains("40 results, 31 shown"))
         #expect(fixture.output.out.contains("Loudness (0–100)"))
-        var weekly = ResultsCommand()
-        weekly.period = "week"
-        try weekly.run(in: fixture.context)
+        try ResultsCommand.parse(["--by", "week"]).run(in: fixture.context)
         #expect(fixture.output.out.contains("mean"))
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tyt-\(UUID().uuidString).svg").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var svg = ResultsCommand()
-        svg.svgPath = path
-        try svg.run(in: fixture.context)
+        try ResultsCommand.parse(["--svg", path]).run(in: fixture.context)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.components(separatedBy: "<svg").count == 1 + 1 + 9)  // outer + 8 items + noise
         #expect(text.hasSuffix("</svg>\n"))
@@ -71,13 +65,10 @@ struct ResultsTests {
     @Test("feedback is stored and queued as a module record in the same transaction; a bad address stores nothing")
     func feedback() throws {
         let fixture = try TinnitusFixture()
-        var command = FeedbackCommand()
-        command.words = ["The", "reminders", "are", "too", "quiet"]
-        command.email = "not an address"
-        #expect(throws: UNITIError.self) { try command.run(in: fixture.context) }
+        let words = ["The", "reminders", "are", "too", "quiet"]
+        #expect(throws: UNITIError.self) { try FeedbackCommand.parse(words + ["--email", "not an address"]).run(in: fixture.context) }
         #expect(try FeedbackStore(database: fixture.services.database).count() == 0)
-        command.email = "me@example.org"
-        try command.run(in: fixture.context)
+        try FeedbackCommand.parse(words + ["--email", "me@example.org"]).run(in: fixture.context)
         #expect(try FeedbackStore(database: fixture.services.database).count() == 1)
         let payload = try fixture.services.database.writer.read { db in
             try String.fetchOne(db, sql: "SELECT CAST(payload AS TEXT) FROM core_outbox WHERE kind = 'record'")
