@@ -16,10 +16,15 @@ struct BaselineCommand: ShellCommand {
     init() {}
 
     func run(in context: ModuleContext) throws {
+        try Self.answer(BaselineQuestionnaires.ids, again: again, in: context)
+    }
+
+    /// Answers the questionnaires `ids` that are not finished yet (all of them with `again`).
+    static func answer(_ ids: [String], again: Bool, in context: ModuleContext) throws {
         let owner = context.module?.id ?? "tyt"
         let sheets = context.answerSheets
         var answeredAny = false
-        for id in BaselineQuestionnaires.ids {
+        for id in ids {
             let done = try sheets.sheets(owner: owner, questionnaireID: id).contains { !$0.isPartial }
             if done && !again { continue }
             let definition = try ServerQuestionnaires(database: context.database).newest(id: id)
