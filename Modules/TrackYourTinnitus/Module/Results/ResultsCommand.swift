@@ -24,12 +24,15 @@ struct ResultsCommand: ShellCommand {
             }
             view = .period(parsed)
         }
-        let results = try ResultStore(database: context.database).all()
+        let store = ResultStore(database: context.database)
         let noise = try NoiseSettings.load(context)
         if json || context.services.prefersJSON {
-            try context.console.json(ResultExport(results, calibrationOffset: noise.calibrationOffset))
+            context.console.line(ResultExport(try store.all(), calibrationOffset: noise.calibrationOffset).render())
             return
         }
+        // The default view shows at most the latest 160 (thesis 5.2), so only those are read.
+        let total = try store.count()
+        let results = view == .selection ? try store.latest(ResultSelection.consideredMaximum) : try store.all()
         guard !results.isEmpty else {
             context.console.line(L("tyt.results.none"))
             return
@@ -43,11 +46,11 @@ struct ResultsCommand: ShellCommand {
             } catch {
                 throw UNITIError(L("tyt.results.cannotWrite", ["path": svgPath]))
             }
-            context.console.line(L("tyt.results.svgWritten", ["path": svgPath, "count": "\(results.count)"]))
+            context.console.line(L("tyt.results.svgWritten", ["path": svgPath, "count": "\(total)"]))
             return
         }
         let shown = view == .selection ? ResultSelection.select(results).count : results.count
-        context.console.line(L("tyt.results.header", ["count": "\(results.count)", "shown": "\(shown)"]))
+        context.console.line(L("tyt.results.header", ["count": "\(total)", "shown": "\(shown)"]))
         for line in try charts.terminal(width: context.console.width) { context.console.line(line) }
     }
 }

@@ -28,8 +28,17 @@ public struct ResultStore: Sendable {
 
     /// Every result, oldest first.
     public func all() throws -> [MomentaryResult] {
+        try fetch("SELECT \(Self.columns) FROM tyt_results ORDER BY answeredAt, rowid")
+    }
+
+    /// The latest `count` results, oldest first.
+    public func latest(_ count: Int) throws -> [MomentaryResult] {
+        try fetch("SELECT * FROM (SELECT \(Self.columns) FROM tyt_results ORDER BY answeredAt DESC, rowid DESC LIMIT \(count)) ORDER BY answeredAt, rowid")
+    }
+
+    private func fetch(_ sql: String) throws -> [MomentaryResult] {
         try database.writer.read { db in
-            let cursor = try Row.fetchCursor(db, sql: "SELECT \(Self.columns) FROM tyt_results ORDER BY answeredAt, rowid")
+            let cursor = try Row.fetchCursor(db, sql: sql)
             var results: [MomentaryResult] = []
             while let row = try cursor.next() {
                 results.append(MomentaryResult(
