@@ -33,12 +33,10 @@ struct ResultExport {
         out += "  \"calibrationOffset\" : \(calibrationOffset.map { "\($0)" } ?? "null"),\n"
         out += "  \"results\" : ["
         out.reserveCapacity(out.utf8.count + results.count * 140)
-        var zones: [Int: TimeZone] = [:]
+        var times = LocalTimeText()
         for (index, r) in results.enumerated() {
-            let zone = zones[r.utcOffset] ?? TimeZone(secondsFromGMT: r.utcOffset) ?? .gmt
-            zones[r.utcOffset] = zone
             out += index == 0 ? "\n    " : ",\n    "
-            out += "{\"time\" : \"\(OffsetTimestamp(r.answeredAt, in: zone).text)\", \"questionnaireVersion\" : \(r.questionnaireVersion), \"values\" : ["
+            out += "{\"time\" : \"\(times.text(r.answeredAt, utcOffset: r.utcOffset))\", \"questionnaireVersion\" : \(r.questionnaireVersion), \"values\" : ["
             out += r.values.map(String.init).joined(separator: ", ")
             out += "], \"noiseDBFS\" : " + (r.noiseDBFS.map { "\(($0 * 10).rounded() / 10)" } ?? "null") + "}"
         }
@@ -49,4 +47,30 @@ struct ResultExport {
     private func quoted(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
+}
+
+/// ISO 8601 local times with their UTC offset (`2026-11-22T16:05:09+01:00`), formatted through
+/// `OffsetTimestamp` once per local day and offset; the time of day is appended by hand, which
+/// keeps 43,800 results fast.
+struct LocalTimeText {
+    private var days: [Int: (date: String, offset: String)] = [:]
+
+    mutating func text(_ date: Date, utcOffset: Int) -> String {
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + utcOffset
+        let day = local >= 0 ? local / 86_400 : -((-local + 86_399) / 86_400)
+        let second = local - day * 86_400
+        let key = day &* 100_000 &+ utcOffset
+        let parts: (date: String, offset: String)
+        if let cached = days[key] {
+            parts = cached
+        } else {
+            let full = OffsetTimestamp(Date(timeIntervalSince1970: Double(day * 86_400 - utcOffset)),
+                                       in: TimeZone(secondsFromGMT: utcOffset) ?? .gmt).text
+            parts = (String(full.prefix(11)), String(full.dropFirst(19)))
+            days[key] = parts
+        }
+        return parts.date + Self.two(second / 3600) + ":" + Self.two(second / 60 % 60) + ":" + Self.two(second % 60) + parts.offset
+    }
+
+    private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 }
