@@ -105,3 +105,25 @@ struct TrackYourTinnitusEndToEndTests {
         #expect(results.count == 1)
     }
 }
+
+/// The standalone `track-your-tinnitus`, tested when this test run is the standalone build.
+@Suite("track-your-tinnitus end to end", .enabled(if: !Builds.isIntegrated))
+struct TrackYourTinnitusStandaloneTests {
+    static func run(_ data: TemporaryDataDirectory, _ command: String, stdin: String = "") throws -> Program.Result {
+        try Program.run("track-your-tinnitus", ["--data-dir", data.path, "-c", command], stdin: stdin)
+    }
+
+    @Test("the baseline asks the module's three questionnaires; item 8 then names the chosen symptom; fill and results work at top level")
+    func baselineAndFill() throws {
+        let data = TemporaryDataDirectory()
+        // Case history (6, the last optional), worst symptom, distress (5).
+        let baseline = try Self.run(data, "baseline", stdin: "2\n2\n1\n0\nno\n-\n5\n1\n2\n1\n0\n3\n")
+        #expect(baseline.status == 0, "\(baseline.err)")
+        #expect(baseline.out.contains("trouble concentrating"))
+        let fill = try Self.run(data, "fill", stdin: TrackYourTinnitusEndToEndTests.answers)
+        #expect(fill.status == 0, "\(fill.err)")
+        #expect(fill.out.contains("trouble concentrating") || fill.err.contains("trouble concentrating"))
+        let results = try Self.run(data, "results --json")
+        #expect(results.out.contains("\"values\" : [0, 35, 60, 4, 2, 50, 80, 25]"))
+    }
+}
