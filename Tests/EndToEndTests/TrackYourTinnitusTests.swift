@@ -73,6 +73,41 @@ struct TrackYourTinnitusEndToEndTests {
         #expect((cleared["custom"] as! [Any]).count == 1)
     }
 
+    @Test("planned reminders over 60 days: exact counts, inside each weekday's window, at least 15 minutes apart, custom ones kept")
+    func plannedOverManyDays() throws {
+        let data = TemporaryDataDirectory()
+        for command in ["tyt notify count 6", "tyt notify window wed 10:00 13:00", "tyt notify add sun 07:00"] {
+            #expect(try Self.uniti(data, command).status == 0)
+        }
+        let list = try Self.uniti(data, "reminders list --days 60 --json")
+        let object = try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as! [String: Any]
+        let reminders = (object["reminders"] as! [[String: Any]]).filter { $0["moduleID"] as? String == "tyt" }
+        var byDay: [String: [Int]] = [:]
+        for reminder in reminders {
+            let day = reminder["localDate"] as! [String: Int]
+            let key = String(format: "%04d-%02d-%02d", day["year"]!, day["month"]!, day["day"]!)
+            let time = (reminder["localTime"] as! String).split(separator: ":").map { Int($0)! }
+            byDay[key, default: []].append(time[0] * 60 + time[1])
+        }
+        let days = byDay.keys.sorted().dropFirst().dropLast()  // today and the last day are partial
+        #expect(days.count >= 55)
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        for day in days {
+            let weekday = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: formatter.date(from: day)!).weekday!
+            var times = byDay[day]!.sorted()
+            if weekday == 1 {
+                #expect(times.first == 7 * 60, "\(day)")
+                times.removeFirst()
+            }
+            let window = weekday == 4 ? (10 * 60)...(13 * 60) : (8 * 60)...(22 * 60)
+            #expect(times.count == 6, "\(day): \(times)")
+            #expect(times.allSatisfy { window.contains($0) }, "\(day): \(times)")
+            #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 15 }, "\(day): \(times)")
+        }
+    }
+
     @Test("tyt's reminders appear in the shell's calendar export with the tyt fill command")
     func calendarExport() throws {
         let data = TemporaryDataDirectory()
