@@ -23,6 +23,8 @@ struct REPL {
                 shell.console.error(shell.localizer("host.error.prefix", ["message": (error as? UNITIError)?.message ?? "\(error)"]))
             }
         }
+        // A module may end the program from its start hook (a standalone check-in that was due).
+        if shell.services.endOfProgramRequested.value { return 0 }
         // Reminders are announced before each prompt of an interactive session (scripts and
         // pipes keep their output to the commands they ran).
         let reminders = editor != nil ? ReminderMonitor(service: shell.reminderService(),

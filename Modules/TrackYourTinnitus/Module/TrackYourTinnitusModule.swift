@@ -1,6 +1,9 @@
+import Foundation
 import UNITICore
 
-/// The TrackYourTinnitus feature module (`tyt`). See the string table key `tyt.about` for what it offers.
+/// The TrackYourTinnitus feature module (`tyt`): momentary tinnitus check-ins at reminder times,
+/// their charts, reminders with their tone, the ambient noise level, baseline questionnaires and
+/// feedback. See the string table key `tyt.about` and the module README.
 public struct TrackYourTinnitusModule: UNITIModule {
     public init() {}
 
@@ -12,6 +15,25 @@ public struct TrackYourTinnitusModule: UNITIModule {
     )
 
     public var commands: [any ShellCommand.Type] {
-        [AboutModuleCommand.self]
+        [FillCommand.self, ResultsCommand.self, NotifyCommand.self, RingtoneCommand.self, SettingsCommand.self,
+         BaselineCommand.self, FeedbackCommand.self, AboutCommand.self]
+    }
+
+    public var migrations: [ModuleMigration] { TinnitusMigrations.all }
+
+    /// A due reminder opens the questionnaire directly (thesis FR2).
+    public func didEnter(_ context: ModuleContext) throws {
+        guard try DueCheckIn.isDue(context, source: reminderSource(context), module: descriptor) else { return }
+        context.console.line(L("tyt.fill.due"))
+        try FillCommand.checkIn(context)
+    }
+
+    /// The check-in reminders with the chosen tone; answered periods are not skipped (see
+    /// ``ReminderPlan/rule(tone:)`` for why).
+    public func reminderSource(_ context: ModuleContext) throws -> ReminderSource {
+        let plan = try ReminderPlan.load(context)
+        guard let rule = try plan.rule(tone: RingtoneCommand.chosen(context)) else { return .none }
+        let results = ResultStore(database: context.database)
+        return ReminderSource(rules: [rule]) { _, period in try results.hasResult(in: period) }
     }
 }

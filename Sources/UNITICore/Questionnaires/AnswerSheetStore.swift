@@ -15,16 +15,20 @@ public struct AnswerSheetStore: Sendable {
     }
 
     public func save(_ sheet: AnswerSheet, owner: String) throws {
+        try database.writer.write { db in try save(sheet, owner: owner, in: db) }
+    }
+
+    /// Stores a sheet inside the caller's transaction (so that queueing it for upload with
+    /// `SheetOutbox` happens in the same one).
+    public func save(_ sheet: AnswerSheet, owner: String, in db: Database) throws {
         let json = try SheetJSON.encode(sheet)
-        try database.writer.write { db in
-            try db.execute(sql: """
+        try db.execute(sql: """
                 INSERT INTO core_answer_sheets(id, owner, questionnaireID, questionnaireVersion, isPartial, endedAt, sheet, storedAt)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET isPartial = excluded.isPartial, endedAt = excluded.endedAt,
                   sheet = excluded.sheet, storedAt = excluded.storedAt
                 """, arguments: [sheet.id.uuidString, owner, sheet.questionnaireID, sheet.questionnaireVersion,
                                  sheet.isPartial, sheet.endedAt?.text, json, clock.now])
-        }
     }
 
     /// Sheets of an owner, optionally of one questionnaire, oldest first.

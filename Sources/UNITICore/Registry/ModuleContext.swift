@@ -13,6 +13,9 @@ public final class CoreServices: Sendable {
     public let random: any RandomSource
     /// Set by the global `--json` option: listing commands print JSON.
     public let prefersJSON: Bool
+    /// Set by a module command that ends the program after it (a standalone program closes
+    /// after a saved check-in, Track Your Tinnitus thesis 3); the shell stops when it sees it.
+    public let endOfProgramRequested = LockedValue(false)
 
     public init(dataDirectory: DataDirectory, database: AppDatabase, console: Console,
                 input: any LineInput, clock: any WallClock, prefersJSON: Bool = false,
@@ -51,6 +54,11 @@ public final class ModuleContext: Sendable {
     public var clock: any WallClock { services.clock }
     public var random: any RandomSource { services.random }
     public var buildKind: BuildKind { BuildKind.current }
+
+    /// Asks the shell to end the program once the running command returns.
+    public func requestEndOfProgram() {
+        services.endOfProgramRequested.value = true
+    }
 
     /// Text in the current language.
     public var localizer: Localizer { CurrentLanguage.localizer }

@@ -113,7 +113,7 @@ public final class Shell: @unchecked Sendable {
             console.error(localizer("host.error.prefix", ["message": "\(first): \(error)"]))
             return .failure
         }
-        return exitRequested ? .exit : (lastCommandFailed ? .failure : .success)
+        return exitRequested || services.endOfProgramRequested.value ? .exit : (lastCommandFailed ? .failure : .success)
     }
 
     /// Set when a command reports failure through a parse or usage error it printed itself.

@@ -19,10 +19,13 @@
 /// - The x-axis length in points (16 per result, 320 by default) is a screen concern of the
 ///   iOS app and has no counterpart here; the terminal chart fits the terminal's width.
 public enum ResultSelection {
+    /// Above this many results only the latest this many are considered.
+    public static let consideredMaximum = 160
+
     /// Indices (into `0..<count`, oldest first) of the results the charts show, ascending.
     public static func selectedIndices(count: Int) -> [Int] {
         guard count > 20 else { return Array(0..<max(count, 0)) }
-        let window = min(count, 160)
+        let window = min(count, consideredMaximum)
         let offset = count - window  // above 160 only the latest 160 are considered
         let factor: Int
         switch window {

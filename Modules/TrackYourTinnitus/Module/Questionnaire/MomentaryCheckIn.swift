@@ -1,0 +1,62 @@
+import Foundation
+import UNITICore
+import UNITIProtocol
+
+/// One check-in (thesis FR2, FR6): answers the active momentary questionnaire through the core
+/// engine, measures the ambient noise when asked to, and stores the result with its upload in
+/// one transaction. Nothing is stored unless all eight items are answered.
+struct MomentaryCheckIn {
+    let context: ModuleContext
+    let moduleID: String
+
+    /// Answers and stores; returns the stored result. `recording` measures a WAV file instead of
+    /// the microphone.
+    func run(recording: String?) throws -> MomentaryResult {
+        let console = context.console
+        let noise = try NoiseSettings.load(context)
+        let symptom = try WorstSymptom.chosen(in: context.answerSheets, owner: moduleID)
+        let definition = try MomentaryQuestionnaire(database: context.database).personalized(for: symptom)
+
+        var level: Double?
+        var microphone: MicrophoneLevelRecording?
+        var noLevelReason: String?
+        if let recording {
+            level = try NoiseLevel.ofRecording(path: recording)
+        } else if noise.isEnabled {
+            do {
+                microphone = try MicrophoneLevelRecording.start()
+            } catch let error as UNITIError {
+                noLevelReason = error.message
+            }
+        }
+
+        let answered: QuestionnaireResult
+        do {
+            answered = try context.questionnaires.answer(definition, owner: moduleID)
+        } catch {
+            _ = microphone?.stop()
+            throw error
+        }
+        if let microphone { level = microphone.stop() }
+
+        var sheet = answered.sheet
+        guard let values = MomentaryQuestionnaire.values(of: sheet) else {
+            throw UNITIError(L("tyt.fill.incomplete"))
+        }
+        let end = sheet.endedAt ?? OffsetTimestamp(context.clock.now, in: context.clock.timeZone)
+        if let level {
+            sheet.sensors = SensorReadings(microphone: MicrophoneReading(dbfs: level, measuredAt: end))
+        }
+        let result = MomentaryResult(id: sheet.id.uuidString, answeredAt: end.date, utcOffset: end.offsetSeconds,
+                                     questionnaireID: definition.id, questionnaireVersion: definition.version,
+                                     values: values, noiseDBFS: level)
+        try ResultStore(database: context.database).save(result, sheet: sheet, moduleID: moduleID)
+
+        if let level {
+            console.line(L("tyt.fill.noiseLevel", ["level": noise.describe(level)]))
+        } else if let noLevelReason {
+            console.line(L("tyt.fill.noLevel", ["reason": noLevelReason]))
+        }
+        return result
+    }
+}

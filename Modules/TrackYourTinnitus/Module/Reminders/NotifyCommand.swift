@@ -1,0 +1,160 @@
+import ArgumentParser
+import Foundation
+import UNITICore
+
+/// `tyt notify ...`: the standard and custom reminders of thesis FR3/FR13.
+struct NotifyCommand: ShellCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "notify", abstract: L("tyt.notify.abstract"),
+                             subcommands: [Count.self, Window.self, Add.self, Remove.self, Clear.self, Show.self])
+    }
+
+    init() {}
+
+    func run(in context: ModuleContext) throws {
+        try Show.show(context, json: context.services.prefersJSON)
+    }
+
+    struct Count: ShellCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "count", abstract: L("tyt.notify.count.abstract"))
+        }
+        @Argument(help: ArgumentHelp(L("tyt.notify.count.value"), valueName: "N")) var count: Int
+        init() {}
+        func run(in context: ModuleContext) throws {
+            let plan = try ReminderPlan.change(context) { $0.count = count }
+            context.console.line(L("tyt.notify.countSet", ["count": "\(plan.count)"]))
+        }
+    }
+
+    struct Window: ShellCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "window", abstract: L("tyt.notify.window.abstract"))
+        }
+        @Argument(help: ArgumentHelp(L("tyt.notify.day"), valueName: "DAY")) var day: String
+        @Argument(help: ArgumentHelp(L("tyt.notify.start"), valueName: "HH:MM")) var start: String
+        @Argument(help: ArgumentHelp(L("tyt.notify.end"), valueName: "HH:MM")) var end: String
+        init() {}
+        func run(in context: ModuleContext) throws {
+            try ReminderPlan.change(context) { plan in
+                let weekday = try Weekday(parsing: day)
+                let window = try TimeWindow(start: TimeOfDay(parsing: start), end: TimeOfDay(parsing: end))
+                plan.days[weekday.rawValue - 1].window = window
+                plan.days[weekday.rawValue - 1].isEnabled = true
+            }
+            context.console.line(L("tyt.notify.windowSet", ["day": try Weekday(parsing: day).localizedName, "start": start, "end": end]))
+        }
+    }
+
+    struct Add: ShellCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "add", abstract: L("tyt.notify.add.abstract"))
+        }
+        @Argument(help: ArgumentHelp(L("tyt.notify.day"), valueName: "DAY")) var day: String
+        @Argument(help: ArgumentHelp(L("tyt.notify.time"), valueName: "HH:MM")) var time: String
+        init() {}
+        func run(in context: ModuleContext) throws {
+            var entry: FixedReminderTime?
+            try ReminderPlan.change(context) { plan in
+                let new = FixedReminderTime(weekday: try Weekday(parsing: day), time: try TimeOfDay(parsing: time))
+                var daily = try DailyReminders(fixed: plan.fixed)
+                try daily.add(new)
+                plan.fixed = daily.fixed
+                entry = new
+            }
+            context.console.line(L("tyt.notify.added", ["entry": entry.map { "\($0.weekday.localizedName) \($0.time)" } ?? ""]))
+        }
+    }
+
+    struct Remove: ShellCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "remove", abstract: L("tyt.notify.remove.abstract"))
+        }
+        @Argument(help: ArgumentHelp(L("tyt.notify.day"), valueName: "DAY")) var day: String
+        @Argument(help: ArgumentHelp(L("tyt.notify.time"), valueName: "HH:MM")) var time: String
+        init() {}
+        func run(in context: ModuleContext) throws {
+            var entry: FixedReminderTime?
+            try ReminderPlan.change(context) { plan in
+                let old = FixedReminderTime(weekday: try Weekday(parsing: day), time: try TimeOfDay(parsing: time))
+                var daily = try DailyReminders(fixed: plan.fixed)
+                try daily.remove(old)
+                plan.fixed = daily.fixed
+                entry = old
+            }
+            context.console.line(L("tyt.notify.removed", ["entry": entry.map { "\($0.weekday.localizedName) \($0.time)" } ?? ""]))
+        }
+    }
+
+    struct Clear: ShellCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "clear", abstract: L("tyt.notify.clear.abstract"))
+        }
+        init() {}
+        func run(in context: ModuleContext) throws {
+            try ReminderPlan.change(context) { plan in
+                plan.count = 0
+                plan.days = DayWindow.week()
+            }
+            context.console.line(L("tyt.notify.cleared"))
+        }
+    }
+
+    struct Show: ShellCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "show", abstract: L("tyt.notify.show.abstract"))
+        }
+        @Flag(name: .long, help: ArgumentHelp(L("tyt.json"))) var json = false
+        init() {}
+        func run(in context: ModuleContext) throws {
+            try Self.show(context, json: json || context.services.prefersJSON)
+        }
+
+        static func show(_ context: ModuleContext, json: Bool) throws {
+            let plan = try ReminderPlan.load(context)
+            if json {
+                try context.console.json(ReminderPlanJSON(plan))
+                return
+            }
+            let console = context.console
+            console.line(plan.count == 0 ? L("tyt.notify.show.noStandard")
+                                         : L("tyt.notify.show.standard", ["count": "\(plan.count)"]))
+            for day in plan.days {
+                let window = day.isEnabled ? "\(day.window.start)–\(day.window.end)" : L("tyt.notify.show.off")
+                console.line("  \(day.weekday.localizedName.padding(toLength: 12, withPad: " ", startingAt: 0)) \(window)")
+            }
+            if plan.fixed.isEmpty {
+                console.line(L("tyt.notify.show.noCustom"))
+            } else {
+                console.line(L("tyt.notify.show.custom"))
+                for entry in plan.fixed { console.line("  \(entry.weekday.localizedName) \(entry.time)") }
+            }
+            console.line(L("tyt.notify.show.largest", ["count": "\(plan.largestCount)"]))
+        }
+    }
+}
+
+/// `tyt notify show --json`.
+struct ReminderPlanJSON: Encodable {
+    struct Day: Encodable {
+        let weekday: String
+        let start: String
+        let end: String
+        let enabled: Bool
+    }
+    struct Entry: Encodable {
+        let weekday: String
+        let time: String
+    }
+    let standardPerDay: Int
+    let windows: [Day]
+    let custom: [Entry]
+    let largestStandardPerDay: Int
+
+    init(_ plan: ReminderPlan) {
+        standardPerDay = plan.count
+        windows = plan.days.map { Day(weekday: "\($0.weekday)", start: "\($0.window.start)", end: "\($0.window.end)", enabled: $0.isEnabled) }
+        custom = plan.fixed.map { Entry(weekday: "\($0.weekday)", time: "\($0.time)") }
+        largestStandardPerDay = plan.largestCount
+    }
+}

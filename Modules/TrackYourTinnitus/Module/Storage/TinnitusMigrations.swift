@@ -1,0 +1,44 @@
+import GRDB
+import UNITICore
+
+/// The tables of Track Your Tinnitus, all prefixed `tyt_` (the data model of thesis 4.2: one row
+/// per answered momentary questionnaire, plus the feedback the person sends).
+///
+/// Results are stored as columns rather than JSON so that ten years of check-ins (43,800 rows)
+/// load for the charts in one indexed scan; the full answer sheet travels to the server through
+/// the sync outbox.
+enum TinnitusMigrations {
+    static let all: [ModuleMigration] = [
+        ModuleMigration("v1-results") { db in
+            try db.execute(sql: """
+                CREATE TABLE tyt_results (
+                  id TEXT PRIMARY KEY,
+                  answeredAt REAL NOT NULL,
+                  utcOffset INTEGER NOT NULL,
+                  questionnaireID TEXT NOT NULL,
+                  questionnaireVersion INTEGER NOT NULL,
+                  perceived INTEGER NOT NULL,
+                  loudness INTEGER NOT NULL,
+                  distress INTEGER NOT NULL,
+                  mood INTEGER NOT NULL,
+                  arousal INTEGER NOT NULL,
+                  stress INTEGER NOT NULL,
+                  concentration INTEGER NOT NULL,
+                  worstSymptom INTEGER NOT NULL,
+                  noiseDBFS REAL
+                );
+                CREATE INDEX tyt_results_by_time ON tyt_results(answeredAt);
+                """)
+        },
+        ModuleMigration("v1-feedback") { db in
+            try db.execute(sql: """
+                CREATE TABLE tyt_feedback (
+                  id TEXT PRIMARY KEY,
+                  text TEXT NOT NULL,
+                  email TEXT,
+                  createdAt REAL NOT NULL
+                );
+                """)
+        },
+    ]
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import TrackYourTinnitus
+import UNITICore
+
+@Suite("Noise level and ringtones (thesis FR4, FR6)")
+struct NoiseAndRingtoneTests {
+    @Test("a recording of known RMS measures within 0.5 dB", arguments: [-10.0, -23.5, -40.0])
+    func knownLevel(level: Double) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tyt-\(UUID().uuidString).wav").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // A sine's RMS is its amplitude / √2.
+        let amplitude = pow(10, level / 20) * 2.0.squareRoot()
+        let samples = (0..<44_100).map { i in pcm16(Float(amplitude * sin(2 * .pi * 1000 * Double(i) / 44_100))) }
+        let writer = try WAVWriter(path: path, format: .cdMono)
+        try writer.write(samples)
+        try writer.close()
+        #expect(abs(try NoiseLevel.ofRecording(path: path) - level) < 0.5)
+    }
+
+    @Test("the calibration offset turns dBFS into an approximate dB SPL and says so")
+    func calibration() {
+        #expect(NoiseSettings().describe(-30).contains("dBFS"))
+        let calibrated = NoiseSettings(isEnabled: true, calibrationOffset: 94).describe(-30)
+        #expect(calibrated.contains("64.0") && calibrated.contains("dB SPL"))
+    }
+
+    @Test("at least six tones, pairwise distinct in dominant frequency or rhythm, some low and pulsed")
+    func distinctTones() throws {
+        let synthesizer = RingtoneSynthesizer()
+        #expect(Ringtone.catalogue.count >= 6)
+        var signatures: [String: String] = [:]
+        for tone in Ringtone.catalogue {
+            let samples = synthesizer.render(tone)
+            let dominant = Self.dominantFrequency(samples, rate: 44_100)
+            // The envelope at 50 ms resolution: where sound is on.
+            let block = 2205
+            let onsets = stride(from: 0, to: samples.count - block, by: block).map { start -> Character in
+                var meter = LevelMeter()
+                meter.add(Array(samples[start..<(start + block)]))
+                return meter.rmsDBFS > -30 ? "#" : "."
+            }
+            let signature = "\(Int(dominant / 20))|\(String(onsets))"
+            #expect(signatures[signature] == nil, "\(tone.name) sounds like \(signatures[signature] ?? "")")
+            signatures[signature] = tone.name
+        }
+        let lowPulsed = Ringtone.catalogue.filter { $0.lowestFrequency < 250 && ($0.notes.count > 2 || $0.pulseRate > 0) }
+        #expect(lowPulsed.count >= 2)
+    }
+
+    @Test("a tone written with --out is a WAV file of the tone's length")
+    func writesWAV() throws {
+        let fixture = try TinnitusFixture()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tyt-\(UUID().uuidString).wav").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try RingtoneCommand.Play.parse(["low-pulse", "--out", path]).run(in: fixture.context)
+        let reader = try WAVReader(path: path)
+        #expect(abs(Double(reader.frameCount) / 44_100 - Ringtone.named("low-pulse")!.length) < 0.1)
+    }
+
+    /// The strongest bin of the spectrum (plain DFT on a short excerpt at the loudest point).
+    static func dominantFrequency(_ samples: [Int16], rate: Double) -> Double {
+        let analyzer = SpectrumAnalyzer(sampleRate: Int(rate), segmentLength: 4096)
+        analyzer.add(pcm: samples)
+        let density = analyzer.density
+        let peak = density.indices.dropFirst().max { density[$0] < density[$1] } ?? 0
+        return analyzer.frequency(ofBin: peak)
+    }
+}
