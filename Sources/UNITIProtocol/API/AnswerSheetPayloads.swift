@@ -1,0 +1,60 @@
+/// Payloads of the answer-sheet routes under `/api/v1/sheets`. A sheet crosses the wire in the
+/// core format (`AnswerSheet`); its client-made `id` makes uploads idempotent.
+
+/// `POST /api/v1/sheets`: a batch of sheets.
+public struct AnswerSheetBatch: Codable, Hashable, Sendable {
+    public var sheets: [AnswerSheet]
+    public init(sheets: [AnswerSheet]) { self.sheets = sheets }
+}
+
+/// What became of each sheet of a batch, in the order sent.
+public struct AnswerSheetBatchResult: Codable, Hashable, Sendable {
+    public enum Outcome: String, Codable, Hashable, Sendable {
+        /// Stored now.
+        case stored
+        /// Stored before under the same id; nothing changed.
+        case duplicate
+    }
+
+    public struct Entry: Codable, Hashable, Sendable {
+        public var id: String
+        public var outcome: Outcome
+        public var receivedAt: String
+        public init(id: String, outcome: Outcome, receivedAt: String) {
+            self.id = id
+            self.outcome = outcome
+            self.receivedAt = receivedAt
+        }
+    }
+
+    public var results: [Entry]
+    public init(results: [Entry]) { self.results = results }
+}
+
+/// A stored sheet as its owner reads it back: the sheet as sent, the study it counts for and
+/// when the server received it.
+public struct StoredAnswerSheet: Codable, Hashable, Sendable {
+    public var sheet: AnswerSheet
+    public var studyId: String
+    public var receivedAt: String
+
+    public init(sheet: AnswerSheet, studyId: String, receivedAt: String) {
+        self.sheet = sheet
+        self.studyId = studyId
+        self.receivedAt = receivedAt
+    }
+}
+
+/// `GET /api/v1/sheets?page=N&perPage=M`: the caller's own sheets, newest first.
+public struct AnswerSheetPage: Codable, Hashable, Sendable {
+    public var sheets: [StoredAnswerSheet]
+    public var page: Int
+    public var perPage: Int
+    public var total: Int
+    public init(sheets: [StoredAnswerSheet], page: Int, perPage: Int, total: Int) {
+        self.sheets = sheets
+        self.page = page
+        self.perPage = perPage
+        self.total = total
+    }
+}
