@@ -21,7 +21,7 @@ JSON
     "$binary" serve --port 0 --database "$DATABASE" --mail-spool "$spool" --bcrypt-cost 4 > "$FIXTURE_DIR/server.log" 2>&1 &
     SERVER_PID=$!
     for _ in $(seq 1 100); do
-        PORT="$(grep -o '127.0.0.1:[0-9]*' "$FIXTURE_DIR/server.log" | head -1 | cut -d: -f2)"
+        PORT="$(grep -o "127.0.0.1:[0-9]*" "$FIXTURE_DIR/server.log" 2>/dev/null | head -1 | cut -d: -f2 || true)"
         [ -n "$PORT" ] && break
         sleep 0.1
     done

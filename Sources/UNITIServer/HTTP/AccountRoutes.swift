@@ -194,10 +194,10 @@ struct AccountRoutes: Sendable {
     private func reactivate(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(ReactivateRequest.self, context: context)
         let account = try await verifiedAccount(login: body.login, password: body.password)
-        try await store.setActive(userId: account.id, active: true)
         guard account.activated else {
             throw APIError(.forbidden, "not_activated", "Activate the account first with the code sent by mail.")
         }
+        try await store.setActive(userId: account.id, active: true)
         return try JSONResponse.make(try await newSession(for: account.id))
     }
 }

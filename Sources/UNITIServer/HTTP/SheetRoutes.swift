@@ -77,6 +77,14 @@ struct SheetRoutes: Sendable {
             }
             return date
         }
+        guard let studyId = try await store.studyId(ofQuestionnaire: questionnaireId),
+              let study = try await store.study(id: studyId) else {
+            throw APIError.notFound("No questionnaire '\(questionnaireId)'.")
+        }
+        let membership = try await store.membership(studyId: studyId, userId: user.account.id)
+        guard StudyPresenter.mayReadContent(study, membership: membership) else {
+            throw APIError(.forbidden, "not_a_member", "Join study '\(studyId)' to compare its answers.")
+        }
         let from = try time("from")
         let to = try time("to")
         let means = try await store.participantMeans(questionnaireId: questionnaireId, label: label, from: from, to: to)

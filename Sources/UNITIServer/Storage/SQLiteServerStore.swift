@@ -282,6 +282,12 @@ public final class SQLiteServerStore: ServerStore {
         }
     }
 
+    public func studyId(ofQuestionnaire id: String) async throws -> String? {
+        try await pool.read { db in
+            try String.fetchOne(db, sql: "SELECT study_id FROM questionnaires WHERE id = ? LIMIT 1", arguments: [id])
+        }
+    }
+
     public func latestQuestionnaires(studyId: String) async throws -> [QuestionnaireDocument] {
         try await pool.read { db in
             try Row.fetchAll(db, sql: """

@@ -48,6 +48,8 @@ public protocol ServerStore: Sendable {
     /// Stores a new version; returns false when this exact version is already stored with the same content.
     func addQuestionnaire(_ document: QuestionnaireDocument, now: Date) async throws -> Bool
     func questionnaire(id: String, version: Int) async throws -> QuestionnaireDocument?
+    /// The study a questionnaire belongs to (every version belongs to the same one).
+    func studyId(ofQuestionnaire id: String) async throws -> String?
     /// The newest version of every questionnaire of a study.
     func latestQuestionnaires(studyId: String) async throws -> [QuestionnaireDocument]
 
