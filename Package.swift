@@ -79,7 +79,7 @@ var targets: [Target] = [
     .testTarget(
         name: "UNITIServerTests",
         dependencies: [
-            "UNITIServer", "UNITIProtocol", hummingbird,
+            "UNITIServer", "UNITIProtocol", hummingbird, argumentParser,
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ],
         path: "Tests/UNITIServerTests"

@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import NIOCore
 import Testing
 import UNITIProtocol
 @testable import UNITIServer
@@ -105,7 +106,7 @@ struct AccountTests {
                                           body: PasswordChangeRequest(currentPassword: "firstpassword", newPassword: "secondpassword")).status == .ok)
 
             #expect(try await client.json(.post, "/api/v1/account/password-reset", body: PasswordResetRequest(email: "emil@example.org")).status == .accepted)
-            let code = try server.mailedCode(to: "emil@example.org")
+            let code = try server.mailedCode(to: "emil@example.org", subject: "reset")
             #expect(try await client.json(.post, "/api/v1/account/password-reset/confirm",
                                           body: PasswordResetConfirmation(token: code, newPassword: "thirdpassword")).status == .ok)
             #expect(try await client.json(.post, "/api/v1/account/password-reset/confirm",

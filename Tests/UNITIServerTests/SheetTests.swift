@@ -97,21 +97,21 @@ struct SheetTests {
                 let value = Double(10 * (index + 1))
                 _ = try await client.json(.post, "/api/v1/sheets", token: token,
                                           body: AnswerSheetBatch(sheets: [sheet(loudness: value - 5), sheet(loudness: value + 5)]))
-                let result = try await client.get("/api/v1/comparison?questionnaire=daily&label=loudness", token: tokens[0]).decode(ComparisonResult.self)
+                let result = try await client.get("/api/v1/comparison?questionnaire=daily&label=loudness", token: tokens[0]).decode(ComparisonReport.self)
                 if index < 4 {
                     #expect(result.available == false)
                     #expect(result.reason == "not_enough_participants")
                     #expect(result.ownMean == nil)
                 }
             }
-            let result = try await client.get("/api/v1/comparison?questionnaire=daily&label=loudness", token: tokens[1]).decode(ComparisonResult.self)
+            let result = try await client.get("/api/v1/comparison?questionnaire=daily&label=loudness", token: tokens[1]).decode(ComparisonReport.self)
             #expect(result.available)
             #expect(result.participants == 5)
             #expect(result.ownMean == 20)
             #expect(result.allParticipantsMean == 30)
             #expect(result.percentile == 30)
             let outside = try await client.get("/api/v1/comparison?questionnaire=daily&label=loudness&from=2028-01-01T00:00:00Z", token: tokens[1])
-            #expect(try outside.decode(ComparisonResult.self).participants == 0)
+            #expect(try outside.decode(ComparisonReport.self).participants == 0)
         }
     }
 }

@@ -1,6 +1,8 @@
+import ArgumentParser
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NIOCore
 import Testing
 import UNITIProtocol
 @testable import UNITIServer
@@ -46,12 +48,13 @@ struct TestServer {
         _ = try await store.addQuestionnaire(document, now: clock.now())
     }
 
-    /// The code from the newest mail to `address`.
-    func mailedCode(to address: String) throws -> String {
+    /// The code from a mail to `address` whose subject contains `subject`.
+    func mailedCode(to address: String, subject: String = "activate") throws -> String {
         for message in try spool.messages().reversed() {
             let text = try String(contentsOf: message.url, encoding: .utf8)
-            guard text.contains("To: \(address)\r\n") else { continue }
-            if let line = text.components(separatedBy: "\r\n").first(where: { $0.hasPrefix("    ") }) {
+            let lines = text.split(whereSeparator: \.isNewline)
+            guard lines.contains("To: \(address)"), lines.contains(where: { $0.hasPrefix("Subject: ") && $0.contains(subject) }) else { continue }
+            if let line = lines.first(where: { $0.hasPrefix("    ") }) {
                 return line.trimmingCharacters(in: .whitespaces)
             }
         }
@@ -145,4 +148,14 @@ func sheet(_ id: UUID = UUID(), loudness: Double = 40, mood: Double = 2, questio
                                  "mood": Answer(value: .number(mood), answeredAt: ended)],
                        startedAt: started, endedAt: ended, clientVersion: "uniti-test 1",
                        sensors: SensorReadings(microphone: MicrophoneReading(dbfs: -42.5, measuredAt: answered)))
+}
+
+/// Runs a `uniti-server` subcommand in-process, as a coordinator would on the command line.
+func runServerCommand(_ arguments: [String]) async throws {
+    var command = try UNITIServerCommand.parseAsRoot(arguments)
+    if var asyncCommand = command as? any AsyncParsableCommand {
+        try await asyncCommand.run()
+    } else {
+        try command.run()
+    }
 }

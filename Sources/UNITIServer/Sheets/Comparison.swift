@@ -6,15 +6,15 @@ import UNITIProtocol
 /// number of participants nothing is shown, so that no single person's answers can be inferred.
 public enum Comparison {
     public static func compute(questionnaireId: String, label: String, means: [Int64: Double], userId: Int64,
-                               minimumParticipants: Int) -> ComparisonResult {
+                               minimumParticipants: Int) -> ComparisonReport {
         let participants = means.count
         guard participants >= minimumParticipants else {
-            return ComparisonResult(questionnaireId: questionnaireId, label: label, available: false,
+            return ComparisonReport(questionnaireId: questionnaireId, label: label, available: false,
                                     reason: "not_enough_participants", participants: participants,
                                     minimumParticipants: minimumParticipants, ownMean: nil, allParticipantsMean: nil, percentile: nil)
         }
         guard let own = means[userId] else {
-            return ComparisonResult(questionnaireId: questionnaireId, label: label, available: false,
+            return ComparisonReport(questionnaireId: questionnaireId, label: label, available: false,
                                     reason: "no_own_answers", participants: participants,
                                     minimumParticipants: minimumParticipants, ownMean: nil, allParticipantsMean: nil, percentile: nil)
         }
@@ -23,7 +23,7 @@ public enum Comparison {
         let below = values.filter { $0 < own }.count
         let equal = values.filter { $0 == own }.count
         let percentile = (Double(below) + 0.5 * Double(equal)) / Double(values.count) * 100
-        return ComparisonResult(questionnaireId: questionnaireId, label: label, available: true, reason: nil,
+        return ComparisonReport(questionnaireId: questionnaireId, label: label, available: true, reason: nil,
                                 participants: participants, minimumParticipants: minimumParticipants,
                                 ownMean: own, allParticipantsMean: overall, percentile: percentile)
     }
