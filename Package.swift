@@ -16,6 +16,7 @@ let featureModules: [(target: String, folder: String, product: String)] = [
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 
 var targets: [Target] = [
     .systemLibrary(
@@ -70,6 +71,36 @@ var targets: [Target] = [
         dependencies: ["UNITIHost"] + featureModules.map { .target(name: $0.target) },
         path: "Sources/uniti"
     ),
+    // SMTP for the study server through libcurl (a C shim: curl_easy_setopt is variadic).
+    .target(
+        name: "CCurlSMTP",
+        path: "Sources/CCurlSMTP",
+        linkerSettings: [.linkedLibrary("curl")]
+    ),
+    // The study server: never depends on UNITICore or a module, only on what crosses the wire.
+    .target(
+        name: "UNITIServer",
+        dependencies: [
+            "UNITIProtocol", "CCurlSMTP", hummingbird, grdb, argumentParser,
+            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ],
+        path: "Sources/UNITIServer",
+        resources: [.copy("Resources/openapi.yaml")]
+    ),
+    .executableTarget(
+        name: "uniti-server",
+        dependencies: ["UNITIServer"],
+        path: "Sources/uniti-server"
+    ),
+    .testTarget(
+        name: "UNITIServerTests",
+        dependencies: [
+            "UNITIServer", "UNITIProtocol", hummingbird, argumentParser,
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ],
+        path: "Tests/UNITIServerTests"
+    ),
     .testTarget(
         name: "UNITICoreTests",
         dependencies: ["UNITICore", "UNITIProtocol"],
@@ -116,6 +147,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "uniti", targets: ["uniti"]),
+        .executable(name: "uniti-server", targets: ["uniti-server"]),
     ] + featureModules.map { .executable(name: $0.product, targets: [$0.product]) },
     traits: [
         .trait(
@@ -127,6 +159,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
 /// `GET /api/v1/comparison?questionnaire=Q&label=L&from=..&to=..`: the participant's mean for one
 /// questionnaire item over a period beside everyone's (Track Your Stress thesis: comparison with all users).
-public struct ComparisonResult: Codable, Hashable, Sendable {
+public struct ComparisonReport: Codable, Hashable, Sendable {
     public var questionnaireId: String
     public var label: String
     /// False when fewer than `minimumParticipants` contributed (or the caller did not): then the

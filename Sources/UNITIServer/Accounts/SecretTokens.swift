@@ -1,0 +1,27 @@
+import Crypto
+import Foundation
+
+/// Bearer, refresh and mailed tokens: 32 random bytes, handed out once in base64url and kept by the
+/// server only as a SHA-256 hash, so a stolen database holds no usable token.
+public enum SecretTokens {
+    /// A new random token (43 base64url characters).
+    public static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The hex SHA-256 digest under which a token is stored.
+    public static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// A stable random participant pseudonym for exports (`p-` and 12 hex digits).
+    public static func pseudonym() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return "p-" + (0..<6).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+
+/// `--database PATH`, shared by `serve` and every coordinator command so that they work on the same file.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .long, help: "SQLite database file (created if missing).")
+    var database: String = ProcessInfo.processInfo.environment["UNITI_SERVER_DATABASE"] ?? "uniti-server.sqlite"
+
+    func openStore() throws -> SQLiteServerStore {
+        do {
+            return try SQLiteServerStore(path: database)
+        } catch {
+            throw ValidationError("Cannot open database '\(database)': \(error)")
+        }
+    }
+}
+
+/// `--mail-spool DIR`, shared by `serve` and `mail`.
+struct MailSpoolOptions: ParsableArguments {
+    @Option(name: .long, help: "Directory the server writes mail to as .eml files.")
+    var mailSpool: String = ProcessInfo.processInfo.environment["UNITI_SERVER_MAIL_SPOOL"] ?? "mail-spool"
+}
+
+/// Output helpers for the coordinator commands.
+enum CommandOutput {
+    static func json<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// Prints rows as aligned columns.
+    static func table(_ header: [String], _ rows: [[String]]) {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        for row in all {
+            print(row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }.joined(separator: "  "))
+        }
+    }
+}

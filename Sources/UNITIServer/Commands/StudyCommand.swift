@@ -1,0 +1,172 @@
+import ArgumentParser
+import Foundation
+import UNITIProtocol
+
+/// `uniti-server study create|update|list|show|modules`: the coordinator defines studies.
+struct StudyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "study", abstract: "Create, change and inspect studies.",
+        subcommands: [Create.self, Update.self, List.self, Show.self, Modules.self])
+
+    /// The study fields a coordinator can set; all optional so `update` changes only what is given.
+    struct Fields: ParsableArguments {
+        @Option(help: "Title (plain English text, or JSON like '{\"en\":\"...\",\"de\":\"...\"}').")
+        var title: String?
+        @Option(help: "Description (text or JSON as for --title).")
+        var description: String?
+        @Option(help: "Consent text shown before joining (text or JSON).")
+        var consent: String?
+        @Option(help: "How participants join: public, password or byRequest.")
+        var access: StudyAccess?
+        @Option(help: "Join password of a password study.")
+        var password: String?
+        @Flag(inversion: .prefixedNo, help: "Whether participants may leave the study.")
+        var participantsMayLeave: Bool?
+        @Flag(inversion: .prefixedNo, help: "Whether the study is running (open for joining and answers).")
+        var running: Bool?
+        @Option(help: "Start time, ISO 8601 (e.g. 2026-12-01T00:00:00Z).")
+        var starts: String?
+        @Option(help: "End time, ISO 8601.")
+        var ends: String?
+        @Option(help: "Enabled modules, comma-separated: tyt,tys,tyh,tn,son.")
+        var modules: String?
+        @Option(help: "JSON file with the study's schedules.")
+        var schedules: String?
+
+        func apply(to study: inout StudyRecord, hasher: PasswordHasher) async throws {
+            if let title { study.title = try Self.text(title, option: "--title") }
+            if let description { study.description = try Self.text(description, option: "--description") }
+            if let consent { study.consent = try Self.text(consent, option: "--consent") }
+            if let access { study.access = access }
+            if let password {
+                guard password.count >= 4 else { throw ValidationError("--password needs at least 4 characters.") }
+                study.passwordHash = await hasher.hash(password)
+            }
+            if let participantsMayLeave { study.participantsMayLeave = participantsMayLeave }
+            if let running { study.running = running }
+            if let starts { study.startsAt = try Self.time(starts, option: "--starts") }
+            if let ends { study.endsAt = try Self.time(ends, option: "--ends") }
+            if let modules { study.modules = try Self.modules(modules) }
+            if let schedules {
+                let data = try Data(contentsOf: URL(fileURLWithPath: schedules))
+                study.schedules = try JSONDecoder().decode(JSONValue.self, from: data)
+            }
+            if study.access == .password && study.passwordHash == nil {
+                throw ValidationError("A password study needs --password.")
+            }
+            if let start = study.startsAt, let end = study.endsAt, end <= start {
+                throw ValidationError("--ends must be after --starts.")
+            }
+        }
+
+        static func text(_ raw: String, option: String) throws -> LocalizedText {
+            if raw.hasPrefix("{") {
+                guard let value = try? JSONDecoder().decode([String: String].self, from: Data(raw.utf8)) else {
+                    throw ValidationError("\(option): give plain text or a JSON object of language to text.")
+                }
+                return LocalizedText(value)
+            }
+            return LocalizedText(["en": raw])
+        }
+
+        static func time(_ raw: String, option: String) throws -> Date {
+            guard let date = Timestamps.parse(raw) else {
+                throw ValidationError("\(option): give an ISO 8601 time with offset, e.g. 2026-12-01T00:00:00Z.")
+            }
+            return date
+        }
+
+        static func modules(_ raw: String) throws -> [String] {
+            let ids = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if let unknown = ids.first(where: { !StudyRules.knownModules.contains($0) }) {
+                throw ValidationError("Unknown module '\(unknown)'; known: \(StudyRules.knownModules.sorted().joined(separator: ", ")).")
+            }
+            var seen: Set<String> = []
+            return ids.filter { seen.insert($0).inserted }
+        }
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a study.")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "Study id: lower-case letters, digits and '-'.") var id: String
+        @OptionGroup var fields: Fields
+
+        func run() async throws {
+            guard StudyRules.isValidId(id) else { throw ValidationError("Study id '\(id)' must be lower-case letters, digits, '-', '_' or '.'.") }
+            guard fields.title != nil else { throw ValidationError("A new study needs --title.") }
+            let store = try database.openStore()
+            var study = StudyRecord(id: id, title: "")
+            try await fields.apply(to: &study, hasher: PasswordHasher(cost: 10))
+            do {
+                try await store.createStudy(study, now: Date())
+            } catch StoreConflict.studyExists {
+                throw ValidationError("Study '\(id)' exists; change it with 'study update \(id)'.")
+            }
+            print("Created study \(id).")
+        }
+    }
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change fields of a study.")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "Study id.") var id: String
+        @OptionGroup var fields: Fields
+
+        func run() async throws {
+            let store = try database.openStore()
+            guard var study = try await store.study(id: id) else { throw ValidationError("No study '\(id)'; see 'study list'.") }
+            try await fields.apply(to: &study, hasher: PasswordHasher(cost: 10))
+            try await store.updateStudy(study, now: Date())
+            print("Updated study \(id).")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List studies.")
+        @OptionGroup var database: DatabaseOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() async throws {
+            let store = try database.openStore()
+            var infos: [StudyInfo] = []
+            for study in try await store.studies() {
+                infos.append(StudyPresenter.info(study, membership: .none, questionnaires: try await store.latestQuestionnaires(studyId: study.id)))
+            }
+            if json { return try CommandOutput.json(infos) }
+            CommandOutput.table(["ID", "ACCESS", "RUNNING", "MODULES", "TITLE"], infos.map {
+                [$0.id, $0.access.rawValue, $0.running ? "yes" : "no", $0.modules.joined(separator: ","), $0.title.text(in: "en")]
+            })
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one study as JSON.")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "Study id.") var id: String
+
+        func run() async throws {
+            let store = try database.openStore()
+            guard let study = try await store.study(id: id) else { throw ValidationError("No study '\(id)'; see 'study list'.") }
+            try CommandOutput.json(StudyPresenter.info(study, membership: .none, questionnaires: try await store.latestQuestionnaires(studyId: id)))
+        }
+    }
+
+    struct Modules: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set the modules a study enables.")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "Study id.") var id: String
+        @Option(help: "Modules to enable, comma-separated (tyt,tys,tyh,tn,son); replaces the current set.")
+        var enable: String
+
+        func run() async throws {
+            let store = try database.openStore()
+            guard var study = try await store.study(id: id) else { throw ValidationError("No study '\(id)'; see 'study list'.") }
+            study.modules = try Fields.modules(enable)
+            try await store.updateStudy(study, now: Date())
+            print("Study \(id) enables: \(study.modules.joined(separator: ", ")).")
+        }
+    }
+}
+
+extension StudyAccess: ExpressibleByArgument {}

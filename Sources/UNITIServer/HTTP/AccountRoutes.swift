@@ -1,0 +1,203 @@
+import Foundation
+import Hummingbird
+import UNITIProtocol
+
+/// `/api/v1/account/...`: registration, activation, sessions, password, profile, deactivation.
+struct AccountRoutes: Sendable {
+    let environment: ServerEnvironment
+    var store: any ServerStore { environment.store }
+    var auth: Authenticator { Authenticator(environment: environment) }
+
+    func register(on group: RouterGroup<ServerRequestContext>) {
+        group.post("register") { request, context in try await register(request, context) }
+        group.post("activate") { request, context in try await activate(request, context) }
+        group.post("login") { request, context in try await login(request, context) }
+        group.post("refresh") { request, context in try await refresh(request, context) }
+        group.post("logout") { request, _ in try await logout(request) }
+        group.post("password-reset") { request, context in try await startPasswordReset(request, context) }
+        group.post("password-reset/confirm") { request, context in try await confirmPasswordReset(request, context) }
+        group.post("password") { request, context in try await changePassword(request, context) }
+        group.get("profile") { request, _ in try await profile(request) }
+        group.patch("profile") { request, context in try await updateProfile(request, context) }
+        group.post("deactivate") { request, _ in try await deactivate(request) }
+        group.post("reactivate") { request, context in try await reactivate(request, context) }
+    }
+
+    private func register(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let body = try await request.decodeJSON(RegisterRequest.self, context: context)
+        let username = body.username.trimmingCharacters(in: .whitespaces)
+        let email = body.email.trimmingCharacters(in: .whitespaces).lowercased()
+        try AccountRules.validateUsername(username)
+        try AccountRules.validateEmail(email)
+        try AccountRules.validatePassword(body.password)
+        let language = body.language ?? "en"
+        try AccountRules.validateLanguage(language)
+        let hash = await environment.passwords.hash(body.password)
+        let now = environment.clock.now()
+        let userId = try await store.createUser(username: username, email: email, passwordHash: hash, language: language,
+                                                pseudonym: SecretTokens.pseudonym(), now: now)
+        let token = SecretTokens.generate()
+        try await store.storeMailToken(userId: userId, purpose: .activation, tokenHash: SecretTokens.hash(token),
+                                       expiresAt: now.addingTimeInterval(environment.mailTokenLifetime))
+        let mail = MailTemplates.activation(token: token, username: username, language: language)
+        try await environment.mailer.send(OutgoingMail(to: email, subject: mail.subject, body: mail.body))
+        return try JSONResponse.make(StatusMessage(status: "activation_mail_sent"), status: .created)
+    }
+
+    private func activate(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let body = try await request.decodeJSON(TokenRequest.self, context: context)
+        guard let userId = try await store.consumeMailToken(purpose: .activation, tokenHash: SecretTokens.hash(body.token),
+                                                            now: environment.clock.now()) else {
+            throw APIError.invalid("invalid_token", "This activation code is unknown, used or expired; register again or ask for a new one.")
+        }
+        try await store.setActivated(userId: userId)
+        return try JSONResponse.make(StatusMessage(status: "activated"))
+    }
+
+    /// Checks a login and password with throttling; returns the account when both are right.
+    private func verifiedAccount(login: String, password: String) async throws -> UserAccount {
+        let now = environment.clock.now()
+        if let wait = environment.throttle.retryAfter(login: login, now: now) {
+            throw APIError(.tooManyRequests, "too_many_attempts",
+                           "Too many failed logins; wait \(wait) seconds before trying again.", headers: ["Retry-After": "\(wait)"])
+        }
+        let account = try await store.user(login: login.trimmingCharacters(in: .whitespaces))
+        // Verify against a fixed hash when the account is unknown, so timing does not tell which logins exist.
+        let hash = account?.passwordHash ?? environment.passwords.decoyHash
+        let correct = await environment.passwords.verify(password, hash: hash)
+        guard let account, correct else {
+            environment.throttle.recordFailure(login: login, now: now)
+            throw APIError(.unauthorized, "invalid_credentials", "The login or the password is wrong.")
+        }
+        environment.throttle.recordSuccess(login: login)
+        return account
+    }
+
+    private func newSession(for userId: Int64) async throws -> SessionTokens {
+        let now = environment.clock.now()
+        let access = SecretTokens.generate()
+        let refresh = SecretTokens.generate()
+        let accessExpiry = now.addingTimeInterval(environment.accessTokenLifetime)
+        let refreshExpiry = now.addingTimeInterval(environment.refreshTokenLifetime)
+        try await store.createSession(userId: userId, accessHash: SecretTokens.hash(access), accessExpiresAt: accessExpiry,
+                                      refreshHash: SecretTokens.hash(refresh), refreshExpiresAt: refreshExpiry, now: now)
+        return SessionTokens(accessToken: access, refreshToken: refresh, expiresAt: Timestamps.format(accessExpiry),
+                             refreshExpiresAt: Timestamps.format(refreshExpiry))
+    }
+
+    private func login(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let body = try await request.decodeJSON(LoginRequest.self, context: context)
+        guard !body.login.isEmpty, body.login.count <= 254, body.password.utf8.count <= 1024 else {
+            throw APIError.invalid("invalid_credentials_format", "Give the e-mail address or username and the password.")
+        }
+        let account = try await verifiedAccount(login: body.login, password: body.password)
+        guard account.activated else {
+            throw APIError(.forbidden, "not_activated", "Activate the account first with the code sent by mail.")
+        }
+        guard account.active else {
+            throw APIError(.forbidden, "account_deactivated", "This account is deactivated; reactivate it to log in.")
+        }
+        return try JSONResponse.make(try await newSession(for: account.id))
+    }
+
+    private func refresh(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let body = try await request.decodeJSON(RefreshRequest.self, context: context)
+        let now = environment.clock.now()
+        let access = SecretTokens.generate()
+        let refresh = SecretTokens.generate()
+        let accessExpiry = now.addingTimeInterval(environment.accessTokenLifetime)
+        let refreshExpiry = now.addingTimeInterval(environment.refreshTokenLifetime)
+        guard let userId = try await store.rotateSession(
+            refreshHash: SecretTokens.hash(body.refreshToken), newAccessHash: SecretTokens.hash(access),
+            accessExpiresAt: accessExpiry, newRefreshHash: SecretTokens.hash(refresh), refreshExpiresAt: refreshExpiry, now: now),
+              let account = try await store.user(id: userId), account.active else {
+            throw APIError(.unauthorized, "invalid_refresh_token", "The refresh token is unknown, revoked or expired; log in again.")
+        }
+        return try JSONResponse.make(SessionTokens(accessToken: access, refreshToken: refresh,
+                                                   expiresAt: Timestamps.format(accessExpiry),
+                                                   refreshExpiresAt: Timestamps.format(refreshExpiry)))
+    }
+
+    private func logout(_ request: Request) async throws -> Response {
+        let user = try await auth.user(request)
+        try await store.revokeSession(id: user.sessionId)
+        return try JSONResponse.make(StatusMessage(status: "logged_out"))
+    }
+
+    private func startPasswordReset(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let body = try await request.decodeJSON(PasswordResetRequest.self, context: context)
+        let email = body.email.trimmingCharacters(in: .whitespaces).lowercased()
+        try AccountRules.validateEmail(email)
+        if let account = try await store.user(login: email), account.email.lowercased() == email {
+            let token = SecretTokens.generate()
+            try await store.storeMailToken(userId: account.id, purpose: .passwordReset, tokenHash: SecretTokens.hash(token),
+                                           expiresAt: environment.clock.now().addingTimeInterval(environment.mailTokenLifetime))
+            let mail = MailTemplates.passwordReset(token: token, username: account.username, language: account.language)
+            try await environment.mailer.send(OutgoingMail(to: account.email, subject: mail.subject, body: mail.body))
+        }
+        return try JSONResponse.make(StatusMessage(status: "reset_mail_sent_if_account_exists"), status: .accepted)
+    }
+
+    private func confirmPasswordReset(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let body = try await request.decodeJSON(PasswordResetConfirmation.self, context: context)
+        try AccountRules.validatePassword(body.newPassword)
+        guard let userId = try await store.consumeMailToken(purpose: .passwordReset, tokenHash: SecretTokens.hash(body.token),
+                                                            now: environment.clock.now()) else {
+            throw APIError.invalid("invalid_token", "This reset code is unknown, used or expired; ask for a new one.")
+        }
+        try await store.setPasswordHash(userId: userId, hash: await environment.passwords.hash(body.newPassword))
+        try await store.revokeSessions(userId: userId)
+        return try JSONResponse.make(StatusMessage(status: "password_changed"))
+    }
+
+    private func changePassword(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let user = try await auth.user(request)
+        let body = try await request.decodeJSON(PasswordChangeRequest.self, context: context)
+        guard await environment.passwords.verify(body.currentPassword, hash: user.account.passwordHash) else {
+            throw APIError(.forbidden, "wrong_password", "The current password is wrong.")
+        }
+        try AccountRules.validatePassword(body.newPassword)
+        try await store.setPasswordHash(userId: user.account.id, hash: await environment.passwords.hash(body.newPassword))
+        return try JSONResponse.make(StatusMessage(status: "password_changed"))
+    }
+
+    private func profile(_ request: Request) async throws -> Response {
+        let user = try await auth.user(request)
+        return try JSONResponse.make(Self.profile(of: user.account))
+    }
+
+    static func profile(of account: UserAccount) -> Profile {
+        Profile(username: account.username, email: account.email, firstName: account.firstName, lastName: account.lastName,
+                gender: account.gender, language: account.language, active: account.active)
+    }
+
+    private func updateProfile(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let user = try await auth.user(request)
+        var update = try await request.decodeJSON(ProfileUpdate.self, context: context)
+        update.username = update.username?.trimmingCharacters(in: .whitespaces)
+        if let username = update.username { try AccountRules.validateUsername(username) }
+        if let first = update.firstName { try AccountRules.validateName(first, field: "first_name") }
+        if let last = update.lastName { try AccountRules.validateName(last, field: "last_name") }
+        if let language = update.language { try AccountRules.validateLanguage(language) }
+        try await store.updateProfile(userId: user.account.id, update: update)
+        guard let account = try await store.user(id: user.account.id) else { throw APIError.unauthorized }
+        return try JSONResponse.make(Self.profile(of: account))
+    }
+
+    private func deactivate(_ request: Request) async throws -> Response {
+        let user = try await auth.user(request)
+        try await store.setActive(userId: user.account.id, active: false)
+        try await store.revokeSessions(userId: user.account.id)
+        return try JSONResponse.make(StatusMessage(status: "deactivated"))
+    }
+
+    private func reactivate(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let body = try await request.decodeJSON(ReactivateRequest.self, context: context)
+        let account = try await verifiedAccount(login: body.login, password: body.password)
+        guard account.activated else {
+            throw APIError(.forbidden, "not_activated", "Activate the account first with the code sent by mail.")
+        }
+        try await store.setActive(userId: account.id, active: true)
+        return try JSONResponse.make(try await newSession(for: account.id))
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import UNITIProtocol
+
+/// `/api/v1/records`: the generic per-user module record store (upsert by client id, newest
+/// update wins, deletions as tombstones, incremental pull by an opaque cursor).
+struct RecordRoutes: Sendable {
+    let environment: ServerEnvironment
+    var store: any ServerStore { environment.store }
+    var auth: Authenticator { Authenticator(environment: environment) }
+
+    func register(on group: RouterGroup<ServerRequestContext>) {
+        group.post("") { request, context in try await push(request, context) }
+        group.get("") { request, _ in try await pull(request) }
+    }
+
+    private func push(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let user = try await auth.user(request)
+        let batch = try await request.decodeJSON(ModuleRecordBatch.self, context: context)
+        guard !batch.records.isEmpty, batch.records.count <= ServerLimits.maximumRecordsPerBatch else {
+            throw APIError.invalid("invalid_batch", "Send 1 to \(ServerLimits.maximumRecordsPerBatch) records per batch.")
+        }
+        var changes: [RecordChange] = []
+        for record in batch.records {
+            guard RecordCursor.isValidModuleId(record.moduleId) else {
+                throw APIError.invalid("invalid_module_id", "Module id '\(record.moduleId.prefix(64))' must be 1 to 32 lower-case letters or digits.")
+            }
+            guard (1...128).contains(record.clientId.count), !record.clientId.contains(where: { $0.isNewline || $0.isWhitespace }) else {
+                throw APIError.invalid("invalid_client_id", "A record clientId has 1 to 128 characters without spaces.")
+            }
+            guard let updatedAt = Timestamps.parse(record.updatedAt) else {
+                throw APIError.invalid("invalid_time", "Record \(record.clientId): updatedAt must be an ISO 8601 time with a UTC offset.")
+            }
+            if record.deleted != true {
+                guard let payload = record.payload else {
+                    throw APIError.invalid("missing_payload", "Record \(record.clientId): a record that is not deleted needs a payload.")
+                }
+                guard (try JSONCoding.data(payload)).count <= ServerLimits.maximumRecordPayloadBytes else {
+                    throw APIError.invalid("payload_too_large", "Record \(record.clientId): the payload is larger than \(ServerLimits.maximumRecordPayloadBytes) bytes.")
+                }
+            }
+            changes.append(RecordChange(upsert: record, updatedAt: updatedAt))
+        }
+        let outcomes = try await store.applyRecords(userId: user.account.id, changes: changes)
+        let results = zip(batch.records, outcomes).map {
+            ModuleRecordBatchResult.Entry(moduleId: $0.moduleId, clientId: $0.clientId, outcome: $1)
+        }
+        return try JSONResponse.make(ModuleRecordBatchResult(results: results))
+    }
+
+    private func pull(_ request: Request) async throws -> Response {
+        let user = try await auth.user(request)
+        let cursor = try request.queryString("cursor").map(RecordCursor.decode) ?? 0
+        let moduleId = request.queryString("module")
+        if let moduleId, !RecordCursor.isValidModuleId(moduleId) {
+            throw APIError.badRequest("invalid_query", "'module' must be a module id such as 'tn'.")
+        }
+        let limit = try request.queryInt("limit", default: 100, range: 1...ServerLimits.maximumPageSize)
+        let page = try await store.records(userId: user.account.id, after: cursor, moduleId: moduleId, limit: limit)
+        return try JSONResponse.make(ModuleRecordPage(records: page.records, cursor: RecordCursor.encode(page.cursor), more: page.more))
+    }
+}
+
+/// The opaque cursor of record pulls: the server's change sequence, wrapped so clients do not
+/// build it themselves.
+enum RecordCursor {
+    static func encode(_ sequence: Int64) -> String {
+        "c" + String(sequence, radix: 36)
+    }
+
+    static func decode(_ text: String) throws -> Int64 {
+        guard text.first == "c", text.count <= 16, let value = Int64(text.dropFirst(), radix: 36), value >= 0 else {
+            throw APIError.badRequest("invalid_cursor", "The cursor is not one this server gave out; pull without a cursor to start over.")
+        }
+        return value
+    }
+
+    static func isValidModuleId(_ id: String) -> Bool {
+        (1...32).contains(id.count) && id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+}

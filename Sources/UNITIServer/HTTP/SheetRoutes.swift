@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import UNITIProtocol
+
+/// `/api/v1/sheets` and `/api/v1/comparison`: uploading and listing answer sheets, and the
+/// comparison with all users.
+struct SheetRoutes: Sendable {
+    let environment: ServerEnvironment
+    var store: any ServerStore { environment.store }
+    var auth: Authenticator { Authenticator(environment: environment) }
+
+    func register(sheets: RouterGroup<ServerRequestContext>, api: RouterGroup<ServerRequestContext>) {
+        sheets.post("") { request, context in try await upload(request, context) }
+        sheets.get("") { request, _ in try await list(request) }
+        api.get("comparison") { request, _ in try await comparison(request) }
+    }
+
+    private func upload(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let user = try await auth.user(request)
+        let batch = try await request.decodeJSON(AnswerSheetBatch.self, context: context)
+        guard !batch.sheets.isEmpty, batch.sheets.count <= ServerLimits.maximumSheetsPerBatch else {
+            throw APIError.invalid("invalid_batch", "Send 1 to \(ServerLimits.maximumSheetsPerBatch) sheets per batch.")
+        }
+        var questionnaires: [String: QuestionnaireDocument] = [:]
+        var access: [String: Bool] = [:]
+        var seenIds: Set<UUID> = []
+        var validated: [ValidatedSheet] = []
+        for sheet in batch.sheets {
+            let id = sheet.id.uuidString.lowercased()
+            guard seenIds.insert(sheet.id).inserted else {
+                throw APIError.invalid("duplicate_sheet_id", "Sheet \(id) appears twice in this batch.")
+            }
+            let key = "\(sheet.questionnaireID)#\(sheet.questionnaireVersion)"
+            if questionnaires[key] == nil {
+                guard let document = try await store.questionnaire(id: sheet.questionnaireID, version: sheet.questionnaireVersion) else {
+                    throw APIError.invalid("unknown_questionnaire", "Sheet \(id): no questionnaire '\(sheet.questionnaireID.prefix(64))' in version \(sheet.questionnaireVersion).")
+                }
+                questionnaires[key] = document
+            }
+            let document = questionnaires[key]!
+            if access[document.studyId] == nil {
+                let study = try await store.study(id: document.studyId)
+                let membership = try await store.membership(studyId: document.studyId, userId: user.account.id)
+                access[document.studyId] = study.map { StudyPresenter.mayReadContent($0, membership: membership) } ?? false
+            }
+            guard access[document.studyId] == true else {
+                throw APIError(.forbidden, "not_a_member", "Sheet \(id): join study '\(document.studyId)' before sending its answers.")
+            }
+            validated.append(try SheetValidation.validate(sheet, against: document))
+        }
+        let receivedAt = environment.clock.now()
+        let outcomes = try await store.storeSheets(userId: user.account.id, sheets: validated, receivedAt: receivedAt)
+        let results = zip(batch.sheets, outcomes).map {
+            AnswerSheetBatchResult.Entry(id: $0.id.uuidString.lowercased(), outcome: $1, receivedAt: Timestamps.format(receivedAt))
+        }
+        return try JSONResponse.make(AnswerSheetBatchResult(results: results))
+    }
+
+    private func list(_ request: Request) async throws -> Response {
+        let user = try await auth.user(request)
+        let page = try request.queryInt("page", default: 1, range: 1...1_000_000)
+        let perPage = try request.queryInt("perPage", default: 50, range: 1...ServerLimits.maximumPageSize)
+        let result = try await store.sheets(userId: user.account.id, offset: (page - 1) * perPage, limit: perPage)
+        return try JSONResponse.make(AnswerSheetPage(sheets: result.sheets, page: page, perPage: perPage, total: result.total))
+    }
+
+    private func comparison(_ request: Request) async throws -> Response {
+        let user = try await auth.user(request)
+        guard let questionnaireId = request.queryString("questionnaire"), !questionnaireId.isEmpty, questionnaireId.count <= 128,
+              let label = request.queryString("label"), !label.isEmpty, label.count <= 128 else {
+            throw APIError.badRequest("invalid_query", "Give 'questionnaire' and 'label' (and optionally 'from' and 'to' as ISO 8601 times).")
+        }
+        func time(_ name: String) throws -> Date? {
+            guard let raw = request.queryString(name) else { return nil }
+            guard let date = Timestamps.parse(raw) else {
+                throw APIError.badRequest("invalid_query", "'\(name)' must be an ISO 8601 time with a UTC offset, e.g. 2026-11-01T00:00:00Z.")
+            }
+            return date
+        }
+        guard let studyId = try await store.studyId(ofQuestionnaire: questionnaireId),
+              let study = try await store.study(id: studyId) else {
+            throw APIError.notFound("No questionnaire '\(questionnaireId)'.")
+        }
+        let membership = try await store.membership(studyId: studyId, userId: user.account.id)
+        guard StudyPresenter.mayReadContent(study, membership: membership) else {
+            throw APIError(.forbidden, "not_a_member", "Join study '\(studyId)' to compare its answers.")
+        }
+        let from = try time("from")
+        let to = try time("to")
+        let means = try await store.participantMeans(questionnaireId: questionnaireId, label: label, from: from, to: to)
+        let result = Comparison.compute(questionnaireId: questionnaireId, label: label, means: means, userId: user.account.id,
+                                        minimumParticipants: environment.comparisonMinimumParticipants)
+        return try JSONResponse.make(result)
+    }
+}

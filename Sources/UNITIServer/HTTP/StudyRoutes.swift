@@ -1,0 +1,135 @@
+import Foundation
+import Hummingbird
+import UNITIProtocol
+
+/// `/api/v1/studies/...` and `/api/v1/questionnaires/...`: listing, joining and leaving studies,
+/// and reading their questionnaires (with ETags).
+struct StudyRoutes: Sendable {
+    let environment: ServerEnvironment
+    var store: any ServerStore { environment.store }
+    var auth: Authenticator { Authenticator(environment: environment) }
+
+    func register(studies: RouterGroup<ServerRequestContext>, questionnaires: RouterGroup<ServerRequestContext>) {
+        studies.get("") { request, _ in try await list(request) }
+        studies.get(":id") { request, context in try await show(request, context) }
+        studies.post(":id/join") { request, context in try await join(request, context) }
+        studies.post(":id/leave") { request, context in try await leave(request, context) }
+        studies.get(":id/questionnaires") { request, context in try await studyQuestionnaires(request, context) }
+        questionnaires.get(":id/versions/:version") { request, context in try await questionnaire(request, context) }
+    }
+
+    private func studyId(_ context: ServerRequestContext) throws -> String {
+        guard let id = context.parameters.get("id"), StudyRules.isValidId(id) else {
+            throw APIError.notFound("No such study.")
+        }
+        return id
+    }
+
+    private func list(_ request: Request) async throws -> Response {
+        let user = try await auth.user(request)
+        let scope = request.queryString("scope") ?? "available"
+        guard scope == "available" || scope == "mine" else {
+            throw APIError.badRequest("invalid_query", "'scope' is 'available' (public and your own studies) or 'mine'.")
+        }
+        let memberships = try await store.memberships(userId: user.account.id)
+        var result: [StudyInfo] = []
+        for study in try await store.studies() {
+            let membership = memberships[study.id] ?? MembershipStatus.none
+            let listed = scope == "mine" ? membership == .member : StudyPresenter.isListed(study, membership: membership)
+            guard listed else { continue }
+            let questionnaires = StudyPresenter.mayReadContent(study, membership: membership)
+                ? try await store.latestQuestionnaires(studyId: study.id) : []
+            result.append(StudyPresenter.info(study, membership: membership, questionnaires: questionnaires))
+        }
+        return try JSONResponse.withETag(StudyList(studies: result), request: request)
+    }
+
+    private func show(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let user = try await auth.user(request)
+        let id = try studyId(context)
+        guard let study = try await store.study(id: id) else { throw APIError.notFound("No study with id '\(id)'.") }
+        let membership = try await store.membership(studyId: id, userId: user.account.id)
+        let questionnaires = StudyPresenter.mayReadContent(study, membership: membership)
+            ? try await store.latestQuestionnaires(studyId: id) : []
+        return try JSONResponse.withETag(StudyPresenter.info(study, membership: membership, questionnaires: questionnaires), request: request)
+    }
+
+    private func join(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let user = try await auth.user(request)
+        let id = try studyId(context)
+        let body = try await request.decodeJSON(JoinStudyRequest.self, context: context)
+        guard let study = try await store.study(id: id) else { throw APIError.notFound("No study with id '\(id)'.") }
+        let now = environment.clock.now()
+        let current = try await store.membership(studyId: id, userId: user.account.id)
+        if current == .member {
+            return try JSONResponse.make(MembershipResponse(studyId: id, membership: .member))
+        }
+        guard StudyPresenter.isOpen(study, now: now) else {
+            throw APIError(.conflict, "study_closed", "Study '\(id)' is not running at the moment; it cannot be joined.")
+        }
+        switch study.access {
+        case .public:
+            try await store.setMembership(studyId: id, userId: user.account.id, status: .member, now: now)
+            return try JSONResponse.make(MembershipResponse(studyId: id, membership: .member))
+        case .password:
+            guard let password = body.password, !password.isEmpty else {
+                throw APIError(.forbidden, "study_password_required", "Study '\(id)' needs its password to join.")
+            }
+            guard let hash = study.passwordHash, password.utf8.count <= 256,
+                  await environment.passwords.verify(password, hash: hash) else {
+                throw APIError(.forbidden, "wrong_study_password", "The password for study '\(id)' is wrong.")
+            }
+            try await store.setMembership(studyId: id, userId: user.account.id, status: .member, now: now)
+            return try JSONResponse.make(MembershipResponse(studyId: id, membership: .member))
+        case .byRequest:
+            if current != .pending {
+                try await store.setMembership(studyId: id, userId: user.account.id, status: .pending, now: now)
+            }
+            return try JSONResponse.make(MembershipResponse(studyId: id, membership: .pending), status: .accepted)
+        }
+    }
+
+    private func leave(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let user = try await auth.user(request)
+        let id = try studyId(context)
+        guard let study = try await store.study(id: id) else { throw APIError.notFound("No study with id '\(id)'.") }
+        let current = try await store.membership(studyId: id, userId: user.account.id)
+        guard current == .member || current == .pending else {
+            throw APIError(.conflict, "not_a_member", "You are not a participant of study '\(id)'.")
+        }
+        if current == .member && !study.participantsMayLeave {
+            throw APIError(.conflict, "leave_forbidden",
+                           "Study '\(id)' does not let participants leave while it runs; contact the study team to withdraw.")
+        }
+        try await store.setMembership(studyId: id, userId: user.account.id, status: .left, now: environment.clock.now())
+        return try JSONResponse.make(MembershipResponse(studyId: id, membership: .left))
+    }
+
+    private func studyQuestionnaires(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let user = try await auth.user(request)
+        let id = try studyId(context)
+        guard let study = try await store.study(id: id) else { throw APIError.notFound("No study with id '\(id)'.") }
+        let membership = try await store.membership(studyId: id, userId: user.account.id)
+        guard StudyPresenter.mayReadContent(study, membership: membership) else {
+            throw APIError(.forbidden, "not_a_member", "Join study '\(id)' to read its questionnaires.")
+        }
+        let list = QuestionnaireList(questionnaires: try await store.latestQuestionnaires(studyId: id))
+        return try JSONResponse.withETag(list, request: request)
+    }
+
+    private func questionnaire(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let user = try await auth.user(request)
+        guard let id = context.parameters.get("id"), let version = context.parameters.get("version", as: Int.self) else {
+            throw APIError.notFound("No such questionnaire version.")
+        }
+        guard let document = try await store.questionnaire(id: id, version: version),
+              let study = try await store.study(id: document.studyId) else {
+            throw APIError.notFound("No questionnaire '\(id)' in version \(version).")
+        }
+        let membership = try await store.membership(studyId: study.id, userId: user.account.id)
+        guard StudyPresenter.mayReadContent(study, membership: membership) else {
+            throw APIError(.forbidden, "not_a_member", "Join study '\(study.id)' to read its questionnaires.")
+        }
+        return try JSONResponse.withETag(document, request: request)
+    }
+}

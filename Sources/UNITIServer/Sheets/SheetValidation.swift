@@ -1,0 +1,29 @@
+import Foundation
+import UNITIProtocol
+
+/// Checks an uploaded sheet against the questionnaire version it answers, with the shared
+/// `AnswerSheetValidator` (the client runs the same checks before it saves). Any problem is
+/// reported as 422 naming the sheet and the items.
+enum SheetValidation {
+    static func validate(_ sheet: AnswerSheet, against document: QuestionnaireDocument) throws -> ValidatedSheet {
+        let id = sheet.id.uuidString.lowercased()
+        if let ended = sheet.endedAt, ended.date < sheet.startedAt.date {
+            throw APIError.invalid("invalid_time", "Sheet \(id): endedAt is before startedAt.")
+        }
+        if let late = sheet.answers.first(where: { $0.value.answeredAt.date < sheet.startedAt.date.addingTimeInterval(-1) }) {
+            throw APIError.invalid("invalid_time", "Sheet \(id): item '\(late.key)' was answered before the sheet was started.")
+        }
+        guard sheet.clientVersion.count <= 100, (sheet.language?.count ?? 0) <= 16 else {
+            throw APIError.invalid("invalid_sheet", "Sheet \(id): clientVersion is at most 100 and language at most 16 characters.")
+        }
+        let problems = AnswerSheetValidator.validate(sheet, against: document.definition)
+        guard problems.isEmpty else {
+            let code = problems.contains { $0.code == .unknownLabel } ? "unknown_item" : "invalid_answer"
+            let details = problems.prefix(5).map { problem in
+                problem.label.map { "item '\($0)' \(problem.message)" } ?? problem.description
+            }.joined(separator: "; ")
+            throw APIError.invalid(code, "Sheet \(id) (\(document.id) version \(document.version)): \(details).")
+        }
+        return ValidatedSheet(sheet: sheet, studyId: document.studyId)
+    }
+}

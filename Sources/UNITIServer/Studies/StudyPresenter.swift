@@ -1,0 +1,29 @@
+import Foundation
+import UNITIProtocol
+
+/// Turns a stored study into what a participant is shown, and states who may see a study.
+enum StudyPresenter {
+    static func info(_ study: StudyRecord, membership: MembershipStatus, questionnaires: [QuestionnaireDocument]) -> StudyInfo {
+        StudyInfo(id: study.id, title: study.title, description: study.description, consent: study.consent,
+                  startsAt: study.startsAt.map(Timestamps.format), endsAt: study.endsAt.map(Timestamps.format),
+                  running: study.running, access: study.access, participantsMayLeave: study.participantsMayLeave,
+                  modules: study.modules,
+                  questionnaires: questionnaires.map { QuestionnaireReference(id: $0.id, version: $0.version) },
+                  membership: membership)
+    }
+
+    /// Listed for a user: public studies and every study the user has a standing in.
+    static func isListed(_ study: StudyRecord, membership: MembershipStatus) -> Bool {
+        study.access == .public || membership != .none
+    }
+
+    /// May read the study's questionnaires: members, and anyone for a public study.
+    static func mayReadContent(_ study: StudyRecord, membership: MembershipStatus) -> Bool {
+        study.access == .public || membership == .member
+    }
+
+    /// Open for joining now: marked running and within its start and end.
+    static func isOpen(_ study: StudyRecord, now: Date) -> Bool {
+        study.running && (study.startsAt.map { $0 <= now } ?? true) && (study.endsAt.map { now < $0 } ?? true)
+    }
+}

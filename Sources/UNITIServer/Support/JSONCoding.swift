@@ -1,0 +1,19 @@
+import Foundation
+
+/// JSON text for the columns that hold structured values, with sorted keys so that equal values
+/// give equal text (ETags and "same content" checks rely on that).
+enum JSONCoding {
+    static func string<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try data(value), as: UTF8.self)
+    }
+
+    static func data<T: Encodable>(_ value: T) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+        try JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+}

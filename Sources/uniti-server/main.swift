@@ -1,0 +1,3 @@
+import UNITIServer
+
+await UNITIServerCommand.runFromCommandLine()
