@@ -171,7 +171,7 @@ public struct SyncEngine: Sendable {
     private func pullRecords(_ report: inout SyncReport) throws {
         while true {
             let cursor = try services.settings.string(Self.recordsCursorKey)
-            var query = [URLQueryItem(name: "limit", value: "500")]
+            var query = [URLQueryItem(name: "limit", value: "200")]
             if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
             let page: ModuleRecordPage = try client.send("GET", "records", query: query)
             try services.database.writer.write { db in

@@ -80,7 +80,7 @@ struct LoginCommand: HostCommand {
         let password = try shell.askSecret("host.account.password")
         let session = try shell.accounts.login(login, password: password)
         shell.console.line(shell.localizer("host.login.done", ["username": session.username]))
-        try shell.syncNow(force: true, quiet: false)
+        shell.syncAfterSuccess()
     }
 }
 

@@ -95,7 +95,7 @@ struct StudyCommand: HostCommand {
             }
             let answer: MembershipResponse = try shell.api { try $0.send("POST", "studies/\(id)/join", body: request) }
             shell.console.line(shell.localizer("host.study.joined.\(answer.membership.rawValue)", ["study": id]))
-            try shell.syncNow(force: true, quiet: true)
+            shell.syncAfterSuccess()
         }
     }
 
@@ -111,7 +111,7 @@ struct StudyCommand: HostCommand {
             let _: MembershipResponse = try shell.api { try $0.send("POST", "studies/\(id)/leave") }
             try shell.services.studies.recordLeft(id)
             shell.console.line(shell.localizer("host.study.left", ["study": id]))
-            try shell.syncNow(force: true, quiet: true)
+            shell.syncAfterSuccess()
         }
     }
 

@@ -39,6 +39,22 @@ extension Shell {
         }
     }
 
+    /// Syncs after a command that already succeeded (login, joining a study): a sync problem is
+    /// reported as a notice, and the command still counts as done.
+    func syncAfterSuccess() {
+        do {
+            try syncNow(force: true, quiet: true)
+        } catch {
+            console.error(localizer("host.sync.notice", ["message": (error as? UNITIError)?.message ?? "\(error)"]))
+        }
+    }
+
+    /// Starts a background sync when something waits in the outbox and a session exists.
+    func syncInBackgroundIfQueued() {
+        guard (try? Outbox(database: services.database).due(at: services.clock.now, limit: 1).isEmpty) == false else { return }
+        syncInBackground()
+    }
+
     /// Starts a sync on a background thread (after a saved sheet, at start) so the prompt never
     /// waits for the network. At most one runs at a time; failures only show in `sync --status`.
     public func syncInBackground() {

@@ -102,6 +102,9 @@ public final class Shell: @unchecked Sendable {
                 try runHost(type, arguments: arguments)
             case .module(let module, let arguments):
                 try runModule(module, arguments: arguments)
+                // A module command may have queued something for the server (a saved sheet,
+                // a record): send it in the background, never blocking the prompt.
+                if !lastCommandFailed { syncInBackgroundIfQueued() }
             }
         } catch let error as UNITIError {
             console.error(localizer("host.error.prefix", ["message": error.message]))

@@ -52,7 +52,10 @@ final class StudyServer {
     /// Stops the server gracefully and waits for it.
     func stop() {
         guard let process, process.isRunning else { return }
-        process.terminate()
+        process.terminate()  // graceful: the server finishes what it acknowledged
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         self.process = nil
     }

@@ -1,0 +1,199 @@
+import Foundation
+import Testing
+
+/// Offline-first sync with a real `uniti-server` on loopback and the real `uniti` client:
+/// nothing entered offline is lost, and nothing arrives twice, whatever happens to the network
+/// or the client process.
+@Suite("Sync against a real server", .enabled(if: Builds.isIntegrated), .serialized)
+struct SyncEndToEndTests {
+    static let answers = "yes\n35\n60\n4\n2\n50\n80\n25\n"
+
+    /// A server with a public study that owns the tyt questionnaire, and a client logged in and
+    /// joined to it.
+    struct Setup {
+        let server: StudyServer
+        let data = TemporaryDataDirectory()
+        var base: [String] { ["--data-dir", data.path, "--server", server.url] }
+
+        init() throws {
+            server = try StudyServer()
+            try server.coordinator(["study", "create", "ema", "--title", "EMA", "--access", "public", "--modules", "tyt", "--running"])
+            let definition = Program.binDirectory.appendingPathComponent(
+                "UNITI_UNITIConfigurations.resources/Resources/Questionnaires/tyt-momentary.json").path
+            let imported = try server.coordinator(["questionnaire", "import", definition, "--study", "ema"])
+            #expect(imported.status == 0, "\(imported.err)")
+            let register = try Program.run("uniti", base + ["-c", "register"],
+                                           stdin: "eve\neve@example.org\neve@example.org\npassword-eve\npassword-eve\n")
+            #expect(register.status == 0, "\(register.err)")
+            let code = try #require(try server.mailedCode(to: "eve@example.org"))
+            try Program.run("uniti", base + ["-c", "activate \(code)"])
+            #expect(try Program.run("uniti", base + ["-c", "login eve"], stdin: "password-eve\n").status == 0)
+            let join = try Program.run("uniti", base + ["-c", "study join ema"])
+            #expect(join.status == 0, "\(join.err)")
+        }
+
+        func run(_ command: String, stdin: String = "", server url: String? = nil) throws -> Program.Result {
+            try Program.run("uniti", ["--data-dir", data.path, "--server", url ?? server.url, "-c", command], stdin: stdin)
+        }
+
+        /// Sheets the server holds (read from its database, as a coordinator could).
+        func sheetsOnServer() throws -> Int {
+            let sqlite = Process()
+            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            sqlite.arguments = [server.database, "SELECT COUNT(*), COUNT(DISTINCT client_id) FROM answer_sheets"]
+            let pipe = Pipe()
+            sqlite.standardOutput = pipe
+            try sqlite.run()
+            sqlite.waitUntilExit()
+            let parts = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").compactMap { Int($0) }
+            #expect(parts.count == 2 && parts[0] == parts[1], "a sheet was stored twice: \(parts)")
+            return parts.first ?? -1
+        }
+
+        func pending() throws -> Int {
+            let status = try run("sync --status --json")
+            let object = try JSONSerialization.jsonObject(with: Data(status.out.utf8)) as? [String: Any]
+            return object?["pending"] as? Int ?? -1
+        }
+    }
+
+    @Test("answers given while the server is down are kept and delivered exactly once when it is back")
+    func offlineThenDeliveredOnce() throws {
+        let setup = try Setup()
+        setup.server.stop()
+        for _ in 0..<3 {
+            let fill = try setup.run("tyt fill", stdin: Self.answers)
+            #expect(fill.status == 0, "\(fill.err)")
+        }
+        let offline = try setup.run("sync")
+        #expect(offline.status == 1)
+        #expect(offline.err.contains("cannot be reached"))
+        #expect(try setup.pending() == 3)
+
+        try setup.server.start()
+        let online = try setup.run("sync")
+        #expect(online.status == 0, "\(online.err)")
+        #expect(online.out.contains("3 answer sheets"))
+        #expect(try setup.pending() == 0)
+        #expect(try setup.sheetsOnServer() == 3)
+        #expect(try setup.run("sync").status == 0)
+        #expect(try setup.sheetsOnServer() == 3)
+    }
+
+    @Test("a server answering 500 keeps the answer queued; it is delivered later")
+    func serverErrorIsRetried() throws {
+        let setup = try Setup()
+        let broken = try BrokenServer()
+        setup.server.stop()  // so that the sync after the fill cannot deliver it
+        #expect(try setup.run("tyt fill", stdin: Self.answers).status == 0)
+        try setup.server.start()
+        let failed = try setup.run("sync", server: broken.url)
+        #expect(failed.status == 1)
+        #expect(failed.err.contains("500"))
+        #expect(try setup.pending() == 1)
+        let status = try setup.run("sync --status")
+        #expect(status.out.contains("500"))
+        #expect(try setup.run("sync").status == 0)
+        #expect(try setup.sheetsOnServer() == 1)
+        #expect(try setup.pending() == 0)
+    }
+
+    @Test("killing the client in the middle of a sync loses and duplicates nothing")
+    func killedMidSync() throws {
+        let setup = try Setup()
+        setup.server.stop()
+        #expect(try setup.run("tyt fill", stdin: Self.answers).status == 0)
+        // Many more queued sheets, copies of the real one with fresh ids, so that the sync
+        // takes several batches.
+        let total = 1200
+        try cloneQueuedSheet(in: setup.data.path + "/uniti.sqlite", copies: total - 1)
+        #expect(try setup.pending() == total)
+        try setup.server.start()
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Program.path("uniti"))
+        process.arguments = setup.base + ["-c", "sync"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while try setup.sheetsOnServer() == 0, process.isRunning, Date() < deadline { usleep(5_000) }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let delivered = try setup.sheetsOnServer()
+        #expect(delivered > 0)
+
+        let again = try setup.run("sync")
+        #expect(again.status == 0, "\(again.err)")
+        #expect(try setup.sheetsOnServer() == total)
+        #expect(try setup.pending() == 0)
+    }
+
+    /// Copies the one queued sheet `copies` times with new ids, straight into the outbox table.
+    private func cloneQueuedSheet(in database: String, copies: Int) throws {
+        let sql = """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(copies))
+            INSERT INTO core_outbox (clientID, kind, moduleID, payload, createdAt, attempts, nextAttemptAt, state)
+            SELECT 'sheet:' || u, kind, moduleID,
+                   CAST(replace(CAST(payload AS TEXT), json_extract(CAST(payload AS TEXT), '$.id'), u) AS BLOB),
+                   createdAt, 0, nextAttemptAt, 'pending'
+            FROM (SELECT upper(substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-8' || substr(h, 18, 3) || '-' || substr(h, 21, 12)) AS u
+                  FROM (SELECT lower(hex(randomblob(16))) AS h FROM n)),
+                 (SELECT * FROM core_outbox WHERE kind = 'answerSheet' LIMIT 1)
+            """
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [database, sql]
+        let errors = Pipe()
+        sqlite.standardError = errors
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        #expect(sqlite.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+    }
+}
+
+/// A server on loopback that answers every request with 500, for retry tests.
+final class BrokenServer {
+    let process = Process()
+    let url: String
+
+    init() throws {
+        let script = """
+            import http.server, sys
+            class H(http.server.BaseHTTPRequestHandler):
+                def answer(self):
+                    body = b'{"error": {"code": "internal", "message": "the server broke"}}'
+                    self.send_response(500)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = answer
+                def log_message(self, *args): pass
+            server = http.server.HTTPServer(("127.0.0.1", 0), H)
+            print(server.server_address[1], flush=True)
+            server.serve_forever()
+            """
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let port = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        url = "http://127.0.0.1:\(port)"
+    }
+
+    deinit {
+        // SIGKILL: a test process may ignore SIGTERM (service-lifecycle sets SIG_IGN in
+        // in-process server tests), and children inherit that.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
