@@ -132,7 +132,7 @@ for name in modulesWithTests {
 for module in featureModules {
     targets.append(.target(
         name: module.target,
-        dependencies: ["UNITICore", argumentParser],
+        dependencies: ["UNITICore", "UNITIProtocol", "UNITIConfigurations", grdb, argumentParser],
         path: "Modules/\(module.folder)/Module"
     ))
     targets.append(.executableTarget(

@@ -54,15 +54,7 @@ struct NotifyCommand: ShellCommand {
         @Argument(help: ArgumentHelp(L("tyt.notify.time"), valueName: "HH:MM")) var time: String
         init() {}
         func run(in context: ModuleContext) throws {
-            var entry: FixedReminderTime?
-            try ReminderPlan.change(context) { plan in
-                let new = FixedReminderTime(weekday: try Weekday(parsing: day), time: try TimeOfDay(parsing: time))
-                var daily = try DailyReminders(fixed: plan.fixed)
-                try daily.add(new)
-                plan.fixed = daily.fixed
-                entry = new
-            }
-            context.console.line(L("tyt.notify.added", ["entry": entry.map { "\($0.weekday.localizedName) \($0.time)" } ?? ""]))
+            try editCustomReminder(context, day: day, time: time, messageKey: "tyt.notify.added") { try $0.add($1) }
         }
     }
 
@@ -74,15 +66,7 @@ struct NotifyCommand: ShellCommand {
         @Argument(help: ArgumentHelp(L("tyt.notify.time"), valueName: "HH:MM")) var time: String
         init() {}
         func run(in context: ModuleContext) throws {
-            var entry: FixedReminderTime?
-            try ReminderPlan.change(context) { plan in
-                let old = FixedReminderTime(weekday: try Weekday(parsing: day), time: try TimeOfDay(parsing: time))
-                var daily = try DailyReminders(fixed: plan.fixed)
-                try daily.remove(old)
-                plan.fixed = daily.fixed
-                entry = old
-            }
-            context.console.line(L("tyt.notify.removed", ["entry": entry.map { "\($0.weekday.localizedName) \($0.time)" } ?? ""]))
+            try editCustomReminder(context, day: day, time: time, messageKey: "tyt.notify.removed") { try $0.remove($1) }
         }
     }
 
@@ -157,4 +141,17 @@ struct ReminderPlanJSON: Encodable {
         custom = plan.fixed.map { Entry(weekday: "\($0.weekday)", time: "\($0.time)") }
         largestStandardPerDay = plan.largestCount
     }
+}
+
+/// Adds or removes one custom (weekday + time) reminder: parses the entry, applies `edit` to the
+/// custom reminders of a copy of the plan (checked before it is saved), and reports the entry.
+private func editCustomReminder(_ context: ModuleContext, day: String, time: String, messageKey: String,
+                                _ edit: (inout DailyReminders, FixedReminderTime) throws -> Void) throws {
+    let entry = FixedReminderTime(weekday: try Weekday(parsing: day), time: try TimeOfDay(parsing: time))
+    try ReminderPlan.change(context) { plan in
+        var daily = try DailyReminders(fixed: plan.fixed)
+        try edit(&daily, entry)
+        plan.fixed = daily.fixed
+    }
+    context.console.line(L(messageKey, ["entry": "\(entry.weekday.localizedName) \(entry.time)"]))
 }
