@@ -171,8 +171,8 @@ public enum Launcher {
         let shell: Shell
         let editor: LineEditor?
         do {
-            let reserved = Set(commands.flatMap { [$0.commandName] + $0.configuration.aliases })
-            let registry = try ModuleRegistry(modules, reservedNames: reserved, commandsAtTopLevel: kind.isStandalone)
+            let index = Shell.index(of: commands)
+            let registry = try ModuleRegistry(modules, reservedNames: Set(index.keys), commandsAtTopLevel: kind.isStandalone)
             let dataDirectory = DataDirectory.resolve(option: options.dataDirectory, environment: environment)
             try dataDirectory.create()
             let database = try AppDatabase(path: dataDirectory.databasePath, migrationSets: registry.migrationSets)
@@ -197,7 +197,7 @@ public enum Launcher {
             }
             let services = CoreServices(dataDirectory: dataDirectory, database: database, console: .standard(),
                                         input: input, clock: SystemClock(), prefersJSON: options.json)
-            shell = Shell(registry: registry, services: services, kind: kind, hostCommands: commands)
+            shell = Shell(registry: registry, services: services, kind: kind, hostCommands: commands, index: index)
             shell.serverOverride = options.server
             editor?.completer = { [unowned shell] words, _ in shell.completions(after: words) }
         } catch {

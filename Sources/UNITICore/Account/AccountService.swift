@@ -127,18 +127,8 @@ public struct AccountService {
         return session
     }
 
-    /// Turns API errors into one line for the person; a 401 also forgets the dead session.
+    /// Turns API errors into one line for the person (see `SessionStore.userFacingError`).
     func call<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as APIError {
-            if case .unauthorized(let message) = error {
-                // With a session, a 401 means it expired or was revoked; without one (a wrong
-                // password at login) the server's own words say what was wrong.
-                guard (try? sessions.current()) ?? nil != nil else { throw UNITIError(message) }
-                try? sessions.clear()
-            }
-            throw UNITIError(error.message)
-        }
+        try sessions.performing(body)
     }
 }

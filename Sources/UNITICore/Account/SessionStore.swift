@@ -63,6 +63,26 @@ public struct SessionStore: Sendable {
         try settings.set(Self.serverKey, to: text.hasSuffix("/") ? String(text.dropLast()) : text)
     }
 
+    /// Turns an API error into the one line the person sees. A 401 with a session means the
+    /// session expired or was revoked: it is forgotten and the person is asked to log in again.
+    /// Without a session (a wrong password at login) the server's own words say what was wrong.
+    public func userFacingError(for error: APIError) -> UNITIError {
+        if case .unauthorized(let message) = error {
+            guard (try? current()) ?? nil != nil else { return UNITIError(message) }
+            try? clear()
+        }
+        return UNITIError(error.message)
+    }
+
+    /// Runs API calls, turning their errors into `userFacingError(for:)`.
+    public func performing<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as APIError {
+            throw userFacingError(for: error)
+        }
+    }
+
     /// A client for the configured server with the current token; an error when none is configured.
     public func client(transport: any HTTPTransport = CurlTransport()) throws -> APIClient {
         guard let url = try serverURL() else { throw UNITIError(L("core.account.noServer")) }

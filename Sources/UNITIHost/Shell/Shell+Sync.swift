@@ -10,12 +10,7 @@ extension Shell {
     /// Runs one API call with the configured server and session; API errors become one line.
     func api<T>(_ body: (APIClient) throws -> T) throws -> T {
         let client = try sessions.client(transport: transport)
-        do {
-            return try body(client)
-        } catch let error as APIError {
-            if case .unauthorized = error { try? sessions.clear() }
-            throw UNITIError(error.message)
-        }
+        return try sessions.performing { try body(client) }
     }
 
     /// Syncs now, in the foreground. Without a server or a login there is nothing to do (quietly
@@ -28,8 +23,7 @@ extension Shell {
         let engine = SyncEngine(services: services, modules: registry.modules, client: try sessions.client(transport: transport))
         let report = engine.run(force: force)
         if let problem = report.stoppedBecause {
-            if case .unauthorized = problem { try? sessions.clear() }
-            throw UNITIError(problem.message)
+            throw sessions.userFacingError(for: problem)
         }
         if !quiet {
             console.line(localizer("host.sync.done", [

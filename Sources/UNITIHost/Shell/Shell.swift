@@ -26,20 +26,27 @@ public final class Shell: @unchecked Sendable {
     /// Whether a background sync is running.
     let backgroundSync = LockedValue(false)
 
-    public init(registry: ModuleRegistry, services: CoreServices, kind: ProgramKind,
-                hostCommands: [any HostCommand.Type]) {
-        self.registry = registry
-        self.services = services
-        self.kind = kind
-        self.hostCommands = hostCommands
+    /// The shell's commands by name and alias. A command's configuration is built anew on every
+    /// access, so this is computed once per process (the launcher also needs the names, for the
+    /// registry's check, before the shell exists).
+    public static func index(of commands: [any HostCommand.Type]) -> [String: any HostCommand.Type] {
         var byName: [String: any HostCommand.Type] = [:]
-        for command in hostCommands {
+        for command in commands {
             let configuration = command.configuration
             for name in [configuration.commandName ?? command._commandName] + configuration.aliases {
                 byName[name] = command
             }
         }
-        hostCommandsByName = byName
+        return byName
+    }
+
+    public init(registry: ModuleRegistry, services: CoreServices, kind: ProgramKind,
+                hostCommands: [any HostCommand.Type], index: [String: any HostCommand.Type]? = nil) {
+        self.registry = registry
+        self.services = services
+        self.kind = kind
+        self.hostCommands = hostCommands
+        hostCommandsByName = index ?? Self.index(of: hostCommands)
         if case .standalone(let module) = kind {
             currentModuleID = module.descriptor.id
         }
@@ -145,8 +152,7 @@ public final class Shell: @unchecked Sendable {
         hostCommandsByName[name]
     }
 
-    /// The shell's commands by name and alias, computed once (a command's configuration is
-    /// built anew on every access).
+    /// See `index(of:)`.
     let hostCommandsByName: [String: any HostCommand.Type]
 
     private func runHost(_ type: any HostCommand.Type, arguments: [String]) throws {
