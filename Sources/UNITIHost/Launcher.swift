@@ -126,12 +126,14 @@ public enum Launcher {
         if !kind.isStandalone {
             commands += [UseCommand.self, BackCommand.self]
         }
+        // Standalone programs bring their own baseline (Track Your Tinnitus thesis, FR8).
+        let baseline: [any HostCommand.Type] = kind.isStandalone ? [] : [BaselineHostCommand.self]
         commands += [
             RegisterCommand.self, ActivateCommand.self, LoginCommand.self, LogoutCommand.self,
             PasswordCommand.self, ProfileCommand.self, AccountCommand.self,
             StudiesCommand.self, StudyCommand.self, SyncCommand.self, ConfigCommand.self,
         ]
-        commands += [QuestionnaireCommand.self, RemindersCommand.self]
+        commands += baseline + [QuestionnaireCommand.self, RemindersCommand.self]
         commands += [StatusCommand.self, LanguageCommand.self, VersionCommand.self, ExitCommand.self]
         return commands
     }

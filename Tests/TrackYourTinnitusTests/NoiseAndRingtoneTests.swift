@@ -58,6 +58,36 @@ struct NoiseAndRingtoneTests {
         #expect(abs(Double(reader.frameCount) / 44_100 - Ringtone.named("low-pulse")!.length) < 0.1)
     }
 
+    @Test("a due reminder plays the chosen ringtone, sample for sample; without an output device the terminal bell rings instead")
+    func reminderPlaysChosenTone() throws {
+        let fixture = try TinnitusFixture()
+        try RingtoneCommand.Set.parse(["low-pulse"]).run(in: fixture.context)
+        try NotifyCommand.Count.parse(["4"]).run(in: fixture.context)
+        let rule = try #require(try fixture.module.reminderSource(fixture.context).rules.first)
+        #expect(rule.tone == "low-pulse")
+        let reminder = PlannedReminder(moduleID: "tyt", moduleName: "TrackYourTinnitus", ruleID: rule.id, questionnaireID: nil,
+                                       date: fixture.clock.now, localDate: LocalDate(year: 2026, month: 9, day: 21),
+                                       localTime: TimeOfDay(minutes: 600), command: rule.command, tone: rule.tone, sound: true)
+        let module = fixture.module
+        let fallback = CountingBell()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tyt-bell-\(UUID().uuidString).wav").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bell = ToneBell(tone: { module.reminderTone(named: $0.tone!) },
+                            openOutput: { try WAVFileSink(path: path, format: $0) }, fallback: fallback, waits: true)
+        bell.ring(for: reminder)
+        #expect(fallback.count.value == 0)
+        let reader = try WAVReader(path: path)
+        var played = [Int16](repeating: 0, count: reader.frameCount)
+        let read = played.withUnsafeMutableBufferPointer { reader.read(into: $0) }
+        #expect(read == reader.frameCount)
+        #expect(played == RingtoneSynthesizer().render(Ringtone.named("low-pulse")!))
+
+        let noDevice = ToneBell(tone: { module.reminderTone(named: $0.tone!) },
+                                openOutput: { _ in throw UNITIError("no sound card") }, fallback: fallback, waits: true)
+        noDevice.ring(for: reminder)
+        #expect(fallback.count.value == 1)
+    }
+
     /// The strongest bin of the spectrum (plain DFT on a short excerpt at the loudest point).
     static func dominantFrequency(_ samples: [Int16], rate: Double) -> Double {
         let analyzer = SpectrumAnalyzer(sampleRate: Int(rate), segmentLength: 4096)
@@ -66,4 +96,10 @@ struct NoiseAndRingtoneTests {
         let peak = density.indices.dropFirst().max { density[$0] < density[$1] } ?? 0
         return analyzer.frequency(ofBin: peak)
     }
+}
+
+/// Counts how often the fallback bell rang.
+final class CountingBell: ReminderBell {
+    let count = LockedValue(0)
+    func ring(for reminder: PlannedReminder) { count.withValue { $0 += 1 } }
 }

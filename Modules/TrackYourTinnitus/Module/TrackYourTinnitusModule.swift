@@ -36,4 +36,11 @@ public struct TrackYourTinnitusModule: UNITIModule {
         let results = ResultStore(database: context.database)
         return ReminderSource(rules: [rule]) { _, period in try results.hasResult(in: period) }
     }
+
+    /// The chosen ringtone (thesis FR4), rendered when a reminder falls due.
+    public func reminderTone(named name: String) -> ReminderTone? {
+        guard let tone = Ringtone.named(name) else { return nil }
+        let synthesizer = RingtoneSynthesizer()
+        return ReminderTone(format: synthesizer.format, samples: synthesizer.render(tone))
+    }
 }

@@ -14,15 +14,24 @@ public struct QuestionnaireDraftStore: Sendable {
     }
 
     public func save(_ draft: QuestionnaireDraft, owner: String) throws {
-        let json = try SheetJSON.encode(draft)
-        try database.writer.write { db in
-            try db.execute(sql: """
-                INSERT INTO core_questionnaire_drafts(owner, questionnaireID, questionnaireVersion, draft, updatedAt)
-                VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(owner, questionnaireID) DO UPDATE SET
-                  questionnaireVersion = excluded.questionnaireVersion, draft = excluded.draft, updatedAt = excluded.updatedAt
-                """, arguments: [owner, draft.sheet.questionnaireID, draft.sheet.questionnaireVersion, json, clock.now])
-        }
+        try database.writer.write { db in try save(draft, owner: owner, at: clock.now, in: db) }
+    }
+
+    /// Keeps a draft inside the caller's transaction (so a synced draft and its outbox entry
+    /// are written together).
+    public func save(_ draft: QuestionnaireDraft, owner: String, at date: Date, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO core_questionnaire_drafts(owner, questionnaireID, questionnaireVersion, draft, updatedAt)
+            VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(owner, questionnaireID) DO UPDATE SET
+              questionnaireVersion = excluded.questionnaireVersion, draft = excluded.draft, updatedAt = excluded.updatedAt
+            """, arguments: [owner, draft.sheet.questionnaireID, draft.sheet.questionnaireVersion, try SheetJSON.encode(draft), date])
+    }
+
+    /// When the draft of a questionnaire was last changed; nil without a draft.
+    public func updatedAt(owner: String, questionnaireID: String, in db: Database) throws -> Date? {
+        try Date.fetchOne(db, sql: "SELECT updatedAt FROM core_questionnaire_drafts WHERE owner = ? AND questionnaireID = ?",
+                          arguments: [owner, questionnaireID])
     }
 
     /// The draft for a questionnaire, if any. A draft that cannot be read any more is reported,
@@ -41,10 +50,12 @@ public struct QuestionnaireDraftStore: Sendable {
     }
 
     public func delete(owner: String, questionnaireID: String) throws {
-        try database.writer.write { db in
-            try db.execute(sql: "DELETE FROM core_questionnaire_drafts WHERE owner = ? AND questionnaireID = ?",
-                           arguments: [owner, questionnaireID])
-        }
+        try database.writer.write { db in try delete(owner: owner, questionnaireID: questionnaireID, in: db) }
+    }
+
+    public func delete(owner: String, questionnaireID: String, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM core_questionnaire_drafts WHERE owner = ? AND questionnaireID = ?",
+                       arguments: [owner, questionnaireID])
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import UNITIProtocol
 
 /// Runs a questionnaire for a person, for any module: refuses an invalid definition, offers to
@@ -30,7 +31,16 @@ public final class QuestionnaireEngine {
     /// Answers `definition` for `owner` (a module id). With `keepsDraft` false (a preview)
     /// nothing is written to the database. Throws `PromptCancelled` when the person abandons
     /// (the draft stays), and a `UNITIError` naming the problem when the sheet cannot be submitted.
-    public func answer(_ definition: QuestionnaireDefinition, owner: String, keepsDraft: Bool = true) throws -> QuestionnaireResult {
+    ///
+    /// - Parameters:
+    ///   - syncsDraft: the draft also travels to the person's other devices (``SyncedDrafts``),
+    ///     so they can continue there; for questionnaires answered once, such as a baseline.
+    ///   - storing: stores the finished result in the same transaction that drops the draft, so
+    ///     no moment exists in which the answers are in neither place. Without it the caller
+    ///     stores the returned sheet itself.
+    public func answer(_ definition: QuestionnaireDefinition, owner: String, keepsDraft: Bool = true,
+                       syncsDraft: Bool = false,
+                       storing: ((QuestionnaireResult, Database) throws -> Void)? = nil) throws -> QuestionnaireResult {
         let localizer = self.localizer ?? CurrentLanguage.localizer
         let problems = QuestionnaireValidator.validate(definition)
         guard problems.isEmpty else {
@@ -39,7 +49,7 @@ public final class QuestionnaireEngine {
             ]))
         }
         let console = services.console
-        let session = try startSession(definition, owner: owner, keepsDraft: keepsDraft, localizer: localizer)
+        let session = try startSession(definition, owner: owner, keepsDraft: keepsDraft, syncsDraft: syncsDraft, localizer: localizer)
         if session.sensors == nil, !definition.sensors.isEmpty {
             session.sensors = sensorSource?.readings(for: definition.sensors, clock: services.clock)
         }
@@ -47,8 +57,18 @@ public final class QuestionnaireEngine {
         console.line(text.text(definition.title))
         if let intro = definition.intro { console.line(text.text(intro)) }
 
+        let database = services.database
+        let clock = services.clock
         let saveDraft: (QuestionnaireSession) throws -> Void = { [drafts] session in
-            if keepsDraft { try drafts.save(session.draft(clientVersion: Self.clientVersion), owner: owner) }
+            guard keepsDraft else { return }
+            let draft = session.draft(clientVersion: Self.clientVersion)
+            try database.writer.write { db in
+                if syncsDraft {
+                    try SyncedDrafts.save(draft, owner: owner, at: clock.now, store: drafts, in: db)
+                } else {
+                    try drafts.save(draft, owner: owner, at: clock.now, in: db)
+                }
+            }
         }
         do {
             let frontEnd: any QuestionnaireFrontEnd
@@ -66,9 +86,20 @@ public final class QuestionnaireEngine {
             throw cancel
         }
         let sheet = try session.finish(clientVersion: Self.clientVersion)
-        if keepsDraft { try drafts.delete(owner: owner, questionnaireID: definition.id) }
+        let result = QuestionnaireResult(sheet: sheet, scores: QuestionnaireScorer.scores(for: definition, answers: sheet.values))
+        if keepsDraft || storing != nil {
+            try database.writer.write { db in
+                try storing?(result, db)
+                guard keepsDraft else { return }
+                if syncsDraft {
+                    try SyncedDrafts.finish(questionnaireID: definition.id, owner: owner, at: clock.now, store: drafts, in: db)
+                } else {
+                    try drafts.delete(owner: owner, questionnaireID: definition.id, in: db)
+                }
+            }
+        }
         if let outro = definition.outro { console.line(text.text(outro)) }
-        return QuestionnaireResult(sheet: sheet, scores: QuestionnaireScorer.scores(for: definition, answers: sheet.values))
+        return result
     }
 
     /// The unfinished answers of a questionnaire as a partial sheet, for modules that sync
@@ -77,7 +108,7 @@ public final class QuestionnaireEngine {
         try drafts.draft(owner: owner, questionnaireID: questionnaireID)?.sheet
     }
 
-    private func startSession(_ definition: QuestionnaireDefinition, owner: String, keepsDraft: Bool,
+    private func startSession(_ definition: QuestionnaireDefinition, owner: String, keepsDraft: Bool, syncsDraft: Bool,
                               localizer: Localizer) throws -> QuestionnaireSession {
         let fresh = { QuestionnaireSession(definition: definition, clock: self.services.clock, language: localizer.language.rawValue) }
         guard keepsDraft, let draft = try drafts.draft(owner: owner, questionnaireID: definition.id) else { return fresh() }
@@ -98,7 +129,14 @@ public final class QuestionnaireEngine {
             case .value(let value) where value == .yesNo(true):
                 return QuestionnaireSession(resuming: draft, definition: definition, clock: services.clock)
             case .value:
-                try drafts.delete(owner: owner, questionnaireID: definition.id)
+                // Starting afresh drops the draft here and, when it is synced, on other devices.
+                try services.database.writer.write { db in
+                    if syncsDraft {
+                        try SyncedDrafts.finish(questionnaireID: definition.id, owner: owner, at: services.clock.now, store: drafts, in: db)
+                    } else {
+                        try drafts.delete(owner: owner, questionnaireID: definition.id, in: db)
+                    }
+                }
                 return fresh()
             default:
                 services.console.line(localizer("questionnaire.accept.yesNo"))

@@ -33,6 +33,10 @@ public protocol UNITIModule: Sendable {
     /// device), inside the sync's transaction. Records carry the module's own payload; a
     /// `deleted` record is a tombstone.
     func applyPulledRecords(_ records: [ModuleRecord], in db: Database) throws
+
+    /// The sound of one of the module's reminder tones (the `tone` of its reminder rules), or
+    /// nil to let the terminal bell ring. Asked when a reminder falls due.
+    func reminderTone(named name: String) -> ReminderTone?
 }
 
 extension UNITIModule {
@@ -41,6 +45,7 @@ extension UNITIModule {
     public func reminderSource(_ context: ModuleContext) throws -> ReminderSource { .none }
 
     public func applyPulledRecords(_ records: [ModuleRecord], in db: Database) throws {}
+    public func reminderTone(named name: String) -> ReminderTone? { nil }
 
     /// The module's migrations, registered under its id.
     public var migrationSet: MigrationSet { MigrationSet(owner: descriptor.id, steps: migrations) }

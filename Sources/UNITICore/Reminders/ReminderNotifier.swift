@@ -61,15 +61,15 @@ public struct DesktopNotifier: ReminderNotifier {
         guard let executable else { return fallback.deliver(reminder) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        var arguments = ["--app-name=UNITI", reminder.moduleName, reminder.announcement(in: timeZone)]
-        if let tone = reminder.tone, reminder.sound { arguments.insert("--hint=string:sound-name:\(tone)", at: 0) }
-        process.arguments = arguments
+        process.arguments = ["--app-name=UNITI", reminder.moduleName, reminder.announcement(in: timeZone)]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do {
             try process.run()
             process.waitUntilExit()
             if process.terminationStatus == 0 {
+                // The module's own tone, not a sound-theme name the desktop would not know.
+                fallback.bell.ring(for: reminder)
                 return "desktop"
             }
         } catch {}

@@ -46,6 +46,14 @@ public struct StudyCatalog: Sendable {
         return stored + [Self.defaultStudy]
     }
 
+    /// The shared baseline questionnaires: those the active studies declare, in order and
+    /// without repeats, or the default study's when none declares any.
+    public func baselineQuestionnaireIDs() throws -> [String] {
+        var ids: [String] = []
+        for id in try activeStudies().flatMap({ $0.baseline ?? [] }) where !ids.contains(id) { ids.append(id) }
+        return ids.isEmpty ? (Self.defaultStudy.baseline ?? []) : ids
+    }
+
     /// Ids of the enabled modules.
     public func enabledModuleIDs() throws -> Set<String> {
         Set(try activeStudies().flatMap(\.modules))

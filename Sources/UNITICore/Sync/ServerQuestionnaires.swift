@@ -30,6 +30,18 @@ public struct ServerQuestionnaires: Sendable {
         }
     }
 
+    /// The version to ask now: the server's when it is newer than the bundled one (or there is
+    /// no bundled one), else the bundled one.
+    public func active(id: String) throws -> QuestionnaireDefinition {
+        let server = try newest(id: id)
+        guard let bundled = try? QuestionnaireLoader.bundled(id) else {
+            if let server { return server }
+            return try QuestionnaireLoader.bundled(id)  // throws the one-line "not found" error
+        }
+        if let server, server.version > bundled.version { return server }
+        return bundled
+    }
+
     /// A specific version, for showing an answer next to the questions it answered.
     public func definition(id: String, version: Int) throws -> QuestionnaireDefinition? {
         try database.writer.read { db in

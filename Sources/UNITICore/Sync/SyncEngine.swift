@@ -175,7 +175,10 @@ public struct SyncEngine: Sendable {
             if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
             let page: ModuleRecordPage = try client.send("GET", "records", query: query)
             try services.database.writer.write { db in
-                let byModule = Dictionary(grouping: page.records, by: \.moduleId)
+                // Drafts belong to the core whoever owns them; the rest to their modules.
+                let drafts = QuestionnaireDraftStore(database: services.database, clock: services.clock)
+                let moduleRecords = try SyncedDrafts.apply(page.records, store: drafts, in: db)
+                let byModule = Dictionary(grouping: moduleRecords, by: \.moduleId)
                 for module in modules {
                     if let records = byModule[module.descriptor.id], !records.isEmpty {
                         try module.applyPulledRecords(records, in: db)

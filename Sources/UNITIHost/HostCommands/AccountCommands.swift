@@ -81,6 +81,7 @@ struct LoginCommand: HostCommand {
         let session = try shell.accounts.login(login, password: password)
         shell.console.line(shell.localizer("host.login.done", ["username": session.username]))
         shell.syncAfterSuccess()
+        BaselineHostCommand.remindIfOpen(shell)
     }
 }
 

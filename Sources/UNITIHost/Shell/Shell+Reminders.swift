@@ -13,8 +13,18 @@ extension Shell {
         }
     }
 
-    /// One line and the bell on this shell's console.
+    /// One line on this shell's console, and the module's tone (the terminal bell without a
+    /// sound card or a tone).
     public func terminalReminderNotifier() -> TerminalNotifier {
-        TerminalNotifier(console: console, bell: TerminalBell(console: console), timeZone: services.clock.timeZone)
+        TerminalNotifier(console: console, bell: reminderBell(), timeZone: services.clock.timeZone)
+    }
+
+    /// The bell that plays each module's chosen reminder tone.
+    public func reminderBell(openOutput: @escaping @Sendable (AudioFormat) throws -> any AudioSink = ToneBell.defaultOutput,
+                             waits: Bool = false) -> ToneBell {
+        let registry = registry
+        return ToneBell(tone: { reminder in
+            reminder.tone.flatMap { name in registry.module(id: reminder.moduleID)?.reminderTone(named: name) }
+        }, openOutput: openOutput, fallback: TerminalBell(console: console), waits: waits)
     }
 }

@@ -8,11 +8,15 @@ public struct StudyDescriptor: Codable, Hashable, Sendable {
     public var description: LocalizedText?
     /// Ids of the feature modules this study enables (`tyt`, `son`, ...).
     public var modules: [String]
+    /// Ids of the shared baseline questionnaires, answered once after the first login in the
+    /// integrated program; nil leaves the choice to the bundled default study.
+    public var baseline: [String]?
 
-    public init(id: String, title: LocalizedText, description: LocalizedText? = nil, modules: [String]) {
+    public init(id: String, title: LocalizedText, description: LocalizedText? = nil, modules: [String], baseline: [String]? = nil) {
         self.id = id
         self.title = title
         self.description = description
         self.modules = modules
+        self.baseline = baseline
     }
 }

@@ -4,12 +4,15 @@ import UNITIProtocol
 
 /// The baseline questionnaires answered once after the first login (thesis FR8, FR9).
 ///
-/// Standalone: the module's own three (case history, worst symptom, short distress scale). The
-/// integrated build would use the host's shared baseline, which does not exist yet; until it
-/// does, it asks the worst-symptom questionnaire only, because item 8 of the check-in needs it.
+/// Standalone: the module's own three (case history, worst symptom, short distress scale),
+/// owned by `tyt`. Integrated: the shell's shared baseline (``Baseline/shared(_:)``), which asks
+/// the worst symptom as part of its case history, so no module asks it twice.
 enum BaselineQuestionnaires {
     static let standaloneIDs = ["tyt-case-history", WorstSymptom.questionnaireID, "tyt-distress-short"]
-    static let integratedIDs = [WorstSymptom.questionnaireID]
 
-    static var ids: [String] { TinnitusBuild.isIntegrated ? integratedIDs : standaloneIDs }
+    static func baseline(_ services: CoreServices) throws -> Baseline {
+        TinnitusBuild.isIntegrated ? try Baseline.shared(services) : standalone
+    }
+
+    static let standalone = Baseline(owner: "tyt", questionnaireIDs: standaloneIDs)
 }

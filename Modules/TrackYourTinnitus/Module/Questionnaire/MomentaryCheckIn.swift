@@ -14,7 +14,7 @@ struct MomentaryCheckIn {
     func run(recording: String?) throws -> MomentaryResult {
         let console = context.console
         let noise = try NoiseSettings.load(context)
-        let symptom = try WorstSymptom.chosen(in: context.answerSheets, owner: moduleID)
+        let symptom = try WorstSymptom.chosen(context.services)
         let definition = try MomentaryQuestionnaire(database: context.database).personalized(for: symptom)
 
         var level: Double?
@@ -30,27 +30,34 @@ struct MomentaryCheckIn {
             }
         }
 
-        let answered: QuestionnaireResult
+        // The result is stored in the transaction that drops the draft, so a crash at any
+        // moment leaves the answers either in the draft or in the results.
+        var stored: MomentaryResult?
         do {
-            answered = try context.questionnaires.answer(definition, owner: moduleID)
+            _ = try context.questionnaires.answer(definition, owner: moduleID) { answered, db in
+                if let recorder = microphone {
+                    microphone = nil
+                    level = recorder.stop()
+                }
+                var sheet = answered.sheet
+                guard let values = MomentaryQuestionnaire.values(of: sheet) else {
+                    throw UNITIError(L("tyt.fill.incomplete"))
+                }
+                let end = sheet.endedAt ?? OffsetTimestamp(context.clock.now, in: context.clock.timeZone)
+                if let level {
+                    sheet.sensors = SensorReadings(microphone: MicrophoneReading(dbfs: level, measuredAt: end))
+                }
+                let result = MomentaryResult(id: sheet.id.uuidString, answeredAt: end.date, utcOffset: end.offsetSeconds,
+                                             questionnaireID: definition.id, questionnaireVersion: definition.version,
+                                             values: values, noiseDBFS: level)
+                try ResultStore.save(result, sheet: sheet, moduleID: moduleID, in: db)
+                stored = result
+            }
         } catch {
             _ = microphone?.stop()
             throw error
         }
-        if let microphone { level = microphone.stop() }
-
-        var sheet = answered.sheet
-        guard let values = MomentaryQuestionnaire.values(of: sheet) else {
-            throw UNITIError(L("tyt.fill.incomplete"))
-        }
-        let end = sheet.endedAt ?? OffsetTimestamp(context.clock.now, in: context.clock.timeZone)
-        if let level {
-            sheet.sensors = SensorReadings(microphone: MicrophoneReading(dbfs: level, measuredAt: end))
-        }
-        let result = MomentaryResult(id: sheet.id.uuidString, answeredAt: end.date, utcOffset: end.offsetSeconds,
-                                     questionnaireID: definition.id, questionnaireVersion: definition.version,
-                                     values: values, noiseDBFS: level)
-        try ResultStore(database: context.database).save(result, sheet: sheet, moduleID: moduleID)
+        guard let result = stored else { throw UNITIError(L("tyt.fill.incomplete")) }
 
         if let level {
             console.line(L("tyt.fill.noiseLevel", ["level": noise.describe(level)]))

@@ -18,13 +18,20 @@ public enum WorstSymptom: Int, CaseIterable, Sendable {
         return Localizer(language: Language(code: language) ?? .english)(key)
     }
 
-    /// The latest choice stored in the baseline sheets, nil before one.
-    public static func chosen(in sheets: AnswerSheetStore, owner: String) throws -> WorstSymptom? {
-        let latest = try sheets.sheets(owner: owner, questionnaireID: questionnaireID).last { !$0.isPartial }
-        guard case .choices(let picked)? = latest?.values[itemLabel], let first = picked.first else {
-            if let number = latest?.values[itemLabel]?.integer { return WorstSymptom(rawValue: number) }
-            return nil
+    /// The latest choice stored in a finished baseline sheet, nil before one: the module's own
+    /// worst-symptom questionnaire (standalone) or any questionnaire of the shell's shared
+    /// baseline that asks it (integrated), whichever was answered last.
+    public static func chosen(_ services: CoreServices) throws -> WorstSymptom? {
+        let sheets = AnswerSheetStore(database: services.database, clock: services.clock)
+        let shared = try Baseline.shared(services)
+        var candidates = try sheets.sheets(owner: BaselineQuestionnaires.standalone.owner, questionnaireID: questionnaireID)
+        for id in shared.questionnaireIDs {
+            candidates += try sheets.sheets(owner: shared.owner, questionnaireID: id)
         }
-        return WorstSymptom(rawValue: first)
+        let latest = candidates.filter { !$0.isPartial && $0.values[itemLabel] != nil }
+            .max { ($0.endedAt?.date ?? $0.startedAt.date) < ($1.endedAt?.date ?? $1.startedAt.date) }
+        guard let value = latest?.values[itemLabel] else { return nil }
+        if case .choices(let picked) = value, let first = picked.first { return WorstSymptom(rawValue: first) }
+        return value.integer.flatMap(WorstSymptom.init(rawValue:))
     }
 }

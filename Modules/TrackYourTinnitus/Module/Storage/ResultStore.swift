@@ -16,14 +16,17 @@ public struct ResultStore: Sendable {
 
     /// Stores `result` and queues `sheet` (the same answers, as the server takes them).
     public func save(_ result: MomentaryResult, sheet: AnswerSheet, moduleID: String) throws {
-        try database.writer.write { db in
+        try database.writer.write { db in try Self.save(result, sheet: sheet, moduleID: moduleID, in: db) }
+    }
+
+    /// Stores a result and queues its sheet inside the caller's transaction.
+    public static func save(_ result: MomentaryResult, sheet: AnswerSheet, moduleID: String, in db: Database) throws {
             try db.execute(sql: "INSERT INTO tyt_results(\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            arguments: StatementArguments([
                                result.id, result.answeredAt.timeIntervalSince1970, result.utcOffset,
                                result.questionnaireID, result.questionnaireVersion,
                            ] as [(any DatabaseValueConvertible)?] + result.values.map { $0 as (any DatabaseValueConvertible)? } + [result.noiseDBFS]))
             try SheetOutbox.enqueue(db, moduleID: moduleID, sheet: sheet, at: result.answeredAt)
-        }
     }
 
     /// Every result, oldest first.
