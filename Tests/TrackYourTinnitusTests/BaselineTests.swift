@@ -60,13 +60,17 @@ struct BaselineTests {
         #expect(sheets[0].id == draft.sheet.id)
         #expect(!sheets[0].isPartial)
         #expect(sheets[0].answers.count == 5)  // the optional free text was skipped
-        // The finished sheet goes up once; the draft record becomes a tombstone for other devices.
+        // The finished sheet goes up once as a sheet; the draft record now carries it finished,
+        // so other devices drop their draft and know the questionnaire is answered.
         #expect(try Self.outbox(first) == ["record:tyt:draft:tyt-case-history", "sheet:\(draft.sheet.id.uuidString)"])
-        #expect(try Self.queuedRecord(first, "draft:tyt-case-history").deleted == true)
+        let record = try Self.queuedRecord(first, "draft:tyt-case-history")
+        #expect(!record.deleted)
+        let carried = try APIClient.decoder.decode(QuestionnaireDraft.self, from: APIClient.encoder.encode(record.payload))
+        #expect(carried.sheet.id == draft.sheet.id && !carried.sheet.isPartial)
         #expect(try later.questionnaires.drafts.draft(owner: "tyt", questionnaireID: "tyt-case-history") == nil)
     }
 
-    @Test("a draft pulled from another device is resumed here; its tombstone later removes the other device's copy")
+    @Test("a draft pulled from another device is resumed here; the finished sheet then replaces the other device's draft, without a second upload")
     func continueOnAnotherDevice() throws {
         let phone = try TinnitusFixture(input: ["2", "1"])
         #expect(throws: PromptCancelled.self) { try BaselineCommand.answer(Self.caseHistory, again: false, in: phone.context) }
@@ -82,10 +86,24 @@ struct BaselineTests {
         // Only the four remaining questions were asked after the resume question.
         #expect((laptop.services.input as! ScriptedInput).prompts.count == 5)
 
-        let tombstone = try Self.queuedRecord(laptop, "draft:tyt-case-history")
-        #expect(tombstone.deleted == true)
-        try Self.pull([tombstone], into: phone)
+        let done = try Self.queuedRecord(laptop, "draft:tyt-case-history")
+        try Self.pull([done], into: phone)
         #expect(try phone.context.questionnaires.drafts.draft(owner: "tyt", questionnaireID: "tyt-case-history") == nil)
+        let known = try phone.context.answerSheets.sheets(owner: "tyt", questionnaireID: "tyt-case-history")
+        #expect(known.map(\.id) == [finished.id])
+        #expect(try Baseline(owner: "tyt", questionnaireIDs: ["tyt-case-history"]).open(in: phone.services).isEmpty)
+        #expect(try Self.outbox(phone) == ["record:tyt:draft:tyt-case-history"], "the phone must not upload the laptop's sheet")
+
+        // Starting afresh instead of resuming removes the draft on the other devices too.
+        let tablet = try TinnitusFixture(input: ["2"])
+        #expect(throws: PromptCancelled.self) { try BaselineCommand.answer(Self.caseHistory, again: false, in: tablet.context) }
+        #expect(throws: PromptCancelled.self) { try BaselineCommand.answer(Self.caseHistory, again: false, in: tablet.later(input: ["no"])) }
+        let tombstone = try Self.queuedRecord(tablet, "draft:tyt-case-history")
+        #expect(tombstone.deleted)
+        let other = try TinnitusFixture(input: ["2"], now: tablet.clock.now.addingTimeInterval(-60))
+        #expect(throws: PromptCancelled.self) { try BaselineCommand.answer(Self.caseHistory, again: false, in: other.context) }
+        try Self.pull([tombstone], into: other)
+        #expect(try other.context.questionnaires.drafts.draft(owner: "tyt", questionnaireID: "tyt-case-history") == nil)
     }
 
     @Test("a pulled draft older than the local one, or the device's own draft coming back, changes nothing")

@@ -28,6 +28,17 @@ public struct QuestionnaireDraftStore: Sendable {
             """, arguments: [owner, draft.sheet.questionnaireID, draft.sheet.questionnaireVersion, try SheetJSON.encode(draft), date])
     }
 
+    /// The draft and when it was last changed, inside the caller's transaction; nil without a
+    /// draft or when it cannot be read.
+    public func draft(owner: String, questionnaireID: String, in db: Database) throws -> (draft: QuestionnaireDraft, updatedAt: Date)? {
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT draft, updatedAt FROM core_questionnaire_drafts WHERE owner = ? AND questionnaireID = ?
+            """, arguments: [owner, questionnaireID]),
+            let draft = try? JSONDecoder().decode(QuestionnaireDraft.self, from: Data((row["draft"] as String).utf8))
+        else { return nil }
+        return (draft, row["updatedAt"])
+    }
+
     /// When the draft of a questionnaire was last changed; nil without a draft.
     public func updatedAt(owner: String, questionnaireID: String, in db: Database) throws -> Date? {
         try Date.fetchOne(db, sql: "SELECT updatedAt FROM core_questionnaire_drafts WHERE owner = ? AND questionnaireID = ?",

@@ -82,6 +82,7 @@ public final class QuestionnaireEngine {
             if keepsDraft, !session.visited.isEmpty {
                 try saveDraft(session)
                 console.error(localizer("questionnaire.draftKept", ["title": text.text(definition.title)]))
+                throw PromptCancelled(cancel.reason, keptAnswers: true)
             }
             throw cancel
         }
@@ -92,7 +93,7 @@ public final class QuestionnaireEngine {
                 try storing?(result, db)
                 guard keepsDraft else { return }
                 if syncsDraft {
-                    try SyncedDrafts.finish(questionnaireID: definition.id, owner: owner, at: clock.now, store: drafts, in: db)
+                    try SyncedDrafts.finish(sheet, owner: owner, at: clock.now, store: drafts, in: db)
                 } else {
                     try drafts.delete(owner: owner, questionnaireID: definition.id, in: db)
                 }
@@ -132,7 +133,7 @@ public final class QuestionnaireEngine {
                 // Starting afresh drops the draft here and, when it is synced, on other devices.
                 try services.database.writer.write { db in
                     if syncsDraft {
-                        try SyncedDrafts.finish(questionnaireID: definition.id, owner: owner, at: services.clock.now, store: drafts, in: db)
+                        try SyncedDrafts.discard(questionnaireID: definition.id, owner: owner, at: services.clock.now, store: drafts, in: db)
                     } else {
                         try drafts.delete(owner: owner, questionnaireID: definition.id, in: db)
                     }

@@ -14,5 +14,11 @@ public struct UNITIError: Error, CustomStringConvertible, Equatable, Sendable {
 public struct PromptCancelled: Error, Sendable {
     public enum Reason: Sendable { case interrupted, endOfInput }
     public let reason: Reason
-    public init(_ reason: Reason) { self.reason = reason }
+    /// Whether the answers given so far were kept (a questionnaire's draft), so the shell does
+    /// not claim that nothing was saved.
+    public let keptAnswers: Bool
+    public init(_ reason: Reason, keptAnswers: Bool = false) {
+        self.reason = reason
+        self.keptAnswers = keptAnswers
+    }
 }

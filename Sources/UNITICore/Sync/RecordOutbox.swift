@@ -16,13 +16,13 @@ public enum RecordOutbox {
         let data = try APIClient.encoder.encode(payload)
         let json = try APIClient.decoder.decode(JSONValue.self, from: data)
         try enqueue(db, ModuleRecordUpsert(moduleId: moduleID, clientId: clientID,
-                                           updatedAt: OffsetTimestamp(updatedAt, in: .gmt).text, deleted: nil, payload: json))
+                                           updatedAt: OffsetTimestamp.utcMilliseconds(updatedAt), deleted: nil, payload: json))
     }
 
     /// Queues the deletion of a record (a tombstone on the server).
     public static func delete(_ db: Database, moduleID: String, clientID: String, at date: Date) throws {
         try enqueue(db, ModuleRecordUpsert(moduleId: moduleID, clientId: clientID,
-                                           updatedAt: OffsetTimestamp(date, in: .gmt).text, deleted: true, payload: nil))
+                                           updatedAt: OffsetTimestamp.utcMilliseconds(date), deleted: true, payload: nil))
     }
 
     private static func enqueue(_ db: Database, _ upsert: ModuleRecordUpsert) throws {

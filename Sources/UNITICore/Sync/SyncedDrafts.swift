@@ -27,9 +27,20 @@ public enum SyncedDrafts {
                               payload: draft, updatedAt: date)
     }
 
-    /// Drops the draft of a finished questionnaire here and, by a tombstone, on other devices.
-    public static func finish(questionnaireID: String, owner: String, at date: Date,
+    /// Drops the draft of a finished questionnaire here and sends the finished sheet in its place,
+    /// so other devices drop theirs and know the questionnaire is answered (a person's worst
+    /// symptom, chosen on the laptop, names item 8 on the phone too). The sheet itself is
+    /// uploaded once, by this device, through ``SheetOutbox``.
+    public static func finish(_ sheet: AnswerSheet, owner: String, at date: Date,
                               store: QuestionnaireDraftStore, in db: Database) throws {
+        try store.delete(owner: owner, questionnaireID: sheet.questionnaireID, in: db)
+        try RecordOutbox.save(db, moduleID: owner, clientID: recordID(questionnaireID: sheet.questionnaireID),
+                              payload: QuestionnaireDraft(sheet: sheet, visited: []), updatedAt: date)
+    }
+
+    /// Drops a draft here and on other devices (the person chose to start afresh).
+    public static func discard(questionnaireID: String, owner: String, at date: Date,
+                               store: QuestionnaireDraftStore, in db: Database) throws {
         try store.delete(owner: owner, questionnaireID: questionnaireID, in: db)
         try RecordOutbox.delete(db, moduleID: owner, clientID: recordID(questionnaireID: questionnaireID), at: date)
     }
@@ -37,9 +48,10 @@ public enum SyncedDrafts {
     /// Applies the draft records among `records` and returns the others.
     ///
     /// A pulled draft replaces the local one only when it is newer (the records come back to
-    /// the device that wrote them, too); a tombstone removes a local draft that is not newer;
-    /// a draft whose sheet was already finished here is ignored. A draft that cannot be read
-    /// is skipped rather than failing the sync: it never overwrites anything.
+    /// the device that wrote them, too); a tombstone removes a local draft that is not newer; a
+    /// finished sheet is kept among the local sheets (without uploading it again) and removes
+    /// the draft; a draft whose sheet was already finished here is ignored. A draft that cannot
+    /// be read is skipped rather than failing the sync: it never overwrites anything.
     public static func apply(_ records: [ModuleRecord], store: QuestionnaireDraftStore, in db: Database) throws -> [ModuleRecord] {
         var others: [ModuleRecord] = []
         for record in records {
@@ -49,24 +61,47 @@ public enum SyncedDrafts {
             }
             let questionnaireID = String(record.clientId.dropFirst(prefix.count))
             guard let stamp = OffsetTimestamp(parsing: record.updatedAt) else { continue }
-            let local = try store.updatedAt(owner: record.moduleId, questionnaireID: questionnaireID, in: db)
-            // Record times have whole seconds; the local time is compared at the same precision.
-            let localSecond = local.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
+            let owner = record.moduleId
+            let local = try store.draft(owner: owner, questionnaireID: questionnaireID, in: db)
+            // Record times carry milliseconds; the local time is compared at the same precision.
+            let pulledAt = Self.millisecond(stamp.date)
+            let localAt = local.map { Self.millisecond($0.updatedAt) }
             if record.deleted {
-                if let localSecond, localSecond <= stamp.date {
-                    try store.delete(owner: record.moduleId, questionnaireID: questionnaireID, in: db)
+                if let localAt, localAt <= pulledAt {
+                    try store.delete(owner: owner, questionnaireID: questionnaireID, in: db)
                 }
                 continue
             }
-            if let localSecond, localSecond >= stamp.date { continue }
             guard let payload = record.payload,
-                  let draft = try? APIClient.decoder.decode(QuestionnaireDraft.self, from: APIClient.encoder.encode(payload)),
-                  draft.sheet.questionnaireID == questionnaireID else { continue }
-            let finished = try Bool.fetchOne(db, sql: "SELECT 1 FROM core_answer_sheets WHERE id = ? AND isPartial = 0",
-                                             arguments: [draft.sheet.id.uuidString]) ?? false
-            guard !finished else { continue }
-            try store.save(draft, owner: record.moduleId, at: stamp.date, in: db)
+                  let pulled = try? APIClient.decoder.decode(QuestionnaireDraft.self, from: APIClient.encoder.encode(payload)),
+                  pulled.sheet.questionnaireID == questionnaireID else { continue }
+            let sameSheet = local?.draft.sheet.id == pulled.sheet.id
+            let finishedHere = try Bool.fetchOne(db, sql: "SELECT 1 FROM core_answer_sheets WHERE id = ? AND isPartial = 0",
+                                                 arguments: [pulled.sheet.id.uuidString]) ?? false
+            if !pulled.sheet.isPartial {
+                // A finished sheet always counts; it ends a draft of the same sheet whatever the
+                // clocks say, and any other draft that is not newer.
+                if !finishedHere {
+                    try AnswerSheetStore(database: store.database, clock: store.clock).save(pulled.sheet, owner: owner, in: db)
+                }
+                if let localAt, sameSheet || localAt <= pulledAt {
+                    try store.delete(owner: owner, questionnaireID: questionnaireID, in: db)
+                }
+                continue
+            }
+            guard !finishedHere else { continue }
+            if let local, let localAt {
+                // Newest wins; at the same millisecond, the version of the same sheet with more answers.
+                let newer = pulledAt > localAt
+                    || (pulledAt == localAt && sameSheet && pulled.sheet.answers.count > local.draft.sheet.answers.count)
+                guard newer else { continue }
+            }
+            try store.save(pulled, owner: owner, at: pulledAt, in: db)
         }
         return others
+    }
+
+    static func millisecond(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
     }
 }

@@ -117,7 +117,8 @@ public final class Shell: @unchecked Sendable {
             console.error(localizer("host.error.prefix", ["message": error.message]))
             return .failure
         } catch let cancel as PromptCancelled {
-            console.error(localizer(cancel.reason == .interrupted ? "host.cancelled" : "host.endOfInput"))
+            let key = cancel.reason == .interrupted ? "host.cancelled" : "host.endOfInput"
+            console.error(localizer(cancel.keptAnswers ? key + ".kept" : key))
             return .failure
         } catch {
             console.error(localizer("host.error.prefix", ["message": "\(first): \(error)"]))

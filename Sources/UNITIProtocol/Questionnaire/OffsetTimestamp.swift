@@ -30,6 +30,15 @@ public struct OffsetTimestamp: Codable, Hashable, Sendable, CustomStringConverti
         self.offsetSeconds = offset
     }
 
+    /// A UTC time to the millisecond (`2026-11-22T16:05:09.250Z`), for update times of records
+    /// that two devices may change within one second.
+    public static func utcMilliseconds(_ date: Date) -> String {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        let whole = OffsetTimestamp(Date(timeIntervalSince1970: (milliseconds / 1000).rounded(.down)), in: TimeZone(secondsFromGMT: 0)!)
+        let fraction = Int(milliseconds - (milliseconds / 1000).rounded(.down) * 1000)
+        return String(whole.text.dropLast(6)) + String(format: ".%03dZ", fraction)
+    }
+
     /// Accepts ISO 8601 text with an offset (`+01:00`, `-0530`, `Z`); nil otherwise.
     public init?(parsing text: String) {
         guard let parsed = Self.parse(text) else { return nil }

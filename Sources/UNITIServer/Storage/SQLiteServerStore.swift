@@ -436,7 +436,7 @@ public final class SQLiteServerStore: ServerStore {
             let records = try page.map { row in
                 let payload: String? = row["payload"]
                 return ModuleRecord(moduleId: row["module_id"], clientId: row["client_id"],
-                                    updatedAt: Timestamps.format(Date(timeIntervalSince1970: row["updated_at"])),
+                                    updatedAt: Timestamps.formatMilliseconds(Date(timeIntervalSince1970: row["updated_at"])),
                                     deleted: row["deleted"], payload: try payload.map { try JSONCoding.decode(JSONValue.self, from: $0) })
             }
             let last: Int64? = page.last?["sequence"]

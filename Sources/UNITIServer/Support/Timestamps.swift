@@ -11,6 +11,15 @@ enum Timestamps {
         return formatter.string(from: date)
     }
 
+    /// `2026-11-22T09:30:00.125Z`: UTC to the millisecond, for record update times, which
+    /// decide between two devices' edits made within one second.
+    static func formatMilliseconds(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
     /// A client time with its offset: `2026-11-22T09:30:00+01:00`.
     static func format(_ date: Date, offsetMinutes: Int) -> String {
         let formatter = ISO8601DateFormatter()

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// The standalone `track-your-tinnitus` program on its own against a real `uniti-server` on
+/// loopback (thesis FR1, FR7, FR10): it registers, logs in, stays logged in, fills and syncs
+/// without the host program.
+@Suite("Track Your Tinnitus standalone against a real server", .enabled(if: !Builds.isIntegrated), .serialized)
+struct StandaloneTinnitusServerTests {
+    static let program = "track-your-tinnitus"
+
+    static func run(_ data: TemporaryDataDirectory, _ server: StudyServer, _ command: String, stdin: String = "") throws -> Program.Result {
+        try Program.run(program, ["--data-dir", data.path, "--server", server.url, "-c", command], stdin: stdin)
+    }
+
+    @Test("registers (mistyped and taken details refused in one line), logs in by name, stays logged in, fills, and the sheet reaches the server once")
+    func registerLoginFill() throws {
+        let server = try StudyServer()
+        try server.coordinator(["study", "create", "tyt-only", "--title", "TYT", "--access", "public", "--modules", "tyt", "--running"])
+        let definition = Program.binDirectory.appendingPathComponent(
+            "UNITI_UNITIConfigurations.resources/Resources/Questionnaires/tyt-momentary.json").path
+        #expect(try server.coordinator(["questionnaire", "import", definition, "--study", "tyt-only"]).status == 0)
+
+        let data = TemporaryDataDirectory()
+        let mistyped = try Self.run(data, server, "register", stdin: "lou\nlou@example.org\nlu@example.org\n")
+        #expect(mistyped.status == 1)
+        #expect(mistyped.err.contains("the two e-mail addresses differ"))
+        let shortPassword = try Self.run(data, server, "register", stdin: "lou\nlou@example.org\nlou@example.org\nshort\nshort\n")
+        #expect(shortPassword.status == 1)
+        #expect(shortPassword.err.split(separator: "\n").count == 1)
+
+        let register = try Self.run(data, server, "register", stdin: "lou\nlou@example.org\nlou@example.org\npassword-lou\npassword-lou\n")
+        #expect(register.status == 0, "\(register.err)")
+        let taken = try Self.run(TemporaryDataDirectory(), server, "register",
+                                 stdin: "lou\nother@example.org\nother@example.org\npassword-x1\npassword-x1\n")
+        #expect(taken.status == 1)
+        #expect(taken.err.contains("This username is taken"))
+
+        let code = try #require(try server.mailedCode(to: "lou@example.org"))
+        #expect(try Self.run(data, server, "activate \(code)").status == 0)
+        let login = try Self.run(data, server, "login lou", stdin: "password-lou\n")
+        #expect(login.status == 0, "\(login.err)")
+        // A later start is still logged in (the token is kept, never the password).
+        let later = try Self.run(data, server, "config show")
+        #expect(later.out.contains("lou"), "\(later.out)")
+        #expect(!later.out.contains("not logged in"))
+        #expect(try Self.run(data, server, "study join tyt-only").status == 0)
+
+        let fill = try Self.run(data, server, "fill", stdin: "yes\n35\n60\n4\n2\n50\n80\n25\n")
+        #expect(fill.status == 0, "\(fill.err)")
+        let sync = try Self.run(data, server, "sync")
+        #expect(sync.status == 0, "\(sync.err)")
+        #expect(try Self.run(data, server, "sync").status == 0)
+        #expect(try server.sheets(of: "tyt-momentary") == 1)
+
+        let results = try Self.run(data, server, "results --json")
+        let object = try JSONSerialization.jsonObject(with: Data(results.out.utf8)) as? [String: Any]
+        #expect((object?["results"] as? [Any])?.count == 1)
+    }
+
+    @Test("forgot password: a reset code is mailed, the new password works and the old one no longer does")
+    func forgotPassword() throws {
+        let server = try StudyServer()
+        let data = TemporaryDataDirectory()
+        #expect(try Self.run(data, server, "register", stdin: "max\nmax@example.org\nmax@example.org\nold-password\nold-password\n").status == 0)
+        let activation = try #require(try server.mailedCode(to: "max@example.org"))
+        #expect(try Self.run(data, server, "activate \(activation)").status == 0)
+
+        let request = try Self.run(data, server, "password reset", stdin: "max@example.org\n")
+        #expect(request.status == 0, "\(request.err)")
+        let code = try #require(try server.mailedCode(to: "max@example.org"))
+        #expect(code != activation)
+        let reset = try Self.run(data, server, "password reset --token \(code)", stdin: "new-password\nnew-password\n")
+        #expect(reset.status == 0, "\(reset.err)")
+        #expect(try Self.run(data, server, "login max@example.org", stdin: "old-password\n").status == 1)
+        #expect(try Self.run(data, server, "login max@example.org", stdin: "new-password\n").status == 0)
+    }
+}
+
+extension StudyServer {
+    /// Answer sheets of a questionnaire the server holds, read from its database as a
+    /// coordinator could.
+    func sheets(of questionnaireID: String) throws -> Int {
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [database, "SELECT COUNT(*) FROM answer_sheets WHERE questionnaire_id = '\(questionnaireID)'"]
+        let pipe = Pipe()
+        sqlite.standardOutput = pipe
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        return Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+}
