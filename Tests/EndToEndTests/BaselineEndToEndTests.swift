@@ -8,10 +8,7 @@ struct BaselineEndToEndTests {
     @Test("a baseline stopped on one device continues on another; the finished sheet reaches the server once, with the first device's answers")
     func continueOnAnotherDevice() throws {
         let server = try StudyServer()
-        try server.coordinator(["study", "create", "base", "--title", "Baseline", "--access", "public", "--modules", "tyt", "--running"])
-        let definition = Program.binDirectory.appendingPathComponent(
-            "UNITI_UNITIConfigurations.resources/Resources/Questionnaires/uniti-case-history.json").path
-        #expect(try server.coordinator(["questionnaire", "import", definition, "--study", "base"]).status == 0)
+        try server.createStudy("base", modules: "tyt", questionnaires: ["uniti-case-history"])
 
         let phone = TemporaryDataDirectory()
         let laptop = TemporaryDataDirectory()
@@ -47,20 +44,5 @@ struct BaselineEndToEndTests {
         let next = try run(phone, "baseline", stdin: "")
         #expect(!next.out.contains("Continue"))
         #expect(next.out.contains("Tinnitus distress (12 statements)"))
-    }
-}
-
-extension StudyServer {
-    /// The stored values of one item label over all sheets, read from the server's database.
-    func answers(label: String) throws -> [String] {
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [database, "SELECT value FROM answers WHERE label = '\(label)' ORDER BY sheet_id"]
-        let pipe = Pipe()
-        sqlite.standardOutput = pipe
-        try sqlite.run()
-        sqlite.waitUntilExit()
-        return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .split(separator: "\n").map(String.init)
     }
 }

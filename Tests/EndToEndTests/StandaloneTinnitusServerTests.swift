@@ -15,10 +15,7 @@ struct StandaloneTinnitusServerTests {
     @Test("registers (mistyped and taken details refused in one line), logs in by name, stays logged in, fills, and the sheet reaches the server once")
     func registerLoginFill() throws {
         let server = try StudyServer()
-        try server.coordinator(["study", "create", "tyt-only", "--title", "TYT", "--access", "public", "--modules", "tyt", "--running"])
-        let definition = Program.binDirectory.appendingPathComponent(
-            "UNITI_UNITIConfigurations.resources/Resources/Questionnaires/tyt-momentary.json").path
-        #expect(try server.coordinator(["questionnaire", "import", definition, "--study", "tyt-only"]).status == 0)
+        try server.createStudy("tyt-only", modules: "tyt", questionnaires: ["tyt-momentary"])
 
         let data = TemporaryDataDirectory()
         let mistyped = try Self.run(data, server, "register", stdin: "lou\nlou@example.org\nlu@example.org\n")
@@ -73,21 +70,5 @@ struct StandaloneTinnitusServerTests {
         #expect(reset.status == 0, "\(reset.err)")
         #expect(try Self.run(data, server, "login max@example.org", stdin: "old-password\n").status == 1)
         #expect(try Self.run(data, server, "login max@example.org", stdin: "new-password\n").status == 0)
-    }
-}
-
-extension StudyServer {
-    /// Answer sheets of a questionnaire the server holds, read from its database as a
-    /// coordinator could.
-    func sheets(of questionnaireID: String) throws -> Int {
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [database, "SELECT COUNT(*) FROM answer_sheets WHERE questionnaire_id = '\(questionnaireID)'"]
-        let pipe = Pipe()
-        sqlite.standardOutput = pipe
-        try sqlite.run()
-        sqlite.waitUntilExit()
-        return Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 }

@@ -17,11 +17,7 @@ struct SyncEndToEndTests {
 
         init() throws {
             server = try StudyServer()
-            try server.coordinator(["study", "create", "ema", "--title", "EMA", "--access", "public", "--modules", "tyt", "--running"])
-            let definition = Program.binDirectory.appendingPathComponent(
-                "UNITI_UNITIConfigurations.resources/Resources/Questionnaires/tyt-momentary.json").path
-            let imported = try server.coordinator(["questionnaire", "import", definition, "--study", "ema"])
-            #expect(imported.status == 0, "\(imported.err)")
+            try server.createStudy("ema", modules: "tyt", questionnaires: ["tyt-momentary"])
             let register = try Program.run("uniti", base + ["-c", "register"],
                                            stdin: "eve\neve@example.org\neve@example.org\npassword-eve\npassword-eve\n")
             #expect(register.status == 0, "\(register.err)")
@@ -38,15 +34,8 @@ struct SyncEndToEndTests {
 
         /// Sheets the server holds (read from its database, as a coordinator could).
         func sheetsOnServer() throws -> Int {
-            let sqlite = Process()
-            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            sqlite.arguments = [server.database, "SELECT COUNT(*), COUNT(DISTINCT client_id) FROM answer_sheets"]
-            let pipe = Pipe()
-            sqlite.standardOutput = pipe
-            try sqlite.run()
-            sqlite.waitUntilExit()
-            let parts = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").compactMap { Int($0) }
+            let parts = try server.query("SELECT COUNT(*), COUNT(DISTINCT client_id) FROM answer_sheets").first?
+                .split(separator: "|").compactMap { Int($0) } ?? []
             #expect(parts.count == 2 && parts[0] == parts[1], "a sheet was stored twice: \(parts)")
             return parts.first ?? -1
         }

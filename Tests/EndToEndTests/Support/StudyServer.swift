@@ -66,6 +66,43 @@ final class StudyServer {
         try Program.run("uniti-server", arguments + ["--database", database])
     }
 
+    /// Creates a running public study enabling `modules` and imports bundled questionnaires
+    /// (file names under `Configurations/Resources/Questionnaires`, without `.json`) into it.
+    func createStudy(_ id: String, modules: String, questionnaires: [String]) throws {
+        let created = try coordinator(["study", "create", id, "--title", id, "--access", "public", "--modules", modules, "--running"])
+        guard created.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: ["reason": created.err]) }
+        for name in questionnaires {
+            let definition = Program.binDirectory.appendingPathComponent(
+                "UNITI_UNITIConfigurations.resources/Resources/Questionnaires/\(name).json").path
+            let imported = try coordinator(["questionnaire", "import", definition, "--study", id])
+            guard imported.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: ["reason": imported.err]) }
+        }
+    }
+
+    /// Rows of a query on the server's database (through the sqlite3 shell, as a coordinator
+    /// could read it), one string per row with columns separated by `|`.
+    func query(_ sql: String) throws -> [String] {
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [database, sql]
+        let pipe = Pipe()
+        sqlite.standardOutput = pipe
+        try sqlite.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        sqlite.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// Answer sheets of a questionnaire the server holds.
+    func sheets(of questionnaireID: String) throws -> Int {
+        Int(try query("SELECT COUNT(*) FROM answer_sheets WHERE questionnaire_id = '\(questionnaireID)'").first ?? "") ?? -1
+    }
+
+    /// The stored values of one item label over all sheets.
+    func answers(label: String) throws -> [String] {
+        try query("SELECT value FROM answers WHERE label = '\(label)' ORDER BY sheet_id")
+    }
+
     /// The newest code of the given kind mailed to `address` ("activate" or "--token").
     func mailedCode(to address: String) throws -> String? {
         let files = try FileManager.default.contentsOfDirectory(atPath: spool).filter { $0.hasSuffix(".eml") }.sorted()
