@@ -40,6 +40,14 @@ struct AccountTests {
         #expect(users[0].passwordHash.hasPrefix("$2"))
     }
 
+    @Test("mailed codes never start with '-' (a command line would read them as options) and avoid look-alike characters")
+    func mailCodesAreTypeable() {
+        let allowed = Set("abcdefghijkmnpqrstuvwxyz23456789")
+        let codes = (0..<2_000).map { _ in SecretTokens.mailCode() }
+        #expect(codes.allSatisfy { $0.count == 26 && $0.allSatisfy(allowed.contains) })
+        #expect(Set(codes).count == codes.count)
+    }
+
     @Test("registration validates e-mail, password length and uniqueness")
     func registrationValidation() async throws {
         let server = try TestServer()

@@ -14,6 +14,16 @@ public enum SecretTokens {
             .replacingOccurrences(of: "=", with: "")
     }
 
+    /// A code sent by mail (activation, password reset), which people copy or type after a
+    /// command: 26 characters from a 32-letter alphabet without look-alikes (130 bits). Unlike
+    /// base64url it never starts with "-", which a command line would read as an option
+    /// (`activate -h…` showed the help and activated nothing).
+    public static func mailCode() -> String {
+        let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<26).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+    }
+
     /// The hex SHA-256 digest under which a token is stored.
     public static func hash(_ token: String) -> String {
         SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()

@@ -36,7 +36,7 @@ struct AccountRoutes: Sendable {
         let now = environment.clock.now()
         let userId = try await store.createUser(username: username, email: email, passwordHash: hash, language: language,
                                                 pseudonym: SecretTokens.pseudonym(), now: now)
-        let token = SecretTokens.generate()
+        let token = SecretTokens.mailCode()
         try await store.storeMailToken(userId: userId, purpose: .activation, tokenHash: SecretTokens.hash(token),
                                        expiresAt: now.addingTimeInterval(environment.mailTokenLifetime))
         let mail = MailTemplates.activation(token: token, username: username, language: language)
@@ -129,7 +129,7 @@ struct AccountRoutes: Sendable {
         let email = body.email.trimmingCharacters(in: .whitespaces).lowercased()
         try AccountRules.validateEmail(email)
         if let account = try await store.user(login: email), account.email.lowercased() == email {
-            let token = SecretTokens.generate()
+            let token = SecretTokens.mailCode()
             try await store.storeMailToken(userId: account.id, purpose: .passwordReset, tokenHash: SecretTokens.hash(token),
                                            expiresAt: environment.clock.now().addingTimeInterval(environment.mailTokenLifetime))
             let mail = MailTemplates.passwordReset(token: token, username: account.username, language: account.language)
