@@ -15,6 +15,9 @@ struct REPL {
             installInterruptHandler()
             shell.console.line(shell.localizer("host.welcome", ["program": shell.kind.programName]))
         }
+        if StartScreen.applies(to: shell, interactive: editor != nil) {
+            StartScreen(shell: shell).run()
+        }
         if let module = shell.currentModule {
             // A standalone program starts inside its module: its start hook runs now.
             do {

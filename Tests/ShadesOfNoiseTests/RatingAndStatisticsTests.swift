@@ -95,11 +95,7 @@ struct StatisticsTests {
 
     @Test("sessions are stored and read back newest first")
     func storage() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("son-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let database = try AppDatabase(path: folder.appendingPathComponent("db.sqlite").path,
-                                       migrationSets: [MigrationSet(owner: "core", steps: []), ShadesOfNoiseModule().migrationSet])
-        let store = SonStore(database: database)
+        let store = SonStore(database: try SonFixture().database)
         for session in sessions { try store.save(session) }
         let newest = try store.sessions(limit: 5)
         #expect(newest.count == 5)

@@ -63,16 +63,37 @@ public struct AccountService {
     }
 
     /// Logs in and keeps the session; refuses an account other than the data directory's owner.
+    ///
+    /// Data recorded before any account logged in here (guest use) waits in the outbox. It goes
+    /// to this account only when `attachGuestData` (asked with the number of queued entries and
+    /// the username) says yes; otherwise the login is undone and the guest data stays as it is,
+    /// so it can never end up in an account by accident. Without the closure nothing is attached.
     @discardableResult
-    public func login(_ login: String, password: String) throws -> Session {
+    public func login(_ login: String, password: String,
+                      attachGuestData: (_ entries: Int, _ username: String) throws -> Bool = { _, _ in false }) throws -> Session {
         let tokens: SessionTokens = try call {
             try client().withToken(nil).send("POST", "account/login", body: LoginRequest(login: login, password: password))
         }
         let profile: Profile = try call { try client().withToken(tokens.accessToken).send("GET", "account/profile") }
-        if let owner = try services.settings.string(Self.ownerKey), owner != profile.username {
+        let owner = try services.settings.string(Self.ownerKey)
+        if let owner, owner != profile.username {
             // Revoke the session just opened; this data directory is someone else's.
             try? client().withToken(tokens.accessToken).call("POST", "account/logout")
             throw UNITIError(L("core.account.otherOwner", ["owner": owner, "path": services.dataDirectory.path]))
+        }
+        if owner == nil {
+            let guestEntries = try GuestData(database: services.database).queuedEntries()
+            let attach: Bool
+            do {
+                attach = try guestEntries == 0 || attachGuestData(guestEntries, profile.username)
+            } catch {
+                try? client().withToken(tokens.accessToken).call("POST", "account/logout")
+                throw error
+            }
+            guard attach else {
+                try? client().withToken(tokens.accessToken).call("POST", "account/logout")
+                throw UNITIError(L("core.account.guestKept", ["count": "\(guestEntries)", "path": services.dataDirectory.path]))
+            }
         }
         let session = Session(username: profile.username, tokens: tokens)
         try services.settings.set(Self.ownerKey, to: profile.username)

@@ -30,5 +30,16 @@ enum QuestionnaireMigrations {
             try db.create(index: "core_answer_sheets_by_questionnaire", on: "core_answer_sheets",
                           columns: ["owner", "questionnaireID", "storedAt"])
         },
+        ModuleMigration("v2-questionnaire-forms") { db in
+            // Forms answered in any order and changed at any time (QuestionnaireFormStore).
+            try db.create(table: "core_questionnaire_forms") { t in
+                t.column("owner", .text).notNull()
+                t.column("questionnaireID", .text).notNull()
+                t.column("questionnaireVersion", .integer).notNull()
+                t.column("answers", .jsonText).notNull()
+                t.column("updatedAt", .datetime).notNull()
+                t.primaryKey(["owner", "questionnaireID"])
+            }
+        },
     ])
 }

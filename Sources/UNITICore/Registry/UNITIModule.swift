@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import UNITIProtocol
 
@@ -37,6 +38,19 @@ public protocol UNITIModule: Sendable {
     /// The sound of one of the module's reminder tones (the `tone` of its reminder rules), or
     /// nil to let the terminal bell ring. Asked when a reminder falls due.
     func reminderTone(named name: String) -> ReminderTone?
+
+    /// Names of resources the study server may hold newer versions of (`sounds` for the sound
+    /// catalogue). Sync pulls each from `resources/<id>/<name>` with its ETag and hands new
+    /// content to ``acceptServerResource(named:data:in:)``.
+    var serverResources: [String] { get }
+
+    /// Checks and keeps a resource pulled from the server, inside the sync's transaction. A
+    /// `UNITIError` says why the content cannot be used; the module then keeps what it had.
+    func acceptServerResource(named name: String, data: Data, in db: Database) throws
+
+    /// Whether the module's standalone program opens with the start screen (log in, register,
+    /// forgot password, or continue as guest) when nobody is logged in.
+    var offersGuestStart: Bool { get }
 }
 
 extension UNITIModule {
@@ -46,6 +60,9 @@ extension UNITIModule {
 
     public func applyPulledRecords(_ records: [ModuleRecord], in db: Database) throws {}
     public func reminderTone(named name: String) -> ReminderTone? { nil }
+    public var serverResources: [String] { [] }
+    public func acceptServerResource(named name: String, data: Data, in db: Database) throws {}
+    public var offersGuestStart: Bool { false }
 
     /// The module's migrations, registered under its id.
     public var migrationSet: MigrationSet { MigrationSet(owner: descriptor.id, steps: migrations) }

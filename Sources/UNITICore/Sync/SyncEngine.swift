@@ -10,6 +10,10 @@ public struct SyncReport: Sendable, Equatable {
     public var studiesUpdated = false
     public var questionnairesUpdated = 0
     public var recordsPulled = 0
+    /// Module resources (e.g. a sound catalogue) taken over from the server.
+    public var resourcesUpdated = 0
+    /// One line per resource the server offered that a module could not use (it kept its own).
+    public var resourceProblems: [String] = []
     /// Set when the sync stopped early; everything not delivered stays queued.
     public var stoppedBecause: APIError?
 }
@@ -51,6 +55,7 @@ public struct SyncEngine: Sendable {
             try pullStudies(&report)
             try pullQuestionnaires(&report)
             try pullRecords(&report)
+            try pullResources(&report)
             try services.settings.set(Self.lastSuccessKey, to: OffsetTimestamp(services.clock.now, in: services.clock.timeZone).text)
             try services.settings.set(Self.lastErrorKey, to: nil)
         } catch let error as APIError {

@@ -78,7 +78,9 @@ struct LoginCommand: HostCommand {
     func run(in shell: Shell) throws {
         let login = try name ?? shell.ask("host.account.login")
         let password = try shell.askSecret("host.account.password")
-        let session = try shell.accounts.login(login, password: password)
+        let session = try shell.accounts.login(login, password: password) { entries, username in
+            try shell.confirm("host.login.attachGuest", ["count": "\(entries)", "username": username])
+        }
         shell.console.line(shell.localizer("host.login.done", ["username": session.username]))
         shell.syncAfterSuccess()
         BaselineHostCommand.remindIfOpen(shell)

@@ -60,13 +60,7 @@ struct LanguageCommand: HostCommand {
             shell.console.line(shell.localizer("host.language.current", ["code": CurrentLanguage.value.rawValue]))
             return
         }
-        guard let language = Language(code: code) else {
-            throw UNITIError(shell.localizer("host.language.unknown", [
-                "code": code, "accepted": Language.allCases.map(\.rawValue).joined(separator: ", "),
-            ]))
-        }
-        try shell.services.settings.set(LanguageSetting.key, to: language.rawValue)
-        CurrentLanguage.value = language
+        try LanguageSetting.switchTo(code, settings: shell.services.settings)
         shell.console.line(shell.localizer("host.language.set"))
     }
 }

@@ -22,6 +22,9 @@ extension Shell {
         }
         let engine = SyncEngine(services: services, modules: registry.modules, client: try sessions.client(transport: transport))
         let report = engine.run(force: force)
+        for problem in report.resourceProblems {
+            console.error(localizer("host.sync.notice", ["message": problem]))
+        }
         if let problem = report.stoppedBecause {
             throw sessions.userFacingError(for: problem)
         }

@@ -20,6 +20,7 @@ public enum ServerApplication {
         StudyRoutes(environment: environment).register(studies: api.group("studies"), questionnaires: api.group("questionnaires"))
         SheetRoutes(environment: environment).register(sheets: api.group("sheets"), api: api)
         RecordRoutes(environment: environment).register(on: api.group("records"))
+        ModuleResourceRoutes(environment: environment).register(on: api.group("resources"))
         return router
     }
 

@@ -119,6 +119,7 @@ enum ServerMigrations {
                 CREATE INDEX module_records_cursor ON module_records(user_id, sequence);
                 """)
         }
+        ModuleResourceMigration.register(in: &migrator)
         return migrator
     }
 }

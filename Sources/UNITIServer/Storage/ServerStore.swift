@@ -7,7 +7,7 @@ import UNITIProtocol
 /// Every method commits before it returns: a route answers only after its write is durable, so a
 /// shutdown never loses an acknowledged write. Methods that take a `userId` only ever touch that
 /// user's rows — isolation between participants is enforced here, not only in the routes.
-public protocol ServerStore: Sendable {
+public protocol ServerStore: Sendable, ModuleResourceStore {
     // MARK: Accounts
     func createUser(username: String, email: String, passwordHash: String, language: String,
                     pseudonym: String, now: Date) async throws -> Int64

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import UNITIConfigurations
 import UNITICore
 import UNITIProtocol
@@ -45,6 +46,52 @@ public struct SoundCatalogue: Codable, Sendable {
             throw UNITIError(L("son.catalogue.missing"))
         }
         return try decode(data)
+    }
+
+    /// The catalogue to use: the newest valid one, the bundled or the one the server offered
+    /// last (`son_catalogue`, see ``acceptFromServer(_:in:)``), by version; the bundled one on a tie.
+    public static func active(in database: AppDatabase) throws -> SoundCatalogue {
+        let bundled = try bundled()
+        let stored = try database.writer.read { db in
+            try String.fetchOne(db, sql: "SELECT content FROM son_catalogue WHERE name = ?", arguments: [serverResourceName])
+        }
+        guard let stored, let server = try? checked(Data(stored.utf8)), server.version > bundled.version else { return bundled }
+        return server
+    }
+
+    /// Where the catalogue came from, and its version (for `son sounds`).
+    public static func activeSource(in database: AppDatabase) throws -> (source: String, version: Int) {
+        let catalogue = try active(in: database)
+        return (catalogue.version > (try bundled()).version ? "server" : "bundled", catalogue.version)
+    }
+
+    /// The name of the catalogue among the module's server resources (`resources/son/sounds`).
+    public static let serverResourceName = "sounds"
+
+    /// Checks a catalogue from the server and keeps it, in the sync's transaction; a catalogue
+    /// that cannot be used throws with the reason, and the previous one stays.
+    public static func acceptFromServer(_ data: Data, in db: Database) throws {
+        let catalogue: SoundCatalogue
+        do {
+            catalogue = try checked(data)
+        } catch let error as UNITIError {
+            throw UNITIError(L("son.catalogue.serverRefused", ["reason": error.message]))
+        }
+        try db.execute(sql: """
+            INSERT INTO son_catalogue(name, version, content, receivedAt) VALUES (?, ?, ?, ?)
+            ON CONFLICT(name) DO UPDATE SET version = excluded.version, content = excluded.content, receivedAt = excluded.receivedAt
+            """, arguments: [serverResourceName, catalogue.version, String(decoding: data, as: UTF8.self), Date()])
+    }
+
+    /// Decodes a catalogue and checks that the player can build every sound in it (kinds and
+    /// parameters this version knows); any frequency will do for the check.
+    public static func checked(_ data: Data) throws -> SoundCatalogue {
+        let catalogue = try decode(data)
+        guard !catalogue.sounds.isEmpty else { throw UNITIError(L("son.catalogue.empty")) }
+        for sound in catalogue.sounds {
+            _ = try sound.recipe(tinnitusFrequency: 1000)
+        }
+        return catalogue
     }
 
     public static func decode(_ data: Data) throws -> SoundCatalogue {

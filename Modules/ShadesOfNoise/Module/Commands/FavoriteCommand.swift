@@ -20,7 +20,7 @@ struct FavoriteCommand: ShellCommand {
         @Argument(help: ArgumentHelp(L("son.play.soundHelp"), valueName: "sound")) var sound: String
 
         func run(in context: ModuleContext) throws {
-            let entry = try SoundCatalogue.bundled().sound(sound)
+            let entry = try SoundCatalogue.active(in: context.database).sound(sound)
             let added = try SonStore(database: context.database).addFavorite(entry.id, at: context.clock.now)
             context.console.line(L(added ? "son.favorite.added" : "son.favorite.already", ["title": entry.displayTitle]))
         }
@@ -33,7 +33,7 @@ struct FavoriteCommand: ShellCommand {
         @Argument(help: ArgumentHelp(L("son.play.soundHelp"), valueName: "sound")) var sound: String
 
         func run(in context: ModuleContext) throws {
-            guard try SonStore(database: context.database).removeFavorite(sound) else {
+            guard try SonStore(database: context.database).removeFavorite(sound, at: context.clock.now) else {
                 throw UNITIError(L("son.favorite.notFavorite", ["sound": sound]))
             }
             context.console.line(L("son.favorite.removed", ["sound": sound]))
@@ -49,7 +49,7 @@ struct FavoriteCommand: ShellCommand {
         struct Row: Encodable { let id: String, title: String }
 
         func run(in context: ModuleContext) throws {
-            let catalogue = try SoundCatalogue.bundled()
+            let catalogue = try SoundCatalogue.active(in: context.database)
             let rows = try SonStore(database: context.database).favorites().map { id in
                 Row(id: id, title: (try? catalogue.sound(id).displayTitle) ?? id)
             }

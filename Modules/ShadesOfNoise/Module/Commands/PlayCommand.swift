@@ -18,7 +18,7 @@ struct PlayCommand: ShellCommand {
     @Option(help: ArgumentHelp(L("son.play.seedHelp"), valueName: "number")) var seed: UInt64?
 
     func run(in context: ModuleContext) throws {
-        let catalogue = try SoundCatalogue.bundled()
+        let catalogue = try SoundCatalogue.active(in: context.database)
         let sound = try catalogue.sound(self.sound)
         let loop = try minutes.map(LoopDuration.init(parsing:))
         let preset = try rating.map(CGIRating.parseOption)

@@ -19,7 +19,7 @@ struct RenderCommand: ShellCommand {
         guard minutes > 0, minutes <= 24 * 60 else {
             throw UNITIError(L("son.render.badMinutes", ["value": String(format: "%g", minutes)]))
         }
-        let entry = try SoundCatalogue.bundled().sound(sound)
+        let entry = try SoundCatalogue.active(in: context.database).sound(sound)
         let recipe = try entry.recipe(tinnitusFrequency: TinnitusFrequency.stored(in: context))
         let generator = try SoundGenerator(recipe: recipe, seed: seed ?? entry.defaultSeed)
         let sink = try WAVFileSink(path: out, format: generator.format)

@@ -16,10 +16,15 @@ struct SoundsCommand: ShellCommand {
         let parameters: SoundCatalogue.Parameters
     }
     struct CategoryRow: Encodable { let id: String, title: String, sounds: [SoundRow] }
-    struct Listing: Encodable { let tinnitusFrequency: Double?, categories: [CategoryRow] }
+    struct Listing: Encodable {
+        let tinnitusFrequency: Double?
+        /// The catalogue in use: its version, and whether it is the bundled one or the server's.
+        let catalogueVersion: Int, catalogueSource: String
+        let categories: [CategoryRow]
+    }
 
     func run(in context: ModuleContext) throws {
-        let catalogue = try SoundCatalogue.bundled()
+        let catalogue = try SoundCatalogue.active(in: context.database)
         let favorites = Set(try SonStore(database: context.database).favorites())
         let frequency = try TinnitusFrequency.stored(in: context)
         let language = CurrentLanguage.value.rawValue
@@ -31,7 +36,9 @@ struct SoundsCommand: ShellCommand {
             })
         }
         if json || context.services.prefersJSON {
-            try context.console.json(Listing(tinnitusFrequency: frequency, categories: rows))
+            let origin = try SoundCatalogue.activeSource(in: context.database)
+            try context.console.json(Listing(tinnitusFrequency: frequency, catalogueVersion: origin.version,
+                                             catalogueSource: origin.source, categories: rows))
             return
         }
         let console = context.console

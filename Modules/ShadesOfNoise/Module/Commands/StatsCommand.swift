@@ -26,7 +26,7 @@ struct StatsCommand: ShellCommand {
         guard let order = ListeningStatistics.Order(rawValue: sort) else {
             throw UNITIError(L("son.stats.badSort", ["value": sort]))
         }
-        let catalogue = try SoundCatalogue.bundled()
+        let catalogue = try SoundCatalogue.active(in: context.database)
         let store = SonStore(database: context.database)
         let sessions = try store.sessions()
         let titles = catalogue.sounds.map { (id: $0.id, title: $0.displayTitle) }

@@ -2,8 +2,8 @@ import Foundation
 import UNITICore
 
 /// The person's tinnitus frequency (thesis outlook; found with Match Your Tinnitus or an
-/// audiologist), stored as the module setting `son.frequency`. The notched, narrow-band and
-/// tone sounds are built around it.
+/// audiologist), stored as the module setting `son.frequency` and synced as a record (it
+/// follows the person to other devices). The notched, narrow-band and tone sounds are built around it.
 public enum TinnitusFrequency {
     static let key = "frequency"
     /// Accepted range in Hz: where tinnitus is usually matched, and where every sound kind can
@@ -19,7 +19,8 @@ public enum TinnitusFrequency {
         guard let value = Double(cleaned), value.isFinite, range.contains(value) else {
             throw UNITIError(L("son.frequency.bad", ["value": text, "min": "100", "max": "14000"]))
         }
-        try context.setModuleSetting(key, to: String(value))
+        let now = context.clock.now
+        try context.database.writer.write { db in try SonRecords.storeFrequency(value, at: now, in: db) }
         return value
     }
 }

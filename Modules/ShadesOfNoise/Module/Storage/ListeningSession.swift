@@ -18,6 +18,8 @@ public struct ListeningSession: Codable, Sendable, Hashable, FetchableRecord, Pe
     public var ending: String
     /// "device" or "file".
     public var output: String
+    /// When the session last changed (sync: the newest version wins); nil means `endedAt`.
+    public var updatedAt: Date?
 
     public init(id: String = UUID().uuidString, sound: String, startedAt: Date, endedAt: Date,
                 listenedSeconds: Double, loop: LoopDuration?, outcome: RatingOutcome, output: String) {
@@ -30,10 +32,14 @@ public struct ListeningSession: Codable, Sendable, Hashable, FetchableRecord, Pe
         self.rating = outcome.rating
         self.ending = outcome.ending
         self.output = output
+        self.updatedAt = endedAt
     }
+
+    var lastChange: Date { updatedAt ?? endedAt }
 }
 
-/// Reads and writes the module's tables.
+/// Reads and writes the module's tables. Every change that should follow the person to other
+/// devices is queued as a module record in the same transaction (see ``SonRecords``).
 public struct SonStore: Sendable {
     let database: AppDatabase
 
@@ -42,7 +48,10 @@ public struct SonStore: Sendable {
     }
 
     public func save(_ session: ListeningSession) throws {
-        try database.writer.write { db in try session.insert(db) }
+        try database.writer.write { db in
+            try session.insert(db)
+            try SonRecords.queue(session, in: db)
+        }
     }
 
     /// Sessions, newest first; `limit` nil for all.
@@ -65,16 +74,20 @@ public struct SonStore: Sendable {
     public func addFavorite(_ sound: String, at date: Date) throws -> Bool {
         try database.writer.write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO son_favorites(sound, addedAt) VALUES (?, ?)", arguments: [sound, date])
-            return db.changesCount > 0
+            guard db.changesCount > 0 else { return false }
+            try SonRecords.queueFavorite(sound, addedAt: date, in: db)
+            return true
         }
     }
 
     /// Removes a favourite; false when it was none.
     @discardableResult
-    public func removeFavorite(_ sound: String) throws -> Bool {
+    public func removeFavorite(_ sound: String, at date: Date = Date()) throws -> Bool {
         try database.writer.write { db in
             try db.execute(sql: "DELETE FROM son_favorites WHERE sound = ?", arguments: [sound])
-            return db.changesCount > 0
+            guard db.changesCount > 0 else { return false }
+            try SonRecords.queueFavoriteRemoval(sound, at: date, in: db)
+            return true
         }
     }
 }

@@ -1,7 +1,7 @@
 import GRDB
 import UNITICore
 
-/// The module's own tables (prefix `son_`): listening sessions and favourites.
+/// The module's own tables (prefix `son_`): listening sessions, favourites, the server's sound catalogue.
 enum SonMigrations {
     static let all: [ModuleMigration] = [
         ModuleMigration("v1-sessions") { db in
@@ -23,6 +23,19 @@ enum SonMigrations {
             try db.create(table: "son_favorites") { t in
                 t.column("sound", .text).primaryKey()
                 t.column("addedAt", .datetime).notNull()
+            }
+        },
+        ModuleMigration("v2-session-updates") { db in
+            // When a session last changed, for sync: the newest version wins (nil: its end).
+            try db.alter(table: "son_sessions") { t in t.add(column: "updatedAt", .datetime) }
+        },
+        ModuleMigration("v2-server-catalogue") { db in
+            // The newest valid sound catalogue the server offered (see SoundCatalogue.active).
+            try db.create(table: "son_catalogue") { t in
+                t.column("name", .text).primaryKey()
+                t.column("version", .integer).notNull()
+                t.column("content", .jsonText).notNull()
+                t.column("receivedAt", .datetime).notNull()
             }
         },
     ]

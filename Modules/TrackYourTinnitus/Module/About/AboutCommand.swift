@@ -22,9 +22,6 @@ struct AboutCommand: ShellCommand {
             context.console.line(L("tyt.about.more"))
             return
         }
-        guard Self.topics.contains(topic.lowercased()) else {
-            throw UNITIError(L("tyt.about.unknown", ["topic": topic, "topics": Self.topics.joined(separator: ", ")]))
-        }
-        context.console.line(L("tyt.about.\(topic.lowercased())"))
+        context.console.line(try InformationPages(owner: "tyt", topics: Self.topics).text(topic))
     }
 }
