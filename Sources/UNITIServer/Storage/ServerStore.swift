@@ -63,6 +63,8 @@ public protocol ServerStore: Sendable {
 
     // MARK: Module records
     func applyRecords(userId: Int64, changes: [RecordChange]) async throws -> [ModuleRecordBatchResult.Outcome]
-    /// Changes after `cursor` (a server sequence number), oldest first.
-    func records(userId: Int64, after cursor: Int64, moduleId: String?, limit: Int) async throws -> (records: [ModuleRecord], cursor: Int64, more: Bool)
+    /// Changes after `cursor` (a server sequence number), oldest first; with `updatedSince`, only
+    /// records whose own update time is at or after it.
+    func records(userId: Int64, after cursor: Int64, moduleId: String?, updatedSince: Date?,
+                 limit: Int) async throws -> (records: [ModuleRecord], cursor: Int64, more: Bool)
 }
