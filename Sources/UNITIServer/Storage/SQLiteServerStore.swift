@@ -141,13 +141,13 @@ public final class SQLiteServerStore: ServerStore {
         }
     }
 
-    public func session(accessHash: String, now: Date) async throws -> (sessionId: Int64, userId: Int64)? {
+    public func session(accessHash: String, now: Date) async throws -> (sessionId: Int64, account: UserAccount)? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: """
-                SELECT id, user_id FROM sessions
-                WHERE access_hash = ? AND revoked_at IS NULL AND access_expires_at > ?
-                """, arguments: [accessHash, now.timeIntervalSince1970]).map { row -> (sessionId: Int64, userId: Int64) in
-                (sessionId: row["id"], userId: row["user_id"])
+                SELECT s.id AS session_id, u.* FROM sessions s JOIN users u ON u.id = s.user_id
+                WHERE s.access_hash = ? AND s.revoked_at IS NULL AND s.access_expires_at > ?
+                """, arguments: [accessHash, now.timeIntervalSince1970]).map { row -> (sessionId: Int64, account: UserAccount) in
+                (sessionId: row["session_id"], account: Self.account(row))
             }
         }
     }

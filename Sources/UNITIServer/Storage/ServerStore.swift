@@ -26,8 +26,8 @@ public protocol ServerStore: Sendable {
 
     func createSession(userId: Int64, accessHash: String, accessExpiresAt: Date,
                        refreshHash: String, refreshExpiresAt: Date, now: Date) async throws
-    /// The session's id and user for a live access token.
-    func session(accessHash: String, now: Date) async throws -> (sessionId: Int64, userId: Int64)?
+    /// The session's id and its account for a live access token (one lookup: every request needs it).
+    func session(accessHash: String, now: Date) async throws -> (sessionId: Int64, account: UserAccount)?
     /// Swaps a live refresh token for a new pair; returns the user, or nil when the refresh token is unknown or expired.
     func rotateSession(refreshHash: String, newAccessHash: String, accessExpiresAt: Date,
                        newRefreshHash: String, refreshExpiresAt: Date, now: Date) async throws -> Int64?
