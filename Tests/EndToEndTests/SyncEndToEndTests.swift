@@ -15,9 +15,9 @@ struct SyncEndToEndTests {
         let data = TemporaryDataDirectory()
         var base: [String] { ["--data-dir", data.path, "--server", server.url] }
 
-        init(join: Bool = true) throws {
+        init(join: Bool = true, access: String = "public") throws {
             server = try StudyServer()
-            try server.coordinator(["study", "create", "ema", "--title", "EMA", "--access", "public", "--modules", "tyt", "--running"])
+            try server.coordinator(["study", "create", "ema", "--title", "EMA", "--access", access, "--modules", "tyt", "--running"])
             let definition = Program.binDirectory.appendingPathComponent(
                 "UNITI_UNITIConfigurations.resources/Resources/Questionnaires/tyt-momentary.json").path
             let imported = try server.coordinator(["questionnaire", "import", definition, "--study", "ema"])
@@ -114,6 +114,27 @@ struct SyncEndToEndTests {
         #expect(try setup.sheetsOnServer() == 2)
     }
 
+    @Test("a waiting sheet is sent by the next background sync that learns the join request was approved")
+    func waitsForApproval() throws {
+        let setup = try Setup(join: false, access: "byRequest")
+        setup.server.stop()
+        #expect(try setup.run("tyt fill", stdin: Self.answers).status == 0)
+        try setup.server.start()
+        let join = try setup.run("study join ema")
+        #expect(join.status == 0, "\(join.err)")
+        #expect(try setup.held("waiting").count == 1)
+        #expect(try setup.sheetsOnServer() == 0)
+
+        let approve = try setup.server.coordinator(["join-requests", "approve", "ema", "eve"])
+        #expect(approve.status == 0, "\(approve.err)")
+        // No explicit sync: the background sync after the next answer pulls the changed study
+        // list, which wakes the waiting sheet.
+        #expect(try setup.run("tyt fill", stdin: Self.answers).status == 0)
+        #expect(try setup.sheetsOnServer() == 2)
+        #expect(try setup.held("waiting").isEmpty)
+        #expect(try setup.pending() == 0)
+    }
+
     @Test("a sheet the server finds invalid is rejected with the item named; the valid ones of the batch arrive")
     func invalidSheetRejected() throws {
         let setup = try Setup()
@@ -191,7 +212,7 @@ struct SyncEndToEndTests {
         // Many more queued sheets, copies of the real one with fresh ids, so that the sync
         // takes several batches.
         let total = 1200
-        try cloneQueuedSheet(in: setup.data.path + "/uniti.sqlite", copies: total - 1)
+        try cloneQueuedSheet(in: setup, copies: total - 1)
         #expect(try setup.pending() == total)
         try setup.server.start()
 
@@ -215,7 +236,7 @@ struct SyncEndToEndTests {
     }
 
     /// Copies the one queued sheet `copies` times with new ids, straight into the outbox table.
-    private func cloneQueuedSheet(in database: String, copies: Int) throws {
+    private func cloneQueuedSheet(in setup: Setup, copies: Int) throws {
         let sql = """
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(copies))
             INSERT INTO core_outbox (clientID, kind, moduleID, payload, createdAt, attempts, nextAttemptAt, state)
@@ -226,14 +247,7 @@ struct SyncEndToEndTests {
                   FROM (SELECT lower(hex(randomblob(16))) AS h FROM n)),
                  (SELECT * FROM core_outbox WHERE kind = 'answerSheet' LIMIT 1)
             """
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [database, sql]
-        let errors = Pipe()
-        sqlite.standardError = errors
-        try sqlite.run()
-        sqlite.waitUntilExit()
-        #expect(sqlite.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        try setup.sqlite(sql)
     }
 }
 

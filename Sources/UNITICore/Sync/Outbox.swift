@@ -136,6 +136,11 @@ public struct Outbox: Sendable {
         }
     }
 
+    /// Entries that will still be sent: pending and waiting (not the rejected ones).
+    public func undeliveredCount() throws -> Int {
+        try count(.pending) + count(.waiting)
+    }
+
     public func rejected() throws -> [Entry] {
         try entries(.rejected)
     }
