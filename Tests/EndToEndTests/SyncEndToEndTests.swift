@@ -9,23 +9,24 @@ struct SyncEndToEndTests {
     static let answers = "yes\n35\n60\n4\n2\n50\n80\n25\n"
 
     /// A server with a public study that owns the tyt questionnaire, and a client logged in and
-    /// joined to it.
+    /// (unless `join` is false) joined to it.
     struct Setup {
         let server: StudyServer
         let data = TemporaryDataDirectory()
         var base: [String] { ["--data-dir", data.path, "--server", server.url] }
 
-        init() throws {
+        init(join: Bool = true, access: String = "public") throws {
             server = try StudyServer()
-            try server.createStudy("ema", modules: "tyt", questionnaires: ["tyt-momentary"])
+            try server.createStudy("ema", modules: "tyt", questionnaires: ["tyt-momentary"], access: access)
             let register = try Program.run("uniti", base + ["-c", "register"],
                                            stdin: "eve\neve@example.org\neve@example.org\npassword-eve\npassword-eve\n")
             #expect(register.status == 0, "\(register.err)")
             let code = try #require(try server.mailedCode(to: "eve@example.org"))
             try Program.run("uniti", base + ["-c", "activate \(code)"])
             #expect(try Program.run("uniti", base + ["-c", "login eve"], stdin: "password-eve\n").status == 0)
-            let join = try Program.run("uniti", base + ["-c", "study join ema"])
-            #expect(join.status == 0, "\(join.err)")
+            guard join else { return }
+            let joined = try Program.run("uniti", base + ["-c", "study join ema"])
+            #expect(joined.status == 0, "\(joined.err)")
         }
 
         func run(_ command: String, stdin: String = "", server url: String? = nil) throws -> Program.Result {
@@ -41,10 +42,114 @@ struct SyncEndToEndTests {
         }
 
         func pending() throws -> Int {
-            let status = try run("sync --status --json")
-            let object = try JSONSerialization.jsonObject(with: Data(status.out.utf8)) as? [String: Any]
-            return object?["pending"] as? Int ?? -1
+            try status()["pending"] as? Int ?? -1
         }
+
+        /// `sync --status --json` as an object.
+        func status() throws -> [String: Any] {
+            let status = try run("sync --status --json")
+            return try JSONSerialization.jsonObject(with: Data(status.out.utf8)) as? [String: Any] ?? [:]
+        }
+
+        /// The reasons of the entries held in `state` ("waiting" or "rejected").
+        func held(_ state: String) throws -> [String] {
+            (try status()[state] as? [[String: Any]] ?? []).map { $0["reason"] as? String ?? "" }
+        }
+
+        /// Runs SQL on the client's database (to shape queued entries the way a test needs them).
+        func sqlite(_ sql: String) throws {
+            let sqlite = Process()
+            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            sqlite.arguments = [data.path + "/uniti.sqlite", sql]
+            let errors = Pipe()
+            sqlite.standardError = errors
+            try sqlite.run()
+            sqlite.waitUntilExit()
+            #expect(sqlite.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        }
+    }
+
+    @Test("a sheet answered before joining the study waits (not rejected) and is delivered exactly once after the join")
+    func waitsForStudyJoin() throws {
+        let setup = try Setup(join: false)
+        setup.server.stop()
+        let fill = try setup.run("tyt fill", stdin: Self.answers)
+        #expect(fill.status == 0, "\(fill.err)")
+        try setup.server.start()
+
+        let early = try setup.run("sync")
+        #expect(early.status == 0, "\(early.err)")
+        #expect(early.out.contains("1 answer sheets wait until you join"), "\(early.out)")
+        #expect(try setup.sheetsOnServer() == 0)
+        #expect(try setup.pending() == 0)
+        #expect(try setup.held("rejected").isEmpty)
+        let waiting = try setup.held("waiting")
+        #expect(waiting.count == 1)
+        #expect(waiting.first?.contains("tyt-momentary") == true, "\(waiting)")
+        let status = try setup.run("sync --status")
+        #expect(status.out.contains("1 waiting, tyt answerSheet: Questionnaire 'tyt-momentary'"), "\(status.out)")
+
+        // A background sync (after another answer) leaves it waiting instead of retrying it.
+        #expect(try setup.run("tyt fill", stdin: Self.answers).status == 0)
+        #expect(try setup.held("waiting").count == 2)
+        #expect(try setup.sheetsOnServer() == 0)
+
+        let join = try setup.run("study join ema")
+        #expect(join.status == 0, "\(join.err)")
+        #expect(try setup.sheetsOnServer() == 2)
+        #expect(try setup.held("waiting").isEmpty)
+        #expect(try setup.pending() == 0)
+        #expect(try setup.run("sync").status == 0)
+        #expect(try setup.sheetsOnServer() == 2)
+    }
+
+    @Test("a waiting sheet is sent by the next background sync that learns the join request was approved")
+    func waitsForApproval() throws {
+        let setup = try Setup(join: false, access: "byRequest")
+        setup.server.stop()
+        #expect(try setup.run("tyt fill", stdin: Self.answers).status == 0)
+        try setup.server.start()
+        let join = try setup.run("study join ema")
+        #expect(join.status == 0, "\(join.err)")
+        #expect(try setup.held("waiting").count == 1)
+        #expect(try setup.sheetsOnServer() == 0)
+
+        let approve = try setup.server.coordinator(["join-requests", "approve", "ema", "eve"])
+        #expect(approve.status == 0, "\(approve.err)")
+        // No explicit sync: the background sync after the next answer pulls the changed study
+        // list, which wakes the waiting sheet.
+        #expect(try setup.run("tyt fill", stdin: Self.answers).status == 0)
+        #expect(try setup.sheetsOnServer() == 2)
+        #expect(try setup.held("waiting").isEmpty)
+        #expect(try setup.pending() == 0)
+    }
+
+    @Test("a sheet the server finds invalid is rejected with the item named; the valid ones of the batch arrive")
+    func invalidSheetRejected() throws {
+        let setup = try Setup()
+        setup.server.stop()
+        for _ in 0..<3 {
+            #expect(try setup.run("tyt fill", stdin: Self.answers).status == 0)
+        }
+        // One queued sheet claims a loudness the questionnaire does not allow (0 to 100).
+        try setup.sqlite("""
+            UPDATE core_outbox SET payload = CAST(json_set(CAST(payload AS TEXT), '$.answers.loudness.value', 140) AS BLOB)
+            WHERE id = (SELECT MIN(id) FROM core_outbox WHERE kind = 'answerSheet')
+            """)
+        try setup.server.start()
+        let sync = try setup.run("sync")
+        #expect(sync.status == 0, "\(sync.err)")
+        #expect(sync.out.contains("2 answer sheets") && sync.out.contains("1 rejected"), "\(sync.out)")
+        #expect(try setup.sheetsOnServer() == 2)
+        let rejected = try setup.held("rejected")
+        #expect(rejected.count == 1)
+        #expect(rejected.first?.contains("'loudness'") == true, "\(rejected)")
+        #expect(try setup.held("waiting").isEmpty)
+        #expect(try setup.pending() == 0)
+        // Rejected stays rejected: another sync sends nothing again.
+        #expect(try setup.run("sync").status == 0)
+        #expect(try setup.sheetsOnServer() == 2)
+        #expect(try setup.held("rejected").count == 1)
     }
 
     @Test("answers given while the server is down are kept and delivered exactly once when it is back")
@@ -96,7 +201,7 @@ struct SyncEndToEndTests {
         // Many more queued sheets, copies of the real one with fresh ids, so that the sync
         // takes several batches.
         let total = 1200
-        try cloneQueuedSheet(in: setup.data.path + "/uniti.sqlite", copies: total - 1)
+        try cloneQueuedSheet(in: setup, copies: total - 1)
         #expect(try setup.pending() == total)
         try setup.server.start()
 
@@ -120,7 +225,7 @@ struct SyncEndToEndTests {
     }
 
     /// Copies the one queued sheet `copies` times with new ids, straight into the outbox table.
-    private func cloneQueuedSheet(in database: String, copies: Int) throws {
+    private func cloneQueuedSheet(in setup: Setup, copies: Int) throws {
         let sql = """
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(copies))
             INSERT INTO core_outbox (clientID, kind, moduleID, payload, createdAt, attempts, nextAttemptAt, state)
@@ -131,14 +236,7 @@ struct SyncEndToEndTests {
                   FROM (SELECT lower(hex(randomblob(16))) AS h FROM n)),
                  (SELECT * FROM core_outbox WHERE kind = 'answerSheet' LIMIT 1)
             """
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [database, sql]
-        let errors = Pipe()
-        sqlite.standardError = errors
-        try sqlite.run()
-        sqlite.waitUntilExit()
-        #expect(sqlite.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        try setup.sqlite(sql)
     }
 }
 

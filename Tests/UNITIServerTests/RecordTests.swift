@@ -45,4 +45,46 @@ struct RecordTests {
             #expect(try await client.get("/api/v1/records?cursor=garbage", token: token).errorCode == "invalid_cursor")
         }
     }
+
+    @Test("updated_since returns only records updated at or after that time, pages with the cursor, and a bad time is a 400 naming the parameter")
+    func updatedSince() async throws {
+        let server = try TestServer()
+        try await server.run { client in
+            let token = try await client.signUp("uma", on: server)
+            let pushed = try await client.json(.post, "/api/v1/records", token: token, body: ModuleRecordBatch(records: [
+                ModuleRecordUpsert(moduleId: "tn", clientId: "old", updatedAt: "2027-01-01T08:00:00Z", payload: .number(1)),
+                ModuleRecordUpsert(moduleId: "tn", clientId: "edge", updatedAt: "2027-01-01T10:00:00+01:00", payload: .number(2)),
+                ModuleRecordUpsert(moduleId: "son", clientId: "new", updatedAt: "2027-01-02T08:00:00Z", payload: .number(3)),
+                ModuleRecordUpsert(moduleId: "tn", clientId: "gone", updatedAt: "2027-01-03T08:00:00Z", deleted: true),
+            ]))
+            #expect(pushed.status == .ok)
+            func pull(_ query: String) async throws -> ModuleRecordPage {
+                let response = try await client.get("/api/v1/records?\(query)", token: token)
+                #expect(response.status == .ok, "\(response.text)")
+                return try response.decode(ModuleRecordPage.self)
+            }
+            // 10:00+01:00 is 09:00Z: the boundary is included, earlier records are not.
+            let since = try await pull("updated_since=2027-01-01T09:00:00Z")
+            #expect(since.records.map(\.clientId) == ["edge", "new", "gone"])
+            #expect(since.records.last?.deleted == true)
+            #expect(try await pull("updated_since=2027-01-01T09:00:01Z").records.map(\.clientId) == ["new", "gone"])
+            #expect(try await pull("updated_since=2027-01-01T09:00:00Z&module=tn").records.map(\.clientId) == ["edge", "gone"])
+            #expect(try await pull("updated_since=2027-02-01T00:00:00.5%2B02:00").records.isEmpty)
+
+            let first = try await pull("updated_since=2027-01-01T09:00:00Z&limit=2")
+            #expect(first.records.map(\.clientId) == ["edge", "new"])
+            #expect(first.more)
+            let rest = try await pull("updated_since=2027-01-01T09:00:00Z&limit=2&cursor=\(first.cursor)")
+            #expect(rest.records.map(\.clientId) == ["gone"])
+            #expect(!rest.more)
+
+            for bad in ["yesterday", "2027-01-01", "2027-01-01T09:00:00", "2027-13-01T09:00:00Z", ""] {
+                let response = try await client.get("/api/v1/records?updated_since=\(bad)", token: token)
+                #expect(response.status == .badRequest, "\(bad)")
+                let body = try response.decode(APIErrorBody.self)
+                #expect(body.error.code == "invalid_updated_since")
+                #expect(body.error.message.contains("updated_since"))
+            }
+        }
+    }
 }

@@ -53,6 +53,56 @@ struct SheetTests {
         }
     }
 
+    @Test("a sheet for a questionnaire of a study not joined, or unknown, is 409 questionnaire_unavailable and is stored once joined")
+    func unavailableQuestionnaireWaits() async throws {
+        let server = try TestServer()
+        try await server.createStudy("open")
+        try await server.addQuestionnaire(study: "open")
+        try await server.run { client in
+            let token = try await client.signUp("lea", on: server)
+            let early = sheet()
+            for batch in [[early], [sheet(questionnaire: "nowhere")], [early, sheet(version: 2)]] {
+                let response = try await client.json(.post, "/api/v1/sheets", token: token, body: AnswerSheetBatch(sheets: batch))
+                #expect(response.status == .conflict)
+                #expect(response.errorCode == AnswerSheetBatchResult.questionnaireUnavailableCode)
+                #expect(try response.decode(APIErrorBody.self).error.message.contains("join the study"))
+            }
+            _ = try await client.json(.post, "/api/v1/studies/open/join", token: token, body: JoinStudyRequest())
+            let later = try await client.json(.post, "/api/v1/sheets", token: token, body: AnswerSheetBatch(sheets: [early]))
+            #expect(try later.decode(AnswerSheetBatchResult.self).results.map(\.outcome) == [.stored])
+            // An invalid answer is still a validation failure, not a wait.
+            let invalid = try await client.json(.post, "/api/v1/sheets", token: token, body: AnswerSheetBatch(sheets: [sheet(loudness: 140)]))
+            #expect(invalid.status == .unprocessableContent)
+        }
+    }
+
+    @Test("concurrent uploads (sharing transactions) each get their own outcomes, and every sheet is stored once")
+    func concurrentUploads() async throws {
+        let server = try TestServer()
+        try await server.createStudy("open")
+        try await server.addQuestionnaire(study: "open")
+        try await server.run { client in
+            let token = try await client.signUp("max", on: server)
+            _ = try await client.json(.post, "/api/v1/studies/open/join", token: token, body: JoinStudyRequest())
+            let shared = sheet()
+            // 40 uploads at once: each has a sheet of its own, and all carry the same shared sheet.
+            let outcomes = try await withThrowingTaskGroup(of: [AnswerSheetBatchResult.Outcome].self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        let response = try await client.json(.post, "/api/v1/sheets", token: token,
+                                                             body: AnswerSheetBatch(sheets: [sheet(loudness: Double(index)), shared]))
+                        return try response.decode(AnswerSheetBatchResult.self).results.map(\.outcome)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.count == 40)
+            #expect(outcomes.allSatisfy { $0.first == .stored })
+            #expect(outcomes.filter { $0.last == .stored }.count == 1)
+            #expect(try await client.get("/api/v1/sheets", token: token).decode(AnswerSheetPage.self).total == 41)
+        }
+    }
+
     @Test("a second user reads none of the first user's sheets or records")
     func isolation() async throws {
         let server = try TestServer()

@@ -78,6 +78,12 @@ public struct APIClient: Sendable {
         return try decode(Response.self, from: data, path: path)
     }
 
+    /// Sends a body that is JSON already (e.g. payloads queued in the wire format) and decodes the answer.
+    public func send<Response: Decodable>(_ method: String, _ path: String, jsonBody: Data,
+                                          as type: Response.Type = Response.self) throws -> Response {
+        try decode(Response.self, from: try raw(method, path, body: jsonBody).data, path: path)
+    }
+
     /// Sends a request and ignores the body of a successful answer.
     public func call(_ method: String, _ path: String, body: (some Encodable)? = Optional<Empty>.none) throws {
         _ = try raw(method, path, body: body.map { try Self.encoder.encode($0) })

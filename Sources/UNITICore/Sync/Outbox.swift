@@ -10,7 +10,9 @@ import GRDB
 /// re-sends at most what the server then recognises as already stored.
 ///
 /// Failed deliveries wait with exponential backoff and full jitter; an entry the server rejects
-/// as invalid (422) is kept, marked rejected with the server's reason, and not retried.
+/// as invalid (422) is kept, marked rejected with the server's reason, and not retried. An entry
+/// the server cannot take *yet* (a sheet for a questionnaire of a study not joined) is kept
+/// waiting: not retried on a timer, but woken by a join, new questionnaires or an explicit sync.
 public struct Outbox: Sendable {
     let database: AppDatabase
 
@@ -21,6 +23,8 @@ public struct Outbox: Sendable {
     public enum State: String, Codable, Sendable {
         case pending
         case rejected
+        /// Not deliverable until something changes on the server side (see `wait`).
+        case waiting
     }
 
     /// One queued change.
@@ -91,9 +95,31 @@ public struct Outbox: Sendable {
 
     /// Marks an entry the server refused as invalid; it stays, visible in `sync --status`.
     public func reject(clientID: String, reason: String) throws {
+        try mark([clientID], state: .rejected, reason: reason)
+    }
+
+    /// Parks entries the server cannot take yet, with its reason; they are not retried until
+    /// `wakeWaiting` (after a join, new questionnaires, or an explicit sync).
+    public func wait(clientIDs: [String], reason: String) throws {
+        try mark(clientIDs, state: .waiting, reason: reason)
+    }
+
+    private func mark(_ clientIDs: [String], state: State, reason: String) throws {
+        guard !clientIDs.isEmpty else { return }
         try database.writer.write { db in
-            try db.execute(sql: "UPDATE core_outbox SET state = 'rejected', lastError = ? WHERE clientID = ?",
-                           arguments: [reason, clientID])
+            let statement = try db.cachedStatement(sql: "UPDATE core_outbox SET state = ?, lastError = ? WHERE clientID = ?")
+            for clientID in clientIDs {
+                try statement.execute(arguments: [state.rawValue, reason, clientID])
+            }
+        }
+    }
+
+    /// Makes waiting entries pending and due at `now`; returns how many there were.
+    @discardableResult
+    public func wakeWaiting(at now: Date) throws -> Int {
+        try database.writer.write { db in
+            try db.execute(sql: "UPDATE core_outbox SET state = 'pending', nextAttemptAt = ? WHERE state = 'waiting'", arguments: [now])
+            return db.changesCount
         }
     }
 
@@ -110,9 +136,22 @@ public struct Outbox: Sendable {
         }
     }
 
+    /// Entries that will still be sent: pending and waiting (not the rejected ones).
+    public func undeliveredCount() throws -> Int {
+        try count(.pending) + count(.waiting)
+    }
+
     public func rejected() throws -> [Entry] {
+        try entries(.rejected)
+    }
+
+    public func waiting() throws -> [Entry] {
+        try entries(.waiting)
+    }
+
+    private func entries(_ state: State) throws -> [Entry] {
         try database.writer.read { db in
-            try Entry.fetchAll(db, sql: "SELECT * FROM core_outbox WHERE state = 'rejected' ORDER BY id")
+            try Entry.fetchAll(db, sql: "SELECT * FROM core_outbox WHERE state = ? ORDER BY id", arguments: [state.rawValue])
         }
     }
 }

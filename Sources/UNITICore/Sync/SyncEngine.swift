@@ -7,6 +7,8 @@ public struct SyncReport: Sendable, Equatable {
     public var sheetsDelivered = 0
     public var recordsDelivered = 0
     public var rejected = 0
+    /// Sheets the server cannot take yet (questionnaire of a study not joined); kept waiting.
+    public var waiting = 0
     public var studiesUpdated = false
     public var questionnairesUpdated = 0
     public var recordsPulled = 0
@@ -25,13 +27,17 @@ public struct SyncReport: Sendable, Equatable {
 /// after the server acknowledged it, and the server recognises a repeated client id, so a sync
 /// killed at any point neither loses nor duplicates anything. Network errors and 5xx schedule a
 /// retry with backoff; 401 stops the sync and asks for a new login; 422 marks the entry
-/// rejected with the server's reason.
+/// rejected with the server's reason; 409 `questionnaire_unavailable` keeps a sheet waiting
+/// until a join, new questionnaires or an explicit sync wake it.
 public struct SyncEngine: Sendable {
     let services: CoreServices
     let modules: [any UNITIModule]
     let client: APIClient
 
-    public static let batchSize = 200
+    /// Entries per request: the server's maximum batch.
+    public static let batchSize = 500
+    /// Payload bytes per request, below the server's 1 MiB body limit.
+    static let batchBytes = 900 * 1024
     static let lastSuccessKey = "sync.lastSuccess"
     static let lastErrorKey = "sync.lastError"
     static let recordsCursorKey = "sync.recordsCursor"
@@ -50,12 +56,22 @@ public struct SyncEngine: Sendable {
         var report = SyncReport()
         let now = services.clock.now
         do {
-            if force { try outbox.makeAllDue(at: now) }
+            if force {
+                try outbox.makeAllDue(at: now)
+                try outbox.wakeWaiting(at: now)
+            }
             try push(&report)
             try pullStudies(&report)
             try pullQuestionnaires(&report)
             try pullRecords(&report)
             try pullResources(&report)
+            // A study joined or approved elsewhere, or new questionnaires, may make waiting sheets
+            // deliverable: wake them (once per sync, so nothing spins) and push again.
+            if !force, report.studiesUpdated || report.questionnairesUpdated > 0,
+               try outbox.wakeWaiting(at: services.clock.now) > 0 {
+                report.waiting = 0
+                try push(&report)
+            }
             try services.settings.set(Self.lastSuccessKey, to: OffsetTimestamp(services.clock.now, in: services.clock.timeZone).text)
             try services.settings.set(Self.lastErrorKey, to: nil)
         } catch let error as APIError {
@@ -76,56 +92,99 @@ public struct SyncEngine: Sendable {
         while true {
             let due = try outbox.due(at: services.clock.now, limit: Self.batchSize)
             guard !due.isEmpty else { return }
-            let sheets = due.filter { $0.kind == SheetOutbox.kind }
-            let records = due.filter { $0.kind == RecordOutbox.kind }
             let unknown = due.filter { $0.kind != SheetOutbox.kind && $0.kind != RecordOutbox.kind }
             for entry in unknown {
                 try outbox.reject(clientID: entry.clientID, reason: "unknown kind \(entry.kind)")
             }
-            do {
-                if !sheets.isEmpty { report.sheetsDelivered += try pushSheets(sheets, report: &report) }
-                if !records.isEmpty { report.recordsDelivered += try pushRecords(records) }
-            } catch let error as APIError where error.isTransient {
-                try outbox.recordFailure(clientIDs: due.map(\.clientID), error: error.message,
-                                         at: services.clock.now, using: &random)
-                throw error
+            for chunk in Self.chunks(of: due, maximumBytes: Self.batchBytes) {
+                let sheets = chunk.filter { $0.kind == SheetOutbox.kind }
+                let records = chunk.filter { $0.kind == RecordOutbox.kind }
+                do {
+                    if !sheets.isEmpty { try pushSheets(sheets, report: &report) }
+                    if !records.isEmpty { report.recordsDelivered += try pushRecords(records) }
+                } catch let error as APIError where error.isTransient {
+                    try outbox.recordFailure(clientIDs: chunk.map { $0.clientID }, error: error.message,
+                                             at: services.clock.now, using: &random)
+                    throw error
+                }
             }
         }
     }
 
-    /// Sends sheets in one batch; when the server refuses the batch as invalid, sends them one
-    /// by one so that only the invalid ones are marked rejected.
-    private func pushSheets(_ entries: [Outbox.Entry], report: inout SyncReport) throws -> Int {
-        var decoded: [(Outbox.Entry, AnswerSheet)] = []
+    /// Splits entries, in order, into request bodies the server accepts (it refuses bodies over 1 MiB).
+    static func chunks(of entries: [Outbox.Entry], maximumBytes: Int) -> [[Outbox.Entry]] {
+        var chunks: [[Outbox.Entry]] = []
+        var current: [Outbox.Entry] = []
+        var bytes = 0
         for entry in entries {
-            if let sheet = try? APIClient.decoder.decode(AnswerSheet.self, from: entry.payload) {
-                decoded.append((entry, sheet))
-            } else {
+            if !current.isEmpty, bytes + entry.payload.count + 1 > maximumBytes {
+                chunks.append(current)
+                current = []
+                bytes = 0
+            }
+            current.append(entry)
+            bytes += entry.payload.count + 1
+        }
+        if !current.isEmpty { chunks.append(current) }
+        return chunks
+    }
+
+    /// The fields of a queued sheet that sync needs; the payload itself is sent as stored.
+    private struct SheetHeader: Decodable {
+        let id: UUID
+        let questionnaireID: String
+        let questionnaireVersion: Int
+    }
+
+    /// Sends sheets, one request per questionnaire version (a version the server cannot take yet
+    /// for this person holds back only its own sheets). When the server refuses a request as
+    /// invalid, its sheets go one by one so that only the invalid ones are marked rejected.
+    private func pushSheets(_ entries: [Outbox.Entry], report: inout SyncReport) throws {
+        var groups: [String: [(entry: Outbox.Entry, id: String)]] = [:]
+        var order: [String] = []
+        for entry in entries {
+            guard let header = try? APIClient.decoder.decode(SheetHeader.self, from: entry.payload) else {
                 try outbox.reject(clientID: entry.clientID, reason: "unreadable sheet")
                 report.rejected += 1
+                continue
             }
+            let key = "\(header.questionnaireID)#\(header.questionnaireVersion)"
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append((entry, header.id.uuidString.lowercased()))
         }
-        guard !decoded.isEmpty else { return 0 }
-        do {
-            let result: AnswerSheetBatchResult = try client.send("POST", "sheets", body: AnswerSheetBatch(sheets: decoded.map(\.1)))
-            let acknowledged = Set(result.results.map(\.id))
-            let delivered = decoded.filter { acknowledged.contains($0.1.id.uuidString) || acknowledged.contains($0.1.id.uuidString.lowercased()) }
-            try outbox.acknowledge(clientIDs: delivered.map(\.0.clientID))
-            return delivered.count
-        } catch APIError.rejected(let status, _, let message) where status == 422 || status == 400 {
-            guard decoded.count > 1 else {
-                try outbox.reject(clientID: decoded[0].0.clientID, reason: message)
-                report.rejected += 1
-                return 0
-            }
-            var delivered = 0
-            for (entry, _) in decoded {
-                delivered += try pushSheets([entry], report: &report)
-            }
-            return delivered
+        for key in order {
+            try pushSheetGroup(groups[key]!, report: &report)
         }
     }
 
+    private func pushSheetGroup(_ group: [(entry: Outbox.Entry, id: String)], report: inout SyncReport) throws {
+        // The stored payloads are the wire format already: joined into the batch without decoding.
+        var body = Data(#"{"sheets":["#.utf8)
+        for (index, item) in group.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(item.entry.payload)
+        }
+        body.append(contentsOf: Array("]}".utf8))
+        do {
+            let result: AnswerSheetBatchResult = try client.send("POST", "sheets", jsonBody: body)
+            let acknowledged = Set(result.results.map { $0.id.lowercased() })
+            let delivered = group.filter { acknowledged.contains($0.id) }
+            try outbox.acknowledge(clientIDs: delivered.map { $0.entry.clientID })
+            report.sheetsDelivered += delivered.count
+        } catch APIError.rejected(409, AnswerSheetBatchResult.questionnaireUnavailableCode, let message) {
+            try outbox.wait(clientIDs: group.map { $0.entry.clientID }, reason: message)
+            report.waiting += group.count
+        } catch APIError.rejected(let status, _, let message) where status == 422 || status == 400 {
+            guard group.count > 1 else {
+                try outbox.reject(clientID: group[0].entry.clientID, reason: message)
+                report.rejected += 1
+                return
+            }
+            for item in group {
+                try pushSheetGroup([item], report: &report)
+            }
+        }
+    }
     private func pushRecords(_ entries: [Outbox.Entry]) throws -> Int {
         let upserts = entries.compactMap { try? APIClient.decoder.decode(ModuleRecordUpsert.self, from: $0.payload) }
         guard !upserts.isEmpty else { return 0 }
@@ -201,12 +260,14 @@ public struct SyncEngine: Sendable {
 
     public struct Status: Sendable, Codable {
         public var pending: Int
-        public var rejected: [RejectedEntry]
+        public var waiting: [HeldEntry]
+        public var rejected: [HeldEntry]
         public var lastSuccess: String?
         public var lastError: String?
     }
 
-    public struct RejectedEntry: Sendable, Codable {
+    /// An entry the outbox keeps without retrying it on a timer, with the server's reason.
+    public struct HeldEntry: Sendable, Codable {
         public var module: String
         public var kind: String
         public var reason: String
@@ -214,9 +275,13 @@ public struct SyncEngine: Sendable {
 
     public static func status(of services: CoreServices) throws -> Status {
         let outbox = Outbox(database: services.database)
+        func held(_ entries: [Outbox.Entry]) -> [HeldEntry] {
+            entries.map { HeldEntry(module: $0.moduleID, kind: $0.kind, reason: $0.lastError ?? "") }
+        }
         return Status(
             pending: try outbox.count(.pending),
-            rejected: try outbox.rejected().map { RejectedEntry(module: $0.moduleID, kind: $0.kind, reason: $0.lastError ?? "") },
+            waiting: held(try outbox.waiting()),
+            rejected: held(try outbox.rejected()),
             lastSuccess: try services.settings.string(lastSuccessKey),
             lastError: try services.settings.string(lastErrorKey)
         )

@@ -94,7 +94,7 @@ struct LogoutCommand: HostCommand {
     }
 
     func run(in shell: Shell) throws {
-        let pending = try Outbox(database: shell.services.database).count(.pending)
+        let pending = try Outbox(database: shell.services.database).undeliveredCount()
         try shell.accounts.logout()
         shell.console.line(shell.localizer(pending > 0 ? "host.logout.pending" : "host.logout.done", ["count": "\(pending)"]))
     }

@@ -37,7 +37,7 @@ struct StatusCommand: HostCommand {
                 .filter { (try? services.studies.enabledModuleIDs().contains($0)) ?? false },
             studies: try services.studies.activeStudies().map(\.id),
             server: try services.settings.string("server.url"),
-            pendingOutbox: try Outbox(database: services.database).count(.pending)
+            pendingOutbox: try Outbox(database: services.database).undeliveredCount()
         )
         if json || services.prefersJSON {
             try shell.console.json(report)

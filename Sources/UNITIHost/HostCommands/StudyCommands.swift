@@ -153,12 +153,23 @@ struct SyncCommand: HostCommand {
             let l = shell.localizer
             shell.printTable([
                 (l("host.sync.pending"), "\(report.pending)"),
+                (l("host.sync.waiting"), "\(report.waiting.count)"),
                 (l("host.sync.rejected"), "\(report.rejected.count)"),
                 (l("host.sync.lastSuccess"), report.lastSuccess ?? l("host.sync.never")),
                 (l("host.sync.lastError"), report.lastError ?? l("host.profile.none")),
             ])
-            for entry in report.rejected {
-                shell.console.line("  \(entry.module) \(entry.kind): \(entry.reason)")
+            // One line per distinct reason: a thousand sheets waiting for one study are one line.
+            for (state, entries) in [("waiting", report.waiting), ("rejected", report.rejected)] {
+                var counts: [String: Int] = [:]
+                var order: [String] = []
+                for entry in entries {
+                    let line = "\(entry.module) \(entry.kind): \(entry.reason)"
+                    if counts[line] == nil { order.append(line) }
+                    counts[line, default: 0] += 1
+                }
+                for line in order {
+                    shell.console.line("  " + l("host.sync.held.\(state)", ["count": "\(counts[line]!)", "entry": line]))
+                }
             }
             return
         }

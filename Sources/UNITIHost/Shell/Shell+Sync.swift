@@ -33,6 +33,9 @@ extension Shell {
                 "sheets": "\(report.sheetsDelivered)", "records": "\(report.recordsDelivered)",
                 "pulled": "\(report.recordsPulled)", "rejected": "\(report.rejected)",
             ]))
+            if report.waiting > 0 {
+                console.line(localizer("host.sync.waitingNotice", ["count": "\(report.waiting)"]))
+            }
         }
     }
 

@@ -9,6 +9,11 @@ public struct AnswerSheetBatch: Codable, Hashable, Sendable {
 
 /// What became of each sheet of a batch, in the order sent.
 public struct AnswerSheetBatchResult: Codable, Hashable, Sendable {
+    /// The error code (with 409) of a batch holding a sheet whose questionnaire the caller cannot
+    /// answer yet: unknown to the server or owned by a study not joined. The sheet is not wrong,
+    /// it is early; a client keeps it and sends it again after a join.
+    public static let questionnaireUnavailableCode = "questionnaire_unavailable"
+
     public enum Outcome: String, Codable, Hashable, Sendable {
         /// Stored now.
         case stored

@@ -19,9 +19,9 @@ struct Authenticator: Sendable {
         guard !token.isEmpty, token.count <= 256 else { throw APIError.unauthorized }
         let store = environment.store
         guard let session = try await store.session(accessHash: SecretTokens.hash(token), now: environment.clock.now()),
-              let account = try await store.user(id: session.userId), account.active else {
+              session.account.active else {
             throw APIError.unauthorized
         }
-        return AuthenticatedUser(account: account, sessionId: session.sessionId)
+        return AuthenticatedUser(account: session.account, sessionId: session.sessionId)
     }
 }

@@ -3,7 +3,7 @@ import Hummingbird
 import UNITIProtocol
 
 /// `/api/v1/records`: the generic per-user module record store (upsert by client id, newest
-/// update wins, deletions as tombstones, incremental pull by an opaque cursor).
+/// update wins, deletions as tombstones, incremental pull by an opaque cursor or by update time).
 struct RecordRoutes: Sendable {
     let environment: ServerEnvironment
     var store: any ServerStore { environment.store }
@@ -55,8 +55,19 @@ struct RecordRoutes: Sendable {
         if let moduleId, !RecordCursor.isValidModuleId(moduleId) {
             throw APIError.badRequest("invalid_query", "'module' must be a module id such as 'tn'.")
         }
+        // `updated_since` selects by the records' own update time (a client that kept no cursor,
+        // or wants one period); combined with `cursor` it pages through that selection.
+        var updatedSince: Date?
+        if let raw = request.queryString("updated_since") {
+            guard let date = Timestamps.parse(raw) else {
+                throw APIError.badRequest("invalid_updated_since",
+                                          "'updated_since' must be an ISO 8601 time with a UTC offset, e.g. 2027-01-15T09:00:00Z.")
+            }
+            updatedSince = date
+        }
         let limit = try request.queryInt("limit", default: 100, range: 1...ServerLimits.maximumPageSize)
-        let page = try await store.records(userId: user.account.id, after: cursor, moduleId: moduleId, limit: limit)
+        let page = try await store.records(userId: user.account.id, after: cursor, moduleId: moduleId,
+                                           updatedSince: updatedSince, limit: limit)
         return try JSONResponse.make(ModuleRecordPage(records: page.records, cursor: RecordCursor.encode(page.cursor), more: page.more))
     }
 }

@@ -33,25 +33,24 @@ struct SheetRoutes: Sendable {
             let key = "\(sheet.questionnaireID)#\(sheet.questionnaireVersion)"
             if questionnaires[key] == nil {
                 guard let document = try await store.questionnaire(id: sheet.questionnaireID, version: sheet.questionnaireVersion) else {
-                    throw APIError.invalid("unknown_questionnaire", "Sheet \(id): no questionnaire '\(sheet.questionnaireID.prefix(64))' in version \(sheet.questionnaireVersion).")
+                    throw SheetValidation.unavailable(sheet)
                 }
                 questionnaires[key] = document
             }
             let document = questionnaires[key]!
             if access[document.studyId] == nil {
-                let study = try await store.study(id: document.studyId)
                 let membership = try await store.membership(studyId: document.studyId, userId: user.account.id)
-                access[document.studyId] = study.map { StudyPresenter.mayReadContent($0, membership: membership) } ?? false
+                access[document.studyId] = StudyPresenter.mayAnswer(membership: membership)
             }
-            guard access[document.studyId] == true else {
-                throw APIError(.forbidden, "not_a_member", "Sheet \(id): join study '\(document.studyId)' before sending its answers.")
-            }
+            // Unknown and not-yet-joined look the same, so the answer tells nothing about other studies.
+            guard access[document.studyId] == true else { throw SheetValidation.unavailable(sheet) }
             validated.append(try SheetValidation.validate(sheet, against: document))
         }
         let receivedAt = environment.clock.now()
         let outcomes = try await store.storeSheets(userId: user.account.id, sheets: validated, receivedAt: receivedAt)
+        let received = Timestamps.format(receivedAt)
         let results = zip(batch.sheets, outcomes).map {
-            AnswerSheetBatchResult.Entry(id: $0.id.uuidString.lowercased(), outcome: $1, receivedAt: Timestamps.format(receivedAt))
+            AnswerSheetBatchResult.Entry(id: $0.id.uuidString.lowercased(), outcome: $1, receivedAt: received)
         }
         return try JSONResponse.make(AnswerSheetBatchResult(results: results))
     }

@@ -5,6 +5,14 @@ import UNITIProtocol
 /// `AnswerSheetValidator` (the client runs the same checks before it saves). Any problem is
 /// reported as 422 naming the sheet and the items.
 enum SheetValidation {
+    /// A sheet for a questionnaire this user cannot answer yet: unknown on the server, or owned by a
+    /// study the user has not joined. Not a fault of the sheet (it was answered offline, before the
+    /// join), so it is 409 with its own code and the client keeps it waiting instead of rejecting it.
+    static func unavailable(_ sheet: AnswerSheet) -> APIError {
+        APIError(.conflict, AnswerSheetBatchResult.questionnaireUnavailableCode,
+                 "Questionnaire '\(sheet.questionnaireID.prefix(64))' version \(sheet.questionnaireVersion) is not available to you; join the study it belongs to, then sync again.")
+    }
+
     static func validate(_ sheet: AnswerSheet, against document: QuestionnaireDocument) throws -> ValidatedSheet {
         let id = sheet.id.uuidString.lowercased()
         if let ended = sheet.endedAt, ended.date < sheet.startedAt.date {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import UNITIProtocol
 
 /// The default `ServerStore`: one SQLite file through GRDB, in WAL mode so that coordinator
@@ -7,6 +8,12 @@ import UNITIProtocol
 /// writer wait instead of failing.
 public final class SQLiteServerStore: ServerStore {
     let pool: DatabasePool
+    /// Decoded questionnaire versions by `id#version`. A stored version never changes (a changed
+    /// definition needs a higher version), so a version once read is kept: every sheet upload
+    /// needs its questionnaire, and decoding the definition each time was a large part of it.
+    private let questionnaireCache = Mutex<[String: QuestionnaireDocument]>([:])
+    /// Sheet uploads arrive concurrently, one small batch each; they share transactions.
+    private let sheetWrites: GroupCommit<SheetWrite, [AnswerSheetBatchResult.Outcome]>
 
     /// Opens (creating if needed) the database at `path` and runs the migrations.
     public init(path: String) throws {
@@ -18,7 +25,9 @@ public final class SQLiteServerStore: ServerStore {
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        pool = try DatabasePool(path: path, configuration: configuration)
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        self.pool = pool
+        sheetWrites = GroupCommit(writer: pool) { db, write in try Self.insert(db, write) }
         try ServerMigrations.migrator.migrate(pool)
     }
 
@@ -132,13 +141,13 @@ public final class SQLiteServerStore: ServerStore {
         }
     }
 
-    public func session(accessHash: String, now: Date) async throws -> (sessionId: Int64, userId: Int64)? {
+    public func session(accessHash: String, now: Date) async throws -> (sessionId: Int64, account: UserAccount)? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: """
-                SELECT id, user_id FROM sessions
-                WHERE access_hash = ? AND revoked_at IS NULL AND access_expires_at > ?
-                """, arguments: [accessHash, now.timeIntervalSince1970]).map { row -> (sessionId: Int64, userId: Int64) in
-                (sessionId: row["id"], userId: row["user_id"])
+                SELECT s.id AS session_id, u.* FROM sessions s JOIN users u ON u.id = s.user_id
+                WHERE s.access_hash = ? AND s.revoked_at IS NULL AND s.access_expires_at > ?
+                """, arguments: [accessHash, now.timeIntervalSince1970]).map { row -> (sessionId: Int64, account: UserAccount) in
+                (sessionId: row["session_id"], account: Self.account(row))
             }
         }
     }
@@ -276,10 +285,14 @@ public final class SQLiteServerStore: ServerStore {
     }
 
     public func questionnaire(id: String, version: Int) async throws -> QuestionnaireDocument? {
-        try await pool.read { db in
+        let key = "\(id)#\(version)"
+        if let cached = questionnaireCache.withLock({ $0[key] }) { return cached }
+        let document = try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM questionnaires WHERE id = ? AND version = ?", arguments: [id, version])
                 .map(Self.questionnaire)
         }
+        if let document { questionnaireCache.withLock { $0[key] = document } }
+        return document
     }
 
     public func studyId(ofQuestionnaire id: String) async throws -> String? {
@@ -300,37 +313,58 @@ public final class SQLiteServerStore: ServerStore {
 
     // MARK: Answer sheets
 
+    /// One upload's sheets, encoded outside the transaction.
+    struct SheetWrite: Sendable {
+        struct Row: Sendable {
+            let validated: ValidatedSheet
+            let json: String
+            /// (label, answer, value as JSON) in label order.
+            let answers: [(String, Answer, String)]
+        }
+        let userId: Int64
+        let rows: [Row]
+        let receivedAt: Date
+    }
+
     public func storeSheets(userId: Int64, sheets: [ValidatedSheet], receivedAt: Date) async throws -> [AnswerSheetBatchResult.Outcome] {
-        let prepared = try sheets.map { validated in
-            (validated, try JSONCoding.string(validated.sheet),
-             try validated.sheet.answers.keys.sorted().map { label in (label, validated.sheet.answers[label]!, try JSONCoding.string(validated.sheet.answers[label]!.value)) })
+        let rows = try sheets.map { validated in
+            SheetWrite.Row(validated: validated, json: try JSONCoding.string(validated.sheet),
+                           answers: try validated.sheet.answers.keys.sorted().map { label in
+                               let answer = validated.sheet.answers[label]!
+                               return (label, answer, try JSONCoding.string(answer.value))
+                           })
         }
-        return try await pool.write { db in
-            var outcomes: [AnswerSheetBatchResult.Outcome] = []
-            for (validated, text, answers) in prepared {
-                let sheet = validated.sheet
-                try db.execute(sql: """
-                    INSERT INTO answer_sheets (user_id, client_id, study_id, questionnaire_id, questionnaire_version,
-                        started_at, ended_at, received_at, sheet)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (user_id, client_id) DO NOTHING
-                    """, arguments: [userId, sheet.id.uuidString.lowercased(), validated.studyId, sheet.questionnaireID,
-                                     sheet.questionnaireVersion, sheet.startedAt.date.timeIntervalSince1970,
-                                     sheet.endedAt?.date.timeIntervalSince1970, receivedAt.timeIntervalSince1970, text])
-                guard db.changesCount > 0 else {
-                    outcomes.append(.duplicate)
-                    continue
-                }
-                let sheetId = db.lastInsertedRowID
-                for (position, (label, answer, value)) in answers.enumerated() {
-                    try db.execute(sql: """
-                        INSERT INTO answers (sheet_id, position, label, value, number, answered_at) VALUES (?, ?, ?, ?, ?, ?)
-                        """, arguments: [sheetId, position, label, value, answer.value.number, answer.answeredAt.text])
-                }
-                outcomes.append(.stored)
+        return try await sheetWrites.submit(SheetWrite(userId: userId, rows: rows, receivedAt: receivedAt))
+    }
+
+    private static func insert(_ db: Database, _ write: SheetWrite) throws -> [AnswerSheetBatchResult.Outcome] {
+        var outcomes: [AnswerSheetBatchResult.Outcome] = []
+        let insertSheet = try db.cachedStatement(sql: """
+            INSERT INTO answer_sheets (user_id, client_id, study_id, questionnaire_id, questionnaire_version,
+                started_at, ended_at, received_at, sheet)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, client_id) DO NOTHING
+            """)
+        let insertAnswer = try db.cachedStatement(sql: """
+            INSERT INTO answers (sheet_id, position, label, value, number, answered_at) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for row in write.rows {
+            let sheet = row.validated.sheet
+            try insertSheet.execute(arguments: [write.userId, sheet.id.uuidString.lowercased(), row.validated.studyId,
+                                                sheet.questionnaireID, sheet.questionnaireVersion,
+                                                sheet.startedAt.date.timeIntervalSince1970, sheet.endedAt?.date.timeIntervalSince1970,
+                                                write.receivedAt.timeIntervalSince1970, row.json])
+            guard db.changesCount > 0 else {
+                outcomes.append(.duplicate)
+                continue
             }
-            return outcomes
+            let sheetId = db.lastInsertedRowID
+            for (position, (label, answer, value)) in row.answers.enumerated() {
+                try insertAnswer.execute(arguments: [sheetId, position, label, value, answer.value.number, answer.answeredAt.text])
+            }
+            outcomes.append(.stored)
         }
+        return outcomes
     }
 
     public func sheets(userId: Int64, offset: Int, limit: Int) async throws -> (sheets: [StoredAnswerSheet], total: Int) {
@@ -426,12 +460,15 @@ public final class SQLiteServerStore: ServerStore {
         }
     }
 
-    public func records(userId: Int64, after cursor: Int64, moduleId: String?, limit: Int) async throws -> (records: [ModuleRecord], cursor: Int64, more: Bool) {
-        try await pool.read { db in
+    public func records(userId: Int64, after cursor: Int64, moduleId: String?, updatedSince: Date?,
+                        limit: Int) async throws -> (records: [ModuleRecord], cursor: Int64, more: Bool) {
+        let since = updatedSince?.timeIntervalSince1970
+        return try await pool.read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT * FROM module_records WHERE user_id = ? AND sequence > ? AND (? IS NULL OR module_id = ?)
+                    AND (? IS NULL OR updated_at >= ?)
                 ORDER BY sequence LIMIT ?
-                """, arguments: [userId, cursor, moduleId, moduleId, limit + 1])
+                """, arguments: [userId, cursor, moduleId, moduleId, since, since, limit + 1])
             let page = rows.prefix(limit)
             let records = try page.map { row in
                 let payload: String? = row["payload"]

@@ -26,8 +26,8 @@ public protocol ServerStore: Sendable, ModuleResourceStore {
 
     func createSession(userId: Int64, accessHash: String, accessExpiresAt: Date,
                        refreshHash: String, refreshExpiresAt: Date, now: Date) async throws
-    /// The session's id and user for a live access token.
-    func session(accessHash: String, now: Date) async throws -> (sessionId: Int64, userId: Int64)?
+    /// The session's id and its account for a live access token (one lookup: every request needs it).
+    func session(accessHash: String, now: Date) async throws -> (sessionId: Int64, account: UserAccount)?
     /// Swaps a live refresh token for a new pair; returns the user, or nil when the refresh token is unknown or expired.
     func rotateSession(refreshHash: String, newAccessHash: String, accessExpiresAt: Date,
                        newRefreshHash: String, refreshExpiresAt: Date, now: Date) async throws -> Int64?
@@ -63,6 +63,8 @@ public protocol ServerStore: Sendable, ModuleResourceStore {
 
     // MARK: Module records
     func applyRecords(userId: Int64, changes: [RecordChange]) async throws -> [ModuleRecordBatchResult.Outcome]
-    /// Changes after `cursor` (a server sequence number), oldest first.
-    func records(userId: Int64, after cursor: Int64, moduleId: String?, limit: Int) async throws -> (records: [ModuleRecord], cursor: Int64, more: Bool)
+    /// Changes after `cursor` (a server sequence number), oldest first; with `updatedSince`, only
+    /// records whose own update time is at or after it.
+    func records(userId: Int64, after cursor: Int64, moduleId: String?, updatedSince: Date?,
+                 limit: Int) async throws -> (records: [ModuleRecord], cursor: Int64, more: Bool)
 }

@@ -22,6 +22,12 @@ enum StudyPresenter {
         study.access == .public || membership == .member
     }
 
+    /// May send answers to the study's questionnaires: members only. Reading a public study's
+    /// questionnaires needs no join, but answers belong to people who joined (and consented).
+    static func mayAnswer(membership: MembershipStatus) -> Bool {
+        membership == .member
+    }
+
     /// Open for joining now: marked running and within its start and end.
     static func isOpen(_ study: StudyRecord, now: Date) -> Bool {
         study.running && (study.startsAt.map { $0 <= now } ?? true) && (study.endsAt.map { now < $0 } ?? true)

@@ -66,10 +66,11 @@ final class StudyServer {
         try Program.run("uniti-server", arguments + ["--database", database])
     }
 
-    /// Creates a running public study enabling `modules` and imports bundled questionnaires
-    /// (file names under `Configurations/Resources/Questionnaires`, without `.json`) into it.
-    func createStudy(_ id: String, modules: String, questionnaires: [String]) throws {
-        let created = try coordinator(["study", "create", id, "--title", id, "--access", "public", "--modules", modules, "--running"])
+    /// Creates a running study (public by default) enabling `modules` and imports bundled
+    /// questionnaires (file names under `Configurations/Resources/Questionnaires`, without
+    /// `.json`) into it.
+    func createStudy(_ id: String, modules: String, questionnaires: [String], access: String = "public") throws {
+        let created = try coordinator(["study", "create", id, "--title", id, "--access", access, "--modules", modules, "--running"])
         guard created.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: ["reason": created.err]) }
         for name in questionnaires {
             let definition = Program.binDirectory.appendingPathComponent(

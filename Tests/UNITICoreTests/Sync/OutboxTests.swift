@@ -105,4 +105,26 @@ struct OutboxTests {
         #expect(try outbox.rejected().map(\.lastError) == ["items[2]: 140 is above the maximum 100"])
         #expect(try outbox.count(.rejected) == 1)
     }
+
+    @Test("a waiting entry is kept with its reason, is not due on any timer, and is due again once woken")
+    func waiting() throws {
+        let dir = makeTemporaryDirectory()
+        defer { removeDirectory(dir) }
+        let database = try makeDatabase(dir)
+        let outbox = Outbox(database: database)
+        try database.writer.write { db in
+            try Outbox.enqueue(db, kind: "answerSheet", moduleID: "tyt", clientID: "W", payload: Data(), at: start)
+            try Outbox.enqueue(db, kind: "answerSheet", moduleID: "tyt", clientID: "P", payload: Data(), at: start)
+        }
+        try outbox.wait(clientIDs: ["W"], reason: "Questionnaire 'daily' version 1 is not available to you")
+        #expect(try outbox.due(at: start.addingTimeInterval(30 * 86400)).map(\.clientID) == ["P"])
+        try outbox.makeAllDue(at: start)
+        #expect(try outbox.due(at: start).map(\.clientID) == ["P"])
+        #expect(try outbox.waiting().map(\.lastError) == ["Questionnaire 'daily' version 1 is not available to you"])
+        #expect(try outbox.count(.waiting) == 1)
+        #expect(try outbox.wakeWaiting(at: start) == 1)
+        #expect(try outbox.due(at: start).map(\.clientID) == ["W", "P"])
+        #expect(try outbox.waiting().isEmpty)
+    }
 }
+
