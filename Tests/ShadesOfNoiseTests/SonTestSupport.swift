@@ -40,9 +40,9 @@ struct SonFixture {
     }
 }
 
-/// A record as the server would send it: `updatedAt` in whole seconds, UTC.
+/// A record as the server would send it: `updatedAt` in UTC, to the millisecond.
 func pulledRecord(_ clientID: String, at date: Date, deleted: Bool = false, payload: some Encodable) throws -> ModuleRecord {
     let value = try APIClient.decoder.decode(JSONValue.self, from: APIClient.encoder.encode(payload))
-    return ModuleRecord(moduleId: "son", clientId: clientID, updatedAt: OffsetTimestamp(date, in: .gmt).text,
+    return ModuleRecord(moduleId: "son", clientId: clientID, updatedAt: OffsetTimestamp.utcMilliseconds(date),
                         deleted: deleted, payload: deleted ? nil : value)
 }

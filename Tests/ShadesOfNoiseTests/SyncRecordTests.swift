@@ -81,6 +81,20 @@ struct SyncRecordTests {
                                            payload: SonRecords.Favorite(sound: "surf", addedAt: later))])
         #expect(try SonStore(database: fixture.database).favorites().isEmpty)
     }
+
+    @Test("two devices' changes within one second are told apart by their milliseconds")
+    func sameSecond() throws {
+        let fixture = try SonFixture()
+        let added = Date(timeIntervalSince1970: 1_800_000_000.200)
+        try fixture.pull([try pulledRecord("favorite:rain", at: added, payload: SonRecords.Favorite(sound: "rain", addedAt: added))])
+        #expect(try SonStore(database: fixture.database).favorites() == ["rain"])
+        // Removed on another device 0.5 s later, in the same second.
+        try fixture.pull([try pulledRecord("favorite:rain", at: added.addingTimeInterval(0.5), deleted: true,
+                                           payload: SonRecords.Favorite(sound: "rain", addedAt: added))])
+        #expect(try SonStore(database: fixture.database).favorites().isEmpty)
+        #expect(RecordTime.isNewer(added.addingTimeInterval(0.001), than: added))
+        #expect(!RecordTime.isNewer(added.addingTimeInterval(0.0004), than: added))
+    }
 }
 
 @Suite("Tinnitus profile questionnaire")

@@ -55,7 +55,7 @@ public struct QuestionnaireFormStore: Sendable {
         let questionnaireID = String(record.clientId.dropFirst("form:".count))
         let local = try Date.fetchOne(db, sql: "SELECT updatedAt FROM core_questionnaire_forms WHERE owner = ? AND questionnaireID = ?",
                                       arguments: [owner, questionnaireID])
-        if let local, local >= updated.addingTimeInterval(1) { return }  // ours is newer (server times are whole seconds)
+        if RecordTime.isNewer(local, than: updated) { return }  // ours is newer
         if record.deleted {
             try db.execute(sql: "DELETE FROM core_questionnaire_forms WHERE owner = ? AND questionnaireID = ?",
                            arguments: [owner, questionnaireID])

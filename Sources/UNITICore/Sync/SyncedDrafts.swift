@@ -64,8 +64,8 @@ public enum SyncedDrafts {
             let owner = record.moduleId
             let local = try store.draft(owner: owner, questionnaireID: questionnaireID, in: db)
             // Record times carry milliseconds; the local time is compared at the same precision.
-            let pulledAt = Self.millisecond(stamp.date)
-            let localAt = local.map { Self.millisecond($0.updatedAt) }
+            let pulledAt = RecordTime.truncated(stamp.date)
+            let localAt = local.map { RecordTime.truncated($0.updatedAt) }
             if record.deleted {
                 if let localAt, localAt <= pulledAt {
                     try store.delete(owner: owner, questionnaireID: questionnaireID, in: db)
@@ -99,9 +99,5 @@ public enum SyncedDrafts {
             try store.save(pulled, owner: owner, at: pulledAt, in: db)
         }
         return others
-    }
-
-    static func millisecond(_ date: Date) -> Date {
-        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
     }
 }

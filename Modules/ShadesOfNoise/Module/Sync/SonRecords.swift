@@ -14,9 +14,8 @@ import UNITIProtocol
 /// | the tinnitus frequency | `frequency` | Hz, or none |
 /// | the profile form | `form:<questionnaire>` | see ``QuestionnaireFormStore`` |
 ///
-/// Pulled records are merged by client id: the newer version wins (server times are whole
-/// seconds, so a local change within the same second counts as the newer), and a tombstone
-/// deletes what is not newer than it.
+/// Pulled records are merged by client id: the newer version wins (``RecordTime``, to the
+/// millisecond), and a tombstone deletes what is not newer than it.
 enum SonRecords {
     static let moduleID = "son"
 
@@ -67,10 +66,9 @@ enum SonRecords {
         }
     }
 
-    /// Whether a local change at `local` is newer than a pulled one at `pulled` (whole seconds).
+    /// Whether a local change at `local` is newer than a pulled one at `pulled`.
     static func localIsNewer(_ local: Date?, than pulled: Date) -> Bool {
-        guard let local else { return false }
-        return local >= pulled.addingTimeInterval(1)
+        RecordTime.isNewer(local, than: pulled)
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, _ record: ModuleRecord) -> T? {
