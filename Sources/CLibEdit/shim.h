@@ -32,6 +32,15 @@ static inline int uniti_el_bind(EditLine *el, const char *key, const char *funct
 static inline int uniti_el_disable_tty_signals(EditLine *el) {
     return el_set(el, EL_SETTY, "-d", "-isig", NULL);
 }
+/// Replaces libedit's character reader (so the shell can do work while it waits for a key).
+typedef int (*uniti_getc_fn)(EditLine *, wchar_t *);
+static inline int uniti_el_set_getc(EditLine *el, uniti_getc_fn fn) {
+    return el_set(el, EL_GETCFN, fn);
+}
+/// Draws the prompt and the line typed so far again (after something else wrote to the terminal).
+static inline int uniti_el_refresh(EditLine *el) {
+    return el_set(el, EL_REFRESH);
+}
 static inline int uniti_el_set_client_data(EditLine *el, void *data) {
     return el_set(el, EL_CLIENTDATA, data);
 }

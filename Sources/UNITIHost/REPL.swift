@@ -30,8 +30,16 @@ struct REPL {
         if shell.services.endOfProgramRequested.value { return 0 }
         // Reminders are announced before each prompt of an interactive session (scripts and
         // pipes keep their output to the commands they ran).
-        let reminders = editor != nil ? ReminderMonitor(service: shell.reminderService(),
-                                                         notifier: shell.terminalReminderNotifier()) : nil
+        let notifier = PromptReminderNotifier(base: shell.terminalReminderNotifier(), console: shell.console)
+        let reminders = editor != nil ? ReminderMonitor(service: shell.reminderService(), notifier: notifier) : nil
+        if let editor, let reminders {
+            // A reminder that falls due while the prompt waits shows at once, above the prompt.
+            editor.onIdle = {
+                notifier.atPrompt.value = true
+                defer { notifier.atPrompt.value = false }
+                return !reminders.check().isEmpty
+            }
+        }
         while true {
             reminders?.check()
             let line: String?
@@ -61,5 +69,24 @@ struct REPL {
     /// program (while a line is edited, the editor handles Ctrl-C itself).
     private func installInterruptHandler() {
         signal(SIGINT) { _ in Interrupt.request() }
+    }
+}
+
+/// Announces reminders in the interactive shell: between commands like the terminal notifier;
+/// while the prompt waits for a key (`atPrompt`) it first clears the prompt's line, so the
+/// reminder takes its place and the line editor draws the prompt again below it.
+final class PromptReminderNotifier: ReminderNotifier, @unchecked Sendable {
+    let base: TerminalNotifier
+    let console: Console
+    let atPrompt = LockedValue(false)
+
+    init(base: TerminalNotifier, console: Console) {
+        self.base = base
+        self.console = console
+    }
+
+    func deliver(_ reminder: PlannedReminder) -> String {
+        if atPrompt.value { console.write("\r\u{1B}[2K") }
+        return base.deliver(reminder)
     }
 }

@@ -26,6 +26,33 @@ struct InteractiveShellTests {
         #expect(!terminal.output.contains("unknown command 'this"))
     }
 
+    @Test("a reminder that falls due while the prompt waits shows at once; the line typed so far is kept")
+    func reminderWhilePromptWaits() throws {
+        let data = TemporaryDataDirectory()
+        let utc = ["TZ": "UTC"]
+        // The next whole minute (UTC) at least three seconds away: the prompt is up before it.
+        let now = Date().timeIntervalSince1970
+        let due = Date(timeIntervalSince1970: ((now + 3) / 60).rounded(.up) * 60)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.weekday, .hour, .minute], from: due)
+        let day = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][parts.weekday! - 1]
+        let time = String(format: "%02d:%02d", parts.hour!, parts.minute!)
+        let add = try Program.run("uniti", ["--data-dir", data.path, "-c", "tyt notify add \(day) \(time)"], environment: utc)
+        #expect(add.status == 0, "\(add.err)")
+
+        let terminal = try Terminal("uniti", ["--data-dir", data.path], environment: utc)
+        #expect(terminal.waitFor("uniti> "))
+        terminal.type("modu")
+        let seconds = due.timeIntervalSinceNow + 10
+        #expect(terminal.waitFor("time for a check-in, type `tyt fill`", timeout: seconds), "\(terminal.output)")
+        // The prompt comes back below the reminder with the unfinished line; Enter runs it.
+        terminal.type("les\r")
+        #expect(terminal.waitFor("TrackYourTinnitus", after: terminal.output.range(of: "time for a check-in")?.upperBound))
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+    }
+
     @Test("history is kept in the data directory with mode 0600 and comes back in the next run")
     func historyPersists() throws {
         let data = TemporaryDataDirectory()

@@ -14,6 +14,14 @@ public final class LineEditor: LineInput, @unchecked Sendable {
     private let historyPath: String?
     /// Completion candidates for the words before the cursor (the last may be unfinished).
     public var completer: (@Sendable (_ words: [String], _ partial: String) -> [String])?
+    /// Called about once a second while the command prompt waits for a key (not while a
+    /// question is asked); returns true when it wrote to the terminal, and the prompt and the
+    /// line typed so far are then drawn again below what it wrote. This is how a reminder that
+    /// falls due while the person sits at the prompt shows at once.
+    public var onIdle: (() -> Bool)?
+    private var idleAllowed = false
+    /// How long the prompt waits for a key before `onIdle` is asked.
+    static let idleInterval: Int32 = 1000
 
     nonisolated(unsafe) static var active: LineEditor?
     nonisolated(unsafe) static var promptBuffer: UnsafeMutablePointer<CChar>?
@@ -42,6 +50,9 @@ public final class LineEditor: LineInput, @unchecked Sendable {
             LineEditor.interrupted = true
             return UInt8(CC_NEWLINE)
         }
+        uniti_el_set_getc(editLine) { editLine, character in
+            LineEditor.active?.readCharacter(editLine, into: character) ?? -1
+        }
         uniti_el_bind(editLine, "^I", "uniti-complete")
         uniti_el_bind(editLine, "^C", "uniti-abandon")
         el_source(editLine, nil)  // the person's own ~/.editrc, if any
@@ -56,6 +67,8 @@ public final class LineEditor: LineInput, @unchecked Sendable {
 
     /// Reads a command line and keeps it in the history.
     public func readCommand(prompt: String) throws -> String? {
+        idleAllowed = true
+        defer { idleAllowed = false }
         let line = try read(prompt: prompt)
         if let line, !line.trimmingCharacters(in: .whitespaces).isEmpty {
             uniti_history_enter(history, line)
@@ -85,6 +98,46 @@ public final class LineEditor: LineInput, @unchecked Sendable {
         var line = String(cString: raw)
         while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
         return line
+    }
+
+    /// libedit's character reader: one key (a whole UTF-8 character) from standard input.
+    /// While nothing is typed at the command prompt, `onIdle` is asked once per interval.
+    /// Returns 1 with a character, 0 at the end of input, -1 on an error.
+    fileprivate func readCharacter(_ editLine: OpaquePointer?, into character: UnsafeMutablePointer<wchar_t>?) -> Int32 {
+        var state = mbstate_t()
+        var partial = false
+        while true {
+            var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            let waitsForIdle = idleAllowed && onIdle != nil && !partial
+            let ready = poll(&descriptor, 1, waitsForIdle ? Self.idleInterval : -1)
+            if ready == 0 {
+                if onIdle?() == true { uniti_el_refresh(editLine) }
+                continue
+            }
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return -1
+            }
+            var byte: CChar = 0
+            let count = Glibc.read(STDIN_FILENO, &byte, 1)
+            if count == 0 { return 0 }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return -1
+            }
+            var wide: wchar_t = 0
+            let result = mbrtowc(&wide, &byte, 1, &state)
+            if result == size_t.max - 1 {  // the character goes on in the next byte
+                partial = true
+                continue
+            }
+            if result == size_t.max {  // not valid in this locale: pass the byte on
+                state = mbstate_t()
+                wide = wchar_t(UInt8(bitPattern: byte))
+            }
+            character?.pointee = wide
+            return 1
+        }
     }
 
     private func saveHistory() {
