@@ -71,4 +71,16 @@ struct StandaloneTinnitusServerTests {
         #expect(try Self.run(data, server, "login max@example.org", stdin: "old-password\n").status == 1)
         #expect(try Self.run(data, server, "login max@example.org", stdin: "new-password\n").status == 0)
     }
+
+    @Test("on a terminal the program starts with the login screen; without an account it goes on offline and names the open baseline")
+    func startScreen() throws {
+        let data = TemporaryDataDirectory()
+        let terminal = try Terminal(Self.program, ["--data-dir", data.path])
+        #expect(terminal.waitFor("continue as a guest"))
+        terminal.type("4\r")
+        #expect(terminal.waitFor("3 baseline questionnaire(s) still open"))
+        #expect(terminal.waitForPrompt("track-your-tinnitus>", after: "still open"))
+        terminal.type("exit\r")
+        #expect(terminal.waitForExit() == 0)
+    }
 }

@@ -21,12 +21,23 @@ public struct TrackYourTinnitusModule: UNITIModule {
 
     public var migrations: [ModuleMigration] { TinnitusMigrations.all }
 
-    /// A due reminder opens the questionnaire directly (thesis FR2).
+    /// A due reminder opens the questionnaire directly (thesis FR2). Otherwise, on a terminal,
+    /// one line says when baseline questionnaires are still open (FR8).
     public func didEnter(_ context: ModuleContext) throws {
-        guard try DueCheckIn.isDue(context, source: reminderSource(context), module: descriptor) else { return }
+        guard try DueCheckIn.isDue(context, source: reminderSource(context), module: descriptor) else {
+            if context.input.isInteractive {
+                let open = try BaselineQuestionnaires.baseline(context.services).open(in: context.services)
+                if !open.isEmpty { context.console.line(L("tyt.baseline.open", ["count": String(open.count)])) }
+            }
+            return
+        }
         context.console.line(L("tyt.fill.due"))
         try FillCommand.checkIn(context)
     }
+
+    /// The standalone program opens with log in, register, forgot password or continue without
+    /// an account (thesis FR1, FR7), like the thesis app's first screen.
+    public var offersGuestStart: Bool { !TinnitusBuild.isIntegrated }
 
     /// The check-in reminders with the chosen tone; answered periods are not skipped (see
     /// ``ReminderPlan/rule(tone:)`` for why).
