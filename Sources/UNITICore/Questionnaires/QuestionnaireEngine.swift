@@ -103,12 +103,6 @@ public final class QuestionnaireEngine {
         return result
     }
 
-    /// The unfinished answers of a questionnaire as a partial sheet, for modules that sync
-    /// partial answers; nil when there is no draft.
-    public func partialSheet(owner: String, questionnaireID: String) throws -> AnswerSheet? {
-        try drafts.draft(owner: owner, questionnaireID: questionnaireID)?.sheet
-    }
-
     private func startSession(_ definition: QuestionnaireDefinition, owner: String, keepsDraft: Bool, syncsDraft: Bool,
                               localizer: Localizer) throws -> QuestionnaireSession {
         let fresh = { QuestionnaireSession(definition: definition, clock: self.services.clock, language: localizer.language.rawValue) }

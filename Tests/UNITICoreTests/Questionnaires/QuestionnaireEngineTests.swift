@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import UNITICore
 import UNITIProtocol
@@ -180,15 +181,20 @@ struct AnswerSheetStoreTests {
         #expect(try harness.sheets.sheet(id: result.sheet.id) == result.sheet)
     }
 
-    @Test("a module can take the draft as a partial sheet for syncing")
-    func partialSheets() throws {
+    @Test("a synced draft travels as a record, never as a partial answer sheet, and holds valid partial answers")
+    func syncedDraft() throws {
         let harness = try QuestionnaireHarness(lines: ["y", "40"])
         let engine = harness.engine()
-        #expect(throws: PromptCancelled.self) { try engine.answer(QuestionnaireFixtures.everyElement, owner: "tys") }
-        let partial = try #require(try engine.partialSheet(owner: "tys", questionnaireID: "every-element"))
-        #expect(partial.isPartial)
-        #expect(AnswerSheetValidator.validate(partial, against: try QuestionnaireFixtures.everyElement).isEmpty)
-        try harness.sheets.save(partial, owner: "tys")
-        #expect(try harness.sheets.sheets(owner: "tys", questionnaireID: "every-element").first?.isPartial == true)
+        #expect(throws: PromptCancelled.self) {
+            try engine.answer(QuestionnaireFixtures.everyElement, owner: "tys", syncsDraft: true)
+        }
+        let draft = try #require(try engine.drafts.draft(owner: "tys", questionnaireID: "every-element"))
+        #expect(draft.sheet.isPartial)
+        #expect(AnswerSheetValidator.validate(draft.sheet, against: try QuestionnaireFixtures.everyElement).isEmpty)
+        let queued = try engine.services.database.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT kind, clientID FROM core_outbox").map { "\($0["kind"] as String) \($0["clientID"] as String)" }
+        }
+        #expect(queued == ["record record:tys:draft:every-element"])
+        #expect(try harness.sheets.sheets(owner: "tys", questionnaireID: "every-element").isEmpty)
     }
 }
