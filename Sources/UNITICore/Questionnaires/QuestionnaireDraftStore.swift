@@ -39,12 +39,6 @@ public struct QuestionnaireDraftStore: Sendable {
         return (draft, row["updatedAt"])
     }
 
-    /// When the draft of a questionnaire was last changed; nil without a draft.
-    public func updatedAt(owner: String, questionnaireID: String, in db: Database) throws -> Date? {
-        try Date.fetchOne(db, sql: "SELECT updatedAt FROM core_questionnaire_drafts WHERE owner = ? AND questionnaireID = ?",
-                          arguments: [owner, questionnaireID])
-    }
-
     /// The draft for a questionnaire, if any. A draft that cannot be read any more is reported,
     /// not silently dropped.
     public func draft(owner: String, questionnaireID: String) throws -> QuestionnaireDraft? {

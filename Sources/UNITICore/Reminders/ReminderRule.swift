@@ -13,7 +13,8 @@ public struct ReminderRule: Sendable, Hashable, Codable, Identifiable {
     public var questionnaireID: String?
     /// What the person types, e.g. `tyt fill`.
     public var command: String
-    /// The module's tone for this reminder (played once audio exists), e.g. `chime`.
+    /// The module's tone for this reminder, e.g. `low-pulse`: rendered by the module
+    /// (`UNITIModule.reminderTone(named:)`) and played when the reminder falls due.
     public var tone: String?
     /// Whether the reminder makes a sound (Track Your Hearing lets people turn this off).
     public var sound: Bool

@@ -9,7 +9,9 @@ import UNITIProtocol
 /// newest wins), never as an answer sheet: sheets are immutable on the server, and a partial
 /// sheet would make the server acknowledge the finished sheet with the same id as a duplicate
 /// and keep the partial one. The record's client id is `draft:<questionnaire id>` under the
-/// owner's module id; finishing the questionnaire replaces it with a tombstone.
+/// owner's module id. Finishing the questionnaire puts the finished sheet in the record (other
+/// devices drop their draft and know the answers; only this device uploads the sheet); starting
+/// afresh replaces it with a tombstone.
 ///
 /// Pulled draft records are applied by the core for every owner (modules and the shell alike),
 /// before the remaining records go to their modules.
