@@ -3,16 +3,30 @@
 // UNITI: five "Track Your ..." research apps harmonized into one host shell.
 // The package trait INTEGRATED (on by default) selects the integrated build; building with
 // `--disable-default-traits` yields the standalone single-module programs (see README).
+import Foundation
 import PackageDescription
 
-/// The five feature modules: (target name, folder under Modules/, standalone product name).
-let featureModules: [(target: String, folder: String, product: String)] = [
-    ("TrackYourTinnitus", "TrackYourTinnitus", "track-your-tinnitus"),
-    ("TrackYourStress", "TrackYourStress", "track-your-stress"),
-    ("TrackYourHearing", "TrackYourHearing", "track-your-hearing"),
-    ("TinnitusNavigator", "TinnitusNavigator", "tinnitus-navigator"),
-    ("ShadesOfNoise", "ShadesOfNoise", "shades-of-noise"),
-]
+/// The feature modules, from the one list `Modules/modules.json` (see its "about"): each is a
+/// library target in Modules/<name>/Module, a standalone program in Modules/<name>/Standalone,
+/// and a test target when Tests/<name>Tests exists.
+struct FeatureModule: Decodable {
+    let id: String
+    let name: String
+    let program: String
+}
+struct ModuleList: Decodable {
+    let modules: [FeatureModule]
+}
+let packageDirectory = Context.packageDirectory
+let featureModules: [FeatureModule] = {
+    let path = packageDirectory + "/Modules/modules.json"
+    guard let data = FileManager.default.contents(atPath: path) else { fatalError("cannot read \(path)") }
+    do {
+        return try JSONDecoder().decode(ModuleList.self, from: data).modules
+    } catch {
+        fatalError("\(path) is not a module list: \(error)")
+    }
+}()
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
@@ -36,9 +50,21 @@ var targets: [Target] = [
         path: "Sources/CCurlLoader",
         linkerSettings: [.linkedLibrary("dl")]
     ),
+    // Turns Modules/modules.json into Swift (the module-list plugin's tool).
+    .executableTarget(
+        name: "module-list-generator",
+        path: "Sources/module-list-generator"
+    ),
+    .plugin(
+        name: "ModuleListPlugin",
+        capability: .buildTool(),
+        dependencies: ["module-list-generator"],
+        path: "Plugins/ModuleListPlugin"
+    ),
     .target(
         name: "UNITIProtocol",
-        path: "Sources/UNITIProtocol"
+        path: "Sources/UNITIProtocol",
+        plugins: ["ModuleListPlugin"]
     ),
     .target(
         name: "UNITIResources",
@@ -68,8 +94,9 @@ var targets: [Target] = [
     ),
     .executableTarget(
         name: "uniti",
-        dependencies: ["UNITIHost"] + featureModules.map { .target(name: $0.target) },
-        path: "Sources/uniti"
+        dependencies: ["UNITIHost", "UNITICore"] + featureModules.map { .target(name: $0.name) },
+        path: "Sources/uniti",
+        plugins: ["ModuleListPlugin"]
     ),
     // SMTP for the study server through libcurl (a C shim: curl_easy_setopt is variadic).
     .target(
@@ -109,7 +136,7 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "UNITIHostTests",
-        dependencies: ["UNITIHost", "UNITICore"] + featureModules.map { .target(name: $0.target) },
+        dependencies: ["UNITIHost", "UNITICore"] + featureModules.map { .target(name: $0.name) },
         path: "Tests/UNITIHostTests"
     ),
     .testTarget(
@@ -119,8 +146,10 @@ var targets: [Target] = [
     ),
 ]
 
-/// Modules that have unit tests of their own, in Tests/<Target>Tests.
-let modulesWithTests = ["TrackYourTinnitus", "ShadesOfNoise"]
+/// Modules that have unit tests of their own, in Tests/<Name>Tests.
+let modulesWithTests = featureModules.map(\.name).filter {
+    FileManager.default.fileExists(atPath: packageDirectory + "/Tests/\($0)Tests")
+}
 for name in modulesWithTests {
     targets.append(.testTarget(
         name: "\(name)Tests",
@@ -131,14 +160,14 @@ for name in modulesWithTests {
 
 for module in featureModules {
     targets.append(.target(
-        name: module.target,
+        name: module.name,
         dependencies: ["UNITICore", "UNITIProtocol", "UNITIConfigurations", grdb, argumentParser],
-        path: "Modules/\(module.folder)/Module"
+        path: "Modules/\(module.name)/Module"
     ))
     targets.append(.executableTarget(
-        name: module.product,
-        dependencies: ["UNITIHost", .target(name: module.target)],
-        path: "Modules/\(module.folder)/Standalone"
+        name: module.program,
+        dependencies: ["UNITIHost", .target(name: module.name)],
+        path: "Modules/\(module.name)/Standalone"
     ))
 }
 
@@ -148,7 +177,7 @@ let package = Package(
     products: [
         .executable(name: "uniti", targets: ["uniti"]),
         .executable(name: "uniti-server", targets: ["uniti-server"]),
-    ] + featureModules.map { .executable(name: $0.product, targets: [$0.product]) },
+    ] + featureModules.map { .executable(name: $0.program, targets: [$0.program]) },
     traits: [
         .trait(
             name: "INTEGRATED",

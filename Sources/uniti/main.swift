@@ -1,16 +1,6 @@
-// The integrated `uniti` host. The list below is the one place that says which feature
-// modules the host offers; which of them are enabled comes from the person's studies.
-import ShadesOfNoise
-import TinnitusNavigator
-import TrackYourHearing
-import TrackYourStress
-import TrackYourTinnitus
+// The integrated `uniti` host. Its modules (`featureModules`) are generated from the one list,
+// Modules/modules.json, by the module-list plugin; which of them are enabled comes from the
+// person's studies.
 import UNITIHost
 
-Launcher.runHost(modules: [
-    TrackYourTinnitusModule(),
-    TrackYourStressModule(),
-    TrackYourHearingModule(),
-    TinnitusNavigatorModule(),
-    ShadesOfNoiseModule(),
-])
+Launcher.runHost(modules: featureModules)

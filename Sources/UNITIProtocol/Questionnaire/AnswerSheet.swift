@@ -22,10 +22,15 @@ public struct AnswerSheet: Codable, Hashable, Sendable {
     public var isPartial: Bool
     /// Language the questions were shown in (`en`, `de`), when known.
     public var language: String?
+    /// Who asked it: the module (`tyt`) or the shell's shared baseline (`uniti`). Set when the
+    /// sheet is queued for upload; a device that pulls the person's sheets gives each to its owner
+    /// (Track Your Tinnitus's results, a module's "my answer sheets"). Absent in sheets sent by
+    /// versions before 0.2.
+    public var owner: ModuleID?
 
     public init(id: UUID, questionnaireID: String, questionnaireVersion: Int, answers: [String: Answer] = [:],
                 startedAt: OffsetTimestamp, endedAt: OffsetTimestamp? = nil, clientVersion: String,
-                sensors: SensorReadings? = nil, isPartial: Bool = false, language: String? = nil) {
+                sensors: SensorReadings? = nil, isPartial: Bool = false, language: String? = nil, owner: ModuleID? = nil) {
         self.id = id
         self.questionnaireID = questionnaireID
         self.questionnaireVersion = questionnaireVersion
@@ -36,6 +41,7 @@ public struct AnswerSheet: Codable, Hashable, Sendable {
         self.sensors = sensors
         self.isPartial = isPartial
         self.language = language
+        self.owner = owner
     }
 
     /// The plain values, label → value.
