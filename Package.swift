@@ -120,6 +120,14 @@ var targets: [Target] = [
         dependencies: ["UNITIServer"],
         path: "Sources/uniti-server"
     ),
+    // The test harness every module's tests share (temporary data directory, fixed clock,
+    // seeded randomness, captured console, either kind of program, the built programs and a
+    // real uniti-server on loopback).
+    .target(
+        name: "UNITITesting",
+        dependencies: ["UNITICore", "UNITIHost", "UNITIProtocol", grdb],
+        path: "Sources/UNITITesting"
+    ),
     .testTarget(
         name: "UNITIServerTests",
         dependencies: [
@@ -130,18 +138,18 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "UNITICoreTests",
-        dependencies: ["UNITICore", "UNITIProtocol"],
+        dependencies: ["UNITICore", "UNITIProtocol", "UNITITesting"],
         path: "Tests/UNITICoreTests",
         exclude: ["Fixtures"]
     ),
     .testTarget(
         name: "UNITIHostTests",
-        dependencies: ["UNITIHost", "UNITICore"] + featureModules.map { .target(name: $0.name) },
+        dependencies: ["UNITIHost", "UNITICore", "UNITITesting"] + featureModules.map { .target(name: $0.name) },
         path: "Tests/UNITIHostTests"
     ),
     .testTarget(
         name: "EndToEndTests",
-        dependencies: ["UNITICore"],
+        dependencies: ["UNITICore", "UNITITesting"],
         path: "Tests/EndToEndTests"
     ),
 ]
@@ -153,7 +161,7 @@ let modulesWithTests = featureModules.map(\.name).filter {
 for name in modulesWithTests {
     targets.append(.testTarget(
         name: "\(name)Tests",
-        dependencies: [.target(name: name), "UNITICore"],
+        dependencies: [.target(name: name), "UNITICore", "UNITITesting"],
         path: "Tests/\(name)Tests"
     ))
 }

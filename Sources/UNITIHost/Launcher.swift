@@ -87,47 +87,60 @@ struct ProgramOptions: Equatable {
     }
 }
 
+// The build kind, read from the compile-time flag here and nowhere else (as in the Shades Of
+// Noise thesis, ch. 5.3, where `-DINTEGRATED` selects the build; here the package trait
+// INTEGRATED, which SwiftPM passes to the compiler the same way). Everything else learns the
+// kind of program from `ProgramKind`, handed out at launch.
+#if INTEGRATED
+let IS_INTEGRATED_VERSION = true
+#else
+let IS_INTEGRATED_VERSION = false
+#endif
+
 /// Starts a UNITI program: checks that the binary is the right kind of build, reads the global
 /// options, opens the data directory and database, and runs the shell in the mode asked for
 /// (`-c`, `--script`, piped standard input, or the interactive REPL).
 public enum Launcher {
+    /// The kind of program this binary was compiled as.
+    public static let compiledKind: ProgramKind = IS_INTEGRATED_VERSION ? .integrated : .standalone
+
     /// The host shell with all modules; `main.swift` of `uniti`.
     public static func runHost(modules: [any UNITIModule]) -> Never {
-        guard BuildKind.current == .integrated else {
+        guard compiledKind == .integrated else {
             FileHandle.standardError.write(Data("""
                 uniti: this binary is a standalone build (compiled without the INTEGRATED trait); \
                 build the host with `swift build` (or Scripts/run).\n
                 """.utf8))
             exit(2)
         }
-        exit(run(kind: .host(programName: "uniti"), modules: modules, arguments: Array(CommandLine.arguments.dropFirst())))
+        exit(run(.host(programName: "uniti"), modules: modules, arguments: Array(CommandLine.arguments.dropFirst())))
     }
 
     /// One module as a program of its own; `main.swift` of each standalone target.
     public static func runStandalone(module: any UNITIModule) -> Never {
         let name = module.descriptor.programName
-        guard BuildKind.current == .standalone else {
+        guard compiledKind == .standalone else {
             FileHandle.standardError.write(Data("""
                 \(name): this binary is an integrated build (compiled with the INTEGRATED trait); \
                 build the standalone programs with `Scripts/build-standalone` (swift build --disable-default-traits).\n
                 """.utf8))
             exit(2)
         }
-        exit(run(kind: .standalone(module), modules: [module], arguments: Array(CommandLine.arguments.dropFirst())))
+        exit(run(.standalone(module), modules: [module], arguments: Array(CommandLine.arguments.dropFirst())))
     }
 
-    public static func versionLine(programName: String) -> String {
-        "\(programName) \(UNITIVersion.string) (\(L("core.buildKind.\(BuildKind.current.rawValue)")))"
+    public static func versionLine(programName: String, kind: ProgramKind) -> String {
+        "\(programName) \(UNITIVersion.string) (\(kind.localizedName))"
     }
 
     /// The shell's own commands for a kind of program.
-    static func hostCommands(for kind: ProgramKind) -> [any HostCommand.Type] {
+    public static func hostCommands(for program: ShellProgram) -> [any HostCommand.Type] {
         var commands: [any HostCommand.Type] = [HelpCommand.self, ModulesCommand.self]
-        if !kind.isStandalone {
+        if !program.isStandalone {
             commands += [UseCommand.self, BackCommand.self]
         }
         // Standalone programs bring their own baseline (Track Your Tinnitus thesis, FR8).
-        let baseline: [any HostCommand.Type] = kind.isStandalone ? [] : [BaselineHostCommand.self]
+        let baseline: [any HostCommand.Type] = program.isStandalone ? [] : [BaselineHostCommand.self]
         commands += [
             RegisterCommand.self, ActivateCommand.self, LoginCommand.self, LogoutCommand.self,
             PasswordCommand.self, ProfileCommand.self, AccountCommand.self,
@@ -139,7 +152,7 @@ public enum Launcher {
     }
 
     /// Runs a program and returns its exit status.
-    static func run(kind: ProgramKind, modules: [any UNITIModule], arguments: [String]) -> Int32 {
+    static func run(_ program: ShellProgram, modules: [any UNITIModule], arguments: [String]) -> Int32 {
         umask(0o077)  // every file UNITI creates (database, WAL, history) is the owner's alone
         let environment = ProcessInfo.processInfo.environment
         CurrentLanguage.value = Language.fromEnvironment(environment) ?? .english
@@ -148,33 +161,33 @@ public enum Launcher {
         do {
             options = try ProgramOptions.parse(arguments)
         } catch {
-            FileHandle.standardError.write(Data("\(kind.programName): \(error.message)\n".utf8))
+            FileHandle.standardError.write(Data("\(program.programName): \(error.message)\n".utf8))
             return 64
         }
         if options.help {
-            print(ProgramOptions.helpText(programName: kind.programName))
+            print(ProgramOptions.helpText(programName: program.programName))
             return 0
         }
         if options.version {
-            print(versionLine(programName: kind.programName))
+            print(versionLine(programName: program.programName, kind: program.kind))
             return 0
         }
         var languageOption: Language?
         if let code = options.language {
             guard let language = Language(code: code) else {
-                FileHandle.standardError.write(Data("\(kind.programName): \(L("host.language.unknown", ["code": code, "accepted": "en, de"]))\n".utf8))
+                FileHandle.standardError.write(Data("\(program.programName): \(L("host.language.unknown", ["code": code, "accepted": "en, de"]))\n".utf8))
                 return 64
             }
             languageOption = language
             CurrentLanguage.value = language
         }
 
-        let commands = hostCommands(for: kind)
+        let commands = hostCommands(for: program)
         let shell: Shell
         let editor: LineEditor?
         do {
             let index = Shell.index(of: commands)
-            let registry = try ModuleRegistry(modules, reservedNames: Set(index.keys), commandsAtTopLevel: kind.isStandalone)
+            let registry = try ModuleRegistry(modules, program: program.kind, reservedNames: Set(index.keys))
             let dataDirectory = DataDirectory.resolve(option: options.dataDirectory, environment: environment)
             try dataDirectory.create()
             let database = try AppDatabase(path: dataDirectory.databasePath, migrationSets: registry.migrationSets)
@@ -184,7 +197,7 @@ public enum Launcher {
             let interactive = options.script == nil && isatty(STDIN_FILENO) == 1
             let input: any LineInput
             if interactive {
-                let lineEditor = LineEditor(programName: kind.programName, historyPath: dataDirectory.historyPath)
+                let lineEditor = LineEditor(programName: program.programName, historyPath: dataDirectory.historyPath)
                 editor = lineEditor
                 input = lineEditor
             } else if let script = options.script {
@@ -198,13 +211,14 @@ public enum Launcher {
                 input = StreamInput(file: fdopen(STDIN_FILENO, "r"), echoPrompts: true)
             }
             let services = CoreServices(dataDirectory: dataDirectory, database: database, console: .standard(),
-                                        input: input, clock: SystemClock(), prefersJSON: options.json)
-            shell = Shell(registry: registry, services: services, kind: kind, hostCommands: commands, index: index)
-            shell.serverOverride = options.server
+                                        input: input, clock: SystemClock(), random: SystemRandomSource(),
+                                        program: program.kind, prefersJSON: options.json, serverOverride: options.server)
+            shell = Shell(registry: registry, services: services, program: program, hostCommands: commands, index: index)
+            try shell.deliverParkedRecords()
             editor?.completer = { [unowned shell] words, _ in shell.completions(after: words) }
         } catch {
             let message = (error as? UNITIError)?.message ?? "\(error)"
-            FileHandle.standardError.write(Data("\(kind.programName): \(message)\n".utf8))
+            FileHandle.standardError.write(Data("\(program.programName): \(message)\n".utf8))
             return 70
         }
 

@@ -13,7 +13,7 @@ struct REPL {
         var failed = false
         if editor != nil {
             installInterruptHandler()
-            shell.console.line(shell.localizer("host.welcome", ["program": shell.kind.programName]))
+            shell.console.line(shell.localizer("host.welcome", ["program": shell.program.programName]))
         }
         if StartScreen.applies(to: shell, interactive: editor != nil) {
             StartScreen(shell: shell).run()
@@ -21,7 +21,7 @@ struct REPL {
         if let module = shell.currentModule {
             // A standalone program starts inside its module: its start hook runs now.
             do {
-                try module.didEnter(shell.context(for: module))
+                try (module as? any ModuleEntering)?.didEnter(shell.context(for: module))
             } catch {
                 shell.console.error(shell.localizer("host.error.prefix", ["message": (error as? UNITIError)?.message ?? "\(error)"]))
             }

@@ -24,7 +24,7 @@ struct RemindersCommandTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-reminders-cmd-\(UUID().uuidString)").path
         let directory = DataDirectory(path: folder)
         try directory.create()
-        let kind = ProgramKind.host(programName: "uniti")
+        let kind = ShellProgram.host(programName: "uniti")
         let commands = Launcher.hostCommands(for: kind)
         let registry = try ModuleRegistry([RemindingModule()], reservedNames: Set(commands.map { $0.commandName }), commandsAtTopLevel: false)
         let database = try AppDatabase(path: directory.databasePath, migrationSets: registry.migrationSets)
@@ -82,7 +82,7 @@ struct RemindersCommandTests {
         let now = LocalDate(year: 2026, month: 11, day: 23).instant(at: TimeOfDay(hour: 0, minute: 0), in: Self.berlin)
         let (shell, _, _) = try shell(at: now)
         let registry = try ModuleRegistry([RemindingModule(), Other()], reservedNames: [], commandsAtTopLevel: false)
-        let both = Shell(registry: registry, services: shell.services, kind: shell.kind, hostCommands: shell.hostCommands)
+        let both = Shell(registry: registry, services: shell.services, kind: shell.program, hostCommands: shell.hostCommands)
         let planned = try both.reminderService().planned(from: now, to: now.addingTimeInterval(86_400))
         #expect(planned.count == 5)
         #expect(planned.allSatisfy { $0.moduleID == "tyt" })

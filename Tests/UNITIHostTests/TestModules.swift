@@ -86,7 +86,7 @@ struct ShellFixture {
         directory = NSTemporaryDirectory() + "uniti-shell-\(UUID().uuidString)"
         let dataDirectory = DataDirectory(path: directory)
         try dataDirectory.create()
-        let kind: ProgramKind = standalone ? .standalone(modules[0]) : .host(programName: "uniti")
+        let kind: ShellProgram = standalone ? .standalone(modules[0]) : .host(programName: "uniti")
         let commands = Launcher.hostCommands(for: kind)
         let reserved = Set(commands.flatMap { [$0.commandName] + $0.configuration.aliases })
         let registry = try ModuleRegistry(modules, reservedNames: reserved, commandsAtTopLevel: standalone)

@@ -4,14 +4,11 @@ import UNITICore
 public struct TinnitusNavigatorModule: UNITIModule {
     public init() {}
 
-    public let descriptor = ModuleDescriptor(
-        id: "tn",
-        name: "TinnitusNavigator",
-        programName: "tinnitus-navigator",
-        version: "0.1.0"
-    )
+    public let descriptor = ModuleDescriptor(.tn, version: "0.1.0")
 
-    public var commands: [any ShellCommand.Type] {
+    public func commands(for program: ProgramKind) -> [any ShellCommand.Type] {
         [AboutModuleCommand.self]
     }
+
+    public var migrations: [ModuleMigration] { [] }
 }

@@ -4,14 +4,11 @@ import UNITICore
 public struct TrackYourHearingModule: UNITIModule {
     public init() {}
 
-    public let descriptor = ModuleDescriptor(
-        id: "tyh",
-        name: "TrackYourHearing",
-        programName: "track-your-hearing",
-        version: "0.1.0"
-    )
+    public let descriptor = ModuleDescriptor(.tyh, version: "0.1.0")
 
-    public var commands: [any ShellCommand.Type] {
+    public func commands(for program: ProgramKind) -> [any ShellCommand.Type] {
         [AboutModuleCommand.self]
     }
+
+    public var migrations: [ModuleMigration] { [] }
 }

@@ -4,14 +4,11 @@ import UNITICore
 public struct TrackYourStressModule: UNITIModule {
     public init() {}
 
-    public let descriptor = ModuleDescriptor(
-        id: "tys",
-        name: "TrackYourStress",
-        programName: "track-your-stress",
-        version: "0.1.0"
-    )
+    public let descriptor = ModuleDescriptor(.tys, version: "0.1.0")
 
-    public var commands: [any ShellCommand.Type] {
+    public func commands(for program: ProgramKind) -> [any ShellCommand.Type] {
         [AboutModuleCommand.self]
     }
+
+    public var migrations: [ModuleMigration] { [] }
 }

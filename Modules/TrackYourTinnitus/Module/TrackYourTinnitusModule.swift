@@ -1,5 +1,7 @@
 import Foundation
+import GRDB
 import UNITICore
+import UNITIProtocol
 
 /// The TrackYourTinnitus feature module (`tyt`): momentary tinnitus check-ins at reminder times,
 /// their charts, reminders with their tone, the ambient noise level, baseline questionnaires and
@@ -7,26 +9,23 @@ import UNITICore
 public struct TrackYourTinnitusModule: UNITIModule {
     public init() {}
 
-    public let descriptor = ModuleDescriptor(
-        id: "tyt",
-        name: "TrackYourTinnitus",
-        programName: "track-your-tinnitus",
-        version: "0.1.0"
-    )
+    public let descriptor = ModuleDescriptor(.tyt, version: "0.2.0")
 
-    public var commands: [any ShellCommand.Type] {
+    public func commands(for program: ProgramKind) -> [any ShellCommand.Type] {
         [FillCommand.self, ResultsCommand.self, NotifyCommand.self, RingtoneCommand.self, SettingsCommand.self,
          BaselineCommand.self, FeedbackCommand.self, AboutCommand.self]
     }
 
     public var migrations: [ModuleMigration] { TinnitusMigrations.all }
+}
 
+extension TrackYourTinnitusModule: ModuleEntering {
     /// A due reminder opens the questionnaire directly (thesis FR2). Otherwise, on a terminal,
     /// one line says when baseline questionnaires are still open (FR8).
     public func didEnter(_ context: ModuleContext) throws {
         guard try DueCheckIn.isDue(context, source: reminderSource(context), module: descriptor) else {
             if context.input.isInteractive {
-                let open = try BaselineQuestionnaires.baseline(context.services).open(in: context.services)
+                let open = try BaselineQuestionnaires.baseline(context).open(in: context.services)
                 if !open.isEmpty { context.console.line(L("tyt.baseline.open", ["count": String(open.count)])) }
             }
             return
@@ -34,11 +33,15 @@ public struct TrackYourTinnitusModule: UNITIModule {
         context.console.line(L("tyt.fill.due"))
         try FillCommand.checkIn(context)
     }
+}
 
+extension TrackYourTinnitusModule: GuestStartOffering {
     /// The standalone program opens with log in, register, forgot password or continue without
     /// an account (thesis FR1, FR7), like the thesis app's first screen.
-    public var offersGuestStart: Bool { !TinnitusBuild.isIntegrated }
+    public func offersGuestStart(in program: ProgramKind) -> Bool { program == .standalone }
+}
 
+extension TrackYourTinnitusModule: ReminderProviding, ReminderToneProviding {
     /// The check-in reminders with the chosen tone; answered periods are not skipped (see
     /// ``ReminderPlan/rule(tone:)`` for why).
     public func reminderSource(_ context: ModuleContext) throws -> ReminderSource {
@@ -53,5 +56,20 @@ public struct TrackYourTinnitusModule: UNITIModule {
         guard let tone = Ringtone.named(name) else { return nil }
         let synthesizer = RingtoneSynthesizer()
         return ReminderTone(format: synthesizer.format, samples: synthesizer.render(tone))
+    }
+}
+
+extension TrackYourTinnitusModule: RecordSyncing {
+    public var syncedRecordTypes: [any SyncedRecord.Type] { [Feedback.self] }
+}
+
+extension TrackYourTinnitusModule: PulledSheetKeeping {
+    /// Check-ins from the person's other devices become results here, so `tyt results` shows
+    /// every device's answers; other sheets (the standalone baseline) go to the core's store.
+    public func keepPulledSheet(_ sheet: AnswerSheet, in db: Database) throws -> Bool {
+        guard sheet.questionnaireID == MomentaryQuestionnaire.id, !sheet.isPartial else { return false }
+        guard let result = MomentaryResult(sheet: sheet) else { return false }
+        try ResultStore.keep(result, in: db)
+        return true
     }
 }

@@ -11,9 +11,9 @@ public struct AboutModuleCommand: ShellCommand {
     public init() {}
 
     public func run(in context: ModuleContext) throws {
-        guard let module = context.module else { return }
+        let module = context.module
         let l = context.localizer
-        context.console.line("\(module.name) (\(module.id)) \(module.version), \(l("core.buildKind.\(context.buildKind.rawValue)"))")
+        context.console.line("\(module.name) (\(module.id)) \(module.version), \(context.program.localizedName)")
         context.console.line(module.summary)
         context.console.line()
         context.console.line(l("\(module.id).about"))

@@ -11,12 +11,12 @@ import UNITIProtocol
 /// for upload in the transaction that drops its draft.
 public struct Baseline: Sendable {
     /// The owner of the shared baseline's sheets and drafts.
-    public static let sharedOwner = "uniti"
+    public static let sharedOwner = ModuleID.shell
 
-    public let owner: String
+    public let owner: ModuleID
     public let questionnaireIDs: [String]
 
-    public init(owner: String, questionnaireIDs: [String]) {
+    public init(owner: ModuleID, questionnaireIDs: [String]) {
         self.owner = owner
         self.questionnaireIDs = questionnaireIDs
     }
@@ -54,7 +54,7 @@ public struct Baseline: Sendable {
             let definition = try ServerQuestionnaires(database: services.database).active(id: id)
             let result = try engine.answer(definition, owner: owner, syncsDraft: true) { result, db in
                 try sheets.save(result.sheet, owner: owner, in: db)
-                try SheetOutbox.enqueue(db, moduleID: owner, sheet: result.sheet, at: services.clock.now)
+                try SheetOutbox.enqueue(db, owner: owner, sheet: result.sheet, at: services.clock.now)
             }
             for line in Self.scoreLines(result.scores, of: definition, localizer: localizer) {
                 services.console.line(line)

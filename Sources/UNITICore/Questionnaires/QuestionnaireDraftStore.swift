@@ -13,27 +13,26 @@ public struct QuestionnaireDraftStore: Sendable {
         self.clock = clock
     }
 
-    public func save(_ draft: QuestionnaireDraft, owner: String) throws {
-        try database.writer.write { db in try save(draft, owner: owner, at: clock.now, in: db) }
+    public func save(_ draft: QuestionnaireDraft, owner: ModuleID) throws {
+        try database.writer.write { db in try Self.save(draft, owner: owner, at: clock.now, in: db) }
     }
 
-    /// Keeps a draft inside the caller's transaction (so a synced draft and its outbox entry
-    /// are written together).
-    public func save(_ draft: QuestionnaireDraft, owner: String, at date: Date, in db: Database) throws {
+    /// Keeps a draft inside the caller's transaction.
+    public static func save(_ draft: QuestionnaireDraft, owner: ModuleID, at date: Date, in db: Database) throws {
         try db.execute(sql: """
             INSERT INTO core_questionnaire_drafts(owner, questionnaireID, questionnaireVersion, draft, updatedAt)
             VALUES (?, ?, ?, ?, ?)
             ON CONFLICT(owner, questionnaireID) DO UPDATE SET
               questionnaireVersion = excluded.questionnaireVersion, draft = excluded.draft, updatedAt = excluded.updatedAt
-            """, arguments: [owner, draft.sheet.questionnaireID, draft.sheet.questionnaireVersion, try SheetJSON.encode(draft), date])
+            """, arguments: [owner.rawValue, draft.sheet.questionnaireID, draft.sheet.questionnaireVersion, try SheetJSON.encode(draft), date])
     }
 
     /// The draft and when it was last changed, inside the caller's transaction; nil without a
     /// draft or when it cannot be read.
-    public func draft(owner: String, questionnaireID: String, in db: Database) throws -> (draft: QuestionnaireDraft, updatedAt: Date)? {
+    public static func draft(owner: ModuleID, questionnaireID: String, in db: Database) throws -> (draft: QuestionnaireDraft, updatedAt: Date)? {
         guard let row = try Row.fetchOne(db, sql: """
             SELECT draft, updatedAt FROM core_questionnaire_drafts WHERE owner = ? AND questionnaireID = ?
-            """, arguments: [owner, questionnaireID]),
+            """, arguments: [owner.rawValue, questionnaireID]),
             let draft = try? JSONDecoder().decode(QuestionnaireDraft.self, from: Data((row["draft"] as String).utf8))
         else { return nil }
         return (draft, row["updatedAt"])
@@ -41,10 +40,10 @@ public struct QuestionnaireDraftStore: Sendable {
 
     /// The draft for a questionnaire, if any. A draft that cannot be read any more is reported,
     /// not silently dropped.
-    public func draft(owner: String, questionnaireID: String) throws -> QuestionnaireDraft? {
+    public func draft(owner: ModuleID, questionnaireID: String) throws -> QuestionnaireDraft? {
         let json = try database.writer.read { db in
             try String.fetchOne(db, sql: "SELECT draft FROM core_questionnaire_drafts WHERE owner = ? AND questionnaireID = ?",
-                                arguments: [owner, questionnaireID])
+                                arguments: [owner.rawValue, questionnaireID])
         }
         guard let json else { return nil }
         do {
@@ -54,13 +53,13 @@ public struct QuestionnaireDraftStore: Sendable {
         }
     }
 
-    public func delete(owner: String, questionnaireID: String) throws {
-        try database.writer.write { db in try delete(owner: owner, questionnaireID: questionnaireID, in: db) }
+    public func delete(owner: ModuleID, questionnaireID: String) throws {
+        try database.writer.write { db in try Self.delete(owner: owner, questionnaireID: questionnaireID, in: db) }
     }
 
-    public func delete(owner: String, questionnaireID: String, in db: Database) throws {
+    public static func delete(owner: ModuleID, questionnaireID: String, in db: Database) throws {
         try db.execute(sql: "DELETE FROM core_questionnaire_drafts WHERE owner = ? AND questionnaireID = ?",
-                       arguments: [owner, questionnaireID])
+                       arguments: [owner.rawValue, questionnaireID])
     }
 }
 

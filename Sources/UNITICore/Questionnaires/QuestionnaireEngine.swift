@@ -38,7 +38,7 @@ public final class QuestionnaireEngine {
     ///   - storing: stores the finished result in the same transaction that drops the draft, so
     ///     no moment exists in which the answers are in neither place. Without it the caller
     ///     stores the returned sheet itself.
-    public func answer(_ definition: QuestionnaireDefinition, owner: String, keepsDraft: Bool = true,
+    public func answer(_ definition: QuestionnaireDefinition, owner: ModuleID, keepsDraft: Bool = true,
                        syncsDraft: Bool = false,
                        storing: ((QuestionnaireResult, Database) throws -> Void)? = nil) throws -> QuestionnaireResult {
         let localizer = self.localizer ?? CurrentLanguage.localizer
@@ -59,14 +59,15 @@ public final class QuestionnaireEngine {
 
         let database = services.database
         let clock = services.clock
-        let saveDraft: (QuestionnaireSession) throws -> Void = { [drafts] session in
+        let records = SyncedRecords(owner: owner, database: database, clock: clock)
+        let saveDraft: (QuestionnaireSession) throws -> Void = { session in
             guard keepsDraft else { return }
             let draft = session.draft(clientVersion: Self.clientVersion)
             try database.writer.write { db in
                 if syncsDraft {
-                    try SyncedDrafts.save(draft, owner: owner, at: clock.now, store: drafts, in: db)
+                    try records.saveDraft(draft, in: db)
                 } else {
-                    try drafts.save(draft, owner: owner, at: clock.now, in: db)
+                    try QuestionnaireDraftStore.save(draft, owner: owner, at: clock.now, in: db)
                 }
             }
         }
@@ -93,9 +94,9 @@ public final class QuestionnaireEngine {
                 try storing?(result, db)
                 guard keepsDraft else { return }
                 if syncsDraft {
-                    try SyncedDrafts.finish(sheet, owner: owner, at: clock.now, store: drafts, in: db)
+                    try records.finishDraft(with: sheet, in: db)
                 } else {
-                    try drafts.delete(owner: owner, questionnaireID: definition.id, in: db)
+                    try QuestionnaireDraftStore.delete(owner: owner, questionnaireID: definition.id, in: db)
                 }
             }
         }
@@ -103,7 +104,7 @@ public final class QuestionnaireEngine {
         return result
     }
 
-    private func startSession(_ definition: QuestionnaireDefinition, owner: String, keepsDraft: Bool, syncsDraft: Bool,
+    private func startSession(_ definition: QuestionnaireDefinition, owner: ModuleID, keepsDraft: Bool, syncsDraft: Bool,
                               localizer: Localizer) throws -> QuestionnaireSession {
         let fresh = { QuestionnaireSession(definition: definition, clock: self.services.clock, language: localizer.language.rawValue) }
         guard keepsDraft, let draft = try drafts.draft(owner: owner, questionnaireID: definition.id) else { return fresh() }
@@ -127,9 +128,10 @@ public final class QuestionnaireEngine {
                 // Starting afresh drops the draft here and, when it is synced, on other devices.
                 try services.database.writer.write { db in
                     if syncsDraft {
-                        try SyncedDrafts.discard(questionnaireID: definition.id, owner: owner, at: services.clock.now, store: drafts, in: db)
+                        try SyncedRecords(owner: owner, database: services.database, clock: services.clock)
+                            .discardDraft(questionnaireID: definition.id, in: db)
                     } else {
-                        try drafts.delete(owner: owner, questionnaireID: definition.id, in: db)
+                        try QuestionnaireDraftStore.delete(owner: owner, questionnaireID: definition.id, in: db)
                     }
                 }
                 return fresh()

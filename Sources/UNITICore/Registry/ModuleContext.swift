@@ -1,51 +1,31 @@
 import Foundation
+import UNITIProtocol
 
-/// The core services every module may use, created once per process by the shell.
-public final class CoreServices: Sendable {
-    public let dataDirectory: DataDirectory
-    public let database: AppDatabase
-    public let settings: SettingsStore
-    public let studies: StudyCatalog
-    public let console: Console
-    public let input: any LineInput
-    public let clock: any WallClock
-    /// Where chance comes from (reminder times); seeded in tests.
-    public let random: any RandomSource
-    /// Set by the global `--json` option: listing commands print JSON.
-    public let prefersJSON: Bool
-    /// Set by a module command that ends the program after it (a standalone program closes
-    /// after a saved check-in, Track Your Tinnitus thesis 3); the shell stops when it sees it.
-    public let endOfProgramRequested = LockedValue(false)
-
-    public init(dataDirectory: DataDirectory, database: AppDatabase, console: Console,
-                input: any LineInput, clock: any WallClock, prefersJSON: Bool = false,
-                random: any RandomSource = SystemRandomSource()) {
-        self.random = random
-        self.prefersJSON = prefersJSON
-        self.dataDirectory = dataDirectory
-        self.database = database
-        self.settings = SettingsStore(database: database)
-        self.studies = StudyCatalog(database: database)
-        self.console = console
-        self.input = input
-        self.clock = clock
-    }
-}
-
-/// What a command runs with: the core services and, for a module's command, its module.
+/// What a command runs with: its module and the core services.
 ///
 /// Modules reach every shared service through this value (never through globals), which is
-/// what lets tests hand a module a temporary database, a fixed clock and captured output.
+/// what lets tests hand a module a temporary database, a fixed clock, seeded chance, captured
+/// output and either kind of program. The shell's own commands run with ``ModuleDescriptor/shell``.
+///
+/// Topics:
+/// - who and where: ``module``, ``program``;
+/// - storage: ``database``, ``settings`` and ``moduleSetting(_:)``, ``records`` (synced records);
+/// - the person: ``console``, ``input``, ``localizer``;
+/// - the server: ``sessions``, ``apiClient()``, ``outbox``;
+/// - what tests decide: ``clock``, ``random``;
+/// - questionnaires, answer sheets and sensors: see the extensions in `Questionnaires/` and `Sensors/`.
 public final class ModuleContext: Sendable {
     public let services: CoreServices
-    /// The module the command belongs to; nil for the shell's own commands.
-    public let module: ModuleDescriptor?
+    /// The module the command belongs to (``ModuleDescriptor/shell`` for the shell's own).
+    public let module: ModuleDescriptor
 
-    public init(services: CoreServices, module: ModuleDescriptor?) {
+    public init(services: CoreServices, module: ModuleDescriptor) {
         self.services = services
         self.module = module
     }
 
+    /// The kind of program running (integrated host or standalone program).
+    public var program: ProgramKind { services.program }
     public var database: AppDatabase { services.database }
     public var settings: SettingsStore { services.settings }
     public var studies: StudyCatalog { services.studies }
@@ -53,7 +33,15 @@ public final class ModuleContext: Sendable {
     public var input: any LineInput { services.input }
     public var clock: any WallClock { services.clock }
     public var random: any RandomSource { services.random }
-    public var buildKind: BuildKind { BuildKind.current }
+    public var prefersJSON: Bool { services.prefersJSON }
+    public var sessions: SessionStore { services.sessions }
+    public var outbox: Outbox { services.outbox }
+
+    /// A client for the configured server (honouring `--server`) with the session's token.
+    public func apiClient() throws -> APIClient { try services.apiClient() }
+
+    /// This module's synced records: saved and queued in one transaction (see ``SyncedRecord``).
+    public var records: SyncedRecords { SyncedRecords(owner: module.id, database: database, clock: clock) }
 
     /// Asks the shell to end the program once the running command returns.
     public func requestEndOfProgram() {
@@ -72,8 +60,5 @@ public final class ModuleContext: Sendable {
         try settings.set(settingKey(key), to: value)
     }
 
-    private func settingKey(_ key: String) -> String {
-        if let module { return "\(module.id).\(key)" }
-        return key
-    }
+    private func settingKey(_ key: String) -> String { "\(module.id).\(key)" }
 }

@@ -1,58 +1,79 @@
+import UNITIProtocol
+
 /// The set of modules a program offers, checked once at start-up.
 ///
-/// The registry refuses two modules with one id, two commands with one name inside a module,
-/// and a module command that would hide a command of the shell itself, each with a message
+/// The registry refuses two modules with one id, a module named like the shell, two commands
+/// with one name inside a module, a module command that would hide a command of the shell
+/// itself, and two record types with one kind (or one of the core's kinds), each with a message
 /// naming both parties, so a wrong configuration fails loudly before anything runs.
 public struct ModuleRegistry: Sendable {
     public let modules: [any UNITIModule]
+    /// The kind of program the modules run in.
+    public let program: ProgramKind
 
     /// - Parameters:
     ///   - modules: the modules, in the order `modules` lists them.
+    ///   - program: integrated (module commands under the module's id) or standalone (the
+    ///     module's commands beside the shell's own).
     ///   - reservedNames: names the shell itself uses at the level where module commands appear
     ///     (host commands; in the integrated build they compete with module ids, standalone
     ///     with the module's own commands).
-    ///   - commandsAtTopLevel: true for a standalone program, whose module commands sit beside
-    ///     the shell's own commands.
-    public init(_ modules: [any UNITIModule], reservedNames: Set<String>, commandsAtTopLevel: Bool) throws {
-        var ids: [String: String] = [:]
+    public init(_ modules: [any UNITIModule], program: ProgramKind, reservedNames: Set<String>) throws {
+        var ids: [ModuleID: String] = [:]
+        let coreKinds = Set(RecordRouter.coreRecordTypes.map { $0.recordKind })
         for module in modules {
             let id = module.descriptor.id
-            guard Self.isValidID(id) else {
-                throw UNITIError("module \(module.descriptor.name) has an invalid id '\(id)': use 2–16 lowercase letters or digits")
+            if id == .shell {
+                throw UNITIError("module \(module.descriptor.name) uses the id '\(id)', which belongs to the shell")
             }
             if let other = ids[id] {
                 throw UNITIError("modules \(other) and \(module.descriptor.name) both use the id '\(id)'")
             }
-            if !commandsAtTopLevel, reservedNames.contains(id) {
+            if program == .integrated, reservedNames.contains(id.rawValue) {
                 throw UNITIError("module \(module.descriptor.name) uses the id '\(id)', which is a command of the shell")
             }
             ids[id] = module.descriptor.name
 
-            var names: [String: String] = [:]
-            for command in module.commands {
+            var names = Set<String>()
+            for command in module.commands(for: program) {
                 let name = command.commandName
-                if names[name] != nil {
+                if !names.insert(name).inserted {
                     throw UNITIError("module \(module.descriptor.name) declares the command '\(name)' twice")
                 }
-                if commandsAtTopLevel, reservedNames.contains(name) {
+                if program == .standalone, reservedNames.contains(name) {
                     throw UNITIError("module \(module.descriptor.name) declares the command '\(name)', which is a command of the shell")
                 }
-                names[name] = name
+            }
+
+            var kinds = Set<String>()
+            for type in (module as? any RecordSyncing)?.syncedRecordTypes ?? [] {
+                let kind = type.recordKind
+                guard RecordAddress.isValidKind(Substring(kind)) else {
+                    throw UNITIError("module \(module.descriptor.name) declares the record kind '\(kind)': use 1–32 lowercase letters, digits or '-'")
+                }
+                if coreKinds.contains(kind) {
+                    throw UNITIError("module \(module.descriptor.name) declares the record kind '\(kind)', which is one of the core's")
+                }
+                if !kinds.insert(kind).inserted {
+                    throw UNITIError("module \(module.descriptor.name) declares the record kind '\(kind)' twice")
+                }
             }
         }
         self.modules = modules
+        self.program = program
     }
 
-    /// 2–16 characters: a lowercase ASCII letter, then lowercase letters or digits. (Checked by
-    /// hand: a regular expression here would compile ICU's regex engine at every start.)
-    static func isValidID(_ id: String) -> Bool {
-        let bytes = Array(id.utf8)
-        guard (2...16).contains(bytes.count), (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[0]) else { return false }
-        return bytes.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    public func module(id: ModuleID) -> (any UNITIModule)? {
+        modules.first { $0.descriptor.id == id }
     }
 
     public func module(id: String) -> (any UNITIModule)? {
-        modules.first { $0.descriptor.id == id }
+        ModuleID(rawValue: id).flatMap { module(id: $0) }
+    }
+
+    /// The module's commands in this program.
+    public func commands(of module: any UNITIModule) -> [any ShellCommand.Type] {
+        module.commands(for: program)
     }
 
     /// All migration sets, the core's first.

@@ -50,7 +50,7 @@ public struct ReminderPlanner: Sendable {
                         if done { continue }
                     }
                     result.append(PlannedReminder(
-                        moduleID: source.module.id, moduleName: source.module.name, ruleID: rule.id,
+                        moduleID: source.module.id.rawValue, moduleName: source.module.name, ruleID: rule.id,
                         questionnaireID: rule.questionnaireID, date: instant, localDate: date, localTime: time,
                         command: rule.command, tone: rule.tone, sound: rule.sound))
                 }

@@ -18,7 +18,7 @@ public struct ReminderRuleStore: Sendable {
         } catch let error as UNITIError {
             throw error
         } catch {
-            throw UNITIError(L("reminders.error.storedRules", ["module": context.module?.id ?? "core"]))
+            throw UNITIError(L("reminders.error.storedRules", ["module": context.module.id.rawValue]))
         }
     }
 

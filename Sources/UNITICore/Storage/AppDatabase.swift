@@ -5,9 +5,11 @@ import GRDBSQLite
 /// The one SQLite database of a data directory (`uniti.sqlite`), opened through GRDB in WAL
 /// mode, readable and writable by its owner only (0600).
 ///
-/// Opening runs every registered migration that has not run yet. A database that has steps
-/// this version does not know was written by a newer UNITI: it is refused with a message, and
-/// nothing in it is changed.
+/// Opening runs every registered migration that has not run yet. A database with steps of its
+/// own owners (the core, this program's modules) that this version does not know was written by
+/// a newer UNITI: it is refused with a message, and nothing in it is changed. Steps of modules
+/// this program does not have are another program's (the integrated host and the standalone
+/// programs share a data directory), not a newer version's, and are left alone.
 public final class AppDatabase: Sendable {
     public let writer: DatabasePool
     public let path: String
@@ -32,7 +34,8 @@ public final class AppDatabase: Sendable {
         // Check for steps of a newer version through a read-only connection first: opening the
         // pool itself writes (WAL set-up), and a newer database must be left untouched.
         if FileManager.default.fileExists(atPath: path) {
-            try Self.refuseNewerDatabase(at: path, known: Set(Self.migrator(for: migrationSets).migrations))
+            try Self.refuseNewerDatabase(at: path, known: Set(Self.migrator(for: migrationSets).migrations),
+                                         owners: Set(migrationSets.map(\.owner)))
         }
         let pool: DatabasePool
         do {
@@ -46,8 +49,9 @@ public final class AppDatabase: Sendable {
         Self.restrictPermissions(of: path)
     }
 
-    /// Refuses a database that has steps this version does not know (written by a newer UNITI).
-    private static func refuseNewerDatabase(at path: String, known: Set<String>) throws {
+    /// Refuses a database that has steps of `owners` this version does not know (written by a
+    /// newer UNITI).
+    private static func refuseNewerDatabase(at path: String, known: Set<String>, owners: Set<String>) throws {
         var configuration = Configuration()
         configuration.readonly = true
         let applied: Set<String>
@@ -61,7 +65,9 @@ public final class AppDatabase: Sendable {
         } catch {
             throw UNITIError(L("core.db.cannotOpen", ["path": path, "reason": describe(error)]))
         }
-        let unknown = applied.subtracting(known).sorted()
+        let unknown = applied.subtracting(known)
+            .filter { owners.contains(String($0.prefix { $0 != "." })) }
+            .sorted()
         if !unknown.isEmpty {
             throw UNITIError(L("core.db.newerVersion", ["path": path, "steps": unknown.joined(separator: ", ")]))
         }

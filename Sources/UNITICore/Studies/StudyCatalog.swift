@@ -19,7 +19,7 @@ public struct StudyCatalog: Sendable {
         else {
             // The file ships with the program; without it, fall back to enabling everything
             // rather than locking the person out of their own data.
-            return StudyDescriptor(id: "uniti-default", title: "UNITI", modules: ["tyt", "tys", "tyh", "tn", "son"])
+            return StudyDescriptor(id: "uniti-default", title: "UNITI", modules: ModuleCatalog.ids.map(\.rawValue))
         }
         return study
     }()
@@ -55,13 +55,13 @@ public struct StudyCatalog: Sendable {
     }
 
     /// Ids of the enabled modules.
-    public func enabledModuleIDs() throws -> Set<String> {
-        Set(try activeStudies().flatMap(\.modules))
+    public func enabledModuleIDs() throws -> Set<ModuleID> {
+        Set(try activeStudies().flatMap(\.modules).compactMap(ModuleID.init(rawValue:)))
     }
 
     /// A study that would enable `moduleID`, if any is known.
-    public func studyEnabling(_ moduleID: String) throws -> StudyDescriptor? {
-        try knownStudies().first { $0.modules.contains(moduleID) }
+    public func studyEnabling(_ moduleID: ModuleID) throws -> StudyDescriptor? {
+        try knownStudies().first { $0.modules.contains(moduleID.rawValue) }
     }
 
     /// Stores a study as joined (or updates it). Used by the study commands and sync.

@@ -5,6 +5,8 @@ import Foundation
 public protocol WallClock: Sendable {
     var now: Date { get }
     var timeZone: TimeZone { get }
+    /// Waits (a countdown, a retry); a test clock moves on at once instead.
+    func sleep(seconds: TimeInterval)
 }
 
 /// The real clock in the process's time zone (`TZ`).
@@ -12,6 +14,7 @@ public struct SystemClock: WallClock {
     public init() {}
     public var now: Date { Date() }
     public var timeZone: TimeZone { TimeZone.current }
+    public func sleep(seconds: TimeInterval) { Thread.sleep(forTimeInterval: seconds) }
 }
 
 /// A clock that stays where tests put it.
@@ -29,4 +32,7 @@ public final class FixedClock: WallClock, @unchecked Sendable {
     public func advance(by seconds: TimeInterval) {
         current.withValue { $0 = $0.addingTimeInterval(seconds) }
     }
+
+    /// Moves the clock on instead of waiting.
+    public func sleep(seconds: TimeInterval) { advance(by: seconds) }
 }

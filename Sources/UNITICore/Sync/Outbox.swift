@@ -202,5 +202,21 @@ enum SyncMigrations {
                 t.column("etag", .text).notNull()
             }
         },
+        ModuleMigration("v2-parked-records") { db in
+            // Pulled records this program could not apply (ParkedRecords): newest per record.
+            try db.create(table: "core_parked_records") { t in
+                t.column("owner", .text).notNull()
+                t.column("clientID", .text).notNull()
+                t.column("updatedAt", .double).notNull()
+                t.column("record", .blob).notNull()
+                t.column("reason", .text).notNull()
+                t.primaryKey(["owner", "clientID"])
+            }
+            try db.create(table: "core_parked_sheets") { t in
+                t.column("id", .text).primaryKey()
+                t.column("owner", .text).notNull()
+                t.column("sheet", .blob).notNull()
+            }
+        },
     ])
 }

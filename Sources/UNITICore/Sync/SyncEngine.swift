@@ -12,6 +12,10 @@ public struct SyncReport: Sendable, Equatable {
     public var studiesUpdated = false
     public var questionnairesUpdated = 0
     public var recordsPulled = 0
+    /// The person's answer sheets pulled from the server (sent by this or another device).
+    public var sheetsPulled = 0
+    /// Pulled records and sheets kept aside for modules this program does not have.
+    public var parked = 0
     /// Module resources (e.g. a sound catalogue) taken over from the server.
     public var resourcesUpdated = 0
     /// One line per resource the server offered that a module could not use (it kept its own).
@@ -21,7 +25,8 @@ public struct SyncReport: Sendable, Equatable {
 }
 
 /// Brings the device and the study server into step: pushes the outbox, then pulls studies,
-/// questionnaires (with ETags per route) and module records (by cursor).
+/// questionnaires (with ETags per route), module records and the person's own answer sheets
+/// (each by cursor), and module resources.
 ///
 /// Every step is safe to repeat and to cut short: the outbox entry of a change is removed only
 /// after the server acknowledged it, and the server recognises a repeated client id, so a sync
@@ -41,6 +46,7 @@ public struct SyncEngine: Sendable {
     static let lastSuccessKey = "sync.lastSuccess"
     static let lastErrorKey = "sync.lastError"
     static let recordsCursorKey = "sync.recordsCursor"
+    static let sheetsCursorKey = "sync.sheetsCursor"
 
     public init(services: CoreServices, modules: [any UNITIModule], client: APIClient) {
         self.services = services
@@ -60,10 +66,12 @@ public struct SyncEngine: Sendable {
                 try outbox.makeAllDue(at: now)
                 try outbox.wakeWaiting(at: now)
             }
+            try deliverParked()
             try push(&report)
             try pullStudies(&report)
             try pullQuestionnaires(&report)
             try pullRecords(&report)
+            try pullSheets(&report)
             try pullResources(&report)
             // A study joined or approved elsewhere, or new questionnaires, may make waiting sheets
             // deliverable: wake them (once per sync, so nothing spins) and push again.
@@ -88,7 +96,7 @@ public struct SyncEngine: Sendable {
     // MARK: - Push
 
     private func push(_ report: inout SyncReport) throws {
-        var random = SystemRandomNumberGenerator()
+        var random = RandomSourceGenerator(source: services.random)
         while true {
             let due = try outbox.due(at: services.clock.now, limit: Self.batchSize)
             guard !due.isEmpty else { return }
@@ -232,21 +240,18 @@ public struct SyncEngine: Sendable {
         }
     }
 
+    /// Module records by cursor. Each is merged by its type (``RecordRouter``); those of modules
+    /// this program lacks are parked, so the cursor can move on without dropping anything.
     private func pullRecords(_ report: inout SyncReport) throws {
+        let router = RecordRouter(modules: modules)
         while true {
             let cursor = try services.settings.string(Self.recordsCursorKey)
             var query = [URLQueryItem(name: "limit", value: "200")]
             if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
             let page: ModuleRecordPage = try client.send("GET", "records", query: query)
             try services.database.writer.write { db in
-                // Drafts belong to the core whoever owns them; the rest to their modules.
-                let drafts = QuestionnaireDraftStore(database: services.database, clock: services.clock)
-                let moduleRecords = try SyncedDrafts.apply(page.records, store: drafts, in: db)
-                let byModule = Dictionary(grouping: moduleRecords, by: \.moduleId)
-                for module in modules {
-                    if let records = byModule[module.descriptor.id], !records.isEmpty {
-                        try module.applyPulledRecords(records, in: db)
-                    }
+                for record in page.records where try router.apply(record, in: db) != .applied {
+                    report.parked += 1
                 }
                 // The cursor moves in the same transaction as the records it covers.
                 try SettingsStore.write(db, Self.recordsCursorKey, page.cursor)
@@ -256,10 +261,39 @@ public struct SyncEngine: Sendable {
         }
     }
 
+    /// The person's own answer sheets, sent by this or another device, by cursor: each goes to
+    /// its owner (``SheetRouter``), so `tyt results` on the laptop shows the phone's check-ins.
+    private func pullSheets(_ report: inout SyncReport) throws {
+        let router = SheetRouter(modules: modules)
+        while true {
+            var query = [URLQueryItem(name: "limit", value: "200")]
+            if let cursor = try services.settings.string(Self.sheetsCursorKey) { query.append(URLQueryItem(name: "cursor", value: cursor)) }
+            let page: AnswerSheetChanges = try client.send("GET", "sheets/changes", query: query)
+            try services.database.writer.write { db in
+                for stored in page.sheets { try router.keep(stored.sheet, in: db) }
+                try SettingsStore.write(db, Self.sheetsCursorKey, page.cursor)
+            }
+            report.sheetsPulled += page.sheets.count
+            if !page.more || page.sheets.isEmpty { return }
+        }
+    }
+
+    /// Applies records and sheets parked by a program that lacked their module, now that one
+    /// that has it runs (also done when a program opens the data directory).
+    private func deliverParked() throws {
+        let router = RecordRouter(modules: modules)
+        try services.database.writer.write { db in
+            guard try ParkedRecords.hasItems(for: router.owners, in: db) else { return }
+            try ParkedRecords.deliver(router: router, sheets: SheetRouter(modules: modules), in: db)
+        }
+    }
+
     // MARK: - Status
 
     public struct Status: Sendable, Codable {
         public var pending: Int
+        /// Pulled records and sheets kept for modules this program does not have.
+        public var parked: Int
         public var waiting: [HeldEntry]
         public var rejected: [HeldEntry]
         public var lastSuccess: String?
@@ -280,6 +314,7 @@ public struct SyncEngine: Sendable {
         }
         return Status(
             pending: try outbox.count(.pending),
+            parked: try services.database.writer.read { db in try ParkedRecords.count(in: db) },
             waiting: held(try outbox.waiting()),
             rejected: held(try outbox.rejected()),
             lastSuccess: try services.settings.string(lastSuccessKey),

@@ -6,7 +6,7 @@ import UNITIProtocol
 extension Shell {
     /// The account service over the configured server.
     var accounts: AccountService {
-        AccountService(services: services, sessions: sessions, transport: transport)
+        AccountService(services: services, sessions: sessions, transport: services.transport)
     }
 
     /// Asks a question; `-` or an empty answer keeps `current` when one is given.

@@ -22,7 +22,7 @@ struct BaselineHostCommand: HostCommand {
 
     /// One line after login when shared baseline questionnaires are still open.
     static func remindIfOpen(_ shell: Shell) {
-        guard case .host = shell.kind,
+        guard case .host = shell.program,
               let open = try? Baseline.shared(shell.services).open(in: shell.services), !open.isEmpty else { return }
         shell.console.line(shell.localizer("host.baseline.open", ["count": String(open.count)]))
     }

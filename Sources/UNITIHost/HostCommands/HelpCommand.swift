@@ -26,10 +26,10 @@ struct HelpCommand: HostCommand {
             shell.console.line()
             shell.printModuleHelp(module)
         }
-        if !shell.kind.isStandalone {
+        if !shell.program.isStandalone {
             shell.console.line()
             shell.console.line(l("host.help.modules"))
-            shell.printTable(shell.registry.modules.map { ($0.descriptor.id, $0.descriptor.summary) })
+            shell.printTable(shell.registry.modules.map { ($0.descriptor.id.rawValue, $0.descriptor.summary) })
             shell.console.line()
             shell.console.line(l("host.help.footer"))
         }
@@ -38,7 +38,7 @@ struct HelpCommand: HostCommand {
     private func detail(_ shell: Shell, words: [String]) throws {
         let width = shell.console.width
         if let module = shell.currentModule,
-           let type = module.commands.first(where: { $0.commandName == words[0] }) {
+           let type = shell.commands(of: module).first(where: { $0.commandName == words[0] }) {
             shell.console.line(try helpText(type, path: Array(words.dropFirst()), width: width))
             return
         }
@@ -46,13 +46,13 @@ struct HelpCommand: HostCommand {
             shell.console.line(try helpText(type, path: Array(words.dropFirst()), width: width))
             return
         }
-        if !shell.kind.isStandalone, let module = shell.registry.module(id: words[0]) {
+        if !shell.program.isStandalone, let module = shell.registry.module(id: words[0]) {
             guard words.count > 1 else {
                 shell.printModuleHelp(module)
                 return
             }
-            guard let type = module.commands.first(where: { $0.commandName == words[1] }) else {
-                throw UNITIError(shell.localizer("host.error.unknownModuleCommand", ["module": module.descriptor.id, "command": words[1]]))
+            guard let type = shell.commands(of: module).first(where: { $0.commandName == words[1] }) else {
+                throw UNITIError(shell.localizer("host.error.unknownModuleCommand", ["module": module.descriptor.id.rawValue, "command": words[1]]))
             }
             shell.console.line(try helpText(type, path: Array(words.dropFirst(2)), width: width))
             return

@@ -27,16 +27,16 @@ struct ModulesCommand: HostCommand {
     func run(in shell: Shell) throws {
         let enabled = try shell.services.studies.enabledModuleIDs()
         let rows = shell.registry.modules.map { module in
-            Row(id: module.descriptor.id, name: module.descriptor.name, version: module.descriptor.version,
+            Row(id: module.descriptor.id.rawValue, name: module.descriptor.name, version: module.descriptor.version,
                 summary: module.descriptor.summary, enabled: enabled.contains(module.descriptor.id),
                 program: module.descriptor.programName)
         }
         if json || shell.services.prefersJSON {
-            try shell.console.json(Listing(build: BuildKind.current.rawValue, modules: rows))
+            try shell.console.json(Listing(build: shell.program.kind.rawValue, modules: rows))
             return
         }
         let l = shell.localizer
-        shell.console.line(l("host.modules.header", ["build": l("core.buildKind.\(BuildKind.current.rawValue)")]))
+        shell.console.line(l("host.modules.header", ["build": l("core.buildKind.\(shell.program.kind.rawValue)")]))
         for row in rows {
             let state = row.enabled ? l("host.modules.enabled") : l("host.modules.disabled")
             let name = row.name.padding(toLength: 20, withPad: " ", startingAt: 0)

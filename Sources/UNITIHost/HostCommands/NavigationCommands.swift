@@ -43,7 +43,7 @@ struct VersionCommand: HostCommand {
     }
 
     func run(in shell: Shell) throws {
-        shell.console.line(Launcher.versionLine(programName: shell.kind.programName))
+        shell.console.line(Launcher.versionLine(programName: shell.program.programName, kind: shell.program.kind))
     }
 }
 

@@ -47,7 +47,7 @@ struct QuestionnaireCommand: HostCommand {
 
         func run(in shell: Shell) throws {
             let definition = try QuestionnaireLoader.load(path: file)
-            let result = try QuestionnaireEngine(services: shell.services).answer(definition, owner: "preview", keepsDraft: false)
+            let result = try QuestionnaireEngine(services: shell.services).answer(definition, owner: .shell, keepsDraft: false)
             if json || shell.services.prefersJSON {
                 try shell.console.json(result)
             } else {

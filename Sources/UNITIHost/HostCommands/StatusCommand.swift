@@ -26,15 +26,17 @@ struct StatusCommand: HostCommand {
     func run(in shell: Shell) throws {
         let services = shell.services
         let report = Report(
-            program: shell.kind.programName,
+            program: shell.program.programName,
             version: UNITIVersion.string,
-            build: BuildKind.current.rawValue,
+            build: shell.program.kind.rawValue,
             language: CurrentLanguage.value.rawValue,
             dataDirectory: services.dataDirectory.path,
             database: services.database.path,
             schema: try services.database.appliedSteps(),
-            enabledModules: shell.registry.modules.map(\.descriptor.id)
-                .filter { (try? services.studies.enabledModuleIDs().contains($0)) ?? false },
+            enabledModules: try {
+                let enabled = try services.studies.enabledModuleIDs()
+                return shell.registry.modules.map(\.descriptor.id).filter(enabled.contains).map(\.rawValue)
+            }(),
             studies: try services.studies.activeStudies().map(\.id),
             server: try services.settings.string("server.url"),
             pendingOutbox: try Outbox(database: services.database).undeliveredCount()
@@ -57,7 +59,7 @@ struct StatusCommand: HostCommand {
         ]
         shell.printTable(rows)
         shell.console.line(l("host.status.schema"))
-        let owners = ["core"] + shell.registry.modules.map(\.descriptor.id)
+        let owners = ["core"] + shell.registry.modules.map(\.descriptor.id.rawValue)
         shell.printTable(owners.map { owner in
             let steps = report.schema[owner] ?? []
             return ("  " + owner, steps.isEmpty ? l("host.status.noSteps") : "\(steps.count) (\(steps.last!))")

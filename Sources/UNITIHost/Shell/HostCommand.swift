@@ -21,9 +21,17 @@ public enum CommandOutcome: Equatable, Sendable {
 }
 
 /// Which program the shell is: the integrated host or one module's standalone program.
-public enum ProgramKind: Sendable {
+public enum ShellProgram: Sendable {
     case host(programName: String)
     case standalone(any UNITIModule)
+
+    /// The kind of program, as modules see it.
+    public var kind: ProgramKind {
+        switch self {
+        case .host: return .integrated
+        case .standalone: return .standalone
+        }
+    }
 
     public var programName: String {
         switch self {

@@ -9,18 +9,18 @@ extension Shell {
         if first == "help" {
             return completions(after: Array(words.dropFirst()))
         }
-        if first == "use", words.count == 1, !kind.isStandalone {
-            return registry.modules.map(\.descriptor.id)
+        if first == "use", words.count == 1, !program.isStandalone {
+            return registry.modules.map(\.descriptor.id.rawValue)
         }
-        if let module = currentModule, let type = module.commands.first(where: { $0.commandName == first }) {
+        if let module = currentModule, let type = commands(of: module).first(where: { $0.commandName == first }) {
             return Self.completions(in: type, after: Array(words.dropFirst()))
         }
         if let type = hostCommand(named: first) {
             return Self.completions(in: type, after: Array(words.dropFirst()))
         }
-        if !kind.isStandalone, let module = registry.module(id: first) {
-            guard words.count > 1 else { return module.commands.map { $0.commandName }.sorted() }
-            guard let type = module.commands.first(where: { $0.commandName == words[1] }) else { return [] }
+        if !program.isStandalone, let module = registry.module(id: first) {
+            guard words.count > 1 else { return commands(of: module).map { $0.commandName }.sorted() }
+            guard let type = commands(of: module).first(where: { $0.commandName == words[1] }) else { return [] }
             return Self.completions(in: type, after: Array(words.dropFirst(2)))
         }
         return []

@@ -9,6 +9,7 @@ extension Shell {
             let enabled = try services.studies.enabledModuleIDs()
             return try registry.modules
                 .filter { enabled.contains($0.descriptor.id) }
+                .compactMap { $0 as? any ReminderProviding }
                 .map { ModuleReminderSource(module: $0.descriptor, source: try $0.reminderSource(context(for: $0))) }
         }
     }
@@ -24,7 +25,7 @@ extension Shell {
                              waits: Bool = false) -> ToneBell {
         let registry = registry
         return ToneBell(tone: { reminder in
-            reminder.tone.flatMap { name in registry.module(id: reminder.moduleID)?.reminderTone(named: name) }
+            reminder.tone.flatMap { name in (registry.module(id: reminder.moduleID) as? any ReminderToneProviding)?.reminderTone(named: name) }
         }, openOutput: openOutput, fallback: TerminalBell(console: console), waits: waits)
     }
 }

@@ -4,12 +4,12 @@ import UNITICore
 extension Shell {
     /// The session store, with `--server` for this run taking precedence over the stored address.
     public var sessions: SessionStore {
-        SessionStore(settings: services.settings, serverOverride: serverOverride)
+        services.sessions
     }
 
     /// Runs one API call with the configured server and session; API errors become one line.
     func api<T>(_ body: (APIClient) throws -> T) throws -> T {
-        let client = try sessions.client(transport: transport)
+        let client = try services.apiClient()
         return try sessions.performing { try body(client) }
     }
 
@@ -20,7 +20,7 @@ extension Shell {
             if !quiet { throw UNITIError(localizer("host.sync.offline")) }
             return
         }
-        let engine = SyncEngine(services: services, modules: registry.modules, client: try sessions.client(transport: transport))
+        let engine = SyncEngine(services: services, modules: registry.modules, client: try services.apiClient())
         let report = engine.run(force: force)
         for problem in report.resourceProblems {
             console.error(localizer("host.sync.notice", ["message": problem]))
@@ -59,7 +59,7 @@ extension Shell {
     /// waits for the network. At most one runs at a time; failures only show in `sync --status`.
     public func syncInBackground() {
         guard (try? sessions.serverURL()) ?? nil != nil, (try? sessions.current()) ?? nil != nil,
-              let client = try? sessions.client(transport: transport) else { return }
+              let client = try? services.apiClient() else { return }
         guard backgroundSync.withValue({ running in
             if running { return false }
             running = true

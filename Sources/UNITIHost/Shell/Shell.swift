@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import UNITICore
+import UNITIProtocol
 
 /// The command shell shared by `uniti` and every standalone program: it resolves a line to a
 /// host or module command, parses it with swift-argument-parser, runs it with its context, and
@@ -13,16 +14,13 @@ import UNITICore
 public final class Shell: @unchecked Sendable {
     public let registry: ModuleRegistry
     public let services: CoreServices
-    public let kind: ProgramKind
+    /// The program the shell is (the host, or one module's standalone program).
+    public let program: ShellProgram
     public let hostCommands: [any HostCommand.Type]
     /// The module entered with `use`, if any (always the module in a standalone program).
-    public private(set) var currentModuleID: String?
+    public private(set) var currentModuleID: ModuleID?
     /// Set by a command that ends the shell (`exit`).
     public var exitRequested = false
-    /// How the shell talks HTTP (libcurl, loaded on the first request).
-    public var transport: any HTTPTransport = CurlTransport()
-    /// `--server URL` for this run.
-    public var serverOverride: String?
     /// Whether a background sync is running.
     let backgroundSync = LockedValue(false)
 
@@ -40,14 +38,16 @@ public final class Shell: @unchecked Sendable {
         return byName
     }
 
-    public init(registry: ModuleRegistry, services: CoreServices, kind: ProgramKind,
+    public init(registry: ModuleRegistry, services: CoreServices, program: ShellProgram,
                 hostCommands: [any HostCommand.Type], index: [String: any HostCommand.Type]? = nil) {
+        precondition(registry.program == program.kind && services.program == program.kind,
+                     "the registry, the services and the shell must agree on the kind of program")
         self.registry = registry
         self.services = services
-        self.kind = kind
+        self.program = program
         self.hostCommands = hostCommands
         hostCommandsByName = index ?? Self.index(of: hostCommands)
-        if case .standalone(let module) = kind {
+        if case .standalone(let module) = program {
             currentModuleID = module.descriptor.id
         }
     }
@@ -60,10 +60,15 @@ public final class Shell: @unchecked Sendable {
     /// The prompt: `uniti>` at top level, `uniti/tyt>` inside a module, the program name
     /// in a standalone program.
     public var prompt: String {
-        if !kind.isStandalone, let id = currentModuleID {
-            return "\(kind.programName)/\(id)> "
+        if !program.isStandalone, let id = currentModuleID {
+            return "\(program.programName)/\(id)> "
         }
-        return "\(kind.programName)> "
+        return "\(program.programName)> "
+    }
+
+    /// A module's commands in this program.
+    public func commands(of module: any UNITIModule) -> [any ShellCommand.Type] {
+        registry.commands(of: module)
     }
 
     public var currentModule: (any UNITIModule)? {
@@ -76,13 +81,24 @@ public final class Shell: @unchecked Sendable {
             throw UNITIError(unknownModuleMessage(moduleID))
         }
         try requireEnabled(module)
-        currentModuleID = moduleID
-        try module.didEnter(context(for: module))
+        currentModuleID = module.descriptor.id
+        try (module as? any ModuleEntering)?.didEnter(context(for: module))
+    }
+
+    /// Applies records and sheets that a program without their module pulled into this data
+    /// directory (``ParkedRecords``); a read when there are none.
+    func deliverParkedRecords() throws {
+        let router = RecordRouter(modules: registry.modules)
+        let pending = try services.database.writer.read { db in try ParkedRecords.hasItems(for: router.owners, in: db) }
+        guard pending else { return }
+        try services.database.writer.write { db in
+            try ParkedRecords.deliver(router: router, sheets: SheetRouter(modules: registry.modules), in: db)
+        }
     }
 
     /// Leaves the current module (`back`).
     public func leaveModule() {
-        if !kind.isStandalone { currentModuleID = nil }
+        if !program.isStandalone { currentModuleID = nil }
     }
 
     // MARK: - Running lines
@@ -137,13 +153,13 @@ public final class Shell: @unchecked Sendable {
 
     func resolve(_ words: [String]) throws -> Resolution {
         let first = words[0]
-        if let module = currentModule, module.commands.contains(where: { $0.commandName == first }) {
+        if let module = currentModule, commands(of: module).contains(where: { $0.commandName == first }) {
             return .module(module, words)
         }
         if let host = hostCommand(named: first) {
             return .host(host, Array(words.dropFirst()))
         }
-        if !kind.isStandalone, let module = registry.module(id: first) {
+        if !program.isStandalone, let module = registry.module(id: first) {
             return .module(module, Array(words.dropFirst()))
         }
         throw UNITIError(unknownCommandMessage(first))
@@ -173,15 +189,15 @@ public final class Shell: @unchecked Sendable {
             printModuleHelp(module)
             return
         }
-        guard let type = module.commands.first(where: { $0.commandName == name }) else {
-            let known = module.commands.map { $0.commandName }
-            var message = localizer("host.error.unknownModuleCommand", ["module": module.descriptor.id, "command": name])
+        guard let type = commands(of: module).first(where: { $0.commandName == name }) else {
+            let known = commands(of: module).map { $0.commandName }
+            var message = localizer("host.error.unknownModuleCommand", ["module": module.descriptor.id.rawValue, "command": name])
             if let guess = CommandSuggester.closest(to: name, among: known) {
                 message += " " + localizer("host.didYouMean", ["command": modulePrefix(module) + guess])
             }
             throw UNITIError(message)
         }
-        let helpPath = (modulePrefix(module).isEmpty ? [] : [module.descriptor.id]) + [name]
+        let helpPath = (modulePrefix(module).isEmpty ? [] : [module.descriptor.id.rawValue]) + [name]
         guard let parsed = parse(type, arguments: Array(arguments.dropFirst()), helpPath: helpPath) else { return }
         guard let command = parsed as? any ShellCommand else {
             console.line(type.helpMessage(for: Swift.type(of: parsed), columns: console.width))
@@ -226,7 +242,7 @@ public final class Shell: @unchecked Sendable {
 
     /// The context of the shell's own commands.
     public var hostContext: ModuleContext {
-        ModuleContext(services: services, module: nil)
+        ModuleContext(services: services, module: .shell)
     }
 
     public func isEnabled(_ module: any UNITIModule) throws -> Bool {
@@ -238,15 +254,15 @@ public final class Shell: @unchecked Sendable {
         let id = module.descriptor.id
         if let study = try services.studies.studyEnabling(id) {
             throw UNITIError(localizer("host.module.disabledBy", [
-                "module": id, "study": study.id, "title": study.title.text(in: CurrentLanguage.value.rawValue),
+                "module": id.rawValue, "study": study.id, "title": study.title.text(in: CurrentLanguage.value.rawValue),
             ]))
         }
-        throw UNITIError(localizer("host.module.disabled", ["module": id]))
+        throw UNITIError(localizer("host.module.disabled", ["module": id.rawValue]))
     }
 
     /// `tyt ` in the integrated shell outside the module, "" where the module's commands are at hand.
     func modulePrefix(_ module: any UNITIModule) -> String {
-        (kind.isStandalone || currentModuleID == module.descriptor.id) ? "" : module.descriptor.id + " "
+        (program.isStandalone || currentModuleID == module.descriptor.id) ? "" : module.descriptor.id.rawValue + " "
     }
 
     // MARK: - Messages
@@ -255,26 +271,26 @@ public final class Shell: @unchecked Sendable {
     public var topLevelWords: [String] {
         var words = Array(hostCommandsByName.keys)
         if let module = currentModule {
-            words += module.commands.map { $0.commandName }
+            words += commands(of: module).map { $0.commandName }
         }
-        if !kind.isStandalone {
-            words += registry.modules.map(\.descriptor.id)
+        if !program.isStandalone {
+            words += registry.modules.map(\.descriptor.id.rawValue)
         }
         return Array(Set(words)).sorted()
     }
 
     func unknownCommandMessage(_ word: String) -> String {
         var candidates = topLevelWords
-        if !kind.isStandalone {
+        if !program.isStandalone {
             for module in registry.modules where module.descriptor.id != currentModuleID {
-                candidates += module.commands.map { "\(module.descriptor.id) \($0.commandName)" }
+                candidates += commands(of: module).map { "\(module.descriptor.id) \($0.commandName)" }
             }
         }
         var message = localizer("host.error.unknownCommand", ["command": word])
         if let guess = CommandSuggester.closest(to: word, among: topLevelWords) {
             message += " " + localizer("host.didYouMean", ["command": guess])
-        } else if let module = registry.modules.first(where: { $0.commands.contains { $0.commandName == word } }),
-                  !kind.isStandalone {
+        } else if let module = registry.modules.first(where: { commands(of: $0).contains { $0.commandName == word } }),
+                  !program.isStandalone {
             message += " " + localizer("host.didYouMean", ["command": "\(module.descriptor.id) \(word)"])
         } else {
             message += " " + localizer("host.tryHelp")
@@ -284,7 +300,7 @@ public final class Shell: @unchecked Sendable {
 
     func unknownModuleMessage(_ id: String) -> String {
         var message = localizer("host.error.unknownModule", ["module": id])
-        if let guess = CommandSuggester.closest(to: id, among: registry.modules.map(\.descriptor.id)) {
+        if let guess = CommandSuggester.closest(to: id, among: registry.modules.map(\.descriptor.id.rawValue)) {
             message += " " + localizer("host.didYouMean", ["command": guess])
         }
         return message
@@ -294,7 +310,7 @@ public final class Shell: @unchecked Sendable {
     public func printModuleHelp(_ module: any UNITIModule) {
         console.line("\(module.descriptor.name) (\(module.descriptor.id)): \(module.descriptor.summary)")
         let prefix = modulePrefix(module)
-        let rows = module.commands.map { (prefix + $0.commandName, $0.configuration.abstract) }
+        let rows = commands(of: module).map { (prefix + $0.commandName, $0.configuration.abstract) }
         printTable(rows)
     }
 

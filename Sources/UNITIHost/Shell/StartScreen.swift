@@ -1,7 +1,7 @@
 import Foundation
 import UNITICore
 
-/// The first screen of a standalone program whose module asks for it (``UNITIModule/offersGuestStart``)
+/// The first screen of a standalone program whose module asks for it (``GuestStartOffering``)
 /// when nobody is logged in: log in, register, reset a forgotten password, or continue as a
 /// guest (Shades Of Noise thesis 6.4.1–6.4.3, FA20). The choices run the shell's own account
 /// commands, so there is one login, one registration and one reset in the code base.
@@ -14,7 +14,8 @@ struct StartScreen {
     /// Whether the screen applies: a standalone program on a terminal, its module wants it, and
     /// no session exists.
     static func applies(to shell: Shell, interactive: Bool) -> Bool {
-        guard interactive, case .standalone(let module) = shell.kind, module.offersGuestStart else { return false }
+        guard interactive, case .standalone(let module) = shell.program,
+              (module as? any GuestStartOffering)?.offersGuestStart(in: shell.program.kind) == true else { return false }
         return ((try? shell.sessions.current()) ?? nil) == nil
     }
 
@@ -23,7 +24,7 @@ struct StartScreen {
     func run() {
         let l = shell.localizer
         while true {
-            shell.console.line(l("host.start.title", ["program": shell.kind.programName]))
+            shell.console.line(l("host.start.title", ["program": shell.program.programName]))
             shell.printTable([
                 ("1", l("host.start.login")), ("2", l("host.start.register")),
                 ("3", l("host.start.forgot")), ("4", l("host.start.guest")),

@@ -70,7 +70,7 @@ public struct SoundCatalogue: Codable, Sendable {
 
     /// Checks a catalogue from the server and keeps it, in the sync's transaction; a catalogue
     /// that cannot be used throws with the reason, and the previous one stays.
-    public static func acceptFromServer(_ data: Data, in db: Database) throws {
+    public static func acceptFromServer(_ data: Data, receivedAt date: Date, in db: Database) throws {
         let catalogue: SoundCatalogue
         do {
             catalogue = try checked(data)
@@ -80,7 +80,7 @@ public struct SoundCatalogue: Codable, Sendable {
         try db.execute(sql: """
             INSERT INTO son_catalogue(name, version, content, receivedAt) VALUES (?, ?, ?, ?)
             ON CONFLICT(name) DO UPDATE SET version = excluded.version, content = excluded.content, receivedAt = excluded.receivedAt
-            """, arguments: [serverResourceName, catalogue.version, String(decoding: data, as: UTF8.self), Date()])
+            """, arguments: [serverResourceName, catalogue.version, String(decoding: data, as: UTF8.self), date])
     }
 
     /// Decodes a catalogue and checks that the player can build every sound in it (kinds and

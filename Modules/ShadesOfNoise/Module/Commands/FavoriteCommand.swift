@@ -21,7 +21,7 @@ struct FavoriteCommand: ShellCommand {
 
         func run(in context: ModuleContext) throws {
             let entry = try SoundCatalogue.active(in: context.database).sound(sound)
-            let added = try SonStore(database: context.database).addFavorite(entry.id, at: context.clock.now)
+            let added = try SonStore(records: context.records).addFavorite(entry.id, at: context.clock.now)
             context.console.line(L(added ? "son.favorite.added" : "son.favorite.already", ["title": entry.displayTitle]))
         }
     }
@@ -33,7 +33,7 @@ struct FavoriteCommand: ShellCommand {
         @Argument(help: ArgumentHelp(L("son.play.soundHelp"), valueName: "sound")) var sound: String
 
         func run(in context: ModuleContext) throws {
-            guard try SonStore(database: context.database).removeFavorite(sound, at: context.clock.now) else {
+            guard try SonStore(records: context.records).removeFavorite(sound, at: context.clock.now) else {
                 throw UNITIError(L("son.favorite.notFavorite", ["sound": sound]))
             }
             context.console.line(L("son.favorite.removed", ["sound": sound]))
@@ -50,7 +50,7 @@ struct FavoriteCommand: ShellCommand {
 
         func run(in context: ModuleContext) throws {
             let catalogue = try SoundCatalogue.active(in: context.database)
-            let rows = try SonStore(database: context.database).favorites().map { id in
+            let rows = try SonStore(records: context.records).favorites().map { id in
                 Row(id: id, title: (try? catalogue.sound(id).displayTitle) ?? id)
             }
             if json || context.services.prefersJSON {

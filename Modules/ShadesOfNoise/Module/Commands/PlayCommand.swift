@@ -83,7 +83,7 @@ struct PlayCommand: ShellCommand {
         }
         let session = ListeningSession(sound: sound.id, startedAt: started, endedAt: ended, listenedSeconds: listened,
                                        loop: loop, outcome: outcome, output: out == nil ? "device" : "file")
-        try SonStore(database: context.database).save(session)
+        try SonStore(records: context.records).save(session)
         let ratingText: String
         switch outcome {
         case .rated(let value): ratingText = CGIRating.label(value)

@@ -25,7 +25,7 @@ struct SoundsCommand: ShellCommand {
 
     func run(in context: ModuleContext) throws {
         let catalogue = try SoundCatalogue.active(in: context.database)
-        let favorites = Set(try SonStore(database: context.database).favorites())
+        let favorites = Set(try SonStore(records: context.records).favorites())
         let frequency = try TinnitusFrequency.stored(in: context)
         let language = CurrentLanguage.value.rawValue
         let rows = catalogue.categories.map { category in

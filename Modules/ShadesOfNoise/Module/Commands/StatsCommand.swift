@@ -27,7 +27,7 @@ struct StatsCommand: ShellCommand {
             throw UNITIError(L("son.stats.badSort", ["value": sort]))
         }
         let catalogue = try SoundCatalogue.active(in: context.database)
-        let store = SonStore(database: context.database)
+        let store = SonStore(records: context.records)
         let sessions = try store.sessions()
         let titles = catalogue.sounds.map { (id: $0.id, title: $0.displayTitle) }
         let statistics = ListeningStatistics(sessions: sessions, catalogue: titles)

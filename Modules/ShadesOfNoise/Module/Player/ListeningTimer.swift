@@ -52,4 +52,9 @@ public final class AudioTimeClock: WallClock, @unchecked Sendable {
     public func advance(frames: Int) {
         self.frames += frames
     }
+
+    /// Audio time passes only as audio is rendered; a wait is that much silence.
+    public func sleep(seconds: TimeInterval) {
+        advance(frames: Int((seconds * Double(sampleRate)).rounded()))
+    }
 }

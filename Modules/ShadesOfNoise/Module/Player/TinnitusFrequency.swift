@@ -1,17 +1,29 @@
 import Foundation
+import GRDB
 import UNITICore
 
 /// The person's tinnitus frequency (thesis outlook; found with Match Your Tinnitus or an
-/// audiologist), stored as the module setting `son.frequency` and synced as a record (it
-/// follows the person to other devices). The notched, narrow-band and tone sounds are built around it.
-public enum TinnitusFrequency {
-    static let key = "frequency"
+/// audiologist): one row of `son_frequency`, a synced record of `son` (kind `frequency`, a
+/// single record), so it follows the person to other devices. The notched, narrow-band and tone
+/// sounds are built around it.
+public struct TinnitusFrequency: Codable, Sendable, Equatable, SyncedTableRecord {
+    public static let databaseTableName = "son_frequency"
+    public static let recordKind = "frequency"
+
+    /// Always "": there is one frequency.
+    var id: String = ""
+    /// Hz, or nil when the person cleared it.
+    public var hz: Double?
+    public var updatedAt: Date
+
+    public var recordID: String { id }
+
     /// Accepted range in Hz: where tinnitus is usually matched, and where every sound kind can
     /// be built at 44.1 kHz (a one-octave notch needs room above it).
     public static let range: ClosedRange<Double> = 100...14_000
 
     public static func stored(in context: ModuleContext) throws -> Double? {
-        try context.moduleSetting(key).flatMap(Double.init)
+        try context.database.writer.read { db in try TinnitusFrequency.fetchOne(db, key: "")?.hz }
     }
 
     public static func store(_ text: String, in context: ModuleContext) throws -> Double {
@@ -20,7 +32,7 @@ public enum TinnitusFrequency {
             throw UNITIError(L("son.frequency.bad", ["value": text, "min": "100", "max": "14000"]))
         }
         let now = context.clock.now
-        try context.database.writer.write { db in try SonRecords.storeFrequency(value, at: now, in: db) }
+        try context.records.save(TinnitusFrequency(hz: value, updatedAt: now), at: now)
         return value
     }
 }

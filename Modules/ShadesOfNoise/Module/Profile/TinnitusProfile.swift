@@ -13,11 +13,11 @@ enum TinnitusProfile {
     }
 
     static func load(_ context: ModuleContext) throws -> QuestionnaireForm {
-        try QuestionnaireFormStore(database: context.database).form(definition(), owner: SonRecords.moduleID)
+        try QuestionnaireFormStore(records: context.records).form(definition())
     }
 
     static func save(_ form: QuestionnaireForm, _ context: ModuleContext) throws {
-        try QuestionnaireFormStore(database: context.database).save(form, owner: SonRecords.moduleID, at: context.clock.now)
+        try QuestionnaireFormStore(records: context.records).save(form)
     }
 
     /// Applies one line of answer to a question: option numbers (each toggles; a single choice

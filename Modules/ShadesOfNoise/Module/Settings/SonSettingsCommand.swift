@@ -37,8 +37,7 @@ struct SonSettingsCommand: ShellCommand {
     }
 
     static func versionLine(_ context: ModuleContext) -> String {
-        guard let module = context.module else { return UNITIVersion.string }
-        return "\(module.programName) \(UNITIVersion.string) (\(module.name) \(module.version), "
-            + "\(L("core.buildKind.\(context.buildKind.rawValue)")))"
+        let module = context.module
+        return "\(module.programName) \(UNITIVersion.string) (\(module.name) \(module.version), \(context.program.localizedName))"
     }
 }

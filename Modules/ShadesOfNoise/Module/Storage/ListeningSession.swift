@@ -3,8 +3,10 @@ import GRDB
 import UNITICore
 
 /// One stored listening session: what was played, when, for how long, and how it was rated.
-public struct ListeningSession: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+/// A synced record of `son` (kind `session`): it follows the person to their other devices.
+public struct ListeningSession: Codable, Sendable, Hashable, SyncedTableRecord {
     public static let databaseTableName = "son_sessions"
+    public static let recordKind = "session"
 
     public var id: String
     public var sound: String
@@ -18,8 +20,10 @@ public struct ListeningSession: Codable, Sendable, Hashable, FetchableRecord, Pe
     public var ending: String
     /// "device" or "file".
     public var output: String
-    /// When the session last changed (sync: the newest version wins); nil means `endedAt`.
-    public var updatedAt: Date?
+    /// When the session last changed (sync: the newest version wins).
+    public var updatedAt: Date
+
+    public var recordID: String { id }
 
     public init(id: String = UUID().uuidString, sound: String, startedAt: Date, endedAt: Date,
                 listenedSeconds: Double, loop: LoopDuration?, outcome: RatingOutcome, output: String) {
@@ -34,24 +38,34 @@ public struct ListeningSession: Codable, Sendable, Hashable, FetchableRecord, Pe
         self.output = output
         self.updatedAt = endedAt
     }
+}
 
-    var lastChange: Date { updatedAt ?? endedAt }
+/// A favourite sound (FA outlook), a synced record of `son` (kind `favorite`, id the sound);
+/// removing it sends a tombstone.
+public struct FavoriteSound: Codable, Sendable, Hashable, SyncedTableRecord {
+    public static let databaseTableName = "son_favorites"
+    public static let recordKind = "favorite"
+
+    public var sound: String
+    public var addedAt: Date
+    public var updatedAt: Date
+
+    public var recordID: String { sound }
 }
 
 /// Reads and writes the module's tables. Every change that should follow the person to other
-/// devices is queued as a module record in the same transaction (see ``SonRecords``).
+/// devices goes through the module's synced records, queued in the same transaction.
 public struct SonStore: Sendable {
-    let database: AppDatabase
+    public let records: SyncedRecords
 
-    public init(database: AppDatabase) {
-        self.database = database
+    public init(records: SyncedRecords) {
+        self.records = records
     }
 
+    var database: AppDatabase { records.database }
+
     public func save(_ session: ListeningSession) throws {
-        try database.writer.write { db in
-            try session.insert(db)
-            try SonRecords.queue(session, in: db)
-        }
+        try records.save(session, at: session.updatedAt)
     }
 
     /// Sessions, newest first; `limit` nil for all.
@@ -65,7 +79,7 @@ public struct SonStore: Sendable {
 
     public func favorites() throws -> [String] {
         try database.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT sound FROM son_favorites ORDER BY addedAt, sound")
+            try FavoriteSound.order(Column("addedAt"), Column("sound")).fetchAll(db).map(\.sound)
         }
     }
 
@@ -73,20 +87,18 @@ public struct SonStore: Sendable {
     @discardableResult
     public func addFavorite(_ sound: String, at date: Date) throws -> Bool {
         try database.writer.write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO son_favorites(sound, addedAt) VALUES (?, ?)", arguments: [sound, date])
-            guard db.changesCount > 0 else { return false }
-            try SonRecords.queueFavorite(sound, addedAt: date, in: db)
+            guard try FavoriteSound.fetchOne(db, key: sound) == nil else { return false }
+            try records.save(FavoriteSound(sound: sound, addedAt: date, updatedAt: date), at: date, in: db)
             return true
         }
     }
 
     /// Removes a favourite; false when it was none.
     @discardableResult
-    public func removeFavorite(_ sound: String, at date: Date = Date()) throws -> Bool {
+    public func removeFavorite(_ sound: String, at date: Date) throws -> Bool {
         try database.writer.write { db in
-            try db.execute(sql: "DELETE FROM son_favorites WHERE sound = ?", arguments: [sound])
-            guard db.changesCount > 0 else { return false }
-            try SonRecords.queueFavoriteRemoval(sound, at: date, in: db)
+            guard try FavoriteSound.fetchOne(db, key: sound) != nil else { return false }
+            try records.delete(FavoriteSound.self, id: sound, at: date, in: db)
             return true
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import UNITICore
 
@@ -37,6 +38,27 @@ enum SonMigrations {
                 t.column("content", .jsonText).notNull()
                 t.column("receivedAt", .datetime).notNull()
             }
+        },
+        ModuleMigration("v3-synced-records") { db in
+            // Every synced record carries its update time: sessions from their end, favourites
+            // from when they were added; the tinnitus frequency moves from the settings into a
+            // one-row table of its own.
+            try db.execute(sql: "UPDATE son_sessions SET updatedAt = endedAt WHERE updatedAt IS NULL")
+            try db.alter(table: "son_favorites") { t in t.add(column: "updatedAt", .datetime) }
+            try db.execute(sql: "UPDATE son_favorites SET updatedAt = addedAt")
+            try db.create(table: "son_frequency") { t in
+                t.column("id", .text).primaryKey()
+                t.column("hz", .double)
+                t.column("updatedAt", .datetime).notNull()
+            }
+            let hz = try String.fetchOne(db, sql: "SELECT value FROM core_settings WHERE key = 'son.frequency'").flatMap(Double.init)
+            let updated = try String.fetchOne(db, sql: "SELECT value FROM core_settings WHERE key = 'son.frequency.updatedAt'")
+                .flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+            if hz != nil || updated != nil {
+                try db.execute(sql: "INSERT INTO son_frequency(id, hz, updatedAt) VALUES ('', ?, ?)",
+                               arguments: [hz, updated ?? Date(timeIntervalSince1970: 0)])
+            }
+            try db.execute(sql: "DELETE FROM core_settings WHERE key IN ('son.frequency', 'son.frequency.updatedAt')")
         },
     ]
 }

@@ -16,7 +16,7 @@ struct BaselineCommand: ShellCommand {
     init() {}
 
     func run(in context: ModuleContext) throws {
-        try Self.answer(BaselineQuestionnaires.baseline(context.services), again: again, in: context)
+        try Self.answer(BaselineQuestionnaires.baseline(context), again: again, in: context)
     }
 
     static func answer(_ baseline: Baseline, again: Bool, in context: ModuleContext) throws {

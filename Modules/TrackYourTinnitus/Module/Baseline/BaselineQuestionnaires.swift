@@ -10,9 +10,9 @@ import UNITIProtocol
 enum BaselineQuestionnaires {
     static let standaloneIDs = ["tyt-case-history", WorstSymptom.questionnaireID, "tyt-distress-short"]
 
-    static func baseline(_ services: CoreServices) throws -> Baseline {
-        TinnitusBuild.isIntegrated ? try Baseline.shared(services) : standalone
+    static func baseline(_ context: ModuleContext) throws -> Baseline {
+        context.program == .integrated ? try Baseline.shared(context.services) : standalone
     }
 
-    static let standalone = Baseline(owner: "tyt", questionnaireIDs: standaloneIDs)
+    static let standalone = Baseline(owner: .tyt, questionnaireIDs: standaloneIDs)
 }

@@ -28,8 +28,8 @@ struct FeedbackCommand: ShellCommand {
         if let address, !Self.looksLikeEmail(address) {
             throw UNITIError(L("tyt.feedback.badEmail", ["email": address]))
         }
-        _ = try FeedbackStore(database: context.database)
-            .save(text: text, email: address, at: context.clock.now, moduleID: context.module?.id ?? "tyt")
+        let now = context.clock.now
+        try context.records.save(Feedback(id: UUID().uuidString, text: text, email: address, createdAt: now, updatedAt: now), at: now)
         context.console.line(L("tyt.feedback.queued"))
     }
 

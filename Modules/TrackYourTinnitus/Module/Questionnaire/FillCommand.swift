@@ -20,12 +20,12 @@ struct FillCommand: ShellCommand {
 
     /// Also used when a due reminder opens the questionnaire on entering the module.
     static func checkIn(_ context: ModuleContext, recording: String? = nil) throws {
-        _ = try MomentaryCheckIn(context: context, moduleID: context.module?.id ?? "tyt").run(recording: recording)
+        _ = try MomentaryCheckIn(context: context).run(recording: recording)
         guard context.console.isTerminal, context.input.isInteractive else { return }
-        let integrated = TinnitusBuild.isIntegrated
+        let integrated = context.program == .integrated
         for second in stride(from: 3, through: 1, by: -1) {
             context.console.write("\r" + L(integrated ? "tyt.fill.countdownShell" : "tyt.fill.countdownEnd", ["seconds": "\(second)"]) + " ")
-            Thread.sleep(forTimeInterval: 1)
+            context.clock.sleep(seconds: 1)
         }
         context.console.line()
         if !integrated { context.requestEndOfProgram() }

@@ -7,7 +7,6 @@ import UNITIProtocol
 /// one transaction. Nothing is stored unless all eight items are answered.
 struct MomentaryCheckIn {
     let context: ModuleContext
-    let moduleID: String
 
     /// Answers and stores; returns the stored result. `recording` measures a WAV file instead of
     /// the microphone.
@@ -34,7 +33,7 @@ struct MomentaryCheckIn {
         // moment leaves the answers either in the draft or in the results.
         var stored: MomentaryResult?
         do {
-            _ = try context.questionnaires.answer(definition, owner: moduleID) { answered, db in
+            _ = try context.questionnaires.answer(definition, owner: context.module.id) { answered, db in
                 if let recorder = microphone {
                     microphone = nil
                     level = recorder.stop()
@@ -50,7 +49,7 @@ struct MomentaryCheckIn {
                 let result = MomentaryResult(id: sheet.id.uuidString, answeredAt: end.date, utcOffset: end.offsetSeconds,
                                              questionnaireID: definition.id, questionnaireVersion: definition.version,
                                              values: values, noiseDBFS: level)
-                try ResultStore.save(result, sheet: sheet, moduleID: moduleID, in: db)
+                try ResultStore.save(result, sheet: sheet, in: db)
                 stored = result
             }
         } catch {

@@ -40,5 +40,23 @@ enum TinnitusMigrations {
                 );
                 """)
         },
+        ModuleMigration("v2-feedback-records") { db in
+            // Feedback became a synced record with dates like every record's; existing rows keep
+            // their time (seconds since 1970 until now) as both creation and update time.
+            try db.execute(sql: """
+                CREATE TABLE tyt_feedback_new (
+                  id TEXT PRIMARY KEY,
+                  text TEXT NOT NULL,
+                  email TEXT,
+                  createdAt DATETIME NOT NULL,
+                  updatedAt DATETIME NOT NULL
+                );
+                INSERT INTO tyt_feedback_new(id, text, email, createdAt, updatedAt)
+                  SELECT id, text, email, strftime('%Y-%m-%d %H:%M:%f', createdAt, 'unixepoch'),
+                         strftime('%Y-%m-%d %H:%M:%f', createdAt, 'unixepoch') FROM tyt_feedback;
+                DROP TABLE tyt_feedback;
+                ALTER TABLE tyt_feedback_new RENAME TO tyt_feedback;
+                """)
+        },
     ]
 }

@@ -2,14 +2,14 @@ import Foundation
 
 /// A real `uniti-server` on a free loopback port, with its own database and mail spool, for
 /// end-to-end tests. Stopped (SIGTERM) when the value goes away.
-final class StudyServer {
-    let directory: String
-    let database: String
-    let spool: String
-    private(set) var url: String = ""
+public final class StudyServer: @unchecked Sendable {
+    public let directory: String
+    public let database: String
+    public let spool: String
+    public private(set) var url: String = ""
     private var process: Process?
 
-    init() throws {
+    public init() throws {
         directory = NSTemporaryDirectory() + "uniti-server-\(UUID().uuidString)"
         database = directory + "/server.sqlite"
         spool = directory + "/mail"
@@ -18,7 +18,7 @@ final class StudyServer {
     }
 
     /// Starts the server (again, after `stop`) and waits until it listens.
-    func start() throws {
+    public func start() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Program.path("uniti-server"))
         process.arguments = ["serve", "--host", "127.0.0.1", "--port", url.isEmpty ? "0" : port,
@@ -47,10 +47,10 @@ final class StudyServer {
         throw CocoaError(.fileReadUnknown)
     }
 
-    var port: String { String(url.split(separator: ":").last ?? "0") }
+    public var port: String { String(url.split(separator: ":").last ?? "0") }
 
     /// Stops the server gracefully and waits for it.
-    func stop() {
+    public func stop() {
         guard let process, process.isRunning else { return }
         process.terminate()  // graceful: the server finishes what it acknowledged
         let deadline = Date().addingTimeInterval(10)
@@ -62,14 +62,14 @@ final class StudyServer {
 
     /// Runs a coordinator command on the same database, e.g. `["study", "create", "open", ...]`.
     @discardableResult
-    func coordinator(_ arguments: [String]) throws -> Program.Result {
+    public func coordinator(_ arguments: [String]) throws -> Program.Result {
         try Program.run("uniti-server", arguments + ["--database", database])
     }
 
     /// Creates a running study (public by default) enabling `modules` and imports bundled
     /// questionnaires (file names under `Configurations/Resources/Questionnaires`, without
     /// `.json`) into it.
-    func createStudy(_ id: String, modules: String, questionnaires: [String], access: String = "public") throws {
+    public func createStudy(_ id: String, modules: String, questionnaires: [String], access: String = "public") throws {
         let created = try coordinator(["study", "create", id, "--title", id, "--access", access, "--modules", modules, "--running"])
         guard created.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: ["reason": created.err]) }
         for name in questionnaires {
@@ -82,7 +82,7 @@ final class StudyServer {
 
     /// Rows of a query on the server's database (through the sqlite3 shell, as a coordinator
     /// could read it), one string per row with columns separated by `|`.
-    func query(_ sql: String) throws -> [String] {
+    public func query(_ sql: String) throws -> [String] {
         let sqlite = Process()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         sqlite.arguments = [database, sql]
@@ -95,17 +95,17 @@ final class StudyServer {
     }
 
     /// Answer sheets of a questionnaire the server holds.
-    func sheets(of questionnaireID: String) throws -> Int {
+    public func sheets(of questionnaireID: String) throws -> Int {
         Int(try query("SELECT COUNT(*) FROM answer_sheets WHERE questionnaire_id = '\(questionnaireID)'").first ?? "") ?? -1
     }
 
     /// The stored values of one item label over all sheets.
-    func answers(label: String) throws -> [String] {
+    public func answers(label: String) throws -> [String] {
         try query("SELECT value FROM answers WHERE label = '\(label)' ORDER BY sheet_id")
     }
 
     /// The newest code of the given kind mailed to `address` ("activate" or "--token").
-    func mailedCode(to address: String) throws -> String? {
+    public func mailedCode(to address: String) throws -> String? {
         let files = try FileManager.default.contentsOfDirectory(atPath: spool).filter { $0.hasSuffix(".eml") }.sorted()
         for file in files.reversed() {
             let text = try String(contentsOfFile: spool + "/" + file, encoding: .utf8)

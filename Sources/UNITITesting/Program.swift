@@ -1,11 +1,13 @@
 import Foundation
 import UNITICore
+import UNITIHost
+import UNITIProtocol
 
 /// Runs the real binaries built next to the test bundle, in a temporary data directory.
-struct Program {
+public enum Program {
     /// The folder with the built products (`.build/debug` or `.build-standalone/debug`), or
     /// `$UNITI_BIN_DIR` when set.
-    static let binDirectory: URL = {
+    public static let binDirectory: URL = {
         if let override = ProcessInfo.processInfo.environment["UNITI_BIN_DIR"] {
             return URL(fileURLWithPath: override)
         }
@@ -19,19 +21,19 @@ struct Program {
         fatalError("cannot find the built programs near \(CommandLine.arguments[0]); set UNITI_BIN_DIR")
     }()
 
-    static func path(_ name: String) -> String {
+    public static func path(_ name: String) -> String {
         binDirectory.appendingPathComponent(name).path
     }
 
-    struct Result {
-        let status: Int32
-        let out: String
-        let err: String
+    public struct Result: Sendable {
+        public let status: Int32
+        public let out: String
+        public let err: String
     }
 
     /// Runs `name` with arguments, feeding `stdin`, and waits for it.
     @discardableResult
-    static func run(_ name: String, _ arguments: [String], stdin: String = "",
+    public static func run(_ name: String, _ arguments: [String], stdin: String = "",
                     environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path(name))
@@ -67,10 +69,10 @@ struct Program {
 }
 
 /// A temporary data directory, removed when the test is done.
-final class TemporaryDataDirectory {
-    let path: String
+public final class TemporaryDataDirectory: @unchecked Sendable {
+    public let path: String
 
-    init() {
+    public init() {
         path = NSTemporaryDirectory() + "uniti-e2e-\(UUID().uuidString)"
     }
 
@@ -79,10 +81,11 @@ final class TemporaryDataDirectory {
     }
 }
 
-/// The host program of the build under test, and a standalone one.
-enum Builds {
-    static var isIntegrated: Bool { BuildKind.current == .integrated }
-    static let standalonePrograms = [
-        "track-your-tinnitus", "track-your-stress", "track-your-hearing", "tinnitus-navigator", "shades-of-noise",
-    ]
+/// The kind of build under test, and the programs it has.
+public enum Builds {
+    /// Whether the binaries under test are the integrated build (the test bundle is compiled
+    /// with the same trait as them).
+    public static var isIntegrated: Bool { Launcher.compiledKind == .integrated }
+    /// Every standalone program, from the one list of modules.
+    public static let standalonePrograms = ModuleCatalog.all.map(\.programName)
 }

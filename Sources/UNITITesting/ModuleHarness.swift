@@ -1,0 +1,146 @@
+import Foundation
+import GRDB
+import UNITICore
+import UNITIHost
+import UNITIProtocol
+
+/// The one test set-up every module shares: a temporary data directory with the core's and the
+/// modules' tables, a fixed clock, seeded chance, scripted input and captured output, and the
+/// real shell around the modules as either kind of program, so a test can run a module's
+/// standalone command set in the default build.
+///
+/// ```swift
+/// let harness = try ModuleHarness(TrackYourTinnitusModule(), program: .standalone, input: ["yes", "40"])
+/// #expect(harness.run("fill") == .success)
+/// ```
+///
+/// Topics:
+/// - running: ``run(_:)`` (a command line through the shell), ``context(for:)`` (calling module
+///   code directly);
+/// - looking: ``output``, ``database``, ``queued()`` (what waits for the server);
+/// - syncing without a server: ``pull(records:)`` and ``pull(sheets:)`` apply what a pull would;
+///   ``record(_:owner:at:deleted:)`` builds a pulled record.
+///
+/// The directory is removed when the harness goes away.
+public final class ModuleHarness: @unchecked Sendable {
+    public let modules: [any UNITIModule]
+    public let shell: Shell
+    public let clock: FixedClock
+    public let random: SeededRandomSource
+    public let output: CapturedOutput
+    public let input: ScriptedInput
+    public let directory: DataDirectory
+
+    /// A Tuesday noon in Berlin (2026-09-22 14:13:20 +02:00), far from any daylight-saving switch.
+    public static let defaultNow = Date(timeIntervalSince1970: 1_790_000_000)
+    public static let berlin = TimeZone(identifier: "Europe/Berlin")!
+
+    /// - Parameters:
+    ///   - modules: the modules; a standalone program has exactly one.
+    ///   - program: the kind of program to run them in.
+    ///   - input: lines the person types, in order.
+    ///   - directory: an existing data directory to open (a second process on the same data);
+    ///     a new temporary one when nil.
+    public init(_ modules: [any UNITIModule], program: ProgramKind = .integrated, input: [String] = [],
+                now: Date = ModuleHarness.defaultNow, timeZone: TimeZone = ModuleHarness.berlin, seed: UInt64 = 11,
+                directory: DataDirectory? = nil) throws {
+        precondition(program == .integrated || modules.count == 1, "a standalone program has one module")
+        self.modules = modules
+        let ownsDirectory = directory == nil
+        self.directory = directory ?? DataDirectory(path: NSTemporaryDirectory() + "uniti-test-\(UUID().uuidString)")
+        removesDirectory = ownsDirectory
+        try self.directory.create()
+        let shellProgram: ShellProgram = program == .standalone ? .standalone(modules[0]) : .host(programName: "uniti")
+        let commands = Launcher.hostCommands(for: shellProgram)
+        let registry = try ModuleRegistry(modules, program: program, reservedNames: Set(Shell.index(of: commands).keys))
+        let database = try AppDatabase(path: self.directory.databasePath, migrationSets: registry.migrationSets)
+        let (console, output) = Console.capturing()
+        clock = FixedClock(now, timeZone: timeZone)
+        random = SeededRandomSource(seed: seed)
+        self.input = ScriptedInput(input)
+        self.output = output
+        let services = CoreServices(dataDirectory: self.directory, database: database, console: console, input: self.input,
+                                    clock: clock, random: random, program: program)
+        shell = Shell(registry: registry, services: services, program: shellProgram, hostCommands: commands)
+        // Modules outside the bundled default study (test modules) are enabled by a test study.
+        let unknown = modules.map(\.descriptor.id).filter { ModuleCatalog.module($0) == nil }
+        if !unknown.isEmpty {
+            try services.studies.recordJoined(
+                StudyDescriptor(id: "test-study", title: "Test study", modules: modules.map(\.descriptor.id.rawValue)),
+                at: clock.now)
+        }
+    }
+
+    /// A harness of one module.
+    public convenience init(_ module: any UNITIModule, program: ProgramKind = .integrated, input: [String] = [],
+                            now: Date = ModuleHarness.defaultNow, timeZone: TimeZone = ModuleHarness.berlin,
+                            seed: UInt64 = 11, directory: DataDirectory? = nil) throws {
+        try self.init([module], program: program, input: input, now: now, timeZone: timeZone, seed: seed, directory: directory)
+    }
+
+    private let removesDirectory: Bool
+
+    deinit {
+        if removesDirectory { try? FileManager.default.removeItem(atPath: directory.path) }
+    }
+
+    public var services: CoreServices { shell.services }
+    public var database: AppDatabase { services.database }
+    public var program: ProgramKind { services.program }
+
+    /// The context a command of `module` runs with (the first module when nil).
+    public func context(for module: (any UNITIModule)? = nil) -> ModuleContext {
+        shell.context(for: module ?? modules[0])
+    }
+
+    /// Runs one command line through the shell, as the person would type it.
+    @discardableResult
+    public func run(_ line: String) -> CommandOutcome {
+        shell.execute(line: line)
+    }
+
+    /// The outbox entries queued so far, by client id.
+    public func queued() throws -> [String: Outbox.Entry] {
+        let entries = try services.outbox.due(at: .distantFuture, limit: 100_000)
+        return Dictionary(entries.map { ($0.clientID, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// The record upserts queued so far, by `<owner>/<client id>`.
+    public func queuedRecords() throws -> [String: ModuleRecordUpsert] {
+        var records: [String: ModuleRecordUpsert] = [:]
+        for entry in try queued().values where entry.kind == "record" {
+            let upsert = try APIClient.decoder.decode(ModuleRecordUpsert.self, from: entry.payload)
+            records["\(upsert.moduleId)/\(upsert.clientId)"] = upsert
+        }
+        return records
+    }
+
+    /// Applies records as a sync pull would (merged by kind, or parked), in one transaction.
+    @discardableResult
+    public func pull(records: [ModuleRecord]) throws -> [RecordRouter.Outcome] {
+        let router = RecordRouter(modules: modules)
+        return try database.writer.write { db in try records.map { try router.apply($0, in: db) } }
+    }
+
+    /// Gives sheets to their owners as a sync pull would, in one transaction.
+    public func pull(sheets: [AnswerSheet]) throws {
+        let router = SheetRouter(modules: modules)
+        try database.writer.write { db in
+            for sheet in sheets { try router.keep(sheet, in: db) }
+        }
+    }
+
+    /// A record as the server would send it: `updatedAt` in UTC to the millisecond, the payload
+    /// encoded the way records travel.
+    public static func record(_ payload: some SyncedRecord, owner: ModuleID, at date: Date, deleted: Bool = false) throws -> ModuleRecord {
+        ModuleRecord(moduleId: owner.rawValue, clientId: payload.address(owner: owner).clientID,
+                     updatedAt: OffsetTimestamp.utcMilliseconds(date), deleted: deleted,
+                     payload: deleted ? nil : try JSONDecoder().decode(JSONValue.self, from: RecordCoding.encoder.encode(payload)))
+    }
+
+    /// A tombstone as the server would send it.
+    public static func tombstone<Record: SyncedRecord>(_ type: Record.Type, id: String, owner: ModuleID, at date: Date) -> ModuleRecord {
+        ModuleRecord(moduleId: owner.rawValue, clientId: RecordAddress(owner: owner, kind: type.recordKind, id: id).clientID,
+                     updatedAt: OffsetTimestamp.utcMilliseconds(date), deleted: true, payload: nil)
+    }
+}
