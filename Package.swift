@@ -145,7 +145,8 @@ var targets: [Target] = [
     .testTarget(
         name: "UNITIHostTests",
         dependencies: ["UNITIHost", "UNITICore", "UNITITesting"] + featureModules.map { .target(name: $0.name) },
-        path: "Tests/UNITIHostTests"
+        path: "Tests/UNITIHostTests",
+        plugins: ["ModuleListPlugin"]
     ),
     .testTarget(
         name: "EndToEndTests",

@@ -3,7 +3,8 @@ import PackagePlugin
 
 /// Generates Swift from the one list of modules, `Modules/modules.json`: the known module ids
 /// for `UNITIProtocol` (shared by client and server) and the module instances of the integrated
-/// host (`uniti`). Adding a module therefore needs no Swift edit outside its own folder.
+/// host (`uniti`, and the shell's tests, which run every module). Adding a module therefore needs
+/// no Swift edit outside its own folder.
 @main
 struct ModuleListPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -11,7 +12,7 @@ struct ModuleListPlugin: BuildToolPlugin {
         let kind: String
         switch target.name {
         case "UNITIProtocol": kind = "catalog"
-        case "uniti": kind = "host"
+        case "uniti", "UNITIHostTests": kind = "host"
         default: return []
         }
         let output = context.pluginWorkDirectoryURL.appending(path: kind == "catalog" ? "KnownModules.swift" : "FeatureModules.swift")

@@ -39,11 +39,13 @@ public final class ModuleHarness: @unchecked Sendable {
     ///   - modules: the modules; a standalone program has exactly one.
     ///   - program: the kind of program to run them in.
     ///   - input: lines the person types, in order.
+    ///   - clock: the clock to use (shared with other parts of a test); a new one at `now` in
+    ///     `timeZone` when nil.
     ///   - directory: an existing data directory to open (a second process on the same data);
     ///     a new temporary one when nil.
     public init(_ modules: [any UNITIModule], program: ProgramKind = .integrated, input: [String] = [],
-                now: Date = ModuleHarness.defaultNow, timeZone: TimeZone = ModuleHarness.berlin, seed: UInt64 = 11,
-                directory: DataDirectory? = nil) throws {
+                now: Date = ModuleHarness.defaultNow, timeZone: TimeZone = ModuleHarness.berlin, clock: FixedClock? = nil,
+                seed: UInt64 = 11, directory: DataDirectory? = nil) throws {
         precondition(program == .integrated || modules.count == 1, "a standalone program has one module")
         self.modules = modules
         let ownsDirectory = directory == nil
@@ -55,19 +57,19 @@ public final class ModuleHarness: @unchecked Sendable {
         let registry = try ModuleRegistry(modules, program: program, reservedNames: Set(Shell.index(of: commands).keys))
         let database = try AppDatabase(path: self.directory.databasePath, migrationSets: registry.migrationSets)
         let (console, output) = Console.capturing()
-        clock = FixedClock(now, timeZone: timeZone)
+        self.clock = clock ?? FixedClock(now, timeZone: timeZone)
         random = SeededRandomSource(seed: seed)
         self.input = ScriptedInput(input)
         self.output = output
         let services = CoreServices(dataDirectory: self.directory, database: database, console: console, input: self.input,
-                                    clock: clock, random: random, program: program)
+                                    clock: self.clock, random: random, program: program)
         shell = Shell(registry: registry, services: services, program: shellProgram, hostCommands: commands)
         // Modules outside the bundled default study (test modules) are enabled by a test study.
         let unknown = modules.map(\.descriptor.id).filter { ModuleCatalog.module($0) == nil }
         if !unknown.isEmpty {
             try services.studies.recordJoined(
                 StudyDescriptor(id: "test-study", title: "Test study", modules: modules.map(\.descriptor.id.rawValue)),
-                at: clock.now)
+                at: self.clock.now)
         }
     }
 

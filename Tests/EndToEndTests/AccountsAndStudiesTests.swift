@@ -1,4 +1,5 @@
 import Foundation
+import UNITITesting
 import Testing
 
 /// Accounts, studies and enabled modules with a real `uniti-server` on loopback and the real

@@ -1,4 +1,5 @@
 import Foundation
+import UNITITesting
 import Testing
 
 /// The shell's shared baseline with a real `uniti-server` on loopback and two data directories

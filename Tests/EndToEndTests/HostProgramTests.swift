@@ -1,4 +1,5 @@
 import Foundation
+import UNITITesting
 import Testing
 import UNITICore
 
@@ -36,7 +37,7 @@ struct HostProgramTests {
         defer { try? FileManager.default.removeItem(atPath: script) }
         let result = try Program.run("uniti", ["--data-dir", data.path, "--script", script])
         #expect(result.status == 1)
-        #expect(result.out.contains("TrackYourTinnitus (tyt) 0.1.0"))
+        #expect(result.out.contains("TrackYourTinnitus (tyt) 0.2.0"))
         #expect(result.out.contains("\"build\" : \"integrated\""))
         #expect(result.err == "error: unknown command 'nosuch'. Type 'help' for the list of commands.\n")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import UNITITesting
 import Testing
 
 /// The interactive REPL on a pseudo-terminal: line editing, completion, Ctrl-C, Ctrl-D, history.

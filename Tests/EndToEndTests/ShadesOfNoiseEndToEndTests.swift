@@ -1,4 +1,5 @@
 import Foundation
+import UNITITesting
 import Testing
 
 /// Shades Of Noise through the real program of the build under test (`uniti` with `son ...`,

@@ -1,4 +1,5 @@
 import Foundation
+import UNITITesting
 import Testing
 import UNITICore
 

@@ -1,4 +1,5 @@
 import Foundation
+import UNITITesting
 import Testing
 
 /// The standalone `track-your-tinnitus` program on its own against a real `uniti-server` on

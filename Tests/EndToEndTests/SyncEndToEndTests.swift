@@ -1,4 +1,5 @@
 import Foundation
+import UNITITesting
 import Testing
 
 /// Offline-first sync with a real `uniti-server` on loopback and the real `uniti` client:

@@ -95,7 +95,8 @@ struct StatisticsTests {
 
     @Test("sessions are stored and read back newest first")
     func storage() throws {
-        let store = SonStore(database: try SonFixture().database)
+        let fixture = try SonFixture()
+        let store = fixture.store
         for session in sessions { try store.save(session) }
         let newest = try store.sessions(limit: 5)
         #expect(newest.count == 5)
@@ -104,8 +105,8 @@ struct StatisticsTests {
         #expect(try store.addFavorite("rain", at: Date()))
         #expect(try !store.addFavorite("rain", at: Date()))
         #expect(try store.favorites() == ["rain"])
-        #expect(try store.removeFavorite("rain"))
-        #expect(try !store.removeFavorite("rain"))
+        #expect(try store.removeFavorite("rain", at: Date()))
+        #expect(try !store.removeFavorite("rain", at: Date()))
     }
 
     @Test("durations read mm:ss, and h:mm:ss from an hour")

@@ -2,47 +2,39 @@ import Foundation
 @testable import ShadesOfNoise
 import UNITICore
 import UNITIProtocol
+import UNITITesting
 
-/// A fresh data directory with the core's and the module's tables, scripted input, captured
+/// The shared harness around the module (integrated by default), with scripted input, captured
 /// output and a fixed clock.
 struct SonFixture {
-    let services: CoreServices
-    let context: ModuleContext
-    let output: CapturedOutput
-    let clock: FixedClock
+    let harness: ModuleHarness
     let module = ShadesOfNoiseModule()
+    var services: CoreServices { harness.services }
+    var context: ModuleContext { harness.context() }
+    var output: CapturedOutput { harness.output }
+    var clock: FixedClock { harness.clock }
+    var database: AppDatabase { harness.database }
+    var store: SonStore { SonStore(records: context.records) }
 
-    init(input: [String] = [], now: Date = Date(timeIntervalSince1970: 1_790_000_000)) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-son-\(UUID().uuidString)")
-        let directory = DataDirectory(path: folder.path)
-        try directory.create()
-        let registry = try ModuleRegistry([module], reservedNames: [], commandsAtTopLevel: false)
-        let database = try AppDatabase(path: directory.databasePath, migrationSets: registry.migrationSets)
-        let (console, output) = Console.capturing()
-        clock = FixedClock(now, timeZone: TimeZone(identifier: "Europe/Berlin")!)
-        services = CoreServices(dataDirectory: directory, database: database, console: console,
-                                input: ScriptedInput(input), clock: clock)
-        context = ModuleContext(services: services, module: module.descriptor)
-        self.output = output
+    init(input: [String] = [], now: Date = ModuleHarness.defaultNow, program: ProgramKind = .integrated) throws {
+        harness = try ModuleHarness(ShadesOfNoiseModule(), program: program, input: input, now: now)
     }
-
-    var database: AppDatabase { services.database }
 
     /// The outbox entries queued so far, by client id.
-    func queued() throws -> [String: Outbox.Entry] {
-        let entries = try Outbox(database: database).due(at: Date.distantFuture)
-        return Dictionary(entries.map { ($0.clientID, $0) }, uniquingKeysWith: { _, last in last })
-    }
+    func queued() throws -> [String: Outbox.Entry] { try harness.queued() }
 
     /// Applies records as a sync pull would, in one transaction.
     func pull(_ records: [ModuleRecord]) throws {
-        try database.writer.write { db in try module.applyPulledRecords(records, in: db) }
+        try harness.pull(records: records)
     }
 }
 
-/// A record as the server would send it: `updatedAt` in UTC, to the millisecond.
-func pulledRecord(_ clientID: String, at date: Date, deleted: Bool = false, payload: some Encodable) throws -> ModuleRecord {
-    let value = try APIClient.decoder.decode(JSONValue.self, from: APIClient.encoder.encode(payload))
-    return ModuleRecord(moduleId: "son", clientId: clientID, updatedAt: OffsetTimestamp.utcMilliseconds(date),
-                        deleted: deleted, payload: deleted ? nil : value)
+/// A record of `son` as the server would send it: `updatedAt` in UTC, to the millisecond.
+func pulledRecord(_ record: some SyncedRecord, at date: Date) throws -> ModuleRecord {
+    try ModuleHarness.record(record, owner: .son, at: date)
+}
+
+/// A tombstone of `son` as the server would send it.
+func pulledTombstone<Record: SyncedRecord>(_ type: Record.Type, id: String, at date: Date) -> ModuleRecord {
+    ModuleHarness.tombstone(type, id: id, owner: .son, at: date)
 }

@@ -14,7 +14,7 @@ struct SyncRecordTests {
     @Test("saving a session, a favourite and the frequency queues each as a son record in the same write")
     func savingQueues() throws {
         let fixture = try SonFixture()
-        let store = SonStore(database: fixture.database)
+        let store = fixture.store
         let saved = session(at: fixture.clock.now)
         try store.save(saved)
         try store.addFavorite("rain", at: fixture.clock.now)
@@ -26,6 +26,9 @@ struct SyncRecordTests {
         #expect(upsert.deleted == nil)
         #expect(queued["record:son:favorite:rain"] != nil)
         #expect(queued["record:son:frequency"] != nil)
+        // The payload is the record itself, times to the millisecond.
+        #expect(upsert.payload?["id"] == .string(saved.id))
+        #expect(upsert.payload?["endedAt"] == .string(OffsetTimestamp.utcMilliseconds(saved.endedAt)))
 
         try store.removeFavorite("rain", at: fixture.clock.now.addingTimeInterval(5))
         let removal = try APIClient.decoder.decode(ModuleRecordUpsert.self,
@@ -37,28 +40,28 @@ struct SyncRecordTests {
     func pulledSessionMerges() throws {
         let fixture = try SonFixture()
         let other = session(at: Date(timeIntervalSince1970: 1_789_000_000), rating: 2)
-        try fixture.pull([try pulledRecord("session:\(other.id)", at: other.endedAt, payload: other)])
-        let stored = try SonStore(database: fixture.database).sessions()
+        try fixture.pull([try pulledRecord(other, at: other.endedAt)])
+        let stored = try fixture.store.sessions()
         #expect(stored.map(\.id) == [other.id])
         #expect(stored.first?.rating == 2)
 
-        try fixture.pull([try pulledRecord("session:\(other.id)", at: other.endedAt.addingTimeInterval(60), deleted: true, payload: other)])
-        #expect(try SonStore(database: fixture.database).sessions().isEmpty)
+        try fixture.pull([pulledTombstone(ListeningSession.self, id: other.id, at: other.endedAt.addingTimeInterval(60))])
+        #expect(try fixture.store.sessions().isEmpty)
     }
 
     @Test("the newer version wins: an older pulled session does not overwrite a newer local one")
     func newestWins() throws {
         let fixture = try SonFixture()
-        let store = SonStore(database: fixture.database)
+        let store = fixture.store
         var local = session(at: fixture.clock.now, rating: 1)
         try store.save(local)
         local.rating = 7
-        try fixture.pull([try pulledRecord("session:\(local.id)", at: fixture.clock.now.addingTimeInterval(-3600), payload: local)])
+        try fixture.pull([try pulledRecord(local, at: fixture.clock.now.addingTimeInterval(-3600))])
         #expect(try store.sessions().first?.rating == 1)
-        try fixture.pull([try pulledRecord("session:\(local.id)", at: fixture.clock.now.addingTimeInterval(3600), payload: local)])
+        try fixture.pull([try pulledRecord(local, at: fixture.clock.now.addingTimeInterval(3600))])
         #expect(try store.sessions().first?.rating == 7)
         // An old tombstone does not delete a session changed after it.
-        try fixture.pull([try pulledRecord("session:\(local.id)", at: fixture.clock.now, deleted: true, payload: local)])
+        try fixture.pull([pulledTombstone(ListeningSession.self, id: local.id, at: fixture.clock.now.addingTimeInterval(-1))])
         #expect(try store.sessions().count == 1)
     }
 
@@ -67,31 +70,29 @@ struct SyncRecordTests {
         let fixture = try SonFixture()
         let later = fixture.clock.now.addingTimeInterval(600)
         try fixture.pull([
-            try pulledRecord("favorite:surf", at: later, payload: SonRecords.Favorite(sound: "surf", addedAt: later)),
-            try pulledRecord("frequency", at: later, payload: SonRecords.Frequency(hz: 6000)),
+            try pulledRecord(FavoriteSound(sound: "surf", addedAt: later, updatedAt: later), at: later),
+            try pulledRecord(TinnitusFrequency(hz: 6000, updatedAt: later), at: later),
         ])
-        #expect(try SonStore(database: fixture.database).favorites() == ["surf"])
+        #expect(try fixture.store.favorites() == ["surf"])
         #expect(try TinnitusFrequency.stored(in: fixture.context) == 6000)
         // A local change made after the pulled one is kept.
         fixture.clock.advance(by: 3600)
         _ = try TinnitusFrequency.store("4000", in: fixture.context)
-        try fixture.pull([try pulledRecord("frequency", at: later, payload: SonRecords.Frequency(hz: 8000))])
+        try fixture.pull([try pulledRecord(TinnitusFrequency(hz: 8000, updatedAt: later), at: later)])
         #expect(try TinnitusFrequency.stored(in: fixture.context) == 4000)
-        try fixture.pull([try pulledRecord("favorite:surf", at: later.addingTimeInterval(1), deleted: true,
-                                           payload: SonRecords.Favorite(sound: "surf", addedAt: later))])
-        #expect(try SonStore(database: fixture.database).favorites().isEmpty)
+        try fixture.pull([pulledTombstone(FavoriteSound.self, id: "surf", at: later.addingTimeInterval(1))])
+        #expect(try fixture.store.favorites().isEmpty)
     }
 
     @Test("two devices' changes within one second are told apart by their milliseconds")
     func sameSecond() throws {
         let fixture = try SonFixture()
         let added = Date(timeIntervalSince1970: 1_800_000_000.200)
-        try fixture.pull([try pulledRecord("favorite:rain", at: added, payload: SonRecords.Favorite(sound: "rain", addedAt: added))])
-        #expect(try SonStore(database: fixture.database).favorites() == ["rain"])
+        try fixture.pull([try pulledRecord(FavoriteSound(sound: "rain", addedAt: added, updatedAt: added), at: added)])
+        #expect(try fixture.store.favorites() == ["rain"])
         // Removed on another device 0.5 s later, in the same second.
-        try fixture.pull([try pulledRecord("favorite:rain", at: added.addingTimeInterval(0.5), deleted: true,
-                                           payload: SonRecords.Favorite(sound: "rain", addedAt: added))])
-        #expect(try SonStore(database: fixture.database).favorites().isEmpty)
+        try fixture.pull([pulledTombstone(FavoriteSound.self, id: "rain", at: added.addingTimeInterval(0.5))])
+        #expect(try fixture.store.favorites().isEmpty)
         #expect(RecordTime.isNewer(added.addingTimeInterval(0.001), than: added))
         #expect(!RecordTime.isNewer(added.addingTimeInterval(0.0004), than: added))
     }
@@ -148,9 +149,9 @@ struct TinnitusProfileTests {
         #expect(try TinnitusProfile.load(fixture.context).answers[first.label] == .integer(0))
         #expect(try fixture.queued()["record:son:form:son-tinnitus-profile"] != nil)
 
-        struct Payload: Encodable { let questionnaireID: String, questionnaireVersion: Int, answers: [String: AnswerValue] }
-        let newer = Payload(questionnaireID: TinnitusProfile.questionnaireID, questionnaireVersion: 1, answers: [first.label: .integer(3)])
-        try fixture.pull([try pulledRecord("form:son-tinnitus-profile", at: fixture.clock.now.addingTimeInterval(60), payload: newer)])
+        let newer = QuestionnaireFormRecord(questionnaireID: TinnitusProfile.questionnaireID, questionnaireVersion: 1,
+                                            answers: [first.label: .integer(3)])
+        try fixture.pull([try pulledRecord(newer, at: fixture.clock.now.addingTimeInterval(60))])
         #expect(try TinnitusProfile.load(fixture.context).answers[first.label] == .integer(3))
     }
 }
@@ -168,10 +169,10 @@ struct ServerCatalogueTests {
     func newerWins() throws {
         let fixture = try SonFixture()
         let bundled = try SoundCatalogue.bundled()
-        try fixture.database.writer.write { db in try SoundCatalogue.acceptFromServer(Self.catalogue(version: bundled.version), in: db) }
+        try fixture.database.writer.write { db in try SoundCatalogue.acceptFromServer(Self.catalogue(version: bundled.version), receivedAt: fixture.clock.now, in: db) }
         #expect(try SoundCatalogue.active(in: fixture.database).version == bundled.version)
         #expect(try SoundCatalogue.activeSource(in: fixture.database).source == "bundled")
-        try fixture.database.writer.write { db in try SoundCatalogue.acceptFromServer(Self.catalogue(version: bundled.version + 1), in: db) }
+        try fixture.database.writer.write { db in try SoundCatalogue.acceptFromServer(Self.catalogue(version: bundled.version + 1), receivedAt: fixture.clock.now, in: db) }
         let active = try SoundCatalogue.active(in: fixture.database)
         #expect(active.version == bundled.version + 1)
         #expect(active.sounds.map(\.id) == ["extra-noise"])
@@ -181,10 +182,10 @@ struct ServerCatalogueTests {
     func brokenRefused() throws {
         let fixture = try SonFixture()
         let bundled = try SoundCatalogue.bundled()
-        try fixture.database.writer.write { db in try SoundCatalogue.acceptFromServer(Self.catalogue(version: bundled.version + 1), in: db) }
+        try fixture.database.writer.write { db in try SoundCatalogue.acceptFromServer(Self.catalogue(version: bundled.version + 1), receivedAt: fixture.clock.now, in: db) }
         for broken in [Data("{\"version\": 9}".utf8), Self.catalogue(version: bundled.version + 2, kind: "fm-sweep")] {
             do {
-                try fixture.database.writer.write { db in try SoundCatalogue.acceptFromServer(broken, in: db) }
+                try fixture.database.writer.write { db in try SoundCatalogue.acceptFromServer(broken, receivedAt: fixture.clock.now, in: db) }
                 Issue.record("a broken catalogue was accepted")
             } catch let error as UNITIError {
                 #expect(error.message.hasPrefix("the sound catalogue from the server was not taken over"))

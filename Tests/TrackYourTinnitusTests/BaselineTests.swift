@@ -4,17 +4,18 @@ import Testing
 @testable import TrackYourTinnitus
 import UNITICore
 import UNITIProtocol
+import UNITITesting
 
 @Suite("Baseline questionnaires (thesis FR8, FR9)")
 struct BaselineTests {
-    static let caseHistory = Baseline(owner: "tyt", questionnaireIDs: ["tyt-case-history"])
+    static let caseHistory = Baseline(owner: .tyt, questionnaireIDs: ["tyt-case-history"])
 
     @Test("the chosen worst symptom is named by item 8 of the next check-in")
     func worstSymptom() throws {
         let fixture = try TinnitusFixture(input: ["3"] + CheckInTests.answers)
-        try BaselineCommand.answer(Baseline(owner: "tyt", questionnaireIDs: [WorstSymptom.questionnaireID]), again: false, in: fixture.context)
+        try BaselineCommand.answer(Baseline(owner: .tyt, questionnaireIDs: [WorstSymptom.questionnaireID]), again: false, in: fixture.context)
         #expect(try WorstSymptom.chosen(fixture.services) == .worries)
-        _ = try MomentaryCheckIn(context: fixture.context, moduleID: "tyt").run(recording: nil)
+        _ = try MomentaryCheckIn(context: fixture.context).run(recording: nil)
         let prompts = (fixture.services.input as! ScriptedInput).prompts
         #expect(prompts.contains { $0.contains("How strongly do you notice strong worries right now?") })
     }
@@ -27,7 +28,7 @@ struct BaselineTests {
         #expect(shared.questionnaireIDs == ["uniti-case-history", "tinnitus-distress-12"])
         try BaselineCommand.answer(Baseline(owner: shared.owner, questionnaireIDs: ["uniti-case-history"]), again: false, in: fixture.context)
         #expect(try WorstSymptom.chosen(fixture.services) == .following)
-        _ = try MomentaryCheckIn(context: fixture.context, moduleID: "tyt").run(recording: nil)
+        _ = try MomentaryCheckIn(context: fixture.context).run(recording: nil)
         let prompts = (fixture.services.input as! ScriptedInput).prompts
         #expect(prompts.contains { $0.contains("trouble following conversations or music") })
     }
@@ -36,9 +37,9 @@ struct BaselineTests {
     func distressScore() throws {
         // 3 + 2 + 2 + 1 + reversed(0 → 3) = 11: "high" (8–11)
         let fixture = try TinnitusFixture(input: ["3", "2", "2", "1", "0"])
-        try BaselineCommand.answer(Baseline(owner: "tyt", questionnaireIDs: ["tyt-distress-short"]), again: false, in: fixture.context)
+        try BaselineCommand.answer(Baseline(owner: .tyt, questionnaireIDs: ["tyt-distress-short"]), again: false, in: fixture.context)
         #expect(fixture.output.out.contains("Tinnitus distress: 11 (high)"))
-        let sheet = try #require(try fixture.context.answerSheets.sheets(owner: "tyt", questionnaireID: "tyt-distress-short").first)
+        let sheet = try #require(try fixture.context.answerSheets.sheets(owner: .tyt, questionnaireID: "tyt-distress-short").first)
         #expect(sheet.questionnaireVersion == 2)
         #expect(!sheet.isPartial)
     }
@@ -47,15 +48,15 @@ struct BaselineTests {
     func partialThenResume() throws {
         let first = try TinnitusFixture(input: ["2", "1"])
         #expect(throws: PromptCancelled.self) { try BaselineCommand.answer(Self.caseHistory, again: false, in: first.context) }
-        #expect(try first.context.answerSheets.sheets(owner: "tyt", questionnaireID: "tyt-case-history").isEmpty)
+        #expect(try first.context.answerSheets.sheets(owner: .tyt, questionnaireID: "tyt-case-history").isEmpty)
         #expect(try Self.outbox(first) == ["record:tyt:draft:tyt-case-history"])
-        let draft = try #require(try first.context.questionnaires.drafts.draft(owner: "tyt", questionnaireID: "tyt-case-history"))
+        let draft = try #require(try first.context.questionnaires.drafts.draft(owner: .tyt, questionnaireID: "tyt-case-history"))
         #expect(draft.sheet.answers.count == 2)
 
         // Same data, a later session: resume ("yes"), answer the rest.
         let later = first.later(input: ["yes", "1", "0", "no", "-"])
         try BaselineCommand.answer(Self.caseHistory, again: false, in: later)
-        let sheets = try later.answerSheets.sheets(owner: "tyt", questionnaireID: "tyt-case-history")
+        let sheets = try later.answerSheets.sheets(owner: .tyt, questionnaireID: "tyt-case-history")
         #expect(sheets.count == 1)
         #expect(sheets[0].id == draft.sheet.id)
         #expect(!sheets[0].isPartial)
@@ -67,7 +68,7 @@ struct BaselineTests {
         #expect(!record.deleted)
         let carried = try APIClient.decoder.decode(QuestionnaireDraft.self, from: APIClient.encoder.encode(record.payload))
         #expect(carried.sheet.id == draft.sheet.id && !carried.sheet.isPartial)
-        #expect(try later.questionnaires.drafts.draft(owner: "tyt", questionnaireID: "tyt-case-history") == nil)
+        #expect(try later.questionnaires.drafts.draft(owner: .tyt, questionnaireID: "tyt-case-history") == nil)
     }
 
     @Test("a draft pulled from another device is resumed here; the finished sheet then replaces the other device's draft, without a second upload")
@@ -79,7 +80,7 @@ struct BaselineTests {
         let laptop = try TinnitusFixture(input: ["yes", "1", "0", "no", "-"], now: phone.clock.now.addingTimeInterval(600))
         try Self.pull([phoneDraft], into: laptop)
         try BaselineCommand.answer(Self.caseHistory, again: false, in: laptop.context)
-        let finished = try #require(try laptop.context.answerSheets.sheets(owner: "tyt", questionnaireID: "tyt-case-history").first)
+        let finished = try #require(try laptop.context.answerSheets.sheets(owner: .tyt, questionnaireID: "tyt-case-history").first)
         #expect(finished.values["duration"] == .integer(2))
         #expect(finished.values["side"] == .integer(1))
         #expect(finished.answers.count == 5)
@@ -88,10 +89,10 @@ struct BaselineTests {
 
         let done = try Self.queuedRecord(laptop, "draft:tyt-case-history")
         try Self.pull([done], into: phone)
-        #expect(try phone.context.questionnaires.drafts.draft(owner: "tyt", questionnaireID: "tyt-case-history") == nil)
-        let known = try phone.context.answerSheets.sheets(owner: "tyt", questionnaireID: "tyt-case-history")
+        #expect(try phone.context.questionnaires.drafts.draft(owner: .tyt, questionnaireID: "tyt-case-history") == nil)
+        let known = try phone.context.answerSheets.sheets(owner: .tyt, questionnaireID: "tyt-case-history")
         #expect(known.map(\.id) == [finished.id])
-        #expect(try Baseline(owner: "tyt", questionnaireIDs: ["tyt-case-history"]).open(in: phone.services).isEmpty)
+        #expect(try Baseline(owner: .tyt, questionnaireIDs: ["tyt-case-history"]).open(in: phone.services).isEmpty)
         #expect(try Self.outbox(phone) == ["record:tyt:draft:tyt-case-history"], "the phone must not upload the laptop's sheet")
 
         // Starting afresh instead of resuming removes the draft on the other devices too.
@@ -103,7 +104,7 @@ struct BaselineTests {
         let other = try TinnitusFixture(input: ["2"], now: tablet.clock.now.addingTimeInterval(-60))
         #expect(throws: PromptCancelled.self) { try BaselineCommand.answer(Self.caseHistory, again: false, in: other.context) }
         try Self.pull([tombstone], into: other)
-        #expect(try other.context.questionnaires.drafts.draft(owner: "tyt", questionnaireID: "tyt-case-history") == nil)
+        #expect(try other.context.questionnaires.drafts.draft(owner: .tyt, questionnaireID: "tyt-case-history") == nil)
     }
 
     @Test("a pulled draft older than the local one, or the device's own draft coming back, changes nothing")
@@ -116,7 +117,7 @@ struct BaselineTests {
         #expect(throws: PromptCancelled.self) { try BaselineCommand.answer(Self.caseHistory, again: false, in: laptop.context) }
         let own = try Self.queuedRecord(laptop, "draft:tyt-case-history")
         try Self.pull([older, own], into: laptop)
-        let kept = try #require(try laptop.context.questionnaires.drafts.draft(owner: "tyt", questionnaireID: "tyt-case-history"))
+        let kept = try #require(try laptop.context.questionnaires.drafts.draft(owner: .tyt, questionnaireID: "tyt-case-history"))
         #expect(kept.sheet.answers.count == 3)
         #expect(kept.sheet.values["duration"] == .integer(3))
     }
@@ -139,11 +140,9 @@ struct BaselineTests {
                             deleted: upsert.deleted ?? false, payload: upsert.payload)
     }
 
-    /// What the sync engine does with pulled records.
+    /// What the sync engine does with pulled records: every draft is applied, none parked.
     static func pull(_ records: [ModuleRecord], into fixture: TinnitusFixture) throws {
-        let store = QuestionnaireDraftStore(database: fixture.services.database, clock: fixture.clock)
-        let others = try fixture.services.database.writer.write { db in try SyncedDrafts.apply(records, store: store, in: db) }
-        #expect(others.isEmpty)
+        #expect(try fixture.harness.pull(records: records).allSatisfy { $0 == .applied })
     }
 }
 
@@ -152,6 +151,6 @@ extension TinnitusFixture {
     func later(input: [String]) -> ModuleContext {
         ModuleContext(services: CoreServices(
             dataDirectory: services.dataDirectory, database: services.database, console: services.console,
-            input: ScriptedInput(input), clock: clock), module: module.descriptor)
+            input: ScriptedInput(input), clock: clock, random: harness.random, program: services.program), module: module.descriptor)
     }
 }

@@ -12,7 +12,7 @@ struct CheckInTests {
     @Test("a complete check-in stores eight values in question order and queues the sheet in the outbox")
     func stores() throws {
         let fixture = try TinnitusFixture(input: Self.answers)
-        let result = try MomentaryCheckIn(context: fixture.context, moduleID: "tyt").run(recording: nil)
+        let result = try MomentaryCheckIn(context: fixture.context).run(recording: nil)
         #expect(result.values == [1, 40, 55, 3, 5, 60, 20, 70])
         let stored = try ResultStore(database: fixture.services.database).all()
         #expect(stored == [result])
@@ -25,13 +25,14 @@ struct CheckInTests {
     @Test("end of input before the eighth answer stores nothing")
     func partialNotStored() throws {
         let fixture = try TinnitusFixture(input: Array(Self.answers.prefix(7)))
-        #expect(throws: PromptCancelled.self) { try MomentaryCheckIn(context: fixture.context, moduleID: "tyt").run(recording: nil) }
+        #expect(throws: PromptCancelled.self) { try MomentaryCheckIn(context: fixture.context).run(recording: nil) }
         #expect(try ResultStore(database: fixture.services.database).count() == 0)
     }
 
     @Test("item 8 names the chosen worst symptom, and a neutral phrase before a choice")
     func symptomText() throws {
-        let questionnaire = MomentaryQuestionnaire(database: try TinnitusFixture().services.database)
+        let fixture = try TinnitusFixture()
+        let questionnaire = MomentaryQuestionnaire(database: fixture.services.database)
         let neutral = try questionnaire.personalized(for: nil).items[7].text!
         #expect(neutral.text(in: "en").contains("the complaint that troubles you most"))
         let chosen = try questionnaire.personalized(for: .fallingAsleep).items[7].text!
@@ -51,7 +52,7 @@ struct CheckInTests {
                            arguments: [MomentaryQuestionnaire.id, json])
         }
         #expect(try MomentaryQuestionnaire(database: fixture.services.database).active().version == 3)
-        let result = try MomentaryCheckIn(context: fixture.context, moduleID: "tyt").run(recording: nil)
+        let result = try MomentaryCheckIn(context: fixture.context).run(recording: nil)
         #expect(result.questionnaireVersion == 3)
     }
 

@@ -3,6 +3,7 @@ import Testing
 @testable import TrackYourTinnitus
 import UNITICore
 import UNITIProtocol
+import UNITITesting
 
 @Suite("Results (thesis FR5) and feedback (FR12)")
 struct ResultsTests {
@@ -13,12 +14,13 @@ struct ResultsTests {
     }
 
     static func store(_ count: Int, in fixture: TinnitusFixture) throws {
-        let store = ResultStore(database: fixture.services.database)
-        for i in 0..<count {
-            let r = result(i, noise: i.isMultiple(of: 2) ? -31.26 : nil)
-            let sheet = AnswerSheet(id: UUID(), questionnaireID: r.questionnaireID, questionnaireVersion: 1,
-                                    startedAt: OffsetTimestamp(r.answeredAt, in: .gmt), clientVersion: "test")
-            try store.save(r, sheet: sheet, moduleID: "tyt")
+        try fixture.services.database.writer.write { db in
+            for i in 0..<count {
+                let r = result(i, noise: i.isMultiple(of: 2) ? -31.26 : nil)
+                let sheet = AnswerSheet(id: UUID(), questionnaireID: r.questionnaireID, questionnaireVersion: 1,
+                                        startedAt: OffsetTimestamp(r.answeredAt, in: .gmt), clientVersion: "test")
+                try ResultStore.save(r, sheet: sheet, in: db)
+            }
         }
     }
 
@@ -67,12 +69,12 @@ struct ResultsTests {
         let fixture = try TinnitusFixture()
         let words = ["The", "reminders", "are", "too", "quiet"]
         #expect(throws: UNITIError.self) { try FeedbackCommand.parse(words + ["--email", "not an address"]).run(in: fixture.context) }
-        #expect(try FeedbackStore(database: fixture.services.database).count() == 0)
+        #expect(try fixture.services.database.writer.read(Feedback.fetchCount) == 0)
         try FeedbackCommand.parse(words + ["--email", "me@example.org"]).run(in: fixture.context)
-        #expect(try FeedbackStore(database: fixture.services.database).count() == 1)
-        let payload = try fixture.services.database.writer.read { db in
-            try String.fetchOne(db, sql: "SELECT CAST(payload AS TEXT) FROM core_outbox WHERE kind = 'record'")
-        }
-        #expect(payload?.contains("too quiet") == true)
+        let stored = try fixture.services.database.writer.read(Feedback.fetchAll)
+        #expect(stored.map(\.text) == ["The reminders are too quiet"])
+        let record = try #require(try fixture.harness.queuedRecords()["tyt/feedback:\(stored[0].id)"])
+        #expect(record.payload?["text"] == .string("The reminders are too quiet"))
+        #expect(record.payload?["email"] == .string("me@example.org"))
     }
 }

@@ -1,29 +1,22 @@
 import Foundation
 @testable import TrackYourTinnitus
 import UNITICore
+import UNITITesting
 
-/// A fresh data directory with the core's and the module's tables, scripted input, captured
-/// output and a fixed clock.
+/// The shared harness around the module (integrated by default), with scripted input, captured
+/// output and a fixed clock in Berlin.
 struct TinnitusFixture {
-    let services: CoreServices
-    let context: ModuleContext
-    let output: CapturedOutput
-    let clock: FixedClock
+    let harness: ModuleHarness
     let module = TrackYourTinnitusModule()
+    var services: CoreServices { harness.services }
+    var context: ModuleContext { harness.context() }
+    var output: CapturedOutput { harness.output }
+    var clock: FixedClock { harness.clock }
 
-    static let berlin = TimeZone(identifier: "Europe/Berlin")!
+    static let berlin = ModuleHarness.berlin
 
-    init(input: [String] = [], now: Date = Date(timeIntervalSince1970: 1_790_000_000)) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-tyt-\(UUID().uuidString)")
-        let directory = DataDirectory(path: folder.path)
-        try directory.create()
-        let registry = try ModuleRegistry([module], reservedNames: [], commandsAtTopLevel: false)
-        let database = try AppDatabase(path: directory.databasePath, migrationSets: registry.migrationSets)
-        let (console, output) = Console.capturing()
-        clock = FixedClock(now, timeZone: Self.berlin)
-        services = CoreServices(dataDirectory: directory, database: database, console: console,
-                                input: ScriptedInput(input), clock: clock, random: SeededRandomSource(seed: 11))
-        context = ModuleContext(services: services, module: module.descriptor)
-        self.output = output
+    init(input: [String] = [], now: Date = ModuleHarness.defaultNow, program: ProgramKind = .integrated,
+         directory: DataDirectory? = nil) throws {
+        harness = try ModuleHarness(TrackYourTinnitusModule(), program: program, input: input, now: now, directory: directory)
     }
 }

@@ -1,17 +1,10 @@
-import ShadesOfNoise
-import TinnitusNavigator
 import Testing
-import TrackYourHearing
-import TrackYourStress
-import TrackYourTinnitus
 import UNITICore
 import UNITIProtocol
 @testable import UNITIHost
 
-let allRealModules: [any UNITIModule] = [
-    TrackYourTinnitusModule(), TrackYourStressModule(), TrackYourHearingModule(),
-    TinnitusNavigatorModule(), ShadesOfNoiseModule(),
-]
+/// Every module of the one list (`featureModules` is generated from Modules/modules.json).
+let allRealModules: [any UNITIModule] = featureModules
 
 @Suite("Command dispatch", .isolatedLanguage)
 struct DispatchTests {
@@ -156,8 +149,8 @@ struct DispatchTests {
         struct Listing: Decodable { let build: String; let modules: [Row] }
         struct Row: Decodable { let id: String; let enabled: Bool }
         let listing = try JSONDecoder().decode(Listing.self, from: Data(fixture.output.out.utf8))
-        #expect(listing.build == BuildKind.current.rawValue)
-        #expect(listing.modules.map(\.id) == ["tyt", "tys", "tyh", "tn", "son"])
+        #expect(listing.build == "integrated")
+        #expect(listing.modules.map(\.id) == ModuleCatalog.ids.map(\.rawValue))
         #expect(listing.modules.allSatisfy { $0.enabled })
     }
 

@@ -2,14 +2,17 @@ import Foundation
 import Testing
 @testable import UNITICore
 @testable import UNITIHost
+import UNITIProtocol
+import UNITITesting
 
 /// `reminders list|run|export` driven through the shell, with a module that declares rules.
 @Suite("reminders command", .isolatedLanguage)
 struct RemindersCommandTests {
     /// Stands in for a real module: id `tyt` so the default study enables it.
-    struct RemindingModule: UNITIModule {
-        let descriptor = ModuleDescriptor(id: "tyt", name: "TrackYourTinnitus", programName: "track-your-tinnitus", version: "0")
-        var commands: [any ShellCommand.Type] { [] }
+    struct RemindingModule: UNITIModule, ReminderProviding {
+        let descriptor = ModuleDescriptor(.tyt, version: "0")
+        func commands(for program: ProgramKind) -> [any ShellCommand.Type] { [] }
+        var migrations: [ModuleMigration] { [] }
         func reminderSource(_ context: ModuleContext) throws -> ReminderSource {
             let rule = try ReminderRule(id: "ema", questionnaireID: "tyt-ema", command: "tyt fill", cadence: .daily(
                 DailyReminders(random: RandomReminders(count: 4, seed: 9),
@@ -21,18 +24,13 @@ struct RemindersCommandTests {
     static let berlin = TimeZone(identifier: "Europe/Berlin")!
 
     func shell(at date: Date) throws -> (Shell, CapturedOutput, String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-reminders-cmd-\(UUID().uuidString)").path
-        let directory = DataDirectory(path: folder)
-        try directory.create()
-        let kind = ShellProgram.host(programName: "uniti")
-        let commands = Launcher.hostCommands(for: kind)
-        let registry = try ModuleRegistry([RemindingModule()], reservedNames: Set(commands.map { $0.commandName }), commandsAtTopLevel: false)
-        let database = try AppDatabase(path: directory.databasePath, migrationSets: registry.migrationSets)
-        let (console, output) = Console.capturing()
-        let services = CoreServices(dataDirectory: directory, database: database, console: console, input: ScriptedInput([]),
-                                    clock: FixedClock(date, timeZone: Self.berlin), random: SeededRandomSource(seed: 1))
-        return (Shell(registry: registry, services: services, kind: kind, hostCommands: commands), output, folder)
+        let harness = try ModuleHarness(RemindingModule(), now: date, timeZone: Self.berlin, seed: 1)
+        harnesses.withValue { $0.append(harness) }
+        return (harness.shell, harness.output, harness.directory.path)
     }
+
+    /// Keeps each test's harness (and its data directory) alive until the suite value goes away.
+    private let harnesses = LockedValue<[ModuleHarness]>([])
 
     @Test("list --json shows what the module plans, per day, in the clock's zone")
     func listJSON() throws {
@@ -72,17 +70,18 @@ struct RemindersCommandTests {
 
     @Test("modules the person's studies do not enable plan nothing")
     func disabledModulesAreSilent() throws {
-        struct Other: UNITIModule {
-            let descriptor = ModuleDescriptor(id: "zzz", name: "Other", programName: "other", version: "0")
-            var commands: [any ShellCommand.Type] { [] }
+        struct Other: UNITIModule, ReminderProviding {
+            let descriptor = ModuleDescriptor(id: ModuleID(known: "zzz"), name: "Other", programName: "other", version: "0")
+            func commands(for program: ProgramKind) -> [any ShellCommand.Type] { [] }
+            var migrations: [ModuleMigration] { [] }
             func reminderSource(_ context: ModuleContext) throws -> ReminderSource {
                 try RemindingModule().reminderSource(context)
             }
         }
         let now = LocalDate(year: 2026, month: 11, day: 23).instant(at: TimeOfDay(hour: 0, minute: 0), in: Self.berlin)
         let (shell, _, _) = try shell(at: now)
-        let registry = try ModuleRegistry([RemindingModule(), Other()], reservedNames: [], commandsAtTopLevel: false)
-        let both = Shell(registry: registry, services: shell.services, kind: shell.program, hostCommands: shell.hostCommands)
+        let registry = try ModuleRegistry([RemindingModule(), Other()], program: .integrated, reservedNames: [])
+        let both = Shell(registry: registry, services: shell.services, program: shell.program, hostCommands: shell.hostCommands)
         let planned = try both.reminderService().planned(from: now, to: now.addingTimeInterval(86_400))
         #expect(planned.count == 5)
         #expect(planned.allSatisfy { $0.moduleID == "tyt" })

@@ -4,18 +4,23 @@ import Testing
 import UNITICore
 import UNITIProtocol
 @testable import UNITIHost
+import UNITITesting
 
 /// A small module for shell tests: one command that records its arguments, one group with
 /// subcommands, and one that asks a question.
 struct EchoModule: UNITIModule {
-    var id = "echo"
+    var id = ModuleID(known: "echo")
     var extraCommands: [any ShellCommand.Type] = []
+    /// Commands only its standalone program has.
+    var standaloneCommands: [any ShellCommand.Type] = []
     var descriptor: ModuleDescriptor {
         ModuleDescriptor(id: id, name: "Echo", programName: "echo-program", version: "1.0")
     }
-    var commands: [any ShellCommand.Type] {
+    func commands(for program: ProgramKind) -> [any ShellCommand.Type] {
         [SayCommand.self, NotifyGroup.self, AskCommand.self, FailCommand.self] + extraCommands
+            + (program == .standalone ? standaloneCommands : [])
     }
+    var migrations: [ModuleMigration] { [] }
 }
 
 struct SayCommand: ShellCommand {
@@ -76,35 +81,18 @@ extension Trait where Self == IsolatedLanguage {
     static var isolatedLanguage: Self { IsolatedLanguage() }
 }
 
-/// A shell over a temporary data directory with captured output.
+/// A shell over a temporary data directory with captured output (the shared harness).
 struct ShellFixture {
-    let shell: Shell
-    let output: CapturedOutput
-    let directory: String
+    let harness: ModuleHarness
+    var shell: Shell { harness.shell }
+    var output: CapturedOutput { harness.output }
+    var directory: String { harness.directory.path }
 
     init(modules: [any UNITIModule] = [EchoModule()], standalone: Bool = false, input: [String] = []) throws {
-        directory = NSTemporaryDirectory() + "uniti-shell-\(UUID().uuidString)"
-        let dataDirectory = DataDirectory(path: directory)
-        try dataDirectory.create()
-        let kind: ShellProgram = standalone ? .standalone(modules[0]) : .host(programName: "uniti")
-        let commands = Launcher.hostCommands(for: kind)
-        let reserved = Set(commands.flatMap { [$0.commandName] + $0.configuration.aliases })
-        let registry = try ModuleRegistry(modules, reservedNames: reserved, commandsAtTopLevel: standalone)
-        let database = try AppDatabase(path: dataDirectory.databasePath, migrationSets: registry.migrationSets)
-        let (console, output) = Console.capturing()
-        let services = CoreServices(dataDirectory: dataDirectory, database: database, console: console,
-                                    input: ScriptedInput(input), clock: FixedClock(Date(timeIntervalSince1970: 1_800_000_000)))
-        shell = Shell(registry: registry, services: services, kind: kind, hostCommands: commands)
-        // The test modules are not in the bundled default study; a test study enables them.
-        if modules.contains(where: { $0.descriptor.id == "echo" }) {
-            try services.studies.recordJoined(
-                StudyDescriptor(id: "test-study", title: "Test study", modules: modules.map { $0.descriptor.id }),
-                at: services.clock.now)
-        }
-        self.output = output
+        harness = try ModuleHarness(modules, program: standalone ? .standalone : .integrated, input: input,
+                                    now: Date(timeIntervalSince1970: 1_800_000_000), timeZone: TimeZone(identifier: "UTC")!)
     }
 
-    func remove() {
-        try? FileManager.default.removeItem(atPath: directory)
-    }
+    /// Kept for the tests' `defer`: the harness removes its directory when it goes away.
+    func remove() {}
 }

@@ -40,6 +40,12 @@ public struct QuestionnaireFormRecord: SyncedRecord, Equatable {
     public var questionnaireVersion: Int
     public var answers: [String: AnswerValue]
 
+    public init(questionnaireID: String, questionnaireVersion: Int, answers: [String: AnswerValue]) {
+        self.questionnaireID = questionnaireID
+        self.questionnaireVersion = questionnaireVersion
+        self.answers = answers
+    }
+
     public var recordID: String { questionnaireID }
 
     public static func localUpdatedAt(id: String, owner: ModuleID, in db: Database) throws -> Date? {

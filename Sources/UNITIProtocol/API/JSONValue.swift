@@ -43,3 +43,11 @@ public enum JSONValue: Codable, Hashable, Sendable {
         return nil
     }
 }
+
+extension JSONValue {
+    /// The member `key` of an object; nil for anything else or a missing member.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members[key]
+    }
+}

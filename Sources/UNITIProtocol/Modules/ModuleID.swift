@@ -52,3 +52,10 @@ public struct ModuleID: RawRepresentable, Hashable, Comparable, Codable, Sendabl
         try container.encode(rawValue)
     }
 }
+
+extension ModuleID: ExpressibleByStringLiteral {
+    /// An id written in the source (`"tyt"`); checked like ``init(known:)``.
+    public init(stringLiteral value: String) {
+        self.init(known: value)
+    }
+}

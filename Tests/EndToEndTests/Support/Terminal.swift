@@ -1,4 +1,5 @@
 import Foundation
+import UNITITesting
 
 /// Drives a program through a pseudo-terminal, as a person at a keyboard would: the program
 /// sees a TTY (line editing, Tab, Ctrl-C as a key), the test types and reads the screen.

@@ -47,7 +47,8 @@ struct ReminderAndChartBenchmarks {
         // The same through the service: rules read from a module's settings, answered lookups, log.
         let clock = FixedClock(start, timeZone: zone)
         let module = ReminderTestModule(rules: rules)
-        let services = try ReminderFixtures.services(clock: clock, modules: [module])
+        let harness = try ReminderFixtures.harness(clock: clock, modules: [module])
+        let services = harness.services
         try ReminderRuleStore().save(rules, ModuleContext(services: services, module: module.descriptor))
         let service = ReminderFixtures.service(module, services: services)
         let viaService = try Self.median(5) { count = try service.planned(from: start, to: end).count }

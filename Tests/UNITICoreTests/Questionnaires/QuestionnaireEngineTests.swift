@@ -127,7 +127,8 @@ struct QuestionnaireLineProtocolTests {
         #expect(throws: PromptCancelled.self) { try harness.engine().answer(QuestionnaireFixtures.everyElement, owner: "tys") }
         let again = ScriptedInput(["n"] + ["n", "3", "-", "-", "5", "-", "-"])
         let services = CoreServices(dataDirectory: harness.services.dataDirectory, database: harness.database,
-                                    console: harness.console, input: again, clock: harness.clock)
+                                    console: harness.console, input: again, clock: harness.clock,
+                                    random: SeededRandomSource(seed: 1), program: .integrated)
         let result = try QuestionnaireEngine(services: services, localizer: Localizer(language: .english)).answer(QuestionnaireFixtures.everyElement, owner: "tys")
         #expect(result.sheet.values["hears-noise"] == .yesNo(false))
         #expect(result.sheet.answers["loudness"] == nil)

@@ -1,31 +1,20 @@
 import Foundation
 @testable import UNITICore
 import UNITIProtocol
+import UNITITesting
 
-/// A temporary data directory with the core tables, captured output, scripted lines and a
-/// fixed clock, for driving the questionnaire engine in tests.
+/// The shared harness with the core tables only, for driving the questionnaire engine.
 final class QuestionnaireHarness {
-    let folder: String
-    let database: AppDatabase
-    let console: Console
-    let output: CapturedOutput
-    let input: ScriptedInput
-    let clock: FixedClock
-    let services: CoreServices
+    let harness: ModuleHarness
+    var database: AppDatabase { harness.database }
+    var output: CapturedOutput { harness.output }
+    var input: ScriptedInput { harness.input }
+    var clock: FixedClock { harness.clock }
+    var services: CoreServices { harness.services }
+    var console: Console { services.console }
 
     init(lines: [String] = []) throws {
-        folder = NSTemporaryDirectory() + "uniti-questionnaire-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        database = try AppDatabase(path: folder + "/uniti.sqlite", migrationSets: CoreMigrations.all)
-        (console, output) = Console.capturing()
-        input = ScriptedInput(lines)
-        clock = FixedClock(Date(timeIntervalSince1970: 1_795_000_000), timeZone: TimeZone(identifier: "Europe/Berlin")!)
-        services = CoreServices(dataDirectory: DataDirectory(path: folder), database: database, console: console,
-                                input: input, clock: clock)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: folder)
+        harness = try ModuleHarness([], input: lines, now: Date(timeIntervalSince1970: 1_795_000_000))
     }
 
     func engine(keys: (any KeyInput)? = nil) -> QuestionnaireEngine {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import UNITICore
+import UNITIProtocol
 
 @Suite("Delivering reminders: log, shell monitor, daemon, module settings")
 struct ReminderDeliveryTests {
@@ -16,7 +17,8 @@ struct ReminderDeliveryTests {
     @Test("a due reminder is delivered once, even when asked again or by a second process")
     func deliveredOnce() throws {
         let clock = FixedClock(F.date("2026-11-23 09:05"), timeZone: F.berlin)
-        let services = try F.services(clock: clock)
+        let harness = try F.harness(clock: clock)
+        let services = harness.services
         let module = try module()
         let service = F.service(module, services: services)
         let notifier = RecordingNotifier()
@@ -36,7 +38,8 @@ struct ReminderDeliveryTests {
     @Test("the shell's monitor prints one line naming the module and the command, and rings")
     func monitorPrintsOneLine() throws {
         let clock = FixedClock(F.date("2026-11-23 08:59"), timeZone: F.berlin)
-        let services = try F.services(clock: clock)
+        let harness = try F.harness(clock: clock)
+        let services = harness.services
         let service = F.service(try module(), services: services)
         let (console, output) = Console.capturing()
         final class CountingBell: ReminderBell, @unchecked Sendable {
@@ -58,7 +61,8 @@ struct ReminderDeliveryTests {
     @Test("the daemon waits for each reminder, delivers it, and stops at its bound")
     func daemonDeliversInOrder() throws {
         let clock = FixedClock(F.date("2026-11-23 07:00"), timeZone: F.berlin)
-        let services = try F.services(clock: clock)
+        let harness = try F.harness(clock: clock)
+        let services = harness.services
         let service = F.service(try module(), services: services)
         let notifier = RecordingNotifier()
         let daemon = ReminderDaemon(service: service, notifier: notifier, replanInterval: 3600, sleep: { clock.advance(by: $0) }, shouldStop: { false })
@@ -77,7 +81,8 @@ struct ReminderDeliveryTests {
     func moduleSettingsKeepRules() throws {
         let clock = FixedClock(F.date("2026-11-23 07:00"), timeZone: F.berlin)
         let module = try module()
-        let services = try F.services(clock: clock, modules: [module])
+        let harness = try F.harness(clock: clock, modules: [module])
+        let services = harness.services
         let context = ModuleContext(services: services, module: module.descriptor)
         let store = ReminderRuleStore()
         #expect(try store.load(context) == nil)
@@ -93,15 +98,19 @@ struct ReminderDeliveryTests {
         #expect(planned.allSatisfy { $0.ruleID == "r" })
     }
 
-    @Test("a module without reminders plans nothing")
+    @Test("a module that does not adopt reminders plans nothing, beside one that does")
     func moduleWithoutRules() throws {
         struct Quiet: UNITIModule {
-            let descriptor = ModuleDescriptor(id: "quiet", name: "Quiet", programName: "quiet", version: "1")
-            var commands: [any ShellCommand.Type] { [] }
+            let descriptor = ModuleDescriptor(id: ModuleID(known: "quiet"), name: "Quiet", programName: "quiet", version: "1")
+            func commands(for program: ProgramKind) -> [any ShellCommand.Type] { [] }
+            var migrations: [ModuleMigration] { [] }
         }
         let clock = FixedClock(F.date("2026-11-23 07:00"), timeZone: F.berlin)
-        let services = try F.services(clock: clock)
-        let context = ModuleContext(services: services, module: Quiet().descriptor)
-        #expect(try Quiet().reminderSource(context).rules.isEmpty)
+        let reminding = ReminderTestModule(rules: [try ReminderRule(id: "r", questionnaireID: "q", command: "rtm fill",
+            cadence: .daily(DailyReminders(random: RandomReminders(count: 3, seed: 1))))])
+        let harness = try F.harness(clock: clock, modules: [Quiet(), reminding])
+        let planned = try harness.shell.reminderService().planned(from: clock.now, to: clock.now.addingTimeInterval(86_400))
+        #expect(planned.count == 3)
+        #expect(planned.allSatisfy { $0.moduleID == "rtm" })
     }
 }

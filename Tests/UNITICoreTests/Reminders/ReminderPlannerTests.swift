@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import UNITICore
+import UNITIProtocol
 
 @Suite("Planning concrete reminders")
 struct ReminderPlannerTests {
     typealias F = ReminderFixtures
-    let module = ModuleDescriptor(id: "rtm", name: "ReminderTestModule", programName: "reminder-test", version: "1.0")
+    let module = ModuleDescriptor(id: ModuleID(known: "rtm"), name: "ReminderTestModule", programName: "reminder-test", version: "1.0")
 
     func source(_ rules: [ReminderRule], answered: [(String, Date)] = []) -> ModuleReminderSource {
         ModuleReminderSource(module: module, source: ReminderSource(rules: rules) { questionnaire, period in

@@ -1,11 +1,14 @@
 import Foundation
 @testable import UNITICore
+import UNITIProtocol
+import UNITITesting
 
 /// A module for tests that declares reminder rules, as real modules will: a daily random
 /// questionnaire, a weekly one and a monthly one, kept in its settings.
-struct ReminderTestModule: UNITIModule {
-    let descriptor = ModuleDescriptor(id: "rtm", name: "ReminderTestModule", programName: "reminder-test", version: "1.0")
-    var commands: [any ShellCommand.Type] { [] }
+struct ReminderTestModule: UNITIModule, ReminderProviding {
+    let descriptor = ModuleDescriptor(id: ModuleID(known: "rtm"), name: "ReminderTestModule", programName: "reminder-test", version: "1.0")
+    func commands(for program: ProgramKind) -> [any ShellCommand.Type] { [] }
+    var migrations: [ModuleMigration] { [] }
     /// Questionnaires answered, and when.
     let answers: LockedValue<[(String, Date)]>
     let defaultRules: [ReminderRule]
@@ -39,16 +42,9 @@ enum ReminderFixtures {
 
     static func window(_ text: String) -> TimeWindow { try! TimeWindow(parsing: text) }
 
-    /// A fresh data directory with the core's tables and the module's services.
-    static func services(clock: any WallClock, modules: [any UNITIModule] = []) throws -> CoreServices {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-reminders-\(UUID().uuidString)")
-        let directory = DataDirectory(path: folder.path)
-        try directory.create()
-        let registry = try ModuleRegistry(modules, reservedNames: [], commandsAtTopLevel: false)
-        let database = try AppDatabase(path: directory.databasePath, migrationSets: registry.migrationSets)
-        let (console, _) = Console.capturing()
-        return CoreServices(dataDirectory: directory, database: database, console: console,
-                            input: ScriptedInput([]), clock: clock, random: SeededRandomSource(seed: 7))
+    /// A fresh data directory with the core's tables and the modules', on `clock`.
+    static func harness(clock: FixedClock, modules: [any UNITIModule] = []) throws -> ModuleHarness {
+        try ModuleHarness(modules, clock: clock, seed: 7)
     }
 
     /// A service over one module, the way the shell builds it.
