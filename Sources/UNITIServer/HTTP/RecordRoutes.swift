@@ -22,8 +22,10 @@ struct RecordRoutes: Sendable {
         }
         var changes: [RecordChange] = []
         for record in batch.records {
-            guard RecordCursor.isValidModuleId(record.moduleId) else {
-                throw APIError.invalid("invalid_module_id", "Module id '\(record.moduleId.prefix(64))' must be 1 to 32 lower-case letters or digits.")
+            // Any valid id, known or not: records of the shell (`uniti`) and of modules newer than
+            // this server are kept for the person's other devices.
+            guard ModuleID.isValid(record.moduleId) else {
+                throw APIError.invalid("invalid_module_id", "Module id '\(record.moduleId.prefix(64))' is not one: use \(ModuleID.ruleDescription).")
             }
             guard (1...128).contains(record.clientId.count), !record.clientId.contains(where: { $0.isNewline || $0.isWhitespace }) else {
                 throw APIError.invalid("invalid_client_id", "A record clientId has 1 to 128 characters without spaces.")
@@ -51,9 +53,12 @@ struct RecordRoutes: Sendable {
     private func pull(_ request: Request) async throws -> Response {
         let user = try await auth.user(request)
         let cursor = try request.queryString("cursor").map(RecordCursor.decode) ?? 0
-        let moduleId = request.queryString("module")
-        if let moduleId, !RecordCursor.isValidModuleId(moduleId) {
-            throw APIError.badRequest("invalid_query", "'module' must be a module id such as 'tn'.")
+        var moduleId: ModuleID?
+        if let raw = request.queryString("module") {
+            guard let id = ModuleID(rawValue: raw) else {
+                throw APIError.badRequest("invalid_query", "'module' must be a module id such as 'tn' (\(ModuleID.ruleDescription)).")
+            }
+            moduleId = id
         }
         // `updated_since` selects by the records' own update time (a client that kept no cursor,
         // or wants one period); combined with `cursor` it pages through that selection.
@@ -84,9 +89,5 @@ enum RecordCursor {
             throw APIError.badRequest("invalid_cursor", "The cursor is not one this server gave out; pull without a cursor to start over.")
         }
         return value
-    }
-
-    static func isValidModuleId(_ id: String) -> Bool {
-        (1...32).contains(id.count) && id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }
 }

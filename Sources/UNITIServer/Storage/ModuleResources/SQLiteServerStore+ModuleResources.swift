@@ -30,24 +30,24 @@ struct ModuleResourceRow: FetchableRecord {
 }
 
 extension SQLiteServerStore: ModuleResourceStore {
-    public func putResource(moduleId: String, name: String, content: JSONValue, now: Date) async throws -> Bool {
+    public func putResource(moduleId: ModuleID, name: String, content: JSONValue, now: Date) async throws -> Bool {
         let text = try JSONCoding.string(content)
         return try await pool.write { db in
             let existing = try String.fetchOne(db, sql: "SELECT content FROM module_resources WHERE module_id = ? AND name = ?",
-                                               arguments: [moduleId, name])
+                                               arguments: [moduleId.rawValue, name])
             if existing == text { return false }
             try db.execute(sql: """
                 INSERT INTO module_resources (module_id, name, content, updated_at) VALUES (:moduleId, :name, :content, :updatedAt)
                 ON CONFLICT (module_id, name) DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at
-                """, arguments: ["moduleId": moduleId, "name": name, "content": text, "updatedAt": now.timeIntervalSince1970])
+                """, arguments: ["moduleId": moduleId.rawValue, "name": name, "content": text, "updatedAt": now.timeIntervalSince1970])
             return true
         }
     }
 
-    public func resource(moduleId: String, name: String) async throws -> StoredModuleResource? {
+    public func resource(moduleId: ModuleID, name: String) async throws -> StoredModuleResource? {
         try await pool.read { db in
             try ModuleResourceRow.fetchOne(db, sql: "SELECT * FROM module_resources WHERE module_id = ? AND name = ?",
-                                           arguments: [moduleId, name])?.resource
+                                           arguments: [moduleId.rawValue, name])?.resource
         }
     }
 

@@ -9,7 +9,7 @@ public protocol RecordStore: Sendable {
     func applyRecords(userId: Int64, changes: [RecordChange]) async throws -> [ModuleRecordBatchResult.Outcome]
     /// Changes after `cursor` (a server sequence number), oldest first; with `updatedSince`, only
     /// records whose own update time is at or after it.
-    func records(userId: Int64, after cursor: Int64, moduleId: String?, updatedSince: Date?,
+    func records(userId: Int64, after cursor: Int64, moduleId: ModuleID?, updatedSince: Date?,
                  limit: Int) async throws -> (records: [ModuleRecord], cursor: Int64, more: Bool)
 }
 

@@ -71,14 +71,14 @@ extension SQLiteServerStore: RecordStore {
         }
     }
 
-    public func records(userId: Int64, after cursor: Int64, moduleId: String?, updatedSince: Date?,
+    public func records(userId: Int64, after cursor: Int64, moduleId: ModuleID?, updatedSince: Date?,
                         limit: Int) async throws -> (records: [ModuleRecord], cursor: Int64, more: Bool) {
         try await pool.read { db in
             let rows = try ModuleRecordRow.fetchAll(db, sql: """
                 SELECT * FROM module_records WHERE user_id = :userId AND sequence > :cursor
                     AND (:moduleId IS NULL OR module_id = :moduleId) AND (:since IS NULL OR updated_at >= :since)
                 ORDER BY sequence LIMIT :limit
-                """, arguments: ["userId": userId, "cursor": cursor, "moduleId": moduleId,
+                """, arguments: ["userId": userId, "cursor": cursor, "moduleId": moduleId?.rawValue,
                                  "since": updatedSince?.timeIntervalSince1970, "limit": limit + 1])
             let page = rows.prefix(limit)
             return (page.map(\.record), page.last?.sequence ?? cursor, rows.count > limit)

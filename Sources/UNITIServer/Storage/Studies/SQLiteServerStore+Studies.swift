@@ -74,7 +74,7 @@ struct StudyRow: FetchableRecord, PersistableRecord {
             startsAt: startsAt.map(Date.init(timeIntervalSince1970:)), endsAt: endsAt.map(Date.init(timeIntervalSince1970:)),
             running: row[Columns.running], access: StudyAccess(rawValue: row[Columns.access]) ?? .byRequest,
             passwordHash: row[Columns.passwordHash], participantsMayLeave: row[Columns.participantsMayLeave],
-            modules: try JSONCoding.decode([String].self, from: row[Columns.modules]),
+            modules: try JSONCoding.decode([ModuleID].self, from: row[Columns.modules]),
             schedules: try schedules.map { try JSONCoding.decode(JSONValue.self, from: $0) })
         createdAt = Date(timeIntervalSince1970: row[Columns.createdAt])
         updatedAt = Date(timeIntervalSince1970: row[Columns.updatedAt])

@@ -33,13 +33,14 @@ public struct StudyRecord: Sendable, Hashable {
     /// Bcrypt hash of the join password of a password study.
     public var passwordHash: String?
     public var participantsMayLeave: Bool
-    public var modules: [String]
+    /// The modules the study enables, each a known one (``StudyRules/enabledModules(_:)``).
+    public var modules: [ModuleID]
     /// Schedules as the coordinator wrote them (JSON), passed to the client unchanged.
     public var schedules: JSONValue?
 
     public init(id: String, title: LocalizedText, description: LocalizedText? = nil, consent: LocalizedText? = nil,
                 startsAt: Date? = nil, endsAt: Date? = nil, running: Bool = true, access: StudyAccess = .public,
-                passwordHash: String? = nil, participantsMayLeave: Bool = true, modules: [String] = [],
+                passwordHash: String? = nil, participantsMayLeave: Bool = true, modules: [ModuleID] = [],
                 schedules: JSONValue? = nil) {
         self.id = id
         self.title = title
