@@ -52,7 +52,7 @@ struct RecordRoutes: Sendable {
 
     private func pull(_ request: Request) async throws -> Response {
         let user = try await auth.user(request)
-        let cursor = try request.queryString("cursor").map(RecordCursor.decode) ?? 0
+        let cursor = try request.queryString("cursor").map(ChangeCursor.decode) ?? 0
         var moduleId: ModuleID?
         if let raw = request.queryString("module") {
             guard let id = ModuleID(rawValue: raw) else {
@@ -73,21 +73,6 @@ struct RecordRoutes: Sendable {
         let limit = try request.queryInt("limit", default: 100, range: 1...ServerLimits.maximumPageSize)
         let page = try await store.records(userId: user.account.id, after: cursor, moduleId: moduleId,
                                            updatedSince: updatedSince, limit: limit)
-        return try JSONResponse.make(ModuleRecordPage(records: page.records, cursor: RecordCursor.encode(page.cursor), more: page.more))
-    }
-}
-
-/// The opaque cursor of record pulls: the server's change sequence, wrapped so clients do not
-/// build it themselves.
-enum RecordCursor {
-    static func encode(_ sequence: Int64) -> String {
-        "c" + String(sequence, radix: 36)
-    }
-
-    static func decode(_ text: String) throws -> Int64 {
-        guard text.first == "c", text.count <= 16, let value = Int64(text.dropFirst(), radix: 36), value >= 0 else {
-            throw APIError.badRequest("invalid_cursor", "The cursor is not one this server gave out; pull without a cursor to start over.")
-        }
-        return value
+        return try JSONResponse.make(ModuleRecordPage(records: page.records, cursor: ChangeCursor.encode(page.cursor), more: page.more))
     }
 }

@@ -16,6 +16,7 @@ enum ServerMigrations {
         migrator.registerMigration("v1-sheets", migrate: SheetSchema.v1)
         migrator.registerMigration("v1-module-records", migrate: RecordSchema.v1)
         migrator.registerMigration("v2-module-resources", migrate: ModuleResourceSchema.v2)
+        migrator.registerMigration("v3-answer-sheets-by-user", migrate: SheetSchema.v3)
         return migrator
     }
 }

@@ -5,6 +5,7 @@ import UNITIProtocol
 /// The tables behind ``SheetStore`` (steps of ``ServerMigrations``; never edit a shipped step).
 enum SheetSchema {
     /// `v1-sheets`: the sheets as sent, and their answers one per row for the aggregates.
+    /// `answer_sheets.id` (AUTOINCREMENT, so never reused) is the sequence of ``SheetStore/sheetChanges(userId:after:limit:)``.
     static func v1(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE answer_sheets (
@@ -33,13 +34,21 @@ enum SheetSchema {
             CREATE INDEX sheets_questionnaire ON answer_sheets(questionnaire_id, started_at);
             """)
     }
+
+    /// `v3-answer-sheets-by-user`: one person's sheets in sequence order without reading everyone's
+    /// (the changes route; the index holds the row id, so `user_id = ? AND id > ? ORDER BY id` is a range).
+    static func v3(_ db: Database) throws {
+        try db.execute(sql: "CREATE INDEX answer_sheets_user ON answer_sheets(user_id)")
+    }
 }
 
-/// A stored sheet as its owner reads it back.
+/// A stored sheet as its owner reads it back, with its place in the sequence.
 struct StoredSheetRow: FetchableRecord {
+    var sequence: Int64
     var stored: StoredAnswerSheet
 
     init(row: Row) throws {
+        sequence = row["id"]
         stored = StoredAnswerSheet(sheet: try JSONCoding.decode(AnswerSheet.self, from: row["sheet"]), studyId: row["study_id"],
                                    receivedAt: Timestamps.format(Date(timeIntervalSince1970: row["received_at"])))
     }
@@ -112,10 +121,22 @@ extension SQLiteServerStore: SheetStore {
         try await pool.read { db in
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM answer_sheets WHERE user_id = ?", arguments: [userId]) ?? 0
             let rows = try StoredSheetRow.fetchAll(db, sql: """
-                SELECT sheet, study_id, received_at FROM answer_sheets WHERE user_id = ?
+                SELECT id, sheet, study_id, received_at FROM answer_sheets WHERE user_id = ?
                 ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?
                 """, arguments: [userId, limit, offset])
             return (rows.map(\.stored), total)
+        }
+    }
+
+    public func sheetChanges(userId: Int64, after cursor: Int64, limit: Int) async throws -> (sheets: [StoredAnswerSheet], cursor: Int64, more: Bool) {
+        try await pool.read { db in
+            // One writer assigns the ids in commit order, so everything below the last id read is final.
+            let rows = try StoredSheetRow.fetchAll(db, sql: """
+                SELECT id, sheet, study_id, received_at FROM answer_sheets WHERE user_id = ? AND id > ?
+                ORDER BY id LIMIT ?
+                """, arguments: [userId, cursor, limit + 1])
+            let page = rows.prefix(limit)
+            return (page.map(\.stored), page.last?.sequence ?? cursor, rows.count > limit)
         }
     }
 

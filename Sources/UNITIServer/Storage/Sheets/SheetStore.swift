@@ -11,6 +11,10 @@ public protocol SheetStore: Sendable {
     func storeSheets(userId: Int64, sheets: [ValidatedSheet], receivedAt: Date) async throws -> [AnswerSheetBatchResult.Outcome]
     /// The user's sheets, newest start first, and how many there are.
     func sheets(userId: Int64, offset: Int, limit: Int) async throws -> (sheets: [StoredAnswerSheet], total: Int)
+    /// The user's sheets stored after `cursor` (a sequence number the store gives each stored sheet
+    /// and returns as the new cursor), oldest first. The sequence only grows and is given in commit
+    /// order, so a sheet stored later never appears behind a cursor already handed out.
+    func sheetChanges(userId: Int64, after cursor: Int64, limit: Int) async throws -> (sheets: [StoredAnswerSheet], cursor: Int64, more: Bool)
     /// Each participant's mean of the numeric answers to `label` in sheets started within the period.
     func participantMeans(questionnaireId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double]
     /// A study's answers, one row each, by participant pseudonym, then sheet start, then answer time.
