@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import HummingbirdTesting
 import Testing
@@ -17,7 +18,7 @@ struct CoordinatorCommandTests {
         #expect(study.title.text(in: "de") == "Pilotstudie")
         #expect(study.access == .password)
         #expect(study.participantsMayLeave == false)
-        #expect(study.modules == ["tyt", "son"])
+        #expect(study.modules == [.tyt, .son])
         await #expect(throws: Error.self) {
             try await runServerCommand(["study", "modules", "pilot", "--enable", "tyt,chess"] + db)
         }
@@ -60,5 +61,48 @@ struct CoordinatorCommandTests {
         let rows = try JSONDecoder().decode([ExportRow].self, from: Data(contentsOf: out.appendingPathComponent("open-answers.json")))
         #expect(rows.map(\.label) == ["loudness", "mood"])
         #expect(Set(rows.map(\.participant)) == [pseudonym])
+    }
+
+    @Test("a study may enable only known modules: an unknown id, or the shell's own, is refused naming the known ids")
+    func unknownModuleRefused() async throws {
+        let server = try TestServer()
+        let db = ["--database", server.databasePath]
+        for modules in ["tyt,chess", "uniti"] {
+            let error = try #require(await #expect(throws: ValidationError.self) {
+                try await runServerCommand(["study", "create", "pilot", "--title", "Pilot", "--modules", modules] + db)
+            })
+            let unknown = modules.split(separator: ",").last!
+            #expect(error.message.contains("Unknown module '\(unknown)'"), "\(error.message)")
+            #expect(error.message.contains("known: " + ModuleCatalog.ids.map(\.rawValue).joined(separator: ", ")), "\(error.message)")
+        }
+        #expect(try await server.store.study(id: "pilot") == nil)
+
+        try await runServerCommand(["study", "create", "pilot", "--title", "Pilot", "--modules", "son, tn,son"] + db)
+        await #expect(throws: ValidationError.self) {
+            try await runServerCommand(["study", "modules", "pilot", "--enable", "tyt,tyt2"] + db)
+        }
+        #expect(try await server.store.study(id: "pilot")?.modules == [.son, .tn])
+    }
+
+    @Test("a module resource is put for a valid module id and served under it; an invalid module id is refused")
+    func resourceModuleIds() async throws {
+        let server = try TestServer()
+        let db = ["--database", server.databasePath]
+        let file = server.directory.appendingPathComponent("sounds.json")
+        try Data(#"{"sounds": ["rain"]}"#.utf8).write(to: file)
+        for module in ["my-mod", "s", "Son"] {
+            let error = try #require(await #expect(throws: ValidationError.self) {
+                try await runServerCommand(["resource", "put", module, "sounds", file.path] + db)
+            })
+            #expect(error.message.contains(ModuleID.ruleDescription))
+        }
+        try await runServerCommand(["resource", "put", "son", "sounds", file.path] + db)
+        #expect(try await server.store.resources().map(\.moduleId) == ["son"])
+        try await server.run { client in
+            let served = try await client.get("/api/v1/resources/son/sounds")
+            #expect(served.status == .ok)
+            #expect(try served.decode(JSONValue.self) == .object(["sounds": .array([.string("rain")])]))
+            #expect(try await client.get("/api/v1/resources/my-mod/sounds").status == .notFound)
+        }
     }
 }

@@ -87,4 +87,35 @@ struct RecordTests {
             }
         }
     }
+
+    @Test("a record of the shell (uniti) or of a module this server does not know yet is kept; an id breaking the module id rule is refused")
+    func moduleIds() async throws {
+        let server = try TestServer()
+        try await server.run { client in
+            let token = try await client.signUp("vera", on: server)
+            let accepted = try await client.json(.post, "/api/v1/records", token: token, body: ModuleRecordBatch(records: [
+                ModuleRecordUpsert(moduleId: ModuleID.shell.rawValue, clientId: "draft-1", updatedAt: "2027-01-01T10:00:00Z", payload: .number(1)),
+                ModuleRecordUpsert(moduleId: "zz9future", clientId: "x", updatedAt: "2027-01-01T10:00:00Z", payload: .number(2)),
+            ]))
+            #expect(try accepted.decode(ModuleRecordBatchResult.self).results.map(\.outcome) == [.applied, .applied])
+            let all = try await client.get("/api/v1/records", token: token).decode(ModuleRecordPage.self)
+            #expect(all.records.map(\.moduleId) == ["uniti", "zz9future"])
+            let shell = try await client.get("/api/v1/records?module=uniti", token: token).decode(ModuleRecordPage.self)
+            #expect(shell.records.map(\.clientId) == ["draft-1"])
+
+            for bad in ["t", "Tn", "my-mod", "9tn", "tn_x", "abcdefghijklmnopq", ""] {
+                let refused = try await client.json(.post, "/api/v1/records", token: token, body: ModuleRecordBatch(records: [
+                    ModuleRecordUpsert(moduleId: "tn", clientId: "ok", updatedAt: "2027-01-01T10:00:00Z", payload: .number(3)),
+                    ModuleRecordUpsert(moduleId: bad, clientId: "bad", updatedAt: "2027-01-01T10:00:00Z", payload: .number(4)),
+                ]))
+                #expect(refused.status == .unprocessableContent, "\(bad)")
+                #expect(refused.errorCode == "invalid_module_id", "\(bad)")
+                #expect(try refused.decode(APIErrorBody.self).error.message.contains(ModuleID.ruleDescription))
+            }
+            // A refused batch stores nothing, not even its valid records.
+            #expect(try await client.get("/api/v1/records", token: token).decode(ModuleRecordPage.self).records.count == 2)
+            #expect(try await client.get("/api/v1/records?module=my-mod", token: token).errorCode == "invalid_query")
+        }
+    }
 }
+

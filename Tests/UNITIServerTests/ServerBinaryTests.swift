@@ -100,6 +100,6 @@ struct ServerBinaryTests {
 
         let store = try SQLiteServerStore(path: database)
         #expect(try await store.user(login: "vera") != nil)
-        #expect(try await store.study(id: "live")?.modules == ["tyt", "son"])
+        #expect(try await store.study(id: "live")?.modules == [.tyt, .son])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import NIOCore
 import Testing
 import UNITIProtocol
 @testable import UNITIServer
@@ -164,4 +165,123 @@ struct SheetTests {
             #expect(try outside.decode(ComparisonReport.self).participants == 0)
         }
     }
+
+    @Test("sheets/changes gives only the caller's own sheets, oldest stored first, and its cursor continues exactly where a page stopped")
+    func changesByCursor() async throws {
+        let server = try TestServer()
+        try await server.createStudy("open")
+        try await server.addQuestionnaire(study: "open")
+        try await server.run { client in
+            let anna = try await client.signUp("anna", on: server)
+            let ben = try await client.signUp("ben", on: server)
+            for token in [anna, ben] {
+                _ = try await client.json(.post, "/api/v1/studies/open/join", token: token, body: JoinStudyRequest())
+            }
+            func upload(_ token: String, _ sheets: [AnswerSheet]) async throws {
+                let response = try await client.json(.post, "/api/v1/sheets", token: token, body: AnswerSheetBatch(sheets: sheets))
+                #expect(try response.decode(AnswerSheetBatchResult.self).results.allSatisfy { $0.outcome == .stored })
+            }
+            func changes(_ token: String, _ query: String = "") async throws -> AnswerSheetChanges {
+                let response = try await client.get("/api/v1/sheets/changes?\(query)", token: token)
+                #expect(response.status == .ok, "\(response.text)")
+                return try response.decode(AnswerSheetChanges.self)
+            }
+            // Started in the reverse order of upload: the changes follow the upload, not the start.
+            let annas = (0..<5).map { sheet(loudness: Double($0), startedAt: "2027-01-\(20 - $0)T09:00:00+01:00") }
+            let bens = [sheet(loudness: 70), sheet(loudness: 80)]
+            try await upload(anna, Array(annas[0..<3]))
+            try await upload(ben, [bens[0]])
+            try await upload(anna, Array(annas[3...]))
+            try await upload(ben, [bens[1]])
+
+            var pages: [[UUID]] = []
+            var cursor = ""
+            var more = true
+            while more {
+                let page = try await changes(anna, "limit=2" + (cursor.isEmpty ? "" : "&cursor=\(cursor)"))
+                pages.append(page.sheets.map(\.sheet.id))
+                #expect(page.sheets.allSatisfy { $0.studyId == "open" })
+                cursor = page.cursor
+                more = page.more
+            }
+            #expect(pages.map(\.count) == [2, 2, 1])
+            #expect(pages.flatMap { $0 } == annas.map(\.id))
+
+            let idle = try await changes(anna, "cursor=\(cursor)")
+            #expect(idle.sheets.isEmpty)
+            #expect(idle.cursor == cursor)
+            #expect(!idle.more)
+            let late = sheet(loudness: 99)
+            try await upload(anna, [late])
+            try await upload(ben, [sheet(loudness: 90)])
+            #expect(try await changes(anna, "cursor=\(cursor)").sheets.map(\.sheet.id) == [late.id])
+
+            let all = try await changes(anna)
+            #expect(all.sheets.map(\.sheet.id) == annas.map(\.id) + [late.id])
+            #expect(!all.more)
+            #expect(try await changes(ben, "limit=2").sheets.map(\.sheet.id) == bens.map(\.id))
+            #expect(try await client.get("/api/v1/sheets/changes").status == .unauthorized)
+        }
+    }
+
+    @Test("sheets/changes refuses a malformed cursor and a limit outside 1 to 200 with 400 and the usual error body")
+    func changesRefusesBadQueries() async throws {
+        let server = try TestServer()
+        try await server.run { client in
+            let token = try await client.signUp("carl", on: server)
+            for cursor in ["garbage", "c", "c-1", "x12", "c!", "c" + String(repeating: "z", count: 16)] {
+                let response = try await client.get("/api/v1/sheets/changes?cursor=\(cursor)", token: token)
+                #expect(response.status == .badRequest, "\(cursor)")
+                let body = try response.decode(APIErrorBody.self)
+                #expect(body.error.code == "invalid_cursor", "\(cursor)")
+                #expect(body.error.message.contains("cursor"))
+            }
+            for limit in ["0", "201", "many"] {
+                let response = try await client.get("/api/v1/sheets/changes?limit=\(limit)", token: token)
+                #expect(response.status == .badRequest, "\(limit)")
+                #expect(response.errorCode == "invalid_query", "\(limit)")
+            }
+            #expect(try await client.get("/api/v1/sheets/changes?limit=200", token: token).status == .ok)
+        }
+    }
+
+    @Test("a sheet's owner is stored and comes back unchanged in both listings; a sheet sent without one comes back without; an invalid owner is refused")
+    func ownerRoundTrip() async throws {
+        let server = try TestServer()
+        try await server.createStudy("open")
+        try await server.addQuestionnaire(study: "open")
+        try await server.run { client in
+            let token = try await client.signUp("dora", on: server)
+            _ = try await client.json(.post, "/api/v1/studies/open/join", token: token, body: JoinStudyRequest())
+            var byModule = sheet(startedAt: "2027-01-17T09:00:00+01:00")
+            byModule.owner = .tyt
+            var byShell = sheet(startedAt: "2027-01-16T09:00:00+01:00")
+            byShell.owner = .shell
+            let unowned = sheet(startedAt: "2027-01-15T09:00:00+01:00")
+            _ = try await client.json(.post, "/api/v1/sheets", token: token, body: AnswerSheetBatch(sheets: [byModule, byShell, unowned]))
+
+            let changes = try await client.get("/api/v1/sheets/changes", token: token)
+            #expect(try changes.decode(AnswerSheetChanges.self).sheets.map(\.sheet) == [byModule, byShell, unowned])
+            // On the wire: the id as text, and no key at all for a sheet without owner.
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(changes.body.readableBytesView)) as? [String: Any])
+            let sheets = try #require(json["sheets"] as? [[String: Any]]).compactMap { $0["sheet"] as? [String: Any] }
+            #expect(sheets.map { $0["owner"] as? String } == ["tyt", "uniti", nil])
+            #expect(sheets.last?.keys.contains("owner") == false)
+
+            let page = try await client.get("/api/v1/sheets", token: token).decode(AnswerSheetPage.self)
+            #expect(page.sheets.map(\.sheet) == [byModule, byShell, unowned])
+
+            var body = try JSONSerialization.jsonObject(with: JSONEncoder().encode(AnswerSheetBatch(sheets: [sheet()]))) as! [String: Any]
+            var sent = (body["sheets"] as! [[String: Any]])[0]
+            sent["owner"] = "Not-A-Module"
+            body["sheets"] = [sent]
+            let refused = try await client.execute(uri: "/api/v1/sheets", method: .post,
+                                                   headers: [.contentType: "application/json", .authorization: "Bearer \(token)"],
+                                                   body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body))) { $0 }
+            #expect(refused.status == .badRequest)
+            #expect(refused.errorCode == "invalid_body")
+            #expect(try await client.get("/api/v1/sheets", token: token).decode(AnswerSheetPage.self).total == 3)
+        }
+    }
 }
+

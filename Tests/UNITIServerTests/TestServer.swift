@@ -35,7 +35,7 @@ struct TestServer {
     // MARK: Fixtures made the way a coordinator makes them
 
     func createStudy(_ id: String, access: StudyAccess = .public, password: String? = nil, mayLeave: Bool = true,
-                     modules: [String] = ["tyt"]) async throws {
+                     modules: [ModuleID] = [.tyt]) async throws {
         let hash = password.map { Bcrypt4.hash($0) }
         try await store.createStudy(StudyRecord(id: id, title: LocalizedText(["en": "Study \(id)"]), access: access,
                                                 passwordHash: hash, participantsMayLeave: mayLeave, modules: modules),

@@ -20,11 +20,11 @@ struct ResourceCommand: AsyncParsableCommand {
         @Argument(help: "The JSON file.") var file: String
 
         func run() async throws {
-            guard RecordCursor.isValidModuleId(module) else {
-                throw ValidationError("'\(module)' is not a module id: use 1 to 32 lower-case letters, digits or '-'.")
+            guard let moduleId = ModuleID(rawValue: module) else {
+                throw ValidationError("'\(module)' is not a module id: use \(ModuleID.ruleDescription).")
             }
             guard ModuleResourceRules.isValidName(name) else {
-                throw ValidationError("'\(name)' is not a resource name: use 1 to 32 lower-case letters, digits or '-'.")
+                throw ValidationError("'\(name)' is not a resource name: use \(ModuleResourceRules.nameDescription).")
             }
             let data: Data
             do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
@@ -34,7 +34,7 @@ struct ResourceCommand: AsyncParsableCommand {
                 throw ValidationError("'\(file)' is not a JSON object.")
             }
             let store = try database.openStore()
-            let changed = try await store.putResource(moduleId: module, name: name, content: content, now: Date())
+            let changed = try await store.putResource(moduleId: moduleId, name: name, content: content, now: Date())
             print(changed ? "Stored \(module)/\(name); clients take it over at their next sync."
                           : "\(module)/\(name) is already stored with this content.")
         }

@@ -28,7 +28,7 @@ struct StudyCommand: AsyncParsableCommand {
         var starts: String?
         @Option(help: "End time, ISO 8601.")
         var ends: String?
-        @Option(help: "Enabled modules, comma-separated: tyt,tys,tyh,tn,son.")
+        @Option(help: ArgumentHelp("Enabled modules, comma-separated: \(StudyRules.knownModuleList)."))
         var modules: String?
         @Option(help: "JSON file with the study's schedules.")
         var schedules: String?
@@ -76,13 +76,13 @@ struct StudyCommand: AsyncParsableCommand {
             return date
         }
 
-        static func modules(_ raw: String) throws -> [String] {
+        static func modules(_ raw: String) throws -> [ModuleID] {
             let ids = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            if let unknown = ids.first(where: { !StudyRules.knownModules.contains($0) }) {
-                throw ValidationError("Unknown module '\(unknown)'; known: \(StudyRules.knownModules.sorted().joined(separator: ", ")).")
+            do {
+                return try StudyRules.enabledModules(ids)
+            } catch let error as APIError {
+                throw ValidationError(error.message)
             }
-            var seen: Set<String> = []
-            return ids.filter { seen.insert($0).inserted }
         }
     }
 
@@ -156,7 +156,7 @@ struct StudyCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Set the modules a study enables.")
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "Study id.") var id: String
-        @Option(help: "Modules to enable, comma-separated (tyt,tys,tyh,tn,son); replaces the current set.")
+        @Option(help: ArgumentHelp("Modules to enable, comma-separated (\(StudyRules.knownModuleList)); replaces the current set."))
         var enable: String
 
         func run() async throws {
@@ -164,7 +164,7 @@ struct StudyCommand: AsyncParsableCommand {
             guard var study = try await store.study(id: id) else { throw ValidationError("No study '\(id)'; see 'study list'.") }
             study.modules = try Fields.modules(enable)
             try await store.updateStudy(study, now: Date())
-            print("Study \(id) enables: \(study.modules.joined(separator: ", ")).")
+            print("Study \(id) enables: \(study.modules.map(\.rawValue).joined(separator: ", ")).")
         }
     }
 }

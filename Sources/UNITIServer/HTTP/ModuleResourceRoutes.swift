@@ -15,7 +15,7 @@ struct ModuleResourceRoutes: Sendable {
     }
 
     private func show(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        guard let moduleId = context.parameters.get("moduleId"), RecordCursor.isValidModuleId(moduleId),
+        guard let moduleId = context.parameters.get("moduleId").flatMap(ModuleID.init(rawValue:)),
               let name = context.parameters.get("name"), ModuleResourceRules.isValidName(name),
               let resource = try await store.resource(moduleId: moduleId, name: name)
         else {

@@ -22,8 +22,10 @@ struct RecordRoutes: Sendable {
         }
         var changes: [RecordChange] = []
         for record in batch.records {
-            guard RecordCursor.isValidModuleId(record.moduleId) else {
-                throw APIError.invalid("invalid_module_id", "Module id '\(record.moduleId.prefix(64))' must be 1 to 32 lower-case letters or digits.")
+            // Any valid id, known or not: records of the shell (`uniti`) and of modules newer than
+            // this server are kept for the person's other devices.
+            guard ModuleID.isValid(record.moduleId) else {
+                throw APIError.invalid("invalid_module_id", "Module id '\(record.moduleId.prefix(64))' is not one: use \(ModuleID.ruleDescription).")
             }
             guard (1...128).contains(record.clientId.count), !record.clientId.contains(where: { $0.isNewline || $0.isWhitespace }) else {
                 throw APIError.invalid("invalid_client_id", "A record clientId has 1 to 128 characters without spaces.")
@@ -50,10 +52,13 @@ struct RecordRoutes: Sendable {
 
     private func pull(_ request: Request) async throws -> Response {
         let user = try await auth.user(request)
-        let cursor = try request.queryString("cursor").map(RecordCursor.decode) ?? 0
-        let moduleId = request.queryString("module")
-        if let moduleId, !RecordCursor.isValidModuleId(moduleId) {
-            throw APIError.badRequest("invalid_query", "'module' must be a module id such as 'tn'.")
+        let cursor = try request.queryString("cursor").map(ChangeCursor.decode) ?? 0
+        var moduleId: ModuleID?
+        if let raw = request.queryString("module") {
+            guard let id = ModuleID(rawValue: raw) else {
+                throw APIError.badRequest("invalid_query", "'module' must be a module id such as 'tn' (\(ModuleID.ruleDescription)).")
+            }
+            moduleId = id
         }
         // `updated_since` selects by the records' own update time (a client that kept no cursor,
         // or wants one period); combined with `cursor` it pages through that selection.
@@ -68,25 +73,6 @@ struct RecordRoutes: Sendable {
         let limit = try request.queryInt("limit", default: 100, range: 1...ServerLimits.maximumPageSize)
         let page = try await store.records(userId: user.account.id, after: cursor, moduleId: moduleId,
                                            updatedSince: updatedSince, limit: limit)
-        return try JSONResponse.make(ModuleRecordPage(records: page.records, cursor: RecordCursor.encode(page.cursor), more: page.more))
-    }
-}
-
-/// The opaque cursor of record pulls: the server's change sequence, wrapped so clients do not
-/// build it themselves.
-enum RecordCursor {
-    static func encode(_ sequence: Int64) -> String {
-        "c" + String(sequence, radix: 36)
-    }
-
-    static func decode(_ text: String) throws -> Int64 {
-        guard text.first == "c", text.count <= 16, let value = Int64(text.dropFirst(), radix: 36), value >= 0 else {
-            throw APIError.badRequest("invalid_cursor", "The cursor is not one this server gave out; pull without a cursor to start over.")
-        }
-        return value
-    }
-
-    static func isValidModuleId(_ id: String) -> Bool {
-        (1...32).contains(id.count) && id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+        return try JSONResponse.make(ModuleRecordPage(records: page.records, cursor: ChangeCursor.encode(page.cursor), more: page.more))
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import UNITIProtocol
 
-/// `/api/v1/sheets` and `/api/v1/comparison`: uploading and listing answer sheets, and the
-/// comparison with all users.
+/// `/api/v1/sheets` and `/api/v1/comparison`: uploading answer sheets, reading one's own back (by
+/// page, or incrementally by cursor), and the comparison with all users.
 struct SheetRoutes: Sendable {
     let environment: ServerEnvironment
     var store: any ServerStore { environment.store }
@@ -12,6 +12,7 @@ struct SheetRoutes: Sendable {
     func register(sheets: RouterGroup<ServerRequestContext>, api: RouterGroup<ServerRequestContext>) {
         sheets.post("") { request, context in try await upload(request, context) }
         sheets.get("") { request, _ in try await list(request) }
+        sheets.get("changes") { request, _ in try await changes(request) }
         api.get("comparison") { request, _ in try await comparison(request) }
     }
 
@@ -61,6 +62,16 @@ struct SheetRoutes: Sendable {
         let perPage = try request.queryInt("perPage", default: 50, range: 1...ServerLimits.maximumPageSize)
         let result = try await store.sheets(userId: user.account.id, offset: (page - 1) * perPage, limit: perPage)
         return try JSONResponse.make(AnswerSheetPage(sheets: result.sheets, page: page, perPage: perPage, total: result.total))
+    }
+
+    /// The caller's sheets stored after the cursor, oldest first: how a device learns of the sheets
+    /// answered on the person's other devices (and gives each to its `owner`).
+    private func changes(_ request: Request) async throws -> Response {
+        let user = try await auth.user(request)
+        let cursor = try request.queryString("cursor").map(ChangeCursor.decode) ?? 0
+        let limit = try request.queryInt("limit", default: ServerLimits.maximumPageSize, range: 1...ServerLimits.maximumPageSize)
+        let page = try await store.sheetChanges(userId: user.account.id, after: cursor, limit: limit)
+        return try JSONResponse.make(AnswerSheetChanges(sheets: page.sheets, cursor: ChangeCursor.encode(page.cursor), more: page.more))
     }
 
     private func comparison(_ request: Request) async throws -> Response {

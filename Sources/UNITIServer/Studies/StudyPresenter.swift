@@ -7,7 +7,7 @@ enum StudyPresenter {
         StudyInfo(id: study.id, title: study.title, description: study.description, consent: study.consent,
                   startsAt: study.startsAt.map(Timestamps.format), endsAt: study.endsAt.map(Timestamps.format),
                   running: study.running, access: study.access, participantsMayLeave: study.participantsMayLeave,
-                  modules: study.modules,
+                  modules: study.modules.map(\.rawValue),
                   questionnaires: questionnaires.map { QuestionnaireReference(id: $0.id, version: $0.version) },
                   membership: membership)
     }

@@ -1,0 +1,185 @@
+import Foundation
+import GRDB
+import UNITIProtocol
+
+/// The tables behind ``SheetStore`` (steps of ``ServerMigrations``; never edit a shipped step).
+enum SheetSchema {
+    /// `v1-sheets`: the sheets as sent, and their answers one per row for the aggregates.
+    /// `answer_sheets.id` (AUTOINCREMENT, so never reused) is the sequence of ``SheetStore/sheetChanges(userId:after:limit:)``.
+    static func v1(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE answer_sheets (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                client_id TEXT NOT NULL,
+                study_id TEXT NOT NULL,
+                questionnaire_id TEXT NOT NULL,
+                questionnaire_version INTEGER NOT NULL,
+                started_at REAL NOT NULL,
+                ended_at REAL,
+                received_at REAL NOT NULL,
+                sheet TEXT NOT NULL,
+                UNIQUE (user_id, client_id)
+            );
+            CREATE TABLE answers (
+                sheet_id INTEGER NOT NULL REFERENCES answer_sheets(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                label TEXT NOT NULL,
+                value TEXT NOT NULL,
+                number REAL,
+                answered_at TEXT NOT NULL,
+                PRIMARY KEY (sheet_id, position)
+            );
+            CREATE INDEX answers_label ON answers(label);
+            CREATE INDEX sheets_questionnaire ON answer_sheets(questionnaire_id, started_at);
+            """)
+    }
+
+    /// `v3-answer-sheets-by-user`: one person's sheets in sequence order without reading everyone's
+    /// (the changes route; the index holds the row id, so `user_id = ? AND id > ? ORDER BY id` is a range).
+    static func v3(_ db: Database) throws {
+        try db.execute(sql: "CREATE INDEX answer_sheets_user ON answer_sheets(user_id)")
+    }
+}
+
+/// A stored sheet as its owner reads it back, with its place in the sequence.
+struct StoredSheetRow: FetchableRecord {
+    var sequence: Int64
+    var stored: StoredAnswerSheet
+
+    init(row: Row) throws {
+        sequence = row["id"]
+        stored = StoredAnswerSheet(sheet: try JSONCoding.decode(AnswerSheet.self, from: row["sheet"]), studyId: row["study_id"],
+                                   receivedAt: Timestamps.format(Date(timeIntervalSince1970: row["received_at"])))
+    }
+}
+
+extension SQLiteServerStore: SheetStore {
+    /// One upload's sheets, encoded outside the transaction.
+    struct SheetWrite: Sendable {
+        struct Row: Sendable {
+            let validated: ValidatedSheet
+            let json: String
+            /// (label, answer, value as JSON) in label order.
+            let answers: [(label: String, answer: Answer, value: String)]
+        }
+        let userId: Int64
+        let rows: [Row]
+        let receivedAt: Date
+    }
+
+    public func storeSheets(userId: Int64, sheets: [ValidatedSheet], receivedAt: Date) async throws -> [AnswerSheetBatchResult.Outcome] {
+        let rows = try sheets.map { validated in
+            SheetWrite.Row(validated: validated, json: try JSONCoding.string(validated.sheet),
+                           answers: try validated.sheet.answers.keys.sorted().map { label in
+                               let answer = validated.sheet.answers[label]!
+                               return (label, answer, try JSONCoding.string(answer.value))
+                           })
+        }
+        return try await sheetWrites.submit(SheetWrite(userId: userId, rows: rows, receivedAt: receivedAt))
+    }
+
+    /// Writes one upload inside a (possibly shared) transaction of ``GroupCommit``.
+    static func insert(_ db: Database, _ write: SheetWrite) throws -> [AnswerSheetBatchResult.Outcome] {
+        var outcomes: [AnswerSheetBatchResult.Outcome] = []
+        let insertSheet = try db.cachedStatement(sql: """
+            INSERT INTO answer_sheets (user_id, client_id, study_id, questionnaire_id, questionnaire_version,
+                started_at, ended_at, received_at, sheet)
+            VALUES (:userId, :clientId, :studyId, :questionnaireId, :questionnaireVersion,
+                :startedAt, :endedAt, :receivedAt, :sheet)
+            ON CONFLICT (user_id, client_id) DO NOTHING
+            """)
+        let insertAnswer = try db.cachedStatement(sql: """
+            INSERT INTO answers (sheet_id, position, label, value, number, answered_at)
+            VALUES (:sheetId, :position, :label, :value, :number, :answeredAt)
+            """)
+        for row in write.rows {
+            let sheet = row.validated.sheet
+            try insertSheet.execute(arguments: [
+                "userId": write.userId, "clientId": sheet.id.uuidString.lowercased(), "studyId": row.validated.studyId,
+                "questionnaireId": sheet.questionnaireID, "questionnaireVersion": sheet.questionnaireVersion,
+                "startedAt": sheet.startedAt.date.timeIntervalSince1970, "endedAt": sheet.endedAt?.date.timeIntervalSince1970,
+                "receivedAt": write.receivedAt.timeIntervalSince1970, "sheet": row.json,
+            ])
+            guard db.changesCount > 0 else {
+                outcomes.append(.duplicate)
+                continue
+            }
+            let sheetId = db.lastInsertedRowID
+            for (position, answer) in row.answers.enumerated() {
+                try insertAnswer.execute(arguments: [
+                    "sheetId": sheetId, "position": position, "label": answer.label, "value": answer.value,
+                    "number": answer.answer.value.number, "answeredAt": answer.answer.answeredAt.text,
+                ])
+            }
+            outcomes.append(.stored)
+        }
+        return outcomes
+    }
+
+    public func sheets(userId: Int64, offset: Int, limit: Int) async throws -> (sheets: [StoredAnswerSheet], total: Int) {
+        try await pool.read { db in
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM answer_sheets WHERE user_id = ?", arguments: [userId]) ?? 0
+            let rows = try StoredSheetRow.fetchAll(db, sql: """
+                SELECT id, sheet, study_id, received_at FROM answer_sheets WHERE user_id = ?
+                ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?
+                """, arguments: [userId, limit, offset])
+            return (rows.map(\.stored), total)
+        }
+    }
+
+    public func sheetChanges(userId: Int64, after cursor: Int64, limit: Int) async throws -> (sheets: [StoredAnswerSheet], cursor: Int64, more: Bool) {
+        try await pool.read { db in
+            // One writer assigns the ids in commit order, so everything below the last id read is final.
+            let rows = try StoredSheetRow.fetchAll(db, sql: """
+                SELECT id, sheet, study_id, received_at FROM answer_sheets WHERE user_id = ? AND id > ?
+                ORDER BY id LIMIT ?
+                """, arguments: [userId, cursor, limit + 1])
+            let page = rows.prefix(limit)
+            return (page.map(\.stored), page.last?.sequence ?? cursor, rows.count > limit)
+        }
+    }
+
+    public func participantMeans(questionnaireId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
+        try await pool.read { db in
+            var result: [Int64: Double] = [:]
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT s.user_id, AVG(a.number) AS mean FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
+                WHERE s.questionnaire_id = :questionnaireId AND a.label = :label AND a.number IS NOT NULL
+                  AND (:from IS NULL OR s.started_at >= :from) AND (:to IS NULL OR s.started_at < :to)
+                GROUP BY s.user_id
+                """, arguments: ["questionnaireId": questionnaireId, "label": label,
+                                 "from": from?.timeIntervalSince1970, "to": to?.timeIntervalSince1970])
+            for row in rows { result[row["user_id"]] = row["mean"] }
+            return result
+        }
+    }
+
+    public func exportRows(studyId: String) async throws -> [ExportRow] {
+        try await pool.read { db in
+            var rows: [ExportRow] = []
+            let sheets = try Row.fetchAll(db, sql: """
+                SELECT s.id, u.pseudonym, s.sheet, s.received_at FROM answer_sheets s JOIN users u ON u.id = s.user_id
+                WHERE s.study_id = ? ORDER BY u.pseudonym, s.started_at, s.id
+                """, arguments: [studyId])
+            for row in sheets {
+                let sheet = try JSONCoding.decode(AnswerSheet.self, from: row["sheet"])
+                let receivedAt = Timestamps.format(Date(timeIntervalSince1970: row["received_at"]))
+                for label in sheet.answers.keys.sorted(by: { Self.itemOrder($0, $1, sheet: sheet) }) {
+                    let answer = sheet.answers[label]!
+                    rows.append(ExportRow(participant: row["pseudonym"], sheetId: sheet.id.uuidString.lowercased(),
+                                          questionnaireId: sheet.questionnaireID, questionnaireVersion: sheet.questionnaireVersion,
+                                          label: label, value: answer.value.description, answeredAt: answer.answeredAt.text,
+                                          startedAt: sheet.startedAt.text, endedAt: sheet.endedAt?.text, receivedAt: receivedAt))
+                }
+            }
+            return rows
+        }
+    }
+
+    /// Answers in the order they were given, then by label.
+    private static func itemOrder(_ a: String, _ b: String, sheet: AnswerSheet) -> Bool {
+        let first = sheet.answers[a]!.answeredAt.date, second = sheet.answers[b]!.answeredAt.date
+        return first == second ? a < b : first < second
+    }
+}

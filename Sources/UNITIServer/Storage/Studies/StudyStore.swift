@@ -1,0 +1,67 @@
+import Foundation
+import UNITIProtocol
+
+/// Where studies, and who takes part in which, are kept. Part of every ``ServerStore``.
+public protocol StudyStore: Sendable {
+    /// Creates a study; throws ``StoreConflict/studyExists`` when its id is taken.
+    func createStudy(_ study: StudyRecord, now: Date) async throws
+    /// Replaces the fields of an existing study.
+    func updateStudy(_ study: StudyRecord, now: Date) async throws
+    func study(id: String) async throws -> StudyRecord?
+    /// Every study, by id.
+    func studies() async throws -> [StudyRecord]
+    /// The user's standing in a study; `.none` when the user never asked to join.
+    func membership(studyId: String, userId: Int64) async throws -> MembershipStatus
+    /// The user's standing in every study they asked to join, by study id.
+    func memberships(userId: Int64) async throws -> [String: MembershipStatus]
+    /// Sets the user's standing; a new `.pending` also renews the time of the request.
+    func setMembership(studyId: String, userId: Int64, status: MembershipStatus, now: Date) async throws
+    /// Requests to join by-request studies (of one study, or of all), oldest first, decided ones included.
+    func joinRequests(studyId: String?) async throws -> [JoinRequestRecord]
+}
+
+/// A study as the coordinator defines it.
+public struct StudyRecord: Sendable, Hashable {
+    public var id: String
+    public var title: LocalizedText
+    public var description: LocalizedText?
+    public var consent: LocalizedText?
+    public var startsAt: Date?
+    public var endsAt: Date?
+    public var running: Bool
+    public var access: StudyAccess
+    /// Bcrypt hash of the join password of a password study.
+    public var passwordHash: String?
+    public var participantsMayLeave: Bool
+    /// The modules the study enables, each a known one (``StudyRules/enabledModules(_:)``).
+    public var modules: [ModuleID]
+    /// Schedules as the coordinator wrote them (JSON), passed to the client unchanged.
+    public var schedules: JSONValue?
+
+    public init(id: String, title: LocalizedText, description: LocalizedText? = nil, consent: LocalizedText? = nil,
+                startsAt: Date? = nil, endsAt: Date? = nil, running: Bool = true, access: StudyAccess = .public,
+                passwordHash: String? = nil, participantsMayLeave: Bool = true, modules: [ModuleID] = [],
+                schedules: JSONValue? = nil) {
+        self.id = id
+        self.title = title
+        self.description = description
+        self.consent = consent
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.running = running
+        self.access = access
+        self.passwordHash = passwordHash
+        self.participantsMayLeave = participantsMayLeave
+        self.modules = modules
+        self.schedules = schedules
+    }
+}
+
+/// A pending (or decided) request to join a by-request study.
+public struct JoinRequestRecord: Sendable, Hashable, Codable {
+    public var studyId: String
+    public var userId: Int64
+    public var username: String
+    public var status: MembershipStatus
+    public var requestedAt: Date
+}
