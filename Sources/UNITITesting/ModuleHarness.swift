@@ -64,6 +64,8 @@ public final class ModuleHarness: @unchecked Sendable {
         let services = CoreServices(dataDirectory: self.directory, database: database, console: console, input: self.input,
                                     clock: self.clock, random: random, program: program)
         shell = Shell(registry: registry, services: services, program: shellProgram, hostCommands: commands)
+        // As the launcher does when a program opens a data directory.
+        try shell.deliverParkedRecords()
         // Modules outside the bundled default study (test modules) are enabled by a test study.
         let unknown = modules.map(\.descriptor.id).filter { ModuleCatalog.module($0) == nil }
         if !unknown.isEmpty {

@@ -21,8 +21,10 @@ public enum Program {
         fatalError("cannot find the built programs near \(CommandLine.arguments[0]); set UNITI_BIN_DIR")
     }()
 
+    /// A built program by name, or `name` itself when it is an absolute path.
     public static func path(_ name: String) -> String {
-        binDirectory.appendingPathComponent(name).path
+        if name.hasPrefix("/") { return name }
+        return binDirectory.appendingPathComponent(name).path
     }
 
     public struct Result: Sendable {

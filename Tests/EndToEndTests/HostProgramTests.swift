@@ -2,6 +2,7 @@ import Foundation
 import UNITITesting
 import Testing
 import UNITICore
+import UNITIProtocol
 
 /// The integrated `uniti` program, driven as a user or a script would.
 @Suite("uniti end to end", .enabled(if: Builds.isIntegrated))
@@ -12,7 +13,7 @@ struct HostProgramTests {
         let result = try Program.run("uniti", ["--data-dir", data.path, "-c", "modules"])
         #expect(result.status == 0)
         #expect(result.err.isEmpty)
-        for id in ["tyt", "tys", "tyh", "tn", "son"] {
+        for id in ModuleCatalog.ids {
             #expect(result.out.contains("\n  \(id) "))
         }
         #expect(result.out.contains("integrated build"))

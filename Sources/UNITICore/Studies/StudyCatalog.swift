@@ -12,15 +12,17 @@ public struct StudyCatalog: Sendable {
         self.database = database
     }
 
-    /// The bundled default study (`Configurations/Resources/default-study.json`).
+    /// The bundled default study (`Configurations/Resources/default-study.json`). Its module list
+    /// `["*"]` stands for every module of the one list, so a new module needs no edit here.
     public static let defaultStudy: StudyDescriptor = {
         guard let data = BundledConfiguration.data("default-study.json"),
-              let study = try? JSONDecoder().decode(StudyDescriptor.self, from: data)
+              var study = try? JSONDecoder().decode(StudyDescriptor.self, from: data)
         else {
             // The file ships with the program; without it, fall back to enabling everything
             // rather than locking the person out of their own data.
             return StudyDescriptor(id: "uniti-default", title: "UNITI", modules: ModuleCatalog.ids.map(\.rawValue))
         }
+        if study.modules == ["*"] { study.modules = ModuleCatalog.ids.map(\.rawValue) }
         return study
     }()
 

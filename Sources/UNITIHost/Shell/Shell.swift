@@ -86,8 +86,9 @@ public final class Shell: @unchecked Sendable {
     }
 
     /// Applies records and sheets that a program without their module pulled into this data
-    /// directory (``ParkedRecords``); a read when there are none.
-    func deliverParkedRecords() throws {
+    /// directory (``ParkedRecords``); a read when there are none. Run when a program opens the
+    /// data directory.
+    public func deliverParkedRecords() throws {
         let router = RecordRouter(modules: registry.modules)
         let pending = try services.database.writer.read { db in try ParkedRecords.hasItems(for: router.owners, in: db) }
         guard pending else { return }

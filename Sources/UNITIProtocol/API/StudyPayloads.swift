@@ -11,7 +11,7 @@ public enum StudyAccess: String, Codable, Hashable, Sendable, CaseIterable {
 }
 
 /// A participant's standing in a study.
-public enum MembershipStatus: String, Codable, Hashable, Sendable {
+public enum MembershipStatus: String, Codable, Hashable, Sendable, CaseIterable {
     case none, pending, member, denied, left
 }
 

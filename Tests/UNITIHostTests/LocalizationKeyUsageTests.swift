@@ -1,0 +1,121 @@
+import Foundation
+@testable import ShadesOfNoise
+import Testing
+@testable import TrackYourTinnitus
+import UNITICore
+import UNITILocalization
+import UNITIProtocol
+
+/// Every string key the sources look up exists in both tables. Keys are found where the code
+/// asks for text (`L("…")`, `l("…")`, `localizer("…")`, and both branches of a `cond ? "…" : "…"`
+/// inside such a call); a key built at run time (`"core.buildKind.\(kind)"`) must be listed in
+/// ``runtimeKeys`` with every key it can become, so a new case cannot slip through unseen.
+@Suite("Localization keys used in the sources")
+struct LocalizationKeyUsageTests {
+    /// Each key pattern built at run time, with everything it can expand to.
+    static let runtimeKeys: [String: [String]] = [
+        "core.buildKind.\\(": ProgramKind.allCases.map { "core.buildKind.\($0.rawValue)" },
+        "\\(owner).about.\\(name)": AboutCommand.topics.map { "tyt.about.\($0)" }
+            + SonSettingsCommand.pages.topics.map { "son.about.\($0)" },
+        "reminders.weekday.\\(": Weekday.allCases.map { "reminders.weekday.\($0.description)" },
+        "host.study.joined.\\(": MembershipStatus.allCases.map { "host.study.joined.\($0.rawValue)" },
+        "host.studies.membership.\\(": MembershipStatus.allCases.map { "host.studies.membership.\($0.rawValue)" },
+        "host.studies.access.\\(": StudyAccess.allCases.map { "host.studies.access.\($0.rawValue)" },
+        "host.sync.held.\\(": ["host.sync.held.waiting", "host.sync.held.rejected"],
+        "host.gender.\\(": Gender.allCases.map { "host.gender.\($0.rawValue)" },
+        "tyt.item.\\(": ResultItem.all.map { "tyt.item.\($0.label)" } + ["tyt.item.noiseDBFS", "tyt.item.noiseSPL"],
+        "tyt.ringtone.describe.\\(": Ringtone.catalogue.map { "tyt.ringtone.describe.\($0.name)" },
+        "\\(id).about": ModuleCatalogKeys.all(suffix: "about"),
+        "\\(module.id).about": ModuleCatalogKeys.all(suffix: "about"),
+        "\\(id).summary": ModuleCatalogKeys.all(suffix: "summary"),
+    ]
+
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Swift files of the client (the server does not use the string tables).
+    static func clientSources() throws -> [URL] {
+        var files: [URL] = []
+        for folder in ["Sources/UNITICore", "Sources/UNITIHost", "Modules"] {
+            let base = root.appendingPathComponent(folder)
+            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
+            for case let url as URL in walker where url.pathExtension == "swift" { files.append(url) }
+        }
+        return files
+    }
+
+    /// The literal keys asked for in `source`, and the run-time patterns (literals with `\(`).
+    static func keys(in source: String) -> (literal: Set<String>, runtime: Set<String>) {
+        var literal = Set<String>()
+        var runtime = Set<String>()
+        let call = #"\b(?:L|l|localizer|text\.localizer)\(\s*"((?:[^"\\]|\\.)*)""#
+        let ternary = #"\b(?:L|l|localizer)\([^()"]*\?\s*"([^"]+)"\s*:\s*"([^"]+)""#
+        for pattern in [call, ternary] {
+            let regex = try! NSRegularExpression(pattern: pattern)
+            for match in regex.matches(in: source, range: NSRange(source.startIndex..., in: source)) {
+                for group in 1..<match.numberOfRanges {
+                    guard let range = Range(match.range(at: group), in: source) else { continue }
+                    let key = String(source[range])
+                    // A lookup key has a dot and no spaces; anything else is text passed through.
+                    guard key.contains("."), !key.contains(" ") else { continue }
+                    if key.contains("\\(") { runtime.insert(key) } else { literal.insert(key) }
+                }
+            }
+        }
+        return (literal, runtime)
+    }
+
+    @Test("every key looked up with a literal exists in the English and the German table")
+    func literalKeysExist() throws {
+        let english = StringTables.table(for: "en")
+        let german = StringTables.table(for: "de")
+        var missing: [String] = []
+        var checked = 0
+        for file in try Self.clientSources() {
+            let source = try String(contentsOf: file, encoding: .utf8)
+            for key in Self.keys(in: source).literal.sorted() {
+                checked += 1
+                if english[key] == nil { missing.append("\(key) (English, \(file.lastPathComponent))") }
+                if german[key] == nil { missing.append("\(key) (German, \(file.lastPathComponent))") }
+            }
+        }
+        #expect(checked > 300, "the scan found suspiciously few keys: \(checked)")
+        #expect(missing == [])
+    }
+
+    @Test("every key built at run time is listed with its expansions, and each expansion exists in both tables")
+    func runtimeKeysAreListed() throws {
+        var unlisted: [String] = []
+        for file in try Self.clientSources() {
+            let source = try String(contentsOf: file, encoding: .utf8)
+            for pattern in Self.keys(in: source).runtime where !Self.runtimeKeys.keys.contains(where: { pattern.contains($0) }) {
+                unlisted.append("\(pattern) (\(file.lastPathComponent))")
+            }
+        }
+        #expect(unlisted == [], "list these in runtimeKeys with every key they can become")
+        for key in Self.runtimeKeys.values.flatMap({ $0 }) {
+            #expect(StringTables.table(for: "en")[key] != nil, "\(key) missing in English")
+            #expect(StringTables.table(for: "de")[key] != nil, "\(key) missing in German")
+        }
+    }
+
+    @Test("the scan sees keys the way the sources write them")
+    func scanFindsKeys() {
+        let sample = #"""
+        console.line(L("tyt.fill.due"))
+        let t = l(ok ? "host.yes" : "host.no")
+        let x = localizer("core.buildKind.\(kind.rawValue)")
+        L("plain text passed through")
+        """#
+        let found = Self.keys(in: sample)
+        #expect(found.literal == ["tyt.fill.due", "host.yes", "host.no"])
+        #expect(found.runtime == [#"core.buildKind.\(kind.rawValue)"#])
+    }
+}
+
+/// `<id>.<suffix>` for every module of the one list.
+enum ModuleCatalogKeys {
+    static func all(suffix: String) -> [String] {
+        ModuleCatalog.ids.map { "\($0).\(suffix)" }
+    }
+}
