@@ -1,89 +1,102 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 
 /// The one SQLite database of a data directory (`uniti.sqlite`), opened through GRDB in WAL
 /// mode, readable and writable by its owner only (0600).
 ///
-/// Opening runs every registered migration that has not run yet. A database with steps of its
-/// own owners (the core, this program's modules) that this version does not know was written by
-/// a newer UNITI: it is refused with a message, and nothing in it is changed. Steps of modules
-/// this program does not have are another program's (the integrated host and the standalone
-/// programs share a data directory), not a newer version's, and are left alone.
+/// Several programs may use one data directory at once (the shell in two terminals, the
+/// `reminders run` daemon, a standalone program beside the host). Each process holds one
+/// connection (a GRDB `DatabaseQueue`); SQLite's WAL lets their reads go on while one of them
+/// writes, and a writer waits up to ``busyTimeout`` for another's transaction to end.
+///
+/// Opening is a read when nothing has to change: it reads which migration steps were applied
+/// and runs none when all are (a command that only shows something writes nothing, and the
+/// database is not fsynced). Pending steps run under the data directory's migration lock, so two
+/// programs opening a new data directory at once take turns and the second finds the work done.
+///
+/// A database with steps of its own owners (the core, this program's modules) that this version
+/// does not know was written by a newer UNITI: it is refused with a message, and nothing in it is
+/// changed (checked through a read-only connection). Steps of modules this program does not have
+/// are another program's (the integrated host and the standalone programs share a data
+/// directory), not a newer version's, and are left alone.
 public final class AppDatabase: Sendable {
-    public let writer: DatabasePool
+    public let writer: DatabaseQueue
     public let path: String
     /// The migration sets this database was opened with, in order.
     public let migrationSets: [MigrationSet]
 
     public static let fileName = "uniti.sqlite"
+    /// How long a write waits for another program's transaction before it gives up.
+    public static let busyTimeout: TimeInterval = 10
 
     public init(path: String, migrationSets: [MigrationSet]) throws {
         self.path = path
         self.migrationSets = migrationSets
+        let migrator = Self.migrator(for: migrationSets)
+        let known = Set(migrator.migrations)
+        var pending = true
+        if FileManager.default.fileExists(atPath: path) {
+            let applied = try Self.appliedIdentifiers(at: path)
+            let owners = Set(migrationSets.map(\.owner))
+            let unknown = applied.subtracting(known).filter { owners.contains(String($0.prefix { $0 != "." })) }.sorted()
+            if !unknown.isEmpty {
+                throw UNITIError(L("core.db.newerVersion", ["path": path, "steps": unknown.joined(separator: ", ")]))
+            }
+            pending = !known.isSubset(of: applied)
+        }
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA foreign_keys = ON")
-            // Keep the -wal file when the last connection closes. Otherwise every start finds
-            // no WAL file and GRDB re-creates it with a small write transaction, a measurable
-            // part of start-up (see README, benchmarks).
-            var persist: Int32 = 1
-            _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         }
-        // Check for steps of a newer version through a read-only connection first: opening the
-        // pool itself writes (WAL set-up), and a newer database must be left untouched.
-        if FileManager.default.fileExists(atPath: path) {
-            try Self.refuseNewerDatabase(at: path, known: Set(Self.migrator(for: migrationSets).migrations),
-                                         owners: Set(migrationSets.map(\.owner)))
-        }
-        let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            writer = try DatabaseQueue(path: path, configuration: configuration)
         } catch {
-            throw UNITIError(L("core.db.cannotOpen", ["path": path, "reason": Self.describe(error)]))
+            throw UNITIError(L("core.db.cannotOpen", ["path": path, "reason": StorageFailure.describe(error)]))
         }
-        self.writer = pool
-        Self.restrictPermissions(of: path)
-        try migrate()
-        Self.restrictPermissions(of: path)
+        if pending {
+            try migrate(with: migrator)
+        }
     }
 
-    /// Refuses a database that has steps of `owners` this version does not know (written by a
-    /// newer UNITI).
-    private static func refuseNewerDatabase(at path: String, known: Set<String>, owners: Set<String>) throws {
+    /// Which steps were applied, read through a read-only connection (a database written by a
+    /// newer version must be left exactly as it is).
+    private static func appliedIdentifiers(at path: String) throws -> Set<String> {
         var configuration = Configuration()
         configuration.readonly = true
-        let applied: Set<String>
+        configuration.busyMode = .timeout(busyTimeout)
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
-            applied = try queue.read { db in
+            defer { try? queue.close() }
+            return try queue.read { db in
                 guard try db.tableExists("grdb_migrations") else { return [] }
                 return Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
             }
-            try queue.close()
         } catch {
-            throw UNITIError(L("core.db.cannotOpen", ["path": path, "reason": describe(error)]))
-        }
-        let unknown = applied.subtracting(known)
-            .filter { owners.contains(String($0.prefix { $0 != "." })) }
-            .sorted()
-        if !unknown.isEmpty {
-            throw UNITIError(L("core.db.newerVersion", ["path": path, "steps": unknown.joined(separator: ", ")]))
+            throw UNITIError(L("core.db.cannotOpen", ["path": path, "reason": StorageFailure.describe(error)]))
         }
     }
 
-    /// Runs the pending steps.
-    private func migrate() throws {
-        let migrator = Self.migrator(for: migrationSets)
+    /// Sets WAL mode (kept in the file) and runs the pending steps, holding the data directory's
+    /// migration lock: another program doing the same waits, then finds nothing left to do.
+    private func migrate(with migrator: DatabaseMigrator) throws {
+        let lock = FileLock(path: (path as NSString).deletingLastPathComponent + "/" + Self.migrationLockName)
         do {
-            try migrator.migrate(writer)
+            try lock.withLock {
+                let mode = try writer.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+                guard mode == "wal" else { throw UNITIError(L("core.db.noWAL", ["path": path])) }
+                try migrator.migrate(writer)
+            }
         } catch let error as UNITIError {
             throw error
         } catch {
-            throw UNITIError(L("core.db.cannotOpen", ["path": path, "reason": Self.describe(error)]))
+            throw UNITIError(L("core.db.cannotOpen", ["path": path, "reason": StorageFailure.describe(error)]))
         }
+        Self.restrictPermissions(of: path)
     }
+
+    /// The lock file that serializes migrations (in the data directory, next to the database).
+    static let migrationLockName = "migration.lock"
 
     static func migrator(for sets: [MigrationSet]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -130,10 +143,4 @@ public final class AppDatabase: Sendable {
         }
     }
 
-    private static func describe(_ error: Error) -> String {
-        if let error = error as? DatabaseError {
-            return error.message ?? "\(error.resultCode)"
-        }
-        return "\(error)"
-    }
 }

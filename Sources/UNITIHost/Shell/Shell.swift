@@ -138,7 +138,9 @@ public final class Shell: @unchecked Sendable {
             console.error(localizer(cancel.keptAnswers ? key + ".kept" : key))
             return .failure
         } catch {
-            console.error(localizer("host.error.prefix", ["message": "\(first): \(error)"]))
+            // A storage failure (full disk, read-only folder, ...) in our words, else the error as it is.
+            let message = StorageFailure.message(for: error, directory: services.dataDirectory.path) ?? "\(first): \(error)"
+            console.error(localizer("host.error.prefix", ["message": message]))
             return .failure
         }
         return exitRequested || services.endOfProgramRequested.value ? .exit : (lastCommandFailed ? .failure : .success)
