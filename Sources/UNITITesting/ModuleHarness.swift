@@ -5,7 +5,8 @@ import UNITIHost
 import UNITIProtocol
 
 /// The one test set-up every module shares: a temporary data directory with the core's and the
-/// modules' tables, a fixed clock, seeded chance, scripted input and captured output, and the
+/// modules' tables, a fixed clock, seeded chance, scripted input and captured output, a
+/// microphone of the test's choosing (none by default, never the machine's sound card), and the
 /// real shell around the modules as either kind of program, so a test can run a module's
 /// standalone command set in the default build.
 ///
@@ -43,9 +44,10 @@ public final class ModuleHarness: @unchecked Sendable {
     ///     `timeZone` when nil.
     ///   - directory: an existing data directory to open (a second process on the same data);
     ///     a new temporary one when nil.
+    ///   - microphone: what the microphone sensor hears; ``noMicrophone`` by default.
     public init(_ modules: [any UNITIModule], program: ProgramKind = .integrated, input: [String] = [],
                 now: Date = ModuleHarness.defaultNow, timeZone: TimeZone = ModuleHarness.berlin, clock: FixedClock? = nil,
-                seed: UInt64 = 11, directory: DataDirectory? = nil) throws {
+                seed: UInt64 = 11, directory: DataDirectory? = nil, microphone: SoundInput = ModuleHarness.noMicrophone) throws {
         precondition(program == .integrated || modules.count == 1, "a standalone program has one module")
         self.modules = modules
         let ownsDirectory = directory == nil
@@ -62,7 +64,7 @@ public final class ModuleHarness: @unchecked Sendable {
         self.input = ScriptedInput(input)
         self.output = output
         let services = CoreServices(dataDirectory: self.directory, database: database, console: console, input: self.input,
-                                    clock: self.clock, random: random, program: program)
+                                    clock: self.clock, random: random, program: program, microphone: microphone)
         shell = Shell(registry: registry, services: services, program: shellProgram, hostCommands: commands)
         // As the launcher does when a program opens a data directory.
         try shell.deliverParkedRecords()
@@ -78,8 +80,21 @@ public final class ModuleHarness: @unchecked Sendable {
     /// A harness of one module.
     public convenience init(_ module: any UNITIModule, program: ProgramKind = .integrated, input: [String] = [],
                             now: Date = ModuleHarness.defaultNow, timeZone: TimeZone = ModuleHarness.berlin,
-                            seed: UInt64 = 11, directory: DataDirectory? = nil) throws {
-        try self.init([module], program: program, input: input, now: now, timeZone: timeZone, seed: seed, directory: directory)
+                            seed: UInt64 = 11, directory: DataDirectory? = nil,
+                            microphone: SoundInput = ModuleHarness.noMicrophone) throws {
+        try self.init([module], program: program, input: input, now: now, timeZone: timeZone, seed: seed, directory: directory,
+                      microphone: microphone)
+    }
+
+    /// A machine without a capture device: opening it fails with one line, as ALSA's would.
+    public static let noMicrophone = SoundInput(isLive: true) {
+        throw UNITIError("no audio input device (test harness)")
+    }
+
+    /// Sound that stands in for the microphone: `samples` (interleaved, in `format`), read to
+    /// their end like a recording, so the level a sheet gets is exactly theirs.
+    public static func microphone(hearing samples: [Int16], format: AudioFormat = .cdMono) -> SoundInput {
+        SoundInput(isLive: false) { SampleSource(samples, format: format) }
     }
 
     private let removesDirectory: Bool

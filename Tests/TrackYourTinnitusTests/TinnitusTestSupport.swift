@@ -16,7 +16,8 @@ struct TinnitusFixture {
     static let berlin = ModuleHarness.berlin
 
     init(input: [String] = [], now: Date = ModuleHarness.defaultNow, program: ProgramKind = .integrated,
-         directory: DataDirectory? = nil) throws {
-        harness = try ModuleHarness(TrackYourTinnitusModule(), program: program, input: input, now: now, directory: directory)
+         directory: DataDirectory? = nil, microphone: SoundInput = ModuleHarness.noMicrophone) throws {
+        harness = try ModuleHarness(TrackYourTinnitusModule(), program: program, input: input, now: now, directory: directory,
+                                    microphone: microphone)
     }
 }

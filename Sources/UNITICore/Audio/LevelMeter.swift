@@ -45,20 +45,35 @@ public struct LevelMeter: Sendable {
         peak > 0 ? max(Self.floor, 20 * log10(peak)) : Self.floor
     }
 
-    /// Reads `seconds` of audio from `source` and returns its RMS level in dBFS.
-    public static func measure(_ source: any AudioSource, seconds: Double) throws -> Double {
-        var meter = LevelMeter()
-        let format = source.format
-        var remaining = format.frames(seconds: seconds)
-        var block = [Int16](repeating: 0, count: 4096 * format.channels)
-        while remaining > 0 {
+    /// Adds audio read from `source` block by block: up to `limit` frames (to the source's end
+    /// when nil), and only while `continuing()` holds, so a capture thread can be told to stop
+    /// between blocks. Returns the frames added. The one loop that turns a source into a level
+    /// (a file, a generator, the microphone).
+    @discardableResult
+    public mutating func add(from source: any AudioSource, frames limit: Int? = nil,
+                             while continuing: () -> Bool = { true }) throws -> Int {
+        let channels = source.format.channels
+        let blockFrames = 4096
+        var block = [Int16](repeating: 0, count: blockFrames * channels)
+        var added = 0
+        while continuing() {
+            let wanted = min(blockFrames, limit.map { $0 - added } ?? blockFrames)
+            if wanted <= 0 { break }
             let frames = try block.withUnsafeMutableBufferPointer { buffer in
-                try source.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(min(remaining, 4096) * format.channels)]))
+                try source.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(wanted * channels)]))
             }
             if frames == 0 { break }
-            block.withUnsafeBufferPointer { meter.add(UnsafeBufferPointer(rebasing: $0[0..<(frames * format.channels)])) }
-            remaining -= frames
+            block.withUnsafeBufferPointer { add(UnsafeBufferPointer(rebasing: $0[0..<(frames * channels)])) }
+            added += frames
         }
+        return added
+    }
+
+    /// The RMS level in dBFS of `seconds` of audio from `source`, or of all of it when nil
+    /// (a recording); throws when the source gave no sound at all.
+    public static func measure(_ source: any AudioSource, seconds: Double? = nil) throws -> Double {
+        var meter = LevelMeter()
+        try meter.add(from: source, frames: seconds.map { source.format.frames(seconds: $0) })
         guard meter.sampleCount > 0 else {
             throw UNITIError(L("core.audio.noSamples"))
         }

@@ -4,22 +4,26 @@ import UNITIProtocol
 
 /// Runs a questionnaire for a person, for any module: refuses an invalid definition, offers to
 /// resume an unfinished draft, picks the front end (widgets on a terminal, the line protocol
-/// otherwise), keeps the draft after every answer, and returns the finished sheet with its
-/// scores. Where the sheet is stored is the caller's choice (`AnswerSheetStore` is there for
-/// modules that need nothing special).
+/// otherwise), keeps the draft after every answer, reads the sensors the definition asks for
+/// while the person answers (``QuestionnaireSensors``), and returns the finished sheet with its
+/// scores and readings. Where the sheet is stored is the caller's choice (`AnswerSheetStore` is
+/// there for modules that need nothing special).
 public final class QuestionnaireEngine {
     public let services: CoreServices
     /// Keys for the widgets; nil uses the terminal when the input is interactive.
     public let keys: (any KeyInput)?
-    public let sensorSource: (any QuestionnaireSensorSource)?
+    /// The sensors read while answering, with the person's permissions.
+    public let sensors: QuestionnaireSensors
     /// The language to ask in; nil follows the shell's current language.
     public let localizer: Localizer?
 
-    public init(services: CoreServices, keys: (any KeyInput)? = nil, sensorSource: (any QuestionnaireSensorSource)? = nil,
+    /// - Parameter sensors: the sensors to read (the services' own when nil); a command hands
+    ///   its own to measure a recording instead of the microphone for one answer.
+    public init(services: CoreServices, keys: (any KeyInput)? = nil, sensors: QuestionnaireSensors? = nil,
                 localizer: Localizer? = nil) {
         self.services = services
         self.keys = keys
-        self.sensorSource = sensorSource
+        self.sensors = sensors ?? QuestionnaireSensors(services: services)
         self.localizer = localizer
     }
 
@@ -50,12 +54,11 @@ public final class QuestionnaireEngine {
         }
         let console = services.console
         let session = try startSession(definition, owner: owner, keepsDraft: keepsDraft, syncsDraft: syncsDraft, localizer: localizer)
-        if session.sensors == nil, !definition.sensors.isEmpty {
-            session.sensors = sensorSource?.readings(for: definition.sensors, clock: services.clock)
-        }
         let text = QuestionnaireText(localizer: localizer)
         console.line(text.text(definition.title))
         if let intro = definition.intro { console.line(text.text(intro)) }
+        // Sensors run from here until the last answer, and their readings go into the sheet.
+        let capture = try sensors.start(definition.sensors, localizer: localizer)
 
         let database = services.database
         let clock = services.clock
@@ -80,13 +83,18 @@ public final class QuestionnaireEngine {
             }
             try frontEnd.run(session, afterEachAnswer: saveDraft)
         } catch let cancel as PromptCancelled {
+            capture.cancel()
             if keepsDraft, !session.visited.isEmpty {
                 try saveDraft(session)
                 console.error(localizer("questionnaire.draftKept", ["title": text.text(definition.title)]))
                 throw PromptCancelled(cancel.reason, keptAnswers: true)
             }
             throw cancel
+        } catch {
+            capture.cancel()
+            throw error
         }
+        if let readings = capture.stop() { session.sensors = readings }
         let sheet = try session.finish(clientVersion: Self.clientVersion)
         let result = QuestionnaireResult(sheet: sheet, scores: QuestionnaireScorer.scores(for: definition, answers: sheet.values))
         if keepsDraft || storing != nil {
@@ -151,12 +159,6 @@ public struct QuestionnaireResult: Codable, Hashable, Sendable {
         self.sheet = sheet
         self.scores = scores
     }
-}
-
-/// Takes the readings a definition asks for (microphone level, location) while answering.
-/// The audio and location services provide one; without it no readings are recorded.
-public protocol QuestionnaireSensorSource: Sendable {
-    func readings(for sensors: [QuestionnaireSensor], clock: any WallClock) -> SensorReadings?
 }
 
 extension ModuleContext {

@@ -7,7 +7,7 @@ import UNITIProtocol
 /// Topics:
 /// - where data lives: ``dataDirectory``, ``database``, ``settings``, ``studies``;
 /// - talking to the person: ``console``, ``input``, ``prefersJSON``;
-/// - what tests decide: ``clock``, ``random``, ``transport``;
+/// - what tests decide: ``clock``, ``random``, ``transport``, ``microphone``;
 /// - the program: ``program``, ``sessions`` (login and server address, `--server` first).
 public final class CoreServices: Sendable {
     public let dataDirectory: DataDirectory
@@ -27,13 +27,18 @@ public final class CoreServices: Sendable {
     public let serverOverride: String?
     /// How HTTP is sent (libcurl, loaded on the first request).
     public let transport: any HTTPTransport
+    /// Where the microphone sensor hears from (the ALSA capture device; a recording or
+    /// synthetic sound in tests). Opened only while a questionnaire that asks for the level is
+    /// answered with the person's permission.
+    public let microphone: SoundInput
     /// Set by a module command that ends the program after it (a standalone program closes
     /// after a saved check-in, Track Your Tinnitus thesis 3); the shell stops when it sees it.
     public let endOfProgramRequested = LockedValue(false)
 
     public init(dataDirectory: DataDirectory, database: AppDatabase, console: Console, input: any LineInput,
                 clock: any WallClock, random: any RandomSource, program: ProgramKind, prefersJSON: Bool = false,
-                serverOverride: String? = nil, transport: any HTTPTransport = CurlTransport()) {
+                serverOverride: String? = nil, transport: any HTTPTransport = CurlTransport(),
+                microphone: SoundInput = .captureDevice()) {
         self.dataDirectory = dataDirectory
         self.database = database
         self.settings = SettingsStore(database: database)
@@ -46,6 +51,7 @@ public final class CoreServices: Sendable {
         self.prefersJSON = prefersJSON
         self.serverOverride = serverOverride
         self.transport = transport
+        self.microphone = microphone
     }
 
     /// The login and the server address (`--server` for this run first, then the stored one).

@@ -13,7 +13,8 @@ import UNITIProtocol
 /// - the person: ``console``, ``input``, ``localizer``;
 /// - the server: ``sessions``, ``apiClient()``, ``outbox``;
 /// - what tests decide: ``clock``, ``random``;
-/// - questionnaires, answer sheets and sensors: see the extensions in `Questionnaires/` and `Sensors/`.
+/// - questionnaires, answer sheets and sensors: ``questionnaires``, ``answerSheets`` (in
+///   `Questionnaires/`) and ``sensors`` (in `Sensors/`).
 public final class ModuleContext: Sendable {
     public let services: CoreServices
     /// The module the command belongs to (``ModuleDescriptor/shell`` for the shell's own).

@@ -9,13 +9,16 @@ public struct SettingsStore: Sendable {
     }
 
     public func string(_ key: String) throws -> String? {
-        try database.writer.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM core_settings WHERE key = ?", arguments: [key])
-        }
+        try database.writer.read { db in try Self.read(db, key) }
     }
 
     public func set(_ key: String, to value: String?) throws {
         try database.writer.write { db in try Self.write(db, key, value) }
+    }
+
+    /// Reads a setting inside the caller's transaction (a migration step).
+    public static func read(_ db: Database, _ key: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM core_settings WHERE key = ?", arguments: [key])
     }
 
     /// Writes a setting inside the caller's transaction (e.g. together with an outbox entry).

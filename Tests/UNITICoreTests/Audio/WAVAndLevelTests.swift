@@ -62,6 +62,25 @@ struct WAVAndLevelTests {
         #expect(LevelMeter().rmsDBFS == LevelMeter.floor)
     }
 
+    @Test("a whole recording is measured to its end: the level of every sample, not of the first block", arguments: [-10.0, -23.5, -40.0])
+    func wholeRecording(level: Double) throws {
+        // A quiet start and a sine at `level` after it, over several blocks and an odd length.
+        let path = AudioTest.temporaryPath("whole.wav")
+        let amplitude = pow(10, level / 20) * 2.0.squareRoot()
+        let samples = [Int16](repeating: 3, count: 4096) + (0..<20_001).map { i in
+            pcm16(Float(amplitude * sin(2 * .pi * 1000 * Double(i) / 44_100)))
+        }
+        let writer = try WAVWriter(path: path, format: .cdMono)
+        try writer.write(samples)
+        try writer.close()
+        var meter = LevelMeter()
+        meter.add(samples)
+        let measured = try LevelMeter.measure(WAVFileSource(path: path))
+        #expect(abs(measured - meter.rmsDBFS) < 1e-9)
+        #expect(abs(measured - (level + 10 * log10(20_001.0 / 24_097))) < 0.1)
+        #expect(try LevelMeter.measure(WAVFileSource(path: path), seconds: 0.05) < -80)
+    }
+
     @Test("a looped recording has no click at the seam")
     func loopSeam() throws {
         // 0.3 s of a 440 Hz sine ending half a cycle off: played end-to-start it would jump.

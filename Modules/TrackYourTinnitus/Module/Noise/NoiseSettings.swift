@@ -1,28 +1,28 @@
 import Foundation
 import UNITICore
 
-/// Whether the ambient noise level is measured while answering (thesis FR6) and the offset that
-/// turns the measured dBFS into an approximate dB SPL for this microphone.
+/// How the ambient noise level is shown (thesis FR6): the offset that turns the measured dBFS
+/// into an approximate dB SPL for this microphone.
+///
+/// Whether the level is measured at all is the person's microphone permission, kept by the
+/// core (``SensorPermissions``); `tyt settings noise on|off` sets it, and the module's own
+/// switch of earlier versions (`tyt.noise.enabled`) becomes that permission once (the
+/// storage step `v3-noise-permission` in ``TinnitusMigrations``).
 public struct NoiseSettings: Sendable, Equatable {
-    public var isEnabled: Bool
     /// dB added to a dBFS level to estimate dB SPL; nil shows plain dBFS.
     public var calibrationOffset: Double?
 
-    static let enabledKey = "noise.enabled"
     static let calibrationKey = "noise.calibration"
 
-    public init(isEnabled: Bool = false, calibrationOffset: Double? = nil) {
-        self.isEnabled = isEnabled
+    public init(calibrationOffset: Double? = nil) {
         self.calibrationOffset = calibrationOffset
     }
 
     public static func load(_ context: ModuleContext) throws -> NoiseSettings {
-        NoiseSettings(isEnabled: try context.moduleSetting(enabledKey) == "on",
-                      calibrationOffset: try context.moduleSetting(calibrationKey).flatMap(Double.init))
+        NoiseSettings(calibrationOffset: try context.moduleSetting(calibrationKey).flatMap(Double.init))
     }
 
     public func save(_ context: ModuleContext) throws {
-        try context.setModuleSetting(Self.enabledKey, to: isEnabled ? "on" : "off")
         try context.setModuleSetting(Self.calibrationKey, to: calibrationOffset.map { String($0) })
     }
 
@@ -33,4 +33,5 @@ public struct NoiseSettings: Sendable, Equatable {
         }
         return L("tyt.noise.dbfs", ["level": String(format: "%.1f", dbfs)])
     }
+
 }

@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import UNITICore
 
-/// `tyt settings noise on|off` and `tyt settings calibration DB` (thesis FR6).
+/// `tyt settings noise on|off` and `tyt settings calibration DB` (thesis FR6). `noise` is the
+/// core's microphone permission under the module's older name (the same as `sensors
+/// allow|refuse microphone`); the calibration is the module's own.
 struct SettingsCommand: ShellCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(commandName: "settings", abstract: L("tyt.settings.abstract"),
@@ -13,7 +15,8 @@ struct SettingsCommand: ShellCommand {
 
     func run(in context: ModuleContext) throws {
         let settings = try NoiseSettings.load(context)
-        context.console.line(L(settings.isEnabled ? "tyt.settings.noiseOn" : "tyt.settings.noiseOff"))
+        let measured = try context.sensors.permissions.isAllowed(.microphone)
+        context.console.line(L(measured ? "tyt.settings.noiseOn" : "tyt.settings.noiseOff"))
         if let offset = settings.calibrationOffset {
             context.console.line(L("tyt.settings.calibrated", ["offset": String(format: "%+.1f", offset)]))
         } else {
@@ -25,17 +28,18 @@ struct SettingsCommand: ShellCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(commandName: "noise", abstract: L("tyt.settings.noise.abstract"))
         }
-        @Argument(help: ArgumentHelp(L("tyt.settings.noise.value"), valueName: "on|off")) var value: String
+
+        /// `on` or `off` (German `an`, `ein`, `aus`).
+        enum Switch: String, LocalizedArgumentWords {
+            case on, off
+            static var wordsKey: String { "tyt.settings.noise.words" }
+        }
+
+        @Argument(help: ArgumentHelp(L("tyt.settings.noise.value"), valueName: "on|off")) var value: Switch
         init() {}
         func run(in context: ModuleContext) throws {
-            var settings = try NoiseSettings.load(context)
-            switch value.lowercased() {
-            case "on", "an", "ein": settings.isEnabled = true
-            case "off", "aus": settings.isEnabled = false
-            default: throw UNITIError(L("tyt.settings.noise.bad", ["value": value]))
-            }
-            try settings.save(context)
-            context.console.line(L(settings.isEnabled ? "tyt.settings.noiseOn" : "tyt.settings.noiseOff"))
+            try context.sensors.permissions.set(value == .on ? .allowed : .refused, for: .microphone)
+            context.console.line(L(value == .on ? "tyt.settings.noiseOn" : "tyt.settings.noiseOff"))
         }
     }
 

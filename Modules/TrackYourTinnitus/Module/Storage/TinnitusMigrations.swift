@@ -58,5 +58,14 @@ enum TinnitusMigrations {
                 ALTER TABLE tyt_feedback_new RENAME TO tyt_feedback;
                 """)
         },
+        ModuleMigration("v3-noise-permission") { db in
+            // Whether the noise level is measured became the core's microphone permission (one
+            // permission for every questionnaire that asks for the level). The module's old
+            // switch carries over: `on` is allowed, `off` refused; then it goes.
+            let key = "tyt.noise.enabled"
+            guard let old = try SettingsStore.read(db, key) else { return }
+            try SensorPermissions.set(old == "on" ? .allowed : .refused, for: .microphone, in: db)
+            try SettingsStore.write(db, key, nil)
+        },
     ]
 }

@@ -1,0 +1,37 @@
+import Foundation
+import ArgumentParser
+
+/// The fixed words an argument takes (`allow|refuse`, `on|off`, a sensor's name) as an
+/// argument-parser enum, so a command's `run()` receives a value and never matches words.
+///
+/// The English raw value is always understood, and so is every word the string tables give
+/// for the value in any language (`<wordsKey>.<rawValue>`, alternatives separated by `|`, e.g.
+/// German `an|ein`): a script written in either language works in both, whatever the
+/// person's current language. Anything else is refused by the parser in one line that lists
+/// the English values.
+public protocol LocalizedArgumentWords: ExpressibleByArgument, CaseIterable, RawRepresentable where RawValue == String {
+    /// The string-table prefix of the words, e.g. `host.sensors.words`.
+    static var wordsKey: String { get }
+}
+
+extension LocalizedArgumentWords {
+    public init?(argument: String) {
+        let typed = argument.lowercased()
+        guard let value = Self.allCases.first(where: { $0.words.contains(typed) }) else { return nil }
+        self = value
+    }
+
+    /// Every word that means this value, in lower case, in every language.
+    public var words: Set<String> {
+        let key = "\(Self.wordsKey).\(rawValue)"
+        var words: Set<String> = [rawValue.lowercased()]
+        for language in Language.allCases {
+            let localizer = Localizer(language: language)
+            guard localizer.hasKey(key) else { continue }
+            for word in localizer(key).split(separator: "|") {
+                words.insert(word.trimmingCharacters(in: .whitespaces).lowercased())
+            }
+        }
+        return words
+    }
+}
