@@ -17,6 +17,7 @@ struct LocalizationKeyUsageTests {
         "core.buildKind.\\(": ProgramKind.allCases.map { "core.buildKind.\($0.rawValue)" },
         "\\(owner).about.\\(name)": AboutCommand.topics.map { "tyt.about.\($0)" }
             + SonSettingsCommand.pages.topics.map { "son.about.\($0)" },
+        "core.sensors.\\(rawValue).subject": SensorKind.allCases.map { "core.sensors.\($0.rawValue).subject" },
         "reminders.weekday.\\(": Weekday.allCases.map { "reminders.weekday.\($0.description)" },
         "host.study.joined.\\(": MembershipStatus.allCases.map { "host.study.joined.\($0.rawValue)" },
         "host.studies.membership.\\(": MembershipStatus.allCases.map { "host.studies.membership.\($0.rawValue)" },
