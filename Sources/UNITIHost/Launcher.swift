@@ -214,7 +214,7 @@ public enum Launcher {
                                         input: input, clock: SystemClock(), random: SystemRandomSource(),
                                         program: program.kind, prefersJSON: options.json, serverOverride: options.server)
             shell = Shell(registry: registry, services: services, program: program, hostCommands: commands, index: index)
-            try shell.deliverParkedRecords()
+            try shell.prepare()
             editor?.completer = { [unowned shell] words, _ in shell.completions(after: words) }
         } catch {
             let message = (error as? UNITIError)?.message ?? "\(error)"

@@ -67,7 +67,7 @@ public final class ModuleHarness: @unchecked Sendable {
                                     clock: self.clock, random: random, program: program, microphone: microphone)
         shell = Shell(registry: registry, services: services, program: shellProgram, hostCommands: commands)
         // As the launcher does when a program opens a data directory.
-        try shell.deliverParkedRecords()
+        try shell.prepare()
         // Modules outside the bundled default study (test modules) are enabled by a test study.
         let unknown = modules.map(\.descriptor.id).filter { ModuleCatalog.module($0) == nil }
         if !unknown.isEmpty {

@@ -37,6 +37,98 @@ public enum Program {
     @discardableResult
     public static func run(_ name: String, _ arguments: [String], stdin: String = "",
                     environment: [String: String] = [:]) throws -> Result {
+        try start(name, arguments, environment: environment).finish(stdin: stdin)
+    }
+
+    /// Runs several programs *at the same moment* (all are started before any gets its input)
+    /// and waits for all: how two terminals or a daemon beside the shell meet on one data directory.
+    public static func runTogether(_ runs: [(name: String, arguments: [String], stdin: String)],
+                                   environment: [String: String] = [:]) throws -> [Result] {
+        let started = try runs.map { try start($0.name, $0.arguments, environment: environment) }
+        // Every input is written before anyone is waited for (it fits the pipe), so no program
+        // waits for input that would only come after another one ended.
+        for (program, run) in zip(started, runs) {
+            program.write(run.stdin)
+            program.closeInput()
+        }
+        return started.map { $0.finish() }
+    }
+
+    /// A started program: write to its input, read what it printed, kill it, or wait for it.
+    public final class Running: @unchecked Sendable {
+        public let process: Process
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        private let lock = NSLock()
+        private var outData = Data(), errData = Data()
+        private let done = DispatchGroup()
+
+        init(process: Process) throws {
+            // A program that ends before reading all its input must not take the test run with it.
+            signal(SIGPIPE, SIG_IGN)
+            self.process = process
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = error
+            try process.run()
+            // Read both pipes as the program writes, so a chatty program never blocks on a full pipe.
+            for (pipe, isOut) in [(output, true), (error, false)] {
+                done.enter()
+                Thread.detachNewThread { [self] in
+                    while true {
+                        let chunk = pipe.fileHandleForReading.availableData
+                        if chunk.isEmpty { break }
+                        lock.withLock { if isOut { outData.append(chunk) } else { errData.append(chunk) } }
+                    }
+                    done.leave()
+                }
+            }
+        }
+
+        /// What it printed on standard output so far.
+        public var out: String { lock.withLock { String(decoding: outData, as: UTF8.self) } }
+
+        /// Writes to its input; a program that already ended (and closed its input) is not an error here.
+        public func write(_ text: String) {
+            try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+        }
+
+        /// Waits until its output contains `text` (true), or `timeout` passes (false).
+        public func waitForOutput(_ text: String, timeout: TimeInterval = 30) -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if out.contains(text) { return true }
+                if !process.isRunning { return out.contains(text) }
+                usleep(5_000)
+            }
+            return false
+        }
+
+        /// SIGKILL: no clean-up at all, as when the power goes or the system kills it.
+        public func kill9() {
+            kill(process.processIdentifier, SIGKILL)
+        }
+
+        /// Ends its input (the program reads end-of-file).
+        public func closeInput() {
+            try? input.fileHandleForWriting.close()
+        }
+
+        /// Writes `stdin`, closes the input and waits for the end.
+        @discardableResult
+        public func finish(stdin: String = "") -> Result {
+            if !stdin.isEmpty { write(stdin) }
+            try? input.fileHandleForWriting.close()
+            done.wait()
+            process.waitUntilExit()
+            return lock.withLock {
+                Result(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
+                       err: String(decoding: errData, as: UTF8.self))
+            }
+        }
+    }
+
+    /// Starts `name` with arguments; its input stays open until ``Running/finish(stdin:)``.
+    public static func start(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Running {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path(name))
         process.arguments = arguments
@@ -46,27 +138,7 @@ public enum Program {
         env.removeValue(forKey: "UNITI_HOME")
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        // Read both pipes fully before waiting, so a chatty program cannot block on a full pipe.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = error.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      out: String(decoding: outData, as: UTF8.self),
-                      err: String(decoding: errData, as: UTF8.self))
+        return try Running(process: process)
     }
 }
 

@@ -53,6 +53,11 @@ public final class QuestionnaireEngine {
             ]))
         }
         let console = services.console
+        // One program at a time answers a questionnaire of a data directory, so two windows
+        // cannot end up with the same draft; and nothing is asked that could not be saved.
+        if keepsDraft { try requireRoomToSave(localizer: localizer) }
+        let answering = keepsDraft ? try claimAnswering(definition, owner: owner, localizer: localizer) : nil
+        defer { answering?.release() }
         let session = try startSession(definition, owner: owner, keepsDraft: keepsDraft, syncsDraft: syncsDraft, localizer: localizer)
         let text = QuestionnaireText(localizer: localizer)
         console.line(text.text(definition.title))
@@ -66,12 +71,16 @@ public final class QuestionnaireEngine {
         let saveDraft: (QuestionnaireSession) throws -> Void = { session in
             guard keepsDraft else { return }
             let draft = session.draft(clientVersion: Self.clientVersion)
-            try database.writer.write { db in
-                if syncsDraft {
-                    try records.saveDraft(draft, in: db)
-                } else {
-                    try QuestionnaireDraftStore.save(draft, owner: owner, at: clock.now, in: db)
+            do {
+                try database.writer.write { db in
+                    if syncsDraft {
+                        try records.saveDraft(draft, in: db)
+                    } else {
+                        try QuestionnaireDraftStore.save(draft, owner: owner, at: clock.now, in: db)
+                    }
                 }
+            } catch where StorageFailure.kind(of: error) != nil {
+                throw self.rescue(draft, owner: owner, after: error, localizer: localizer)
             }
         }
         do {
@@ -98,18 +107,64 @@ public final class QuestionnaireEngine {
         let sheet = try session.finish(clientVersion: Self.clientVersion)
         let result = QuestionnaireResult(sheet: sheet, scores: QuestionnaireScorer.scores(for: definition, answers: sheet.values))
         if keepsDraft || storing != nil {
-            try database.writer.write { db in
-                try storing?(result, db)
-                guard keepsDraft else { return }
-                if syncsDraft {
-                    try records.finishDraft(with: sheet, in: db)
-                } else {
-                    try QuestionnaireDraftStore.delete(owner: owner, questionnaireID: definition.id, in: db)
+            do {
+                try database.writer.write { db in
+                    try storing?(result, db)
+                    guard keepsDraft else { return }
+                    if syncsDraft {
+                        try records.finishDraft(with: sheet, in: db)
+                    } else {
+                        try QuestionnaireDraftStore.delete(owner: owner, questionnaireID: definition.id, in: db)
+                    }
                 }
+            } catch where keepsDraft && StorageFailure.kind(of: error) != nil {
+                // Every answer is given: they come back as a complete draft, stored on resume.
+                throw rescue(session.draft(clientVersion: Self.clientVersion), owner: owner, after: error, localizer: localizer)
             }
         }
         if let outro = definition.outro { console.line(text.text(outro)) }
         return result
+    }
+
+    /// How long a script's answers wait for another program answering the same questionnaire.
+    public static let otherAnswerPatience: TimeInterval = 120
+    /// The room a draft needs at the least (a few pages of the database's log).
+    static let roomNeeded: UInt64 = 512 * 1024
+
+    /// Takes the data directory's lock for answering this questionnaire. A person at a terminal
+    /// is told at once that another window is answering it (nothing has been asked yet); a script,
+    /// whose answers are given already, waits for the other program to finish.
+    private func claimAnswering(_ definition: QuestionnaireDefinition, owner: ModuleID, localizer: Localizer) throws -> FileLock {
+        let lock = services.dataDirectory.lock("answering-\(owner)-\(definition.id)")
+        if try lock.tryAcquire() { return lock }
+        if !services.input.isInteractive, try lock.acquire(timeout: Self.otherAnswerPatience) { return lock }
+        throw UNITIError(localizer("questionnaire.answeredElsewhere", [
+            "title": definition.title.text(in: localizer.language.rawValue),
+            "process": lock.holder.map(String.init) ?? "?",
+        ]))
+    }
+
+    /// Refuses to start when the data directory cannot take the answers (a read-only file system,
+    /// a full disk), before the first question, so nobody answers what could not be kept.
+    private func requireRoomToSave(localizer: Localizer) throws {
+        var stats = statvfs()
+        guard statvfs(services.dataDirectory.path, &stats) == 0 else { return }
+        if stats.f_flag & UInt(ST_RDONLY) != 0 {
+            throw UNITIError(localizer("questionnaire.readOnly", ["path": services.dataDirectory.path]))
+        }
+        let free = UInt64(stats.f_bavail) * UInt64(stats.f_frsize)
+        guard free < Self.roomNeeded else { return }
+        throw UNITIError(localizer("questionnaire.noRoom", ["path": services.dataDirectory.path, "free": "\(free / 1024)"]))
+    }
+
+    /// Keeps a draft that could not be saved outside the data directory (``AnswerRescue``) and
+    /// returns the one line that says what happened and where the answers wait.
+    private func rescue(_ draft: QuestionnaireDraft, owner: ModuleID, after error: Error, localizer: Localizer) -> UNITIError {
+        let problem = StorageFailure.message(for: error, directory: services.dataDirectory.path) ?? "\(error)"
+        if let path = AnswerRescue(dataDirectory: services.dataDirectory).keep(draft, owner: owner, at: services.clock.now) {
+            return UNITIError(problem + " " + localizer("questionnaire.rescued", ["count": "\(draft.sheet.answers.count)", "path": path]))
+        }
+        return UNITIError(problem + " " + localizer("questionnaire.notRescued", ["count": "\(draft.sheet.answers.count)"]))
     }
 
     private func startSession(_ definition: QuestionnaireDefinition, owner: ModuleID, keepsDraft: Bool, syncsDraft: Bool,

@@ -80,7 +80,7 @@ public final class AppDatabase: Sendable {
     /// Sets WAL mode (kept in the file) and runs the pending steps, holding the data directory's
     /// migration lock: another program doing the same waits, then finds nothing left to do.
     private func migrate(with migrator: DatabaseMigrator) throws {
-        let lock = FileLock(path: (path as NSString).deletingLastPathComponent + "/" + Self.migrationLockName)
+        let lock = DataDirectory(path: (path as NSString).deletingLastPathComponent).lock("migration")
         do {
             try lock.withLock {
                 let mode = try writer.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
@@ -94,9 +94,6 @@ public final class AppDatabase: Sendable {
         }
         Self.restrictPermissions(of: path)
     }
-
-    /// The lock file that serializes migrations (in the data directory, next to the database).
-    static let migrationLockName = "migration.lock"
 
     static func migrator(for sets: [MigrationSet]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()

@@ -41,6 +41,17 @@ public struct DataDirectory: Sendable, Hashable {
     public var databasePath: String { path + "/" + AppDatabase.fileName }
     public var historyPath: String { path + "/history" }
 
+    /// A lock (``FileLock``) in the directory's `locks/` folder, by name; the folder is made on
+    /// first use. Names are reduced to letters, digits, `.`, `-` and `_`.
+    public func lock(_ name: String) -> FileLock {
+        let folder = path + "/locks"
+        mkdir(folder, 0o700)  // EEXIST is fine; any other failure shows when the lock is opened
+        let safe = String(name.unicodeScalars.map { scalar -> Character in
+            CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "._-".unicodeScalars.contains(scalar) ? Character(scalar) : "_"
+        })
+        return FileLock(path: folder + "/" + safe + ".lock")
+    }
+
     private static func absolute(_ path: String) -> String {
         let expanded = (path as NSString).expandingTildeInPath
         if expanded.hasPrefix("/") { return expanded }

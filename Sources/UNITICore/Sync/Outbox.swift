@@ -9,6 +9,11 @@ import GRDB
 /// an entry is removed only after the server acknowledged it, so a process killed mid-sync
 /// re-sends at most what the server then recognises as already stored.
 ///
+/// Entries are matched by client id *and revision*: a change queued again while a sync is sending
+/// the previous version (in this process's background sync, or another program's) bumps the
+/// revision, so the acknowledgement of the old version cannot remove the new one, which is then
+/// sent by the next sync.
+///
 /// Failed deliveries wait with exponential backoff and full jitter; an entry the server rejects
 /// as invalid (422) is kept, marked rejected with the server's reason, and not retried. An entry
 /// the server cannot take *yet* (a sheet for a questionnaire of a study not joined) is kept
@@ -40,6 +45,8 @@ public struct Outbox: Sendable {
         public var nextAttemptAt: Date
         public var state: State
         public var lastError: String?
+        /// Bumped whenever the entry's payload is replaced (see the type's notes).
+        public var revision: Int
     }
 
     /// Queues a change inside the caller's transaction. A second entry with the same client id
@@ -51,7 +58,8 @@ public struct Outbox: Sendable {
             VALUES (?, ?, ?, ?, ?, 0, ?, 'pending')
             ON CONFLICT(clientID) DO UPDATE SET
                 payload = excluded.payload, kind = excluded.kind, attempts = 0,
-                nextAttemptAt = excluded.nextAttemptAt, state = 'pending', lastError = NULL
+                nextAttemptAt = excluded.nextAttemptAt, state = 'pending', lastError = NULL,
+                revision = core_outbox.revision + 1
             """, arguments: [clientID, kind, moduleID, payload, date, date])
     }
 
@@ -65,51 +73,50 @@ public struct Outbox: Sendable {
         }
     }
 
-    /// Removes entries the server acknowledged (stored now, or already before).
-    public func acknowledge(clientIDs: [String]) throws {
-        guard !clientIDs.isEmpty else { return }
+    /// Removes entries the server acknowledged (stored now, or already before): the versions that
+    /// were sent, not a newer one queued meanwhile.
+    public func acknowledge(_ entries: [Entry]) throws {
+        guard !entries.isEmpty else { return }
         try database.writer.write { db in
-            for chunk in stride(from: 0, to: clientIDs.count, by: 500) {
-                let slice = Array(clientIDs[chunk..<min(chunk + 500, clientIDs.count)])
-                let marks = slice.map { _ in "?" }.joined(separator: ",")
-                try db.execute(sql: "DELETE FROM core_outbox WHERE clientID IN (\(marks))",
-                               arguments: StatementArguments(slice))
+            let statement = try db.cachedStatement(sql: "DELETE FROM core_outbox WHERE clientID = ? AND revision = ?")
+            for entry in entries {
+                try statement.execute(arguments: [entry.clientID, entry.revision])
             }
         }
     }
 
     /// Records a failed attempt (network error, 5xx) and schedules the next one.
-    public func recordFailure<R: RandomNumberGenerator>(clientIDs: [String], error: String, at now: Date,
+    public func recordFailure<R: RandomNumberGenerator>(_ entries: [Entry], error: String, at now: Date,
                                                         using random: inout R) throws {
         try database.writer.write { db in
-            for clientID in clientIDs {
-                let attempts = (try Int.fetchOne(db, sql: "SELECT attempts FROM core_outbox WHERE clientID = ?",
-                                                 arguments: [clientID]) ?? 0) + 1
-                let delay = Backoff.delay(afterAttempts: attempts, using: &random)
+            for entry in entries {
+                guard let attempts = try Int.fetchOne(db, sql: "SELECT attempts FROM core_outbox WHERE clientID = ? AND revision = ?",
+                                                      arguments: [entry.clientID, entry.revision]) else { continue }
+                let delay = Backoff.delay(afterAttempts: attempts + 1, using: &random)
                 try db.execute(sql: """
-                    UPDATE core_outbox SET attempts = ?, lastError = ?, nextAttemptAt = ? WHERE clientID = ?
-                    """, arguments: [attempts, error, now.addingTimeInterval(delay), clientID])
+                    UPDATE core_outbox SET attempts = ?, lastError = ?, nextAttemptAt = ? WHERE clientID = ? AND revision = ?
+                    """, arguments: [attempts + 1, error, now.addingTimeInterval(delay), entry.clientID, entry.revision])
             }
         }
     }
 
     /// Marks an entry the server refused as invalid; it stays, visible in `sync --status`.
-    public func reject(clientID: String, reason: String) throws {
-        try mark([clientID], state: .rejected, reason: reason)
+    public func reject(_ entry: Entry, reason: String) throws {
+        try mark([entry], state: .rejected, reason: reason)
     }
 
     /// Parks entries the server cannot take yet, with its reason; they are not retried until
     /// `wakeWaiting` (after a join, new questionnaires, or an explicit sync).
-    public func wait(clientIDs: [String], reason: String) throws {
-        try mark(clientIDs, state: .waiting, reason: reason)
+    public func wait(_ entries: [Entry], reason: String) throws {
+        try mark(entries, state: .waiting, reason: reason)
     }
 
-    private func mark(_ clientIDs: [String], state: State, reason: String) throws {
-        guard !clientIDs.isEmpty else { return }
+    private func mark(_ entries: [Entry], state: State, reason: String) throws {
+        guard !entries.isEmpty else { return }
         try database.writer.write { db in
-            let statement = try db.cachedStatement(sql: "UPDATE core_outbox SET state = ?, lastError = ? WHERE clientID = ?")
-            for clientID in clientIDs {
-                try statement.execute(arguments: [state.rawValue, reason, clientID])
+            let statement = try db.cachedStatement(sql: "UPDATE core_outbox SET state = ?, lastError = ? WHERE clientID = ? AND revision = ?")
+            for entry in entries {
+                try statement.execute(arguments: [state.rawValue, reason, entry.clientID, entry.revision])
             }
         }
     }
@@ -201,6 +208,10 @@ enum SyncMigrations {
                 t.column("route", .text).primaryKey()
                 t.column("etag", .text).notNull()
             }
+        },
+        ModuleMigration("v2-outbox-revisions") { db in
+            // Which version of an entry was sent (see Outbox): an acknowledgement removes only it.
+            try db.alter(table: "core_outbox") { t in t.add(column: "revision", .integer).notNull().defaults(to: 0) }
         },
         ModuleMigration("v2-parked-records") { db in
             // Pulled records this program could not apply (ParkedRecords): newest per record.

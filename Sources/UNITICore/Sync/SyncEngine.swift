@@ -22,6 +22,8 @@ public struct SyncReport: Sendable, Equatable {
     public var resourceProblems: [String] = []
     /// Set when the sync stopped early; everything not delivered stays queued.
     public var stoppedBecause: APIError?
+    /// Set when another program was syncing this data directory and this sync did not run.
+    public var anotherSyncRunning = false
 }
 
 /// Brings the device and the study server into step: pushes the outbox, then pulls studies,
@@ -56,10 +58,30 @@ public struct SyncEngine: Sendable {
 
     var outbox: Outbox { Outbox(database: services.database) }
 
+    /// How long an explicit sync waits for another program's sync of the same data directory.
+    public static let otherSyncPatience: TimeInterval = 120
+
     /// Pushes, then pulls. `force` makes entries that wait out a backoff due now (explicit `sync`).
+    ///
+    /// One sync runs per data directory at a time, across programs (the shell in two terminals,
+    /// the reminder daemon): an explicit sync (`waitsForOthers`) waits for another to finish, a
+    /// background one leaves the work to it. Each entry is therefore sent by one of them, and the
+    /// server's idempotency by client id covers a sync killed half way.
     @discardableResult
-    public func run(force: Bool = false) -> SyncReport {
+    public func run(force: Bool = false, waitsForOthers: Bool = true) -> SyncReport {
         var report = SyncReport()
+        let lock = services.dataDirectory.lock("sync")
+        do {
+            let acquired = waitsForOthers ? try lock.acquire(timeout: Self.otherSyncPatience) : try lock.tryAcquire()
+            guard acquired else {
+                report.anotherSyncRunning = true
+                return report
+            }
+        } catch {
+            report.stoppedBecause = .server(status: 0, message: (error as? UNITIError)?.message ?? "\(error)")
+            return report
+        }
+        defer { lock.release() }
         let now = services.clock.now
         do {
             if force {
@@ -102,7 +124,7 @@ public struct SyncEngine: Sendable {
             guard !due.isEmpty else { return }
             let unknown = due.filter { $0.kind != SheetOutbox.kind && $0.kind != RecordOutbox.kind }
             for entry in unknown {
-                try outbox.reject(clientID: entry.clientID, reason: "unknown kind \(entry.kind)")
+                try outbox.reject(entry, reason: "unknown kind \(entry.kind)")
             }
             for chunk in Self.chunks(of: due, maximumBytes: Self.batchBytes) {
                 let sheets = chunk.filter { $0.kind == SheetOutbox.kind }
@@ -111,7 +133,7 @@ public struct SyncEngine: Sendable {
                     if !sheets.isEmpty { try pushSheets(sheets, report: &report) }
                     if !records.isEmpty { report.recordsDelivered += try pushRecords(records) }
                 } catch let error as APIError where error.isTransient {
-                    try outbox.recordFailure(clientIDs: chunk.map { $0.clientID }, error: error.message,
+                    try outbox.recordFailure(chunk, error: error.message,
                                              at: services.clock.now, using: &random)
                     throw error
                 }
@@ -152,7 +174,7 @@ public struct SyncEngine: Sendable {
         var order: [String] = []
         for entry in entries {
             guard let header = try? APIClient.decoder.decode(SheetHeader.self, from: entry.payload) else {
-                try outbox.reject(clientID: entry.clientID, reason: "unreadable sheet")
+                try outbox.reject(entry, reason: "unreadable sheet")
                 report.rejected += 1
                 continue
             }
@@ -177,14 +199,14 @@ public struct SyncEngine: Sendable {
             let result: AnswerSheetBatchResult = try client.send("POST", "sheets", jsonBody: body)
             let acknowledged = Set(result.results.map { $0.id.lowercased() })
             let delivered = group.filter { acknowledged.contains($0.id) }
-            try outbox.acknowledge(clientIDs: delivered.map { $0.entry.clientID })
+            try outbox.acknowledge(delivered.map(\.entry))
             report.sheetsDelivered += delivered.count
         } catch APIError.rejected(409, AnswerSheetBatchResult.questionnaireUnavailableCode, let message) {
-            try outbox.wait(clientIDs: group.map { $0.entry.clientID }, reason: message)
+            try outbox.wait(group.map(\.entry), reason: message)
             report.waiting += group.count
         } catch APIError.rejected(let status, _, let message) where status == 422 || status == 400 {
             guard group.count > 1 else {
-                try outbox.reject(clientID: group[0].entry.clientID, reason: message)
+                try outbox.reject(group[0].entry, reason: message)
                 report.rejected += 1
                 return
             }
@@ -199,10 +221,10 @@ public struct SyncEngine: Sendable {
         do {
             let _: ModuleRecordBatchResult = try client.send("POST", "records", body: ModuleRecordBatch(records: upserts))
             // Applied or stale (the server already holds something newer): either way delivered.
-            try outbox.acknowledge(clientIDs: entries.map(\.clientID))
+            try outbox.acknowledge(entries)
             return entries.count
         } catch APIError.rejected(let status, _, let message) where status == 422 || status == 400 {
-            for entry in entries { try outbox.reject(clientID: entry.clientID, reason: message) }
+            for entry in entries { try outbox.reject(entry, reason: message) }
             return 0
         }
     }

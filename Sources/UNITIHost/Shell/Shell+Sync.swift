@@ -22,6 +22,10 @@ extension Shell {
         }
         let engine = SyncEngine(services: services, modules: registry.modules, client: try services.apiClient())
         let report = engine.run(force: force)
+        if report.anotherSyncRunning {
+            if !quiet { throw UNITIError(localizer("host.sync.otherRunning")) }
+            return
+        }
         for problem in report.resourceProblems {
             console.error(localizer("host.sync.notice", ["message": problem]))
         }
@@ -68,7 +72,7 @@ extension Shell {
         let engine = SyncEngine(services: services, modules: registry.modules, client: client)
         let flag = backgroundSync
         Thread.detachNewThread {
-            engine.run(force: false)
+            engine.run(force: false, waitsForOthers: false)
             flag.value = false
         }
     }

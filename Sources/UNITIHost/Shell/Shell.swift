@@ -85,15 +85,21 @@ public final class Shell: @unchecked Sendable {
         try (module as? any ModuleEntering)?.didEnter(context(for: module))
     }
 
-    /// Applies records and sheets that a program without their module pulled into this data
-    /// directory (``ParkedRecords``); a read when there are none. Run when a program opens the
-    /// data directory.
-    public func deliverParkedRecords() throws {
+    /// What a program does when it opens the data directory, each a read when there is nothing
+    /// to do: it applies records and sheets that a program without their module pulled
+    /// (``ParkedRecords``), and brings back answers kept outside the data directory while it
+    /// could not be written (``AnswerRescue``), saying so in one line.
+    public func prepare() throws {
         let router = RecordRouter(modules: registry.modules)
         let pending = try services.database.writer.read { db in try ParkedRecords.hasItems(for: router.owners, in: db) }
-        guard pending else { return }
-        try services.database.writer.write { db in
-            try ParkedRecords.deliver(router: router, sheets: SheetRouter(modules: registry.modules), in: db)
+        if pending {
+            try services.database.writer.write { db in
+                try ParkedRecords.deliver(router: router, sheets: SheetRouter(modules: registry.modules), in: db)
+            }
+        }
+        // Still unable to write: the answers stay where they are, for the next start.
+        if let restored = try? AnswerRescue(dataDirectory: services.dataDirectory).restore(into: services.database), !restored.isEmpty {
+            console.error(localizer("questionnaire.restored", ["count": "\(restored.count)", "ids": restored.joined(separator: ", ")]))
         }
     }
 

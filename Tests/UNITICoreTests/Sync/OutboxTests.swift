@@ -55,8 +55,33 @@ struct OutboxTests {
         let due = try outbox.due(at: start)
         #expect(due.map(\.clientID) == ["A", "B"])
         #expect(due.first?.payload == Data("3".utf8))
-        try outbox.acknowledge(clientIDs: ["B"])
+        try outbox.acknowledge(due.filter { $0.clientID == "B" })
         #expect(try outbox.due(at: start).map(\.clientID) == ["A"])
+    }
+
+    @Test("an acknowledgement of a version sent before the record changed again does not remove the newer version")
+    func acknowledgementKeepsNewerVersion() throws {
+        let dir = makeTemporaryDirectory()
+        defer { removeDirectory(dir) }
+        let database = try makeDatabase(dir)
+        let outbox = Outbox(database: database)
+        try database.writer.write { db in
+            try Outbox.enqueue(db, kind: "record", moduleID: "tn", clientID: "A", payload: Data("old".utf8), at: start)
+        }
+        let sent = try outbox.due(at: start)
+        // While the sync talks to the server, the person changes the record (this or another program).
+        try database.writer.write { db in
+            try Outbox.enqueue(db, kind: "record", moduleID: "tn", clientID: "A", payload: Data("new".utf8), at: start)
+        }
+        var random = TestRandom(state: 3)
+        try outbox.recordFailure(sent, error: "late failure report of the old version", at: start, using: &random)
+        try outbox.reject(sent[0], reason: "a rejection of the old version")
+        try outbox.acknowledge(sent)
+        let left = try outbox.due(at: start)
+        #expect(left.map(\.payload) == [Data("new".utf8)])
+        #expect(left.first?.attempts == 0 && left.first?.state == .pending)
+        try outbox.acknowledge(left)
+        #expect(try outbox.due(at: start).isEmpty)
     }
 
     @Test("failures wait with growing, jittered delays; explicit sync makes them due again")
@@ -69,7 +94,7 @@ struct OutboxTests {
         try database.writer.write { db in
             try Outbox.enqueue(db, kind: "answerSheet", moduleID: "tyt", clientID: "S", payload: Data(), at: start)
         }
-        try outbox.recordFailure(clientIDs: ["S"], error: "connection refused", at: start, using: &random)
+        try outbox.recordFailure(try outbox.due(at: start), error: "connection refused", at: start, using: &random)
         #expect(try outbox.due(at: start).isEmpty)
         #expect(try outbox.due(at: start.addingTimeInterval(Backoff.base)).count == 1)
         let entry = try #require(try outbox.due(at: start.addingTimeInterval(3600)).first)
@@ -100,7 +125,7 @@ struct OutboxTests {
         try database.writer.write { db in
             try Outbox.enqueue(db, kind: "answerSheet", moduleID: "tyt", clientID: "R", payload: Data(), at: start)
         }
-        try outbox.reject(clientID: "R", reason: "items[2]: 140 is above the maximum 100")
+        try outbox.reject(try #require(try outbox.due(at: start).first), reason: "items[2]: 140 is above the maximum 100")
         #expect(try outbox.due(at: start.addingTimeInterval(86400)).isEmpty)
         #expect(try outbox.rejected().map(\.lastError) == ["items[2]: 140 is above the maximum 100"])
         #expect(try outbox.count(.rejected) == 1)
@@ -116,7 +141,7 @@ struct OutboxTests {
             try Outbox.enqueue(db, kind: "answerSheet", moduleID: "tyt", clientID: "W", payload: Data(), at: start)
             try Outbox.enqueue(db, kind: "answerSheet", moduleID: "tyt", clientID: "P", payload: Data(), at: start)
         }
-        try outbox.wait(clientIDs: ["W"], reason: "Questionnaire 'daily' version 1 is not available to you")
+        try outbox.wait(try outbox.due(at: start).filter { $0.clientID == "W" }, reason: "Questionnaire 'daily' version 1 is not available to you")
         #expect(try outbox.due(at: start.addingTimeInterval(30 * 86400)).map(\.clientID) == ["P"])
         try outbox.makeAllDue(at: start)
         #expect(try outbox.due(at: start).map(\.clientID) == ["P"])
