@@ -22,6 +22,10 @@ import GRDB
 public final class AppDatabase: Sendable {
     public let writer: DatabaseQueue
     public let path: String
+    /// Set when the data directory could not be opened for writing (a full disk, a read-only
+    /// file system) and the database was opened to be read only: what is stored can be shown,
+    /// nothing can be saved (a write fails with ``StorageFailure/Kind/readOnly``).
+    public let readOnlyBecause: StorageFailure.Kind?
     /// The migration sets this database was opened with, in order.
     public let migrationSets: [MigrationSet]
 
@@ -51,6 +55,16 @@ public final class AppDatabase: Sendable {
         }
         do {
             writer = try DatabaseQueue(path: path, configuration: configuration)
+            readOnlyBecause = nil
+        } catch let error where !pending && Self.mayReadInstead(after: error) {
+            // WAL needs a writable shared-memory file; without one, read the file as it is.
+            readOnlyBecause = StorageFailure.kind(of: error) == .diskFull || Self.isFull(path) ? .diskFull : .readOnly
+            configuration.readonly = true
+            do {
+                writer = try DatabaseQueue(path: Self.immutableURI(path), configuration: configuration)
+            } catch {
+                throw UNITIError(L("core.db.cannotOpen", ["path": path, "reason": StorageFailure.describe(error)]))
+            }
         } catch {
             throw UNITIError(L("core.db.cannotOpen", ["path": path, "reason": StorageFailure.describe(error)]))
         }
@@ -59,19 +73,48 @@ public final class AppDatabase: Sendable {
         }
     }
 
+    /// Whether a failed open is one where reading the file as it is still helps (the file is
+    /// there, only writing around it is impossible).
+    private static func mayReadInstead(after error: Error) -> Bool {
+        guard let kind = StorageFailure.kind(of: error) else { return false }
+        return [.diskFull, .readOnly, .ioError, .cannotOpen].contains(kind)
+    }
+
+    /// Whether the file system holding `path` has no room left.
+    private static func isFull(_ path: String) -> Bool {
+        var stats = statvfs()
+        guard statvfs(path, &stats) == 0 else { return false }
+        return UInt64(stats.f_bavail) * UInt64(stats.f_frsize) < 64 * 1024
+    }
+
+    /// An SQLite URI that opens the file without locks or shared memory, for a file nobody can
+    /// change meanwhile (its disk is full or read-only).
+    private static func immutableURI(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?immutable=1"
+    }
+
     /// Which steps were applied, read through a read-only connection (a database written by a
     /// newer version must be left exactly as it is).
     private static func appliedIdentifiers(at path: String) throws -> Set<String> {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(busyTimeout)
-        do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+        func read(_ location: String) throws -> Set<String> {
+            let queue = try DatabaseQueue(path: location, configuration: configuration)
             defer { try? queue.close() }
             return try queue.read { db in
                 guard try db.tableExists("grdb_migrations") else { return [] }
                 return Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
             }
+        }
+        do {
+            return try read(path)
+        } catch let error where mayReadInstead(after: error) {
+            // No shared memory can be made beside it (full disk, read-only file system).
+            do { return try read(immutableURI(path)) } catch {}
+            throw UNITIError(L("core.db.cannotOpen", ["path": path, "reason": StorageFailure.describe(error)]))
         } catch {
             throw UNITIError(L("core.db.cannotOpen", ["path": path, "reason": StorageFailure.describe(error)]))
         }

@@ -90,11 +90,23 @@ public final class Shell: @unchecked Sendable {
     /// (``ParkedRecords``), and brings back answers kept outside the data directory while it
     /// could not be written (``AnswerRescue``), saying so in one line.
     public func prepare() throws {
+        if let reason = services.database.readOnlyBecause {
+            // Said once to a person at the prompt; in a script the command that cannot save says why.
+            if services.input.isInteractive {
+                console.error(localizer(reason == .diskFull ? "core.storage.openedFull" : "core.storage.openedReadOnly",
+                                        ["path": services.dataDirectory.path]))
+            }
+            return
+        }
         let router = RecordRouter(modules: registry.modules)
         let pending = try services.database.writer.read { db in try ParkedRecords.hasItems(for: router.owners, in: db) }
         if pending {
-            try services.database.writer.write { db in
-                try ParkedRecords.deliver(router: router, sheets: SheetRouter(modules: registry.modules), in: db)
+            do {
+                try services.database.writer.write { db in
+                    try ParkedRecords.deliver(router: router, sheets: SheetRouter(modules: registry.modules), in: db)
+                }
+            } catch where StorageFailure.kind(of: error) != nil {
+                // Not now (the disk is full, the database busy): they stay parked for the next start.
             }
         }
         // Still unable to write: the answers stay where they are, for the next start.
