@@ -138,7 +138,7 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "UNITICoreTests",
-        dependencies: ["UNITICore", "UNITIProtocol", "UNITITesting"],
+        dependencies: ["UNITICore", "UNITIProtocol", "UNITITesting", argumentParser],
         path: "Tests/UNITICoreTests",
         exclude: ["Fixtures"]
     ),

@@ -72,16 +72,16 @@ struct ProgramOptions: Equatable {
             ("--data-dir <path>", L("host.option.dataDir")),
             ("--lang <en|de>", L("host.option.lang")),
             ("--server <url>", L("host.option.server")),
-            ("--json", L("host.option.json")),
+            ("--json", L("core.option.json")),
             ("--version", L("host.option.version")),
             ("-h, --help", L("host.option.help")),
         ]
         var text = "\(programName): \(L("host.program.abstract"))\n\n"
         text += L("host.program.usage", ["program": programName]) + "\n\n"
         text += L("host.program.options") + "\n"
-        for (left, right) in rows {
-            text += "  " + left.padding(toLength: 26, withPad: " ", startingAt: 0) + right + "\n"
-        }
+        // Option names 24 columns wide, as argument-parser lays out the help of each command.
+        let table = TextTable(columns: [.init(minimumWidth: 24)], rows: rows.map { [$0.0, $0.1] })
+        text += table.lines().map { $0 + "\n" }.joined()
         text += "\n" + L("host.program.discussion")
         return text
     }

@@ -108,13 +108,6 @@ struct StatisticsTests {
         #expect(try store.removeFavorite("rain", at: Date()))
         #expect(try !store.removeFavorite("rain", at: Date()))
     }
-
-    @Test("durations read mm:ss, and h:mm:ss from an hour")
-    func durations() {
-        #expect(formatDuration(59.99) == "00:59")
-        #expect(formatDuration(600) == "10:00")
-        #expect(formatDuration(3725) == "1:02:05")
-    }
 }
 
 @Suite("Sound catalogue")

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 /// Ways to make a long series (40,000 points of a year of momentary assessments) fit a chart.
@@ -38,7 +39,7 @@ public enum SeriesReduction {
     }
 
     /// The span one aggregate covers.
-    public enum Period: String, Sendable {
+    public enum Period: String, Sendable, CaseIterable {
         case day, week
     }
 
@@ -79,5 +80,12 @@ public enum SeriesReduction {
             ChartSeries(name: rangeNames.0, points: aggregates.map { ChartPoint(x: $0.start.timeIntervalSince1970, y: $0.minimum) }, style: .points),
             ChartSeries(name: rangeNames.1, points: aggregates.map { ChartPoint(x: $0.start.timeIntervalSince1970, y: $0.maximum) }, style: .points),
         ]
+    }
+}
+
+/// `--by day|week` (in any case) for commands that chart a series by period.
+extension SeriesReduction.Period: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(rawValue: argument.lowercased())
     }
 }

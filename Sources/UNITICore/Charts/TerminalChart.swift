@@ -191,6 +191,6 @@ public struct TerminalChart: Sendable {
     }
 
     func fit(_ text: String) -> String {
-        text.count <= width ? text : String(text.prefix(max(width - 1, 0))) + "…"
+        text.truncated(toDisplayWidth: width)
     }
 }

@@ -8,11 +8,14 @@ public final class Console: @unchecked Sendable {
     private let writeErr: @Sendable (String) -> Void
     /// Whether standard output is a terminal (colors, widgets, widths).
     public let isTerminal: Bool
+    /// A width decided by the caller (tests), instead of the terminal's.
+    private let fixedWidth: Int?
 
-    public init(isTerminal: Bool,
+    public init(isTerminal: Bool, width: Int? = nil,
                 out: @escaping @Sendable (String) -> Void,
                 err: @escaping @Sendable (String) -> Void) {
         self.isTerminal = isTerminal
+        self.fixedWidth = width
         self.writeOut = out
         self.writeErr = err
     }
@@ -26,10 +29,11 @@ public final class Console: @unchecked Sendable {
         )
     }
 
-    /// A console that collects everything written, for tests.
-    public static func capturing() -> (Console, CapturedOutput) {
+    /// A console that collects everything written, for tests (which may pretend it is a
+    /// terminal of a given width).
+    public static func capturing(isTerminal: Bool = false, width: Int? = nil) -> (Console, CapturedOutput) {
         let captured = CapturedOutput()
-        let console = Console(isTerminal: false,
+        let console = Console(isTerminal: isTerminal, width: width,
                               out: { captured.append(out: $0) },
                               err: { captured.append(err: $0) })
         return (console, captured)
@@ -59,8 +63,10 @@ public final class Console: @unchecked Sendable {
         line(String(decoding: data, as: UTF8.self))
     }
 
-    /// The terminal width in columns (80 when unknown or not a terminal).
+    /// The terminal width in columns (the width given at creation, else `COLUMNS`, else the
+    /// terminal's; 80 when unknown or not a terminal).
     public var width: Int {
+        if let fixedWidth { return fixedWidth }
         if let columns = ProcessInfo.processInfo.environment["COLUMNS"], let value = Int(columns), value > 20 {
             return value
         }

@@ -150,16 +150,20 @@ struct ProfileCommand: HostCommand {
         CommandConfiguration(commandName: "profile", abstract: L("host.profile.abstract"))
     }
 
-    @Argument(help: ArgumentHelp(L("host.profile.edit"))) var action: String?
-    @Flag(help: ArgumentHelp(L("host.option.json"))) var json = false
+    /// What `profile` does besides showing the profile.
+    enum Action: String, CaseIterable, ExpressibleByArgument {
+        case edit
+    }
+
+    @Argument(help: ArgumentHelp(L("host.profile.edit"))) var action: Action?
+    @OptionGroup var output: JSONOutput
 
     func run(in shell: Shell) throws {
         var profile = try shell.accounts.profile()
-        if let action {
-            guard action == "edit" else { throw UNITIError(L("host.profile.unknownAction", ["action": action])) }
+        if action == .edit {
             profile = try edit(profile, shell: shell)
         }
-        if json || shell.services.prefersJSON {
+        if output.isRequested(in: shell.services) {
             try shell.console.json(profile)
             return
         }

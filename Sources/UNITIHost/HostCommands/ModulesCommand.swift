@@ -8,7 +8,7 @@ struct ModulesCommand: HostCommand {
         CommandConfiguration(commandName: "modules", abstract: L("host.modules.abstract"))
     }
 
-    @Flag(help: ArgumentHelp(L("host.option.json"))) var json = false
+    @OptionGroup var output: JSONOutput
 
     struct Row: Encodable {
         let id: String
@@ -31,17 +31,16 @@ struct ModulesCommand: HostCommand {
                 summary: module.descriptor.summary, enabled: enabled.contains(module.descriptor.id),
                 program: module.descriptor.programName)
         }
-        if json || shell.services.prefersJSON {
+        if output.isRequested(in: shell.services) {
             try shell.console.json(Listing(build: shell.program.kind.rawValue, modules: rows))
             return
         }
         let l = shell.localizer
         shell.console.line(l("host.modules.header", ["build": l("core.buildKind.\(shell.program.kind.rawValue)")]))
-        for row in rows {
-            let state = row.enabled ? l("host.modules.enabled") : l("host.modules.disabled")
-            let name = row.name.padding(toLength: 20, withPad: " ", startingAt: 0)
-            let id = row.id.padding(toLength: 5, withPad: " ", startingAt: 0)
-            shell.console.line("  \(id)\(name)\(state.padding(toLength: 10, withPad: " ", startingAt: 0))\(row.summary)")
-        }
+        // Name and state keep their width when a standalone program lists its one module.
+        let columns: [TextTable.Column] = [.left, .init(minimumWidth: 18), .init(minimumWidth: 8)]
+        shell.console.table(TextTable(columns: columns, rows: rows.map { row in
+            [row.id, row.name, row.enabled ? l("host.modules.enabled") : l("host.modules.disabled"), row.summary]
+        }))
     }
 }

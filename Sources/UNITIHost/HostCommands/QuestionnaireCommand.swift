@@ -22,11 +22,11 @@ struct QuestionnaireCommand: HostCommand {
         }
 
         @Argument(help: ArgumentHelp(L("questionnaire.option.file"), valueName: "file")) var file: String
-        @Flag(help: ArgumentHelp(L("host.option.json"))) var json = false
+        @OptionGroup var output: JSONOutput
 
         func run(in shell: Shell) throws {
             let report = try QuestionnaireAuthoring.validate(file: file)
-            if json || shell.services.prefersJSON {
+            if output.isRequested(in: shell.services) {
                 try shell.console.json(report)
             } else {
                 for line in QuestionnaireAuthoring.lines(for: report, localizer: shell.localizer) { shell.console.line(line) }
@@ -43,12 +43,12 @@ struct QuestionnaireCommand: HostCommand {
         }
 
         @Argument(help: ArgumentHelp(L("questionnaire.option.file"), valueName: "file")) var file: String
-        @Flag(help: ArgumentHelp(L("questionnaire.option.json"))) var json = false
+        @OptionGroup var output: JSONOutput
 
         func run(in shell: Shell) throws {
             let definition = try QuestionnaireLoader.load(path: file)
             let result = try QuestionnaireEngine(services: shell.services).answer(definition, owner: .shell, keepsDraft: false)
-            if json || shell.services.prefersJSON {
+            if output.isRequested(in: shell.services) {
                 try shell.console.json(result)
             } else {
                 for line in QuestionnaireAuthoring.summary(of: result, definition: definition, localizer: shell.localizer) {

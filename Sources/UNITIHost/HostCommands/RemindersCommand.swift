@@ -25,7 +25,7 @@ struct RemindersCommand: HostCommand {
         }
 
         @Option(help: ArgumentHelp(L("reminders.list.days"))) var days = 7
-        @Flag(help: ArgumentHelp(L("host.option.json"))) var json = false
+        @OptionGroup var output: JSONOutput
 
         struct Listing: Encodable {
             let timeZone: String
@@ -40,7 +40,7 @@ struct RemindersCommand: HostCommand {
             let now = service.clock.now
             let end = now.addingTimeInterval(Double(days) * 86_400)
             let reminders = try service.planned(from: now, to: end)
-            if json || shell.services.prefersJSON {
+            if output.isRequested(in: shell.services) {
                 try shell.console.json(Listing(timeZone: service.timeZone.identifier, from: now, to: end, reminders: reminders))
                 return
             }
@@ -50,12 +50,12 @@ struct RemindersCommand: HostCommand {
                 return
             }
             shell.console.line(l("reminders.list.header", ["days": "\(days)", "count": "\(reminders.count)"]))
-            for reminder in reminders {
+            shell.console.table(TextTable(rows: reminders.map { reminder in
                 let local = LocalDate(reminder.date, in: service.timeZone)
                 let time = TimeOfDay(localTimeOf: reminder.date, in: service.timeZone)
                 let day = String(local.weekday.localizedName.prefix(2))
-                shell.console.line("  \(day) \(local)  \(time)  \(reminder.moduleID.padding(toLength: 5, withPad: " ", startingAt: 0))\(reminder.command)")
-            }
+                return ["\(day) \(local)", "\(time)", reminder.moduleID, reminder.command]
+            }))
         }
     }
 

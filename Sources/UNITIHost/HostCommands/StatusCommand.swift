@@ -7,7 +7,7 @@ struct StatusCommand: HostCommand {
         CommandConfiguration(commandName: "status", abstract: L("host.status.abstract"), aliases: ["doctor"])
     }
 
-    @Flag(help: ArgumentHelp(L("host.option.json"))) var json = false
+    @OptionGroup var output: JSONOutput
 
     struct Report: Encodable {
         let program: String
@@ -41,7 +41,7 @@ struct StatusCommand: HostCommand {
             server: try services.settings.string("server.url"),
             pendingOutbox: try Outbox(database: services.database).undeliveredCount()
         )
-        if json || services.prefersJSON {
+        if output.isRequested(in: services) {
             try shell.console.json(report)
             return
         }
@@ -62,7 +62,7 @@ struct StatusCommand: HostCommand {
         let owners = ["core"] + shell.registry.modules.map(\.descriptor.id.rawValue)
         shell.printTable(owners.map { owner in
             let steps = report.schema[owner] ?? []
-            return ("  " + owner, steps.isEmpty ? l("host.status.noSteps") : "\(steps.count) (\(steps.last!))")
-        })
+            return (owner, steps.isEmpty ? l("host.status.noSteps") : "\(steps.count) (\(steps.last!))")
+        }, indent: 4)
     }
 }

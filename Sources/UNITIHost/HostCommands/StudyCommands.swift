@@ -11,7 +11,7 @@ struct StudiesCommand: HostCommand {
     }
 
     @Flag(help: ArgumentHelp(L("host.studies.all"))) var all = false
-    @Flag(help: ArgumentHelp(L("host.option.json"))) var json = false
+    @OptionGroup var output: JSONOutput
 
     struct Row: Encodable {
         let id: String
@@ -35,7 +35,7 @@ struct StudiesCommand: HostCommand {
                 Row(id: $0.id, title: $0.title.text(in: language), modules: $0.modules, membership: "member", access: nil)
             }
         }
-        if json || shell.services.prefersJSON {
+        if output.isRequested(in: shell.services) {
             try shell.console.json(rows)
             return
         }
@@ -63,11 +63,11 @@ struct StudyCommand: HostCommand {
         }
 
         @Argument(help: ArgumentHelp(L("host.study.id"))) var id: String
-        @Flag(help: ArgumentHelp(L("host.option.json"))) var json = false
+        @OptionGroup var output: JSONOutput
 
         func run(in shell: Shell) throws {
             let study: StudyInfo = try shell.api { try $0.send("GET", "studies/\(id)") }
-            if json || shell.services.prefersJSON {
+            if output.isRequested(in: shell.services) {
                 try shell.console.json(study)
                 return
             }
@@ -141,12 +141,12 @@ struct SyncCommand: HostCommand {
     }
 
     @Flag(help: ArgumentHelp(L("host.sync.statusFlag"))) var status = false
-    @Flag(help: ArgumentHelp(L("host.option.json"))) var json = false
+    @OptionGroup var output: JSONOutput
 
     func run(in shell: Shell) throws {
         if status {
             let report = try SyncEngine.status(of: shell.services)
-            if json || shell.services.prefersJSON {
+            if output.isRequested(in: shell.services) {
                 try shell.console.json(report)
                 return
             }
@@ -190,13 +190,20 @@ struct ConfigCommand: HostCommand {
             CommandConfiguration(commandName: "set", abstract: L("host.config.set.abstract"))
         }
 
-        @Argument(help: ArgumentHelp(L("host.config.key"))) var key: String
+        /// The settings `config set` knows.
+        enum Key: String, CaseIterable, ExpressibleByArgument {
+            case server
+        }
+
+        @Argument(help: ArgumentHelp(L("host.config.key"))) var key: Key
         @Argument(help: ArgumentHelp(L("host.config.value"))) var value: String
 
         func run(in shell: Shell) throws {
-            guard key == "server" else { throw UNITIError(L("host.config.unknownKey", ["key": key, "accepted": "server"])) }
-            try shell.sessions.setServer(value)
-            shell.console.line(shell.localizer("host.config.serverSet", ["url": value]))
+            switch key {
+            case .server:
+                try shell.sessions.setServer(value)
+                shell.console.line(shell.localizer("host.config.serverSet", ["url": value]))
+            }
         }
     }
 

@@ -335,12 +335,11 @@ public final class Shell: @unchecked Sendable {
         printTable(rows)
     }
 
-    /// Two aligned columns.
-    public func printTable(_ rows: [(String, String)]) {
-        let width = min(28, (rows.map(\.0.count).max() ?? 0) + 2)
-        for (left, right) in rows {
-            let padding = String(repeating: " ", count: max(2, width - left.count))
-            console.line("  " + left + padding + right)
-        }
+    /// Names and values (help lists, `status`, `profile`): the names at most 26 columns wide, so
+    /// one long name overruns instead of pushing every value to the right; values are never cut
+    /// (paths and addresses must stay whole, help must stay readable).
+    public func printTable(_ rows: [(String, String)], indent: Int = 2) {
+        console.table(TextTable(columns: [.init(maximumWidth: 26)], rows: rows.map { [$0.0, $0.1] }, indent: indent,
+                                cutsToTerminalWidth: false))
     }
 }

@@ -9,20 +9,19 @@ struct DevicesCommand: ShellCommand {
         CommandConfiguration(commandName: "devices", abstract: L("son.devices.abstract"))
     }
 
-    @Flag(help: ArgumentHelp(L("son.option.json"))) var json = false
+    @OptionGroup var output: JSONOutput
 
     struct Listing: Encodable { let cards: Int, outputs: [AudioDeviceInfo] }
 
     func run(in context: ModuleContext) throws {
         let outputs = ALSADevice.devices().filter(\.output)
         let cards = ALSADevice.cardCount()
-        if json || context.services.prefersJSON {
+        if output.isRequested(in: context) {
             try context.console.json(Listing(cards: cards, outputs: outputs))
             return
         }
         if cards == 0 { context.console.line(L("son.devices.noCards")) }
-        for device in outputs {
-            context.console.line("  \(device.name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(device.description)")
-        }
+        // ALSA names ("default", "sysdefault:CARD=PCH") in the width they always had.
+        context.console.table(TextTable(columns: [.init(minimumWidth: 23)], rows: outputs.map { [$0.name, $0.description] }))
     }
 }

@@ -44,7 +44,7 @@ struct FavoriteCommand: ShellCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(commandName: "list", abstract: L("son.favorite.list.abstract"))
         }
-        @Flag(help: ArgumentHelp(L("son.option.json"))) var json = false
+        @OptionGroup var output: JSONOutput
 
         struct Row: Encodable { let id: String, title: String }
 
@@ -53,12 +53,13 @@ struct FavoriteCommand: ShellCommand {
             let rows = try SonStore(records: context.records).favorites().map { id in
                 Row(id: id, title: (try? catalogue.sound(id).displayTitle) ?? id)
             }
-            if json || context.services.prefersJSON {
+            if output.isRequested(in: context) {
                 try context.console.json(rows)
                 return
             }
             if rows.isEmpty { context.console.line(L("son.favorite.none")) }
-            for row in rows { context.console.line("  \(row.id.padding(toLength: 15, withPad: " ", startingAt: 0)) \(row.title)") }
+            // Ids in the width they always had.
+            context.console.table(TextTable(columns: [.init(minimumWidth: 14)], rows: rows.map { [$0.id, $0.title] }))
         }
     }
 }

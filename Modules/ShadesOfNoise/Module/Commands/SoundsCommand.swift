@@ -8,7 +8,7 @@ struct SoundsCommand: ShellCommand {
         CommandConfiguration(commandName: "sounds", abstract: L("son.sounds.abstract"))
     }
 
-    @Flag(help: ArgumentHelp(L("son.option.json"))) var json = false
+    @OptionGroup var output: JSONOutput
 
     struct SoundRow: Encodable {
         let id: String, title: String, kind: String, length: Double, synthesized: Bool, favorite: Bool
@@ -35,7 +35,7 @@ struct SoundsCommand: ShellCommand {
                          parameters: $0.parameters)
             })
         }
-        if json || context.services.prefersJSON {
+        if output.isRequested(in: context) {
             let origin = try SoundCatalogue.activeSource(in: context.database)
             try context.console.json(Listing(tinnitusFrequency: frequency, catalogueVersion: origin.version,
                                              catalogueSource: origin.source, categories: rows))
@@ -44,16 +44,14 @@ struct SoundsCommand: ShellCommand {
         let console = context.console
         for category in rows {
             console.line(category.title)
-            for sound in category.sounds {
-                let mark = sound.favorite ? "*" : " "
-                var line = " \(mark) \(sound.id.padding(toLength: 15, withPad: " ", startingAt: 0)) "
-                    + "\(formatDuration(sound.length))  \(sound.title)"
+            // The ids' column keeps one width in every category (the width it always had).
+            console.table(TextTable(columns: [.init(minimumWidth: 16)], rows: category.sounds.map { sound in
+                var title = sound.title
                 if sound.usesTinnitusFrequency {
-                    line += frequency == nil ? "  " + L("son.sounds.needsFrequency")
-                        : "  (" + String(format: "%g Hz", frequency!) + ")"
+                    title += frequency.map { "  (" + String(format: "%g Hz", $0) + ")" } ?? "  " + L("son.sounds.needsFrequency")
                 }
-                console.line(line)
-            }
+                return ["\(sound.favorite ? "*" : " ") \(sound.id)", formatDuration(sound.length), title]
+            }, indent: 1))
         }
         if !favorites.isEmpty { console.line(L("son.sounds.favoriteLegend")) }
     }

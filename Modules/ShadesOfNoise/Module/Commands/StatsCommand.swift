@@ -10,8 +10,8 @@ struct StatsCommand: ShellCommand {
     }
 
     @Flag(help: ArgumentHelp(L("son.stats.allHelp"))) var all = false
-    @Option(help: ArgumentHelp(L("son.stats.sortHelp"), valueName: "name|plays|rating|time")) var sort = "name"
-    @Flag(help: ArgumentHelp(L("son.option.json"))) var json = false
+    @Option(help: ArgumentHelp(L("son.stats.sortHelp"), valueName: "name|plays|rating|time")) var sort = ListeningStatistics.Order.name
+    @OptionGroup var output: JSONOutput
 
     struct Recent: Encodable {
         let sound: String, title: String, startedAt: Date, listenedSeconds: Double
@@ -23,9 +23,6 @@ struct StatsCommand: ShellCommand {
     }
 
     func run(in context: ModuleContext) throws {
-        guard let order = ListeningStatistics.Order(rawValue: sort) else {
-            throw UNITIError(L("son.stats.badSort", ["value": sort]))
-        }
         let catalogue = try SoundCatalogue.active(in: context.database)
         let store = SonStore(records: context.records)
         let sessions = try store.sessions()
@@ -36,8 +33,8 @@ struct StatsCommand: ShellCommand {
             Recent(sound: $0.sound, title: titleOf[$0.sound] ?? $0.sound, startedAt: $0.startedAt,
                    listenedSeconds: $0.listenedSeconds, loop: $0.loop, rating: $0.rating, ending: $0.ending)
         }
-        let rows = statistics.sorted(by: order)
-        if json || context.services.prefersJSON {
+        let rows = statistics.sorted(by: sort)
+        if output.isRequested(in: context) {
             try context.console.json(Report(recent: recent, sounds: rows))
             return
         }
@@ -47,30 +44,27 @@ struct StatsCommand: ShellCommand {
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
         console.line(L(all ? "son.stats.allHeader" : "son.stats.recentHeader"))
         if recent.isEmpty { console.line("  " + L("son.stats.noSessions")) }
-        for entry in recent {
+        // Durations in the width they always had.
+        console.table(TextTable(columns: [.left, .init(minimumWidth: 8)], rows: recent.map { entry in
             let rating: String
             switch entry.ending {
             case "rated": rating = entry.rating.map { "\($0) " + CGIRating.label($0) } ?? "?"
             case "timedOut": rating = L("son.cgi.timedOutShort")
             default: rating = L("son.cgi.none")
             }
-            console.line("  \(formatter.string(from: entry.startedAt))  \(formatDuration(entry.listenedSeconds).padding(toLength: 8, withPad: " ", startingAt: 0))  \(entry.title) — \(rating)")
-        }
+            return [formatter.string(from: entry.startedAt), formatDuration(entry.listenedSeconds), "\(entry.title) — \(rating)"]
+        }))
         console.line()
         console.line(L("son.stats.perSoundHeader"))
-        console.line("  " + L("son.stats.columns"))
-        for row in rows {
-            let mean = row.meanRating.map { String(format: "%.1f", $0) } ?? "–"
-            console.line("  " + row.title.padding(toLength: 40, withPad: " ", startingAt: 0)
-                + String(row.plays).leftPadded(6) + String(row.ratings).leftPadded(8) + mean.leftPadded(7)
-                + formatDuration(row.listenedSeconds).leftPadded(10))
-        }
+        let header = [L("son.stats.column.sound"), L("son.stats.column.plays"), L("son.stats.column.ratings"),
+                      L("son.stats.column.mean"), L("son.stats.column.time")]
+        console.table(TextTable(columns: [.left, .right, .right, .right, .right], header: header, rows: rows.map { row in
+            [row.title, "\(row.plays)", "\(row.ratings)", row.meanRating.map { String(format: "%.1f", $0) } ?? "–",
+             formatDuration(row.listenedSeconds)]
+        }))
         console.line(L("son.stats.lowerIsBetter"))
     }
 }
 
-extension String {
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
-    }
-}
+/// `--sort name|plays|rating|time`.
+extension ListeningStatistics.Order: ExpressibleByArgument {}

@@ -14,7 +14,7 @@ struct TinnitusProfileCommand: ShellCommand {
 
     @Argument(help: ArgumentHelp(L("son.profile.numberHelp"), valueName: "number")) var number: Int?
     @Argument(help: ArgumentHelp(L("son.profile.answerHelp"), valueName: "answer")) var answer: [String] = []
-    @Flag(help: ArgumentHelp(L("son.option.json"))) var json = false
+    @OptionGroup var output: JSONOutput
 
     struct Row: Encodable {
         let number: Int, label: String, question: String, answered: Bool, answer: AnswerValue?
@@ -61,7 +61,7 @@ struct TinnitusProfileCommand: ShellCommand {
 
     private func show(_ form: QuestionnaireForm, text: QuestionnaireText, context: ModuleContext) throws {
         let questions = form.questions
-        if json || context.services.prefersJSON {
+        if output.isRequested(in: context) {
             try context.console.json(Report(percentComplete: form.percentComplete, questions: questions.enumerated().map {
                 Row(number: $0.offset + 1, label: $0.element.label, question: text.text($0.element.text),
                     answered: form.isAnswered($0.element.label), answer: form.answers[$0.element.label])

@@ -68,11 +68,3 @@ public struct ListeningStatistics: Sendable {
         }
     }
 }
-
-/// mm:ss below an hour, h:mm:ss above (the player's and statistics' time format).
-public func formatDuration(_ seconds: Double) -> String {
-    let total = max(0, Int(seconds.rounded(.down)))
-    let hours = total / 3600, minutes = total / 60 % 60, rest = total % 60
-    if hours > 0 { return String(format: "%d:%02d:%02d", hours, minutes, rest) }
-    return String(format: "%02d:%02d", minutes, rest)
-}

@@ -12,7 +12,7 @@ struct NotifyCommand: ShellCommand {
     init() {}
 
     func run(in context: ModuleContext) throws {
-        try Show.show(context, json: context.services.prefersJSON)
+        try Show.show(context, json: context.prefersJSON)
     }
 
     struct Count: ShellCommand {
@@ -88,10 +88,10 @@ struct NotifyCommand: ShellCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(commandName: "show", abstract: L("tyt.notify.show.abstract"))
         }
-        @Flag(name: .long, help: ArgumentHelp(L("tyt.json"))) var json = false
+        @OptionGroup var output: JSONOutput
         init() {}
         func run(in context: ModuleContext) throws {
-            try Self.show(context, json: json || context.services.prefersJSON)
+            try Self.show(context, json: output.isRequested(in: context))
         }
 
         static func show(_ context: ModuleContext, json: Bool) throws {
@@ -103,10 +103,10 @@ struct NotifyCommand: ShellCommand {
             let console = context.console
             console.line(plan.count == 0 ? L("tyt.notify.show.noStandard")
                                          : L("tyt.notify.show.standard", ["count": "\(plan.count)"]))
-            for day in plan.days {
-                let window = day.isEnabled ? "\(day.window.start)–\(day.window.end)" : L("tyt.notify.show.off")
-                console.line("  \(day.weekday.localizedName.padding(toLength: 12, withPad: " ", startingAt: 0)) \(window)")
-            }
+            // Weekdays 11 columns wide, so the windows start at one place in every language.
+            console.table(TextTable(columns: [.init(minimumWidth: 11)], rows: plan.days.map { day in
+                [day.weekday.localizedName, day.isEnabled ? "\(day.window.start)–\(day.window.end)" : L("tyt.notify.show.off")]
+            }))
             if plan.fixed.isEmpty {
                 console.line(L("tyt.notify.show.noCustom"))
             } else {

@@ -9,24 +9,18 @@ struct ResultsCommand: ShellCommand {
     }
 
     @Option(name: .customLong("by"), help: ArgumentHelp(L("tyt.results.by"), valueName: "day|week"))
-    var period: String?
+    var period: SeriesReduction.Period?
     @Option(name: .customLong("svg"), help: ArgumentHelp(L("tyt.results.svg"), valueName: "FILE"))
     var svgPath: String?
-    @Flag(name: .long, help: ArgumentHelp(L("tyt.json"))) var json = false
+    @OptionGroup var output: JSONOutput
 
     init() {}
 
     func run(in context: ModuleContext) throws {
-        var view = ResultCharts.View.selection
-        if let period {
-            guard let parsed = SeriesReduction.Period(rawValue: period.lowercased()) else {
-                throw UNITIError(L("tyt.results.badPeriod", ["period": period]))
-            }
-            view = .period(parsed)
-        }
+        let view = period.map { ResultCharts.View.period($0) } ?? .selection
         let store = ResultStore(database: context.database)
         let noise = try NoiseSettings.load(context)
-        if json || context.services.prefersJSON {
+        if output.isRequested(in: context) {
             context.console.line(ResultExport(try store.all(), calibrationOffset: noise.calibrationOffset).render())
             return
         }

@@ -14,7 +14,7 @@ struct RingtoneCommand: ShellCommand {
     init() {}
 
     func run(in context: ModuleContext) throws {
-        try List.list(context, json: context.services.prefersJSON)
+        try List.list(context, json: context.prefersJSON)
     }
 
     /// The chosen tone's name (the standard one before a choice).
@@ -33,10 +33,10 @@ struct RingtoneCommand: ShellCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(commandName: "list", abstract: L("tyt.ringtone.list.abstract"))
         }
-        @Flag(name: .long, help: ArgumentHelp(L("tyt.json"))) var json = false
+        @OptionGroup var output: JSONOutput
         init() {}
         func run(in context: ModuleContext) throws {
-            try Self.list(context, json: json || context.services.prefersJSON)
+            try Self.list(context, json: output.isRequested(in: context))
         }
 
         struct Entry: Encodable {
@@ -57,10 +57,11 @@ struct RingtoneCommand: ShellCommand {
                 try context.console.json(entries)
                 return
             }
-            for entry in entries {
-                let mark = entry.chosen ? "*" : " "
-                context.console.line("\(mark) \(entry.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(String(entry.lowestHz).leftPadded(5)) Hz  \(entry.description)")
-            }
+            // The chosen tone marked with "*"; names and pitches in the widths they always had.
+            let columns: [TextTable.Column] = [.init(minimumWidth: 11), .init(.right, minimumWidth: 8)]
+            context.console.table(TextTable(columns: columns, rows: entries.map { entry in
+                ["\(entry.chosen ? "*" : " ") \(entry.name)", "\(entry.lowestHz) Hz", entry.description]
+            }, indent: 0))
         }
     }
 
@@ -94,11 +95,5 @@ struct RingtoneCommand: ShellCommand {
             try context.setModuleSetting(RingtoneCommand.settingKey, to: tone.name)
             context.console.line(L("tyt.ringtone.chosen", ["name": tone.name]))
         }
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }
