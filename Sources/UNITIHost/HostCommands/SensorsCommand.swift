@@ -20,7 +20,7 @@ struct SensorsCommand: HostCommand {
 
     @Argument(help: ArgumentHelp(L("host.sensors.decision"), valueName: "allow|refuse")) var decision: Decision?
     @Argument(help: ArgumentHelp(L("host.sensors.sensor"), valueName: "sensor")) var sensor: SensorKind?
-    @Flag(help: ArgumentHelp(L("host.option.json"))) var json = false
+    @OptionGroup var output: JSONOutput
 
     func validate() throws {
         if let decision, sensor == nil {
@@ -49,7 +49,7 @@ struct SensorsCommand: HostCommand {
             Row(sensor: kind.rawValue, permission: try sensors.permissions.permission(for: kind),
                 unavailable: sensors.unavailability(of: kind))
         }
-        if json || shell.services.prefersJSON {
+        if output.isRequested(in: shell.services) {
             try shell.console.json(rows)
             return
         }

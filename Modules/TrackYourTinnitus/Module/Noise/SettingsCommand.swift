@@ -29,17 +29,11 @@ struct SettingsCommand: ShellCommand {
             CommandConfiguration(commandName: "noise", abstract: L("tyt.settings.noise.abstract"))
         }
 
-        /// `on` or `off` (German `an`, `ein`, `aus`).
-        enum Switch: String, LocalizedArgumentWords {
-            case on, off
-            static var wordsKey: String { "tyt.settings.noise.words" }
-        }
-
-        @Argument(help: ArgumentHelp(L("tyt.settings.noise.value"), valueName: "on|off")) var value: Switch
+        @Argument(help: ArgumentHelp(L("tyt.settings.noise.value"), valueName: "on|off")) var value: OnOff
         init() {}
         func run(in context: ModuleContext) throws {
-            try context.sensors.permissions.set(value == .on ? .allowed : .refused, for: .microphone)
-            context.console.line(L(value == .on ? "tyt.settings.noiseOn" : "tyt.settings.noiseOff"))
+            try context.sensors.permissions.set(value.isOn ? .allowed : .refused, for: .microphone)
+            context.console.line(L(value.isOn ? "tyt.settings.noiseOn" : "tyt.settings.noiseOff"))
         }
     }
 
