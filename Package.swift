@@ -50,31 +50,32 @@ var targets: [Target] = [
         path: "Sources/CCurlLoader",
         linkerSettings: [.linkedLibrary("dl")]
     ),
-    // Turns Modules/modules.json into Swift (the module-list plugin's tool).
+    // Turns the module list and the string tables into Swift at build time (the plugin's tool).
     .executableTarget(
-        name: "module-list-generator",
-        path: "Sources/module-list-generator"
+        name: "uniti-codegen",
+        path: "Sources/uniti-codegen"
     ),
     .plugin(
-        name: "ModuleListPlugin",
+        name: "GeneratedSourcesPlugin",
         capability: .buildTool(),
-        dependencies: ["module-list-generator"],
-        path: "Plugins/ModuleListPlugin"
+        dependencies: ["uniti-codegen"],
+        path: "Plugins/GeneratedSourcesPlugin"
     ),
     .target(
         name: "UNITIProtocol",
         path: "Sources/UNITIProtocol",
-        plugins: ["ModuleListPlugin"]
+        plugins: ["GeneratedSourcesPlugin"]
     ),
     .target(
         name: "UNITIResources",
         path: "Sources/UNITIResources"
     ),
+    // The string tables: JSON in Localization/Strings, compiled into the binary by the plugin.
     .target(
         name: "UNITILocalization",
-        dependencies: ["UNITIResources"],
         path: "Localization",
-        resources: [.copy("Strings")]
+        exclude: ["Strings"],
+        plugins: ["GeneratedSourcesPlugin"]
     ),
     .target(
         name: "UNITIConfigurations",
@@ -96,7 +97,7 @@ var targets: [Target] = [
         name: "uniti",
         dependencies: ["UNITIHost", "UNITICore"] + featureModules.map { .target(name: $0.name) },
         path: "Sources/uniti",
-        plugins: ["ModuleListPlugin"]
+        plugins: ["GeneratedSourcesPlugin"]
     ),
     // SMTP for the study server through libcurl (a C shim: curl_easy_setopt is variadic).
     .target(
@@ -146,7 +147,7 @@ var targets: [Target] = [
         name: "UNITIHostTests",
         dependencies: ["UNITIHost", "UNITICore", "UNITITesting"] + featureModules.map { .target(name: $0.name) },
         path: "Tests/UNITIHostTests",
-        plugins: ["ModuleListPlugin"]
+        plugins: ["GeneratedSourcesPlugin"]
     ),
     .testTarget(
         name: "EndToEndTests",

@@ -1,5 +1,5 @@
 // The integrated `uniti` host. Its modules (`featureModules`) are generated from the one list,
-// Modules/modules.json, by the module-list plugin; which of them are enabled comes from the
+// Modules/modules.json, by the GeneratedSourcesPlugin; which of them are enabled comes from the
 // person's studies.
 import UNITIHost
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The one SQLite database of a data directory (`uniti.sqlite`), opened through GRDB in WAL
 /// mode, readable and writable by its owner only (0600).
@@ -96,18 +97,33 @@ public final class AppDatabase: Sendable {
     }
 
     /// Which steps were applied, read through a read-only connection (a database written by a
-    /// newer version must be left exactly as it is).
+    /// newer version must be left exactly as it is). SQLite's own API is used for this one query:
+    /// a GRDB queue opened and closed here would leave its dispatch queue to be torn down, which
+    /// starts two threads in every process.
     private static func appliedIdentifiers(at path: String) throws -> Set<String> {
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(busyTimeout)
         func read(_ location: String) throws -> Set<String> {
-            let queue = try DatabaseQueue(path: location, configuration: configuration)
-            defer { try? queue.close() }
-            return try queue.read { db in
-                guard try db.tableExists("grdb_migrations") else { return [] }
-                return Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+            var connection: OpaquePointer?
+            defer { sqlite3_close_v2(connection) }
+            var code = sqlite3_open_v2(location, &connection, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
+            guard code == SQLITE_OK else { throw failure(code, connection) }
+            sqlite3_busy_timeout(connection, Int32(busyTimeout * 1000))
+            var statement: OpaquePointer?
+            defer { sqlite3_finalize(statement) }
+            code = sqlite3_prepare_v2(connection, "SELECT identifier FROM grdb_migrations", -1, &statement, nil)
+            // A database no UNITI has migrated yet (an empty file) has no ledger.
+            if code == SQLITE_ERROR, String(cString: sqlite3_errmsg(connection)).contains("no such table") { return [] }
+            guard code == SQLITE_OK else { throw failure(code, connection) }
+            var identifiers = Set<String>()
+            while true {
+                code = sqlite3_step(statement)
+                guard code == SQLITE_ROW else { break }
+                if let text = sqlite3_column_text(statement, 0) { identifiers.insert(String(cString: text)) }
             }
+            guard code == SQLITE_DONE else { throw failure(code, connection) }
+            return identifiers
+        }
+        func failure(_ code: Int32, _ connection: OpaquePointer?) -> DatabaseError {
+            DatabaseError(resultCode: ResultCode(rawValue: code), message: connection.map { String(cString: sqlite3_errmsg($0)) })
         }
         do {
             return try read(path)

@@ -13,7 +13,7 @@ public struct KnownModule: Sendable, Hashable {
 }
 
 /// The modules UNITI knows, from the one list `Modules/modules.json` (the list itself, ``all``,
-/// is generated at build time by the module-list plugin). The client's registry, the server's
+/// is generated at build time by the GeneratedSourcesPlugin). The client's registry, the server's
 /// study rules, the scripts and the tests all derive from it.
 public enum ModuleCatalog {
     /// The known module with this id, if any.

@@ -1,0 +1,44 @@
+import Foundation
+import PackagePlugin
+
+/// Generates Swift at build time from the data files people edit (`uniti-codegen` does the work):
+/// - from the one list of modules, `Modules/modules.json`: the known module ids for
+///   `UNITIProtocol` (shared by client and server) and the module instances of the integrated
+///   host (`uniti`, and the shell's tests, which run every module), so adding a module needs no
+///   Swift edit outside its own folder;
+/// - from `Localization/Strings/<language>/*.json`: the string tables, compiled into
+///   `UNITILocalization`, so no start of the program reads and parses them.
+@main
+struct GeneratedSourcesPlugin: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        let tool = try context.tool(named: "uniti-codegen").url
+        switch target.name {
+        case "UNITIProtocol", "uniti", "UNITIHostTests":
+            let manifest = context.package.directoryURL.appending(path: "Modules/modules.json")
+            let kind = target.name == "UNITIProtocol" ? "catalog" : "host"
+            let output = context.pluginWorkDirectoryURL.appending(path: kind == "catalog" ? "KnownModules.swift" : "FeatureModules.swift")
+            return [.buildCommand(
+                displayName: "Generating the \(kind) module list from Modules/modules.json",
+                executable: tool,
+                arguments: [kind, manifest.path(percentEncoded: false), output.path(percentEncoded: false)],
+                inputFiles: [manifest],
+                outputFiles: [output]
+            )]
+        case "UNITILocalization":
+            let strings = context.package.directoryURL.appending(path: "Localization/Strings")
+            let tables = try FileManager.default.subpathsOfDirectory(atPath: strings.path(percentEncoded: false))
+                .filter { $0.hasSuffix(".json") }.sorted()
+                .map { strings.appending(path: $0) }
+            let output = context.pluginWorkDirectoryURL.appending(path: "CompiledStringTables.swift")
+            return [.buildCommand(
+                displayName: "Compiling the string tables from Localization/Strings",
+                executable: tool,
+                arguments: ["strings", strings.path(percentEncoded: false), output.path(percentEncoded: false)],
+                inputFiles: tables,
+                outputFiles: [output]
+            )]
+        default:
+            return []
+        }
+    }
+}
