@@ -154,7 +154,7 @@ public enum Launcher {
     /// Runs a program and returns its exit status.
     static func run(_ program: ShellProgram, modules: [any UNITIModule], arguments: [String]) -> Int32 {
         umask(0o077)  // every file UNITI creates (database, WAL, history) is the owner's alone
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProgramEnvironment.current()
         CurrentLanguage.value = Language.fromEnvironment(environment) ?? .english
 
         let options: ProgramOptions

@@ -66,6 +66,8 @@ public final class ModuleHarness: @unchecked Sendable {
         let services = CoreServices(dataDirectory: self.directory, database: database, console: console, input: self.input,
                                     clock: self.clock, random: random, program: program, microphone: microphone)
         shell = Shell(registry: registry, services: services, program: shellProgram, hostCommands: commands)
+        // Record kinds are checked where records are routed; a wrong declaration fails here.
+        _ = try RecordRouter(modules: modules)
         // As the launcher does when a program opens a data directory.
         try shell.prepare()
         // Modules outside the bundled default study (test modules) are enabled by a test study.
@@ -137,7 +139,7 @@ public final class ModuleHarness: @unchecked Sendable {
     /// Applies records as a sync pull would (merged by kind, or parked), in one transaction.
     @discardableResult
     public func pull(records: [ModuleRecord]) throws -> [RecordRouter.Outcome] {
-        let router = RecordRouter(modules: modules)
+        let router = try RecordRouter(modules: modules)
         return try database.writer.write { db in try records.map { try router.apply($0, in: db) } }
     }
 

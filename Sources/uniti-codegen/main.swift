@@ -80,17 +80,20 @@ if arguments[1] == "strings" {
                 table[key] = value
             }
         }
-        let name = "table_" + language.replacingOccurrences(of: "-", with: "_")
-        cases.append("        case \(swiftString(language)): return \(name)")
-        source += "    static let \(name): [String: String] = [\n"
-        for key in table.keys.sorted() {
-            source += "        \(swiftString(key)): \(swiftString(table[key]!)),\n"
-        }
+        // Two parallel arrays sorted by key: built without hashing anything, searched by halves.
+        let name = language.replacingOccurrences(of: "-", with: "_")
+        let keys = table.keys.sorted()
+        cases.append("        case \(swiftString(language)): return (keys_\(name), texts_\(name))")
+        source += "    static let keys_\(name): [String] = [\n"
+        for key in keys { source += "        \(swiftString(key)),\n" }
+        source += "    ]\n    static let texts_\(name): [String] = [\n"
+        for key in keys { source += "        \(swiftString(table[key]!)),\n" }
         source += "    ]\n"
     }
-    source += "\n    /// The compiled table of a language code; empty for a language without one.\n"
-    source += "    static func compiled(_ code: String) -> [String: String] {\n        switch code {\n"
-    source += cases.joined(separator: "\n") + "\n        default: return [:]\n        }\n    }\n}\n"
+    source += "\n    /// The compiled table of a language code (keys sorted, texts in the same order); nil for a\n"
+    source += "    /// language without one.\n"
+    source += "    static func compiled(_ code: String) -> (keys: [String], texts: [String])? {\n        switch code {\n"
+    source += cases.joined(separator: "\n") + "\n        default: return nil\n        }\n    }\n}\n"
     write(source, to: arguments[3])
 }
 let manifestPath = arguments[2]

@@ -67,7 +67,7 @@ public final class Console: @unchecked Sendable {
     /// terminal's; 80 when unknown or not a terminal).
     public var width: Int {
         if let fixedWidth { return fixedWidth }
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"], let value = Int(columns), value > 20 {
+        if let columns = ProgramEnvironment.value("COLUMNS"), let value = Int(columns), value > 20 {
             return value
         }
         var size = winsize()

@@ -8,15 +8,14 @@ import UNITILocalization
 /// itself, so a gap is visible instead of silent.
 public struct Localizer: Sendable {
     public let language: Language
-    private let tables: Tables
 
     public init(language: Language) {
         self.language = language
-        self.tables = Tables.shared
     }
 
     public func callAsFunction(_ key: String, _ arguments: [String: String] = [:]) -> String {
-        let template = tables.table(language)[key] ?? tables.table(.english)[key] ?? key
+        let template = StringTables.text(key, language: language.rawValue)
+            ?? StringTables.text(key, language: Language.english.rawValue) ?? key
         guard !arguments.isEmpty else { return template }
         var text = template
         for (name, value) in arguments {
@@ -27,23 +26,7 @@ public struct Localizer: Sendable {
 
     /// Whether `key` exists in the English table (the reference every other table mirrors).
     public func hasKey(_ key: String) -> Bool {
-        tables.table(.english)[key] != nil
-    }
-
-    /// Loads each table once per process, on first use.
-    final class Tables: @unchecked Sendable {
-        static let shared = Tables()
-        private let lock = NSLock()
-        private var loaded: [Language: [String: String]] = [:]
-
-        func table(_ language: Language) -> [String: String] {
-            lock.lock()
-            defer { lock.unlock() }
-            if let table = loaded[language] { return table }
-            let table = StringTables.table(for: language.rawValue)
-            loaded[language] = table
-            return table
-        }
+        StringTables.text(key, language: Language.english.rawValue) != nil
     }
 }
 

@@ -14,7 +14,7 @@ import UNITIProtocol
 public struct AnswerRescue: Sendable {
     public let folder: String
 
-    public init(dataDirectory: DataDirectory, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(dataDirectory: DataDirectory, environment: [String: String] = ProgramEnvironment.current()) {
         let base: String
         if let explicit = environment["UNITI_RESCUE_DIR"], !explicit.isEmpty {
             base = explicit

@@ -18,11 +18,28 @@ public struct RecordRouter: Sendable {
     private static let coreTypes: [String: any SyncedRecord.Type] = Dictionary(
         uniqueKeysWithValues: coreRecordTypes.map { ($0.recordKind, $0) })
 
-    public init(modules: [any UNITIModule]) {
+    /// Refuses a module's record kind that is not a valid kind, is one of the core's, or is
+    /// declared twice, naming the module (the shared test harness builds a router for every
+    /// module, so a wrong declaration fails its tests).
+    public init(modules: [any UNITIModule]) throws {
+        let coreKinds = Set(Self.coreTypes.keys)
         var types: [ModuleID: [String: any SyncedRecord.Type]] = [:]
         for module in modules {
             var kinds: [String: any SyncedRecord.Type] = [:]
-            for type in (module as? any RecordSyncing)?.syncedRecordTypes ?? [] { kinds[type.recordKind] = type }
+            for type in (module as? any RecordSyncing)?.syncedRecordTypes ?? [] {
+                let kind = type.recordKind
+                let name = module.descriptor.name
+                guard RecordAddress.isValidKind(Substring(kind)) else {
+                    throw UNITIError("module \(name) declares the record kind '\(kind)': use 1–32 lowercase letters, digits or '-'")
+                }
+                if coreKinds.contains(kind) {
+                    throw UNITIError("module \(name) declares the record kind '\(kind)', which is one of the core's")
+                }
+                if kinds[kind] != nil {
+                    throw UNITIError("module \(name) declares the record kind '\(kind)' twice")
+                }
+                kinds[kind] = type
+            }
             types[module.descriptor.id] = kinds
         }
         moduleTypes = types
@@ -30,6 +47,12 @@ public struct RecordRouter: Sendable {
 
     /// The owners whose records this program applies: the shell and its modules.
     public var owners: Set<ModuleID> { Set(moduleTypes.keys).union([.shell]) }
+
+    /// The owners whose records a program of these modules applies, without asking the modules
+    /// anything (for the check at start whether parked records wait).
+    public static func owners(of modules: [any UNITIModule]) -> Set<ModuleID> {
+        Set(modules.map(\.descriptor.id)).union([.shell])
+    }
 
     /// The type of records at `address`, or nil when this program has none for it.
     public func type(for address: RecordAddress) -> (any SyncedRecord.Type)? {

@@ -3,9 +3,11 @@ import UNITIProtocol
 /// The set of modules a program offers, checked once at start-up.
 ///
 /// The registry refuses two modules with one id, a module named like the shell, two commands
-/// with one name inside a module, a module command that would hide a command of the shell
-/// itself, and two record types with one kind (or one of the core's kinds), each with a message
-/// naming both parties, so a wrong configuration fails loudly before anything runs.
+/// with one name inside a module, and a module command that would hide a command of the shell
+/// itself, each with a message naming both parties, so a wrong configuration fails loudly before
+/// anything runs. (Record kinds are checked where records are routed, ``RecordRouter``, which
+/// the shared test harness builds for every module: the check asks each module for a
+/// capability, and that question costs a scan of the program's type tables at every start.)
 public struct ModuleRegistry: Sendable {
     public let modules: [any UNITIModule]
     /// The kind of program the modules run in.
@@ -19,20 +21,19 @@ public struct ModuleRegistry: Sendable {
     ///     (host commands; in the integrated build they compete with module ids, standalone
     ///     with the module's own commands).
     public init(_ modules: [any UNITIModule], program: ProgramKind, reservedNames: Set<String>) throws {
-        var ids: [ModuleID: String] = [:]
-        let coreKinds = Set(RecordRouter.coreRecordTypes.map { $0.recordKind })
+        var ids: [String: String] = [:]  // plain strings: cheaper at start than ModuleID keys
         for module in modules {
             let id = module.descriptor.id
             if id == .shell {
                 throw UNITIError("module \(module.descriptor.name) uses the id '\(id)', which belongs to the shell")
             }
-            if let other = ids[id] {
+            if let other = ids[id.rawValue] {
                 throw UNITIError("modules \(other) and \(module.descriptor.name) both use the id '\(id)'")
             }
             if program == .integrated, reservedNames.contains(id.rawValue) {
                 throw UNITIError("module \(module.descriptor.name) uses the id '\(id)', which is a command of the shell")
             }
-            ids[id] = module.descriptor.name
+            ids[id.rawValue] = module.descriptor.name
 
             var names = Set<String>()
             for command in module.commands(for: program) {
@@ -42,20 +43,6 @@ public struct ModuleRegistry: Sendable {
                 }
                 if program == .standalone, reservedNames.contains(name) {
                     throw UNITIError("module \(module.descriptor.name) declares the command '\(name)', which is a command of the shell")
-                }
-            }
-
-            var kinds = Set<String>()
-            for type in (module as? any RecordSyncing)?.syncedRecordTypes ?? [] {
-                let kind = type.recordKind
-                guard RecordAddress.isValidKind(Substring(kind)) else {
-                    throw UNITIError("module \(module.descriptor.name) declares the record kind '\(kind)': use 1–32 lowercase letters, digits or '-'")
-                }
-                if coreKinds.contains(kind) {
-                    throw UNITIError("module \(module.descriptor.name) declares the record kind '\(kind)', which is one of the core's")
-                }
-                if !kinds.insert(kind).inserted {
-                    throw UNITIError("module \(module.descriptor.name) declares the record kind '\(kind)' twice")
                 }
             }
         }

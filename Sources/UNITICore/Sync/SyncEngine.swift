@@ -265,7 +265,7 @@ public struct SyncEngine: Sendable {
     /// Module records by cursor. Each is merged by its type (``RecordRouter``); those of modules
     /// this program lacks are parked, so the cursor can move on without dropping anything.
     private func pullRecords(_ report: inout SyncReport) throws {
-        let router = RecordRouter(modules: modules)
+        let router = try RecordRouter(modules: modules)
         while true {
             let cursor = try services.settings.string(Self.recordsCursorKey)
             var query = [URLQueryItem(name: "limit", value: "200")]
@@ -303,9 +303,9 @@ public struct SyncEngine: Sendable {
     /// Applies records and sheets parked by a program that lacked their module, now that one
     /// that has it runs (also done when a program opens the data directory).
     private func deliverParked() throws {
-        let router = RecordRouter(modules: modules)
+        let router = try RecordRouter(modules: modules)
         try services.database.writer.write { db in
-            guard try ParkedRecords.hasItems(for: router.owners, in: db) else { return }
+            guard try ParkedRecords.hasItems(for: RecordRouter.owners(of: modules), in: db) else { return }
             try ParkedRecords.deliver(router: router, sheets: SheetRouter(modules: modules), in: db)
         }
     }

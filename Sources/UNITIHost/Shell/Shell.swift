@@ -98,10 +98,11 @@ public final class Shell: @unchecked Sendable {
             }
             return
         }
-        let router = RecordRouter(modules: registry.modules)
-        let pending = try services.database.writer.read { db in try ParkedRecords.hasItems(for: router.owners, in: db) }
+        let owners = RecordRouter.owners(of: registry.modules)
+        let pending = try services.database.writer.read { db in try ParkedRecords.hasItems(for: owners, in: db) }
         if pending {
             do {
+                let router = try RecordRouter(modules: registry.modules)
                 try services.database.writer.write { db in
                     try ParkedRecords.deliver(router: router, sheets: SheetRouter(modules: registry.modules), in: db)
                 }
