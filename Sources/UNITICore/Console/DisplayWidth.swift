@@ -7,7 +7,10 @@
 extension String {
     /// The columns this text takes in a terminal (wide characters count two, zero-width ones none).
     public var displayWidth: Int {
-        reduce(0) { $0 + $1.displayWidth }
+        // Printable ASCII, most of what the program prints, takes one column a byte; the Unicode
+        // properties below are looked up (and their tables loaded) only for other text.
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return utf8.count }
+        return reduce(0) { $0 + $1.displayWidth }
     }
 
     /// The text cut to at most `width` columns, ending in "…" when something was cut.
@@ -30,6 +33,7 @@ extension Character {
     /// Two columns for East Asian wide and full-width characters and for emoji shown as
     /// pictures, none for marks and invisible format characters, one for everything else.
     var displayWidth: Int {
+        if let ascii = asciiValue, ascii >= 0x20, ascii < 0x7F { return 1 }
         guard let first = unicodeScalars.first else { return 0 }
         let properties = first.properties
         switch properties.generalCategory {

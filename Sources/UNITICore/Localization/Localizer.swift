@@ -17,11 +17,27 @@ public struct Localizer: Sendable {
         let template = StringTables.text(key, language: language.rawValue)
             ?? StringTables.text(key, language: Language.english.rawValue) ?? key
         guard !arguments.isEmpty else { return template }
-        var text = template
-        for (name, value) in arguments {
-            text = text.replacingOccurrences(of: "{\(name)}", with: value)
+        return Self.fill(template, with: arguments)
+    }
+
+    /// Puts each `{name}` of the template's placeholders in `arguments` in their place, in one
+    /// pass; braces around anything else stay as they are, and a value is never searched again
+    /// for placeholders.
+    static func fill(_ template: String, with arguments: [String: String]) -> String {
+        var result = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}"),
+                  let value = arguments[String(rest[rest.index(after: open)..<close])] else {
+                result.append("{")
+                rest = rest[rest.index(after: open)...]
+                continue
+            }
+            result += value
+            rest = rest[rest.index(after: close)...]
         }
-        return text
+        return result + rest
     }
 
     /// Whether `key` exists in the English table (the reference every other table mirrors).

@@ -41,3 +41,14 @@ struct LocalizationTests {
         #expect(Language.fromEnvironment(["LC_ALL": "de_DE.UTF-8", "LANG": "en_US"]) == .german)
     }
 }
+
+@Suite("Placeholders")
+struct PlaceholderTests {
+    @Test("each named placeholder is filled once; unknown braces stay; a value is not searched for placeholders")
+    func fill() {
+        #expect(Localizer.fill("{a} and {b}, {a}", with: ["a": "1", "b": "2"]) == "1 and 2, 1")
+        #expect(Localizer.fill("{unknown} {a", with: ["a": "1"]) == "{unknown} {a")
+        #expect(Localizer.fill("x{a}y", with: ["a": "{b}", "b": "no"]) == "x{b}y")
+        #expect(Localizer.fill("Grüße, {name}!", with: ["name": "Jörg"]) == "Grüße, Jörg!")
+    }
+}
