@@ -222,14 +222,27 @@ public enum Launcher {
             return 70
         }
 
+        let status: Int32
         if let command = options.command {
-            let status: Int32 = shell.execute(line: command) == .failure ? 1 : 0
-            shell.waitForBackgroundSync()
-            return status
+            status = shell.execute(line: command) == .failure ? 1 : 0
+        } else {
+            if editor != nil { shell.syncInBackground() }  // catch up at start, without blocking the prompt
+            status = REPL(shell: shell, editor: editor).run()
         }
-        if editor != nil { shell.syncInBackground() }  // catch up at start, without blocking the prompt
-        let status = REPL(shell: shell, editor: editor).run()
         shell.waitForBackgroundSync()
+        finish(shell)
         return status
+    }
+
+    /// The shell of the program that is ending, kept so that nothing is torn down on the way
+    /// out (the process's memory goes with it; tearing down GRDB's dispatch queue would start
+    /// threads just to end them).
+    nonisolated(unsafe) private static var ending: Shell?
+
+    /// Closes the database cleanly (SQLite checkpoints and removes its log when this is the
+    /// last program on the data directory) and keeps the rest for `exit`.
+    private static func finish(_ shell: Shell) {
+        try? shell.services.database.writer.close()
+        ending = shell
     }
 }
