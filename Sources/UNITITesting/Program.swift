@@ -163,3 +163,15 @@ public enum Builds {
     /// Every standalone program, from the one list of modules.
     public static let standalonePrograms = ModuleCatalog.all.map(\.programName)
 }
+
+/// A database read (or shaped) the way a person or a coordinator could: with the `sqlite3` shell.
+public enum SQLiteShell {
+    /// Rows of `sql` on the database at `path`, one string per row, columns separated by `|`;
+    /// throws with sqlite3's message when it fails.
+    @discardableResult
+    public static func query(_ path: String, _ sql: String) throws -> [String] {
+        let result = try Program.run("/usr/bin/sqlite3", [path, sql])
+        guard result.status == 0 else { throw CocoaError(.fileReadUnknown, userInfo: ["reason": result.err]) }
+        return result.out.split(separator: "\n").map(String.init)
+    }
+}

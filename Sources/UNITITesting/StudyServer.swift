@@ -83,15 +83,7 @@ public final class StudyServer: @unchecked Sendable {
     /// Rows of a query on the server's database (through the sqlite3 shell, as a coordinator
     /// could read it), one string per row with columns separated by `|`.
     public func query(_ sql: String) throws -> [String] {
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [database, sql]
-        let pipe = Pipe()
-        sqlite.standardOutput = pipe
-        try sqlite.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        sqlite.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+        try SQLiteShell.query(database, sql)
     }
 
     /// Answer sheets of a questionnaire the server holds.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UNITICore
 import UNITITesting
 
 /// Several real processes on one data directory at the same moment, as people run them: the
@@ -15,15 +16,7 @@ struct ConcurrencyTests {
 
     /// Rows of a query on a client database, through the sqlite3 shell.
     static func query(_ data: TemporaryDataDirectory, _ sql: String) throws -> [String] {
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [data.path + "/uniti.sqlite", sql]
-        let pipe = Pipe()
-        sqlite.standardOutput = pipe
-        try sqlite.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        sqlite.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+        try SQLiteShell.query(data.path + "/uniti.sqlite", sql)
     }
 
     /// Waits until the program asks its `number`th question (the line protocol ends each question
@@ -147,7 +140,7 @@ struct ConcurrencyTests {
 
     @Test("killed with SIGKILL at any moment of a fill, every answer given before is kept as a draft and the fill resumes (12 rounds)")
     func killedFillKeepsAnswers() throws {
-        var random = SeededGenerator(seed: 42)
+        var random = RandomSourceGenerator(source: SeededRandomSource(seed: 42))
         let lines = Self.answers.split(separator: "\n").map(String.init)
         for round in 0..<12 {
             let data = TemporaryDataDirectory()
@@ -171,18 +164,5 @@ struct ConcurrencyTests {
             #expect(try Self.query(data, "SELECT perceived, loudness, distress, mood, arousal, stress, concentration, worstSymptom FROM tyt_results")
                     == ["0|35|60|4|2|50|80|25"], "round \(round)")
         }
-    }
-}
-
-/// A small seeded generator for the rounds' random choices (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

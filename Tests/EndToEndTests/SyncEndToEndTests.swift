@@ -59,14 +59,7 @@ struct SyncEndToEndTests {
 
         /// Runs SQL on the client's database (to shape queued entries the way a test needs them).
         func sqlite(_ sql: String) throws {
-            let sqlite = Process()
-            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            sqlite.arguments = [data.path + "/uniti.sqlite", sql]
-            let errors = Pipe()
-            sqlite.standardError = errors
-            try sqlite.run()
-            sqlite.waitUntilExit()
-            #expect(sqlite.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+            try SQLiteShell.query(data.path + "/uniti.sqlite", sql)
         }
     }
 
