@@ -39,6 +39,10 @@ public struct AnswerRescue: Sendable {
         let manager = FileManager.default
         do {
             try manager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // A shared place such as /dev/shm: the folders must be ours alone, never someone
+            // else's (or a link to one), or the answers would be readable by them.
+            let base = (folder as NSString).deletingLastPathComponent
+            guard Self.isPrivateFolder(base), Self.isPrivateFolder(folder) else { return nil }
             let path = folder + "/\(owner)-\(draft.sheet.id.uuidString).json"
             let data = try JSONEncoder().encode(Rescued(owner: owner, draft: draft, keptAt: date))
             guard manager.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else { return nil }
@@ -75,6 +79,14 @@ public struct AnswerRescue: Sendable {
             restored.append(questionnaireID)
         }
         return restored
+    }
+
+    /// Whether `path` is a real folder (not a link) that belongs to this user and that nobody
+    /// else may enter.
+    static func isPrivateFolder(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return false }
+        return (info.st_mode & S_IFMT) == S_IFDIR && info.st_uid == getuid() && (info.st_mode & 0o077) == 0
     }
 
     /// A short, stable name for a data directory's path (FNV-1a, 64 bits).
