@@ -147,12 +147,11 @@ public final class QuestionnaireEngine {
     /// Refuses to start when the data directory cannot take the answers (a read-only file system,
     /// a full disk), before the first question, so nobody answers what could not be kept.
     private func requireRoomToSave(localizer: Localizer) throws {
-        var stats = statvfs()
-        guard statvfs(services.dataDirectory.path, &stats) == 0 else { return }
-        if stats.f_flag & UInt(ST_RDONLY) != 0 {
+        guard let disk = DiskSpace(of: services.dataDirectory.path) else { return }
+        if disk.isReadOnly {
             throw UNITIError(localizer("questionnaire.readOnly", ["path": services.dataDirectory.path]))
         }
-        let free = UInt64(stats.f_bavail) * UInt64(stats.f_frsize)
+        let free = disk.freeBytes
         guard free < Self.roomNeeded else { return }
         throw UNITIError(localizer("questionnaire.noRoom", ["path": services.dataDirectory.path, "free": "\(free / 1024)"]))
     }

@@ -33,6 +33,18 @@ public enum ParkedRecords {
         return !parked.isDisjoint(with: owners.map(\.rawValue))
     }
 
+    /// Applies what a program of `modules` can apply of what is parked, when anything is: a read
+    /// only when nothing waits for these modules (so it costs nothing at start or per sync), one
+    /// write transaction otherwise. Used when a program opens the data directory and by sync.
+    @discardableResult
+    public static func deliverPending(for modules: [any UNITIModule], in database: AppDatabase) throws -> Int {
+        let owners = RecordRouter.owners(of: modules)
+        guard try database.writer.read({ db in try hasItems(for: owners, in: db) }) else { return 0 }
+        let router = try RecordRouter(modules: modules)
+        let sheets = SheetRouter(modules: modules)
+        return try database.writer.write { db in try deliver(router: router, sheets: sheets, in: db) }
+    }
+
     /// Applies what this program can now apply and removes it from the parking; returns how many
     /// records and sheets were delivered. A record that still cannot be applied stays.
     @discardableResult

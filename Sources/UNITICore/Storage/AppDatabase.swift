@@ -83,9 +83,7 @@ public final class AppDatabase: Sendable {
 
     /// Whether the file system holding `path` has no room left.
     private static func isFull(_ path: String) -> Bool {
-        var stats = statvfs()
-        guard statvfs(path, &stats) == 0 else { return false }
-        return UInt64(stats.f_bavail) * UInt64(stats.f_frsize) < 64 * 1024
+        (DiskSpace(of: path)?.freeBytes ?? .max) < 64 * 1024
     }
 
     /// An SQLite URI that opens the file without locks or shared memory, for a file nobody can

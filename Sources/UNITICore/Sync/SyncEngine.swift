@@ -303,11 +303,7 @@ public struct SyncEngine: Sendable {
     /// Applies records and sheets parked by a program that lacked their module, now that one
     /// that has it runs (also done when a program opens the data directory).
     private func deliverParked() throws {
-        let router = try RecordRouter(modules: modules)
-        try services.database.writer.write { db in
-            guard try ParkedRecords.hasItems(for: RecordRouter.owners(of: modules), in: db) else { return }
-            try ParkedRecords.deliver(router: router, sheets: SheetRouter(modules: modules), in: db)
-        }
+        try ParkedRecords.deliverPending(for: modules, in: services.database)
     }
 
     // MARK: - Status

@@ -98,17 +98,10 @@ public final class Shell: @unchecked Sendable {
             }
             return
         }
-        let owners = RecordRouter.owners(of: registry.modules)
-        let pending = try services.database.writer.read { db in try ParkedRecords.hasItems(for: owners, in: db) }
-        if pending {
-            do {
-                let router = try RecordRouter(modules: registry.modules)
-                try services.database.writer.write { db in
-                    try ParkedRecords.deliver(router: router, sheets: SheetRouter(modules: registry.modules), in: db)
-                }
-            } catch where StorageFailure.kind(of: error) != nil {
-                // Not now (the disk is full, the database busy): they stay parked for the next start.
-            }
+        do {
+            try ParkedRecords.deliverPending(for: registry.modules, in: services.database)
+        } catch where StorageFailure.kind(of: error) != nil {
+            // Not now (the disk is full, the database busy): they stay parked for the next start.
         }
         // Still unable to write: the answers stay where they are, for the next start.
         if let restored = try? AnswerRescue(dataDirectory: services.dataDirectory).restore(into: services.database), !restored.isEmpty {
