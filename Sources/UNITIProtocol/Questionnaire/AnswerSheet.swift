@@ -83,17 +83,21 @@ public struct MicrophoneReading: Codable, Hashable, Sendable {
     }
 }
 
-/// Position in WGS 84 degrees with its accuracy radius in metres.
+/// Position in WGS 84 degrees with its accuracy radius and altitude (above mean sea level) in
+/// metres when the receiver reports them; `measuredAt` is the time of the fix.
 public struct LocationReading: Codable, Hashable, Sendable {
     public var latitude: Double
     public var longitude: Double
     public var accuracyMeters: Double?
+    public var altitudeMeters: Double?
     public var measuredAt: OffsetTimestamp
 
-    public init(latitude: Double, longitude: Double, accuracyMeters: Double? = nil, measuredAt: OffsetTimestamp) {
+    public init(latitude: Double, longitude: Double, accuracyMeters: Double? = nil, altitudeMeters: Double? = nil,
+                measuredAt: OffsetTimestamp) {
         self.latitude = latitude
         self.longitude = longitude
         self.accuracyMeters = accuracyMeters
+        self.altitudeMeters = altitudeMeters
         self.measuredAt = measuredAt
     }
 }

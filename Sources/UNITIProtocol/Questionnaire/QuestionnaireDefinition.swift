@@ -24,6 +24,10 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
     public var kind: QuestionnaireKind
     /// When a repeating (or a dated one-time) questionnaire is due.
     public var schedule: QuestionnaireSchedule?
+    /// Whether the participant may change the reminders of the schedule (Track Your Stress
+    /// thesis, `scheduleChangeable`): standard or custom times, the weekday planner. Absent means
+    /// no: the study's schedule applies as it is.
+    public var scheduleChangeable: Bool
     public var presentation: QuestionnairePresentation
     /// Readings to capture while the person answers.
     public var sensors: [QuestionnaireSensor]
@@ -32,7 +36,7 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
 
     public init(id: String, version: Int, title: LocalizedText, intro: LocalizedText? = nil,
                 outro: LocalizedText? = nil, kind: QuestionnaireKind = .oneTime,
-                schedule: QuestionnaireSchedule? = nil, presentation: QuestionnairePresentation = .allOnOnePage,
+                schedule: QuestionnaireSchedule? = nil, scheduleChangeable: Bool = false, presentation: QuestionnairePresentation = .allOnOnePage,
                 sensors: [QuestionnaireSensor] = [], items: [QuestionnaireItem],
                 scoring: QuestionnaireScoring? = nil) {
         self.id = id
@@ -42,6 +46,7 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
         self.outro = outro
         self.kind = kind
         self.schedule = schedule
+        self.scheduleChangeable = scheduleChangeable
         self.presentation = presentation
         self.sensors = sensors
         self.items = items
@@ -49,7 +54,7 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, version, title, intro, outro, kind, schedule, presentation, sensors, items, scoring
+        case id, version, title, intro, outro, kind, schedule, scheduleChangeable, presentation, sensors, items, scoring
     }
 
     public init(from decoder: Decoder) throws {
@@ -61,6 +66,7 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
         outro = try c.decodeIfPresent(LocalizedText.self, forKey: .outro)
         kind = try c.decodeIfPresent(QuestionnaireKind.self, forKey: .kind) ?? .oneTime
         schedule = try c.decodeIfPresent(QuestionnaireSchedule.self, forKey: .schedule)
+        scheduleChangeable = try c.decodeIfPresent(Bool.self, forKey: .scheduleChangeable) ?? false
         presentation = try c.decodeIfPresent(QuestionnairePresentation.self, forKey: .presentation) ?? .allOnOnePage
         sensors = try c.decodeIfPresent([QuestionnaireSensor].self, forKey: .sensors) ?? []
         items = try c.decode([QuestionnaireItem].self, forKey: .items)
@@ -76,6 +82,7 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
         try c.encodeIfPresent(outro, forKey: .outro)
         try c.encode(kind, forKey: .kind)
         try c.encodeIfPresent(schedule, forKey: .schedule)
+        if scheduleChangeable { try c.encode(true, forKey: .scheduleChangeable) }
         try c.encode(presentation, forKey: .presentation)
         if !sensors.isEmpty { try c.encode(sensors, forKey: .sensors) }
         try c.encode(items, forKey: .items)

@@ -11,12 +11,18 @@ public struct StudyDescriptor: Codable, Hashable, Sendable {
     /// Ids of the shared baseline questionnaires, answered once after the first login in the
     /// integrated program; nil leaves the choice to the bundled default study.
     public var baseline: [String]?
+    /// Ids of studies bundled with the program (`Configurations/Resources/Studies/<id>.json`)
+    /// whose questionnaires a person has without a server while this study is active: the
+    /// default study lists the Track Your Stress demo study here.
+    public var bundledStudies: [String]?
 
-    public init(id: String, title: LocalizedText, description: LocalizedText? = nil, modules: [String], baseline: [String]? = nil) {
+    public init(id: String, title: LocalizedText, description: LocalizedText? = nil, modules: [String], baseline: [String]? = nil,
+                bundledStudies: [String]? = nil) {
         self.id = id
         self.title = title
         self.description = description
         self.modules = modules
         self.baseline = baseline
+        self.bundledStudies = bundledStudies
     }
 }
