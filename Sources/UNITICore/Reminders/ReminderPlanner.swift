@@ -36,6 +36,7 @@ public struct ReminderPlanner: Sendable {
             let date = LocalDate(dayNumber: dayNumber)
             let offset = date.steadyOffset(in: timeZone)  // the zone is asked once per day, not per rule
             for rule in rules {
+                if let days = rule.activeDays, !days.isActive(on: date) { continue }
                 let times = try rule.cadence.times(on: date)
                 guard !times.isEmpty else { continue }
                 for (time, instant) in zip(times, date.instants(at: times, in: timeZone, steadyOffset: offset)) {

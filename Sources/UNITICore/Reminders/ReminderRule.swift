@@ -25,10 +25,14 @@ public struct ReminderRule: Sendable, Hashable, Codable, Identifiable {
     public var skipWhenAnswered: Bool
     /// Set by a study that fixes this schedule: the reason shown when a change is refused.
     public var lockReason: String?
+    /// The days a study's schedule runs (start, end, skipped periods): reminders fall only on
+    /// these. Nil reminds on every day. Not stored: whoever builds the rule from a schedule
+    /// sets it each time, so a changed schedule takes effect at once.
+    public var activeDays: ScheduleCalendar?
 
     public init(id: String, questionnaireID: String? = nil, command: String, tone: String? = nil,
                 sound: Bool = true, cadence: ReminderCadence, skipWhenAnswered: Bool = true,
-                lockReason: String? = nil) throws {
+                lockReason: String? = nil, activeDays: ScheduleCalendar? = nil) throws {
         try cadence.validate()
         self.id = id
         self.questionnaireID = questionnaireID
@@ -38,6 +42,7 @@ public struct ReminderRule: Sendable, Hashable, Codable, Identifiable {
         self.cadence = cadence
         self.skipWhenAnswered = skipWhenAnswered
         self.lockReason = lockReason
+        self.activeDays = activeDays
     }
 
     public var isLocked: Bool { lockReason != nil }

@@ -4,7 +4,8 @@ import GRDB
 /// tables prefixed `core_`); `all` lists the sets in the order they run. Append new steps and
 /// sets at the end; never edit a step that has shipped.
 enum CoreMigrations {
-    static let all: [MigrationSet] = [foundation, SyncMigrations.set, QuestionnaireMigrations.set, ReminderLog.migrations]
+    static let all: [MigrationSet] = [foundation, SyncMigrations.set, QuestionnaireMigrations.set, ReminderLog.migrations,
+                                         StudyQuestionnaireStore.migrations]
 
     /// Settings and the studies the person takes part in.
     static let foundation = MigrationSet(owner: "core", steps: [

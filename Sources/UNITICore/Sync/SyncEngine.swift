@@ -20,6 +20,9 @@ public struct SyncReport: Sendable, Equatable {
     public var resourcesUpdated = 0
     /// One line per resource the server offered that a module could not use (it kept its own).
     public var resourceProblems: [String] = []
+    /// One line per questionnaire the server sent that does not validate (the previous version
+    /// stays in use).
+    public var questionnaireProblems: [String] = []
     /// Set when the sync stopped early; everything not delivered stays queued.
     public var stoppedBecause: APIError?
     /// Set when another program was syncing this data directory and this sync did not run.
@@ -245,21 +248,19 @@ public struct SyncEngine: Sendable {
         report.studiesUpdated = true
     }
 
+    /// The questionnaires of every joined study, as one list with one ETag
+    /// (``StudyQuestionnaireStore``): a 304 costs nothing, a changed list replaces what the
+    /// device knows, a questionnaire that does not validate is refused on its own.
     private func pullQuestionnaires(_ report: inout SyncReport) throws {
+        let route = StudyQuestionnaireStore.route
         let etags = ETagStore(database: services.database)
-        for study in try services.studies.joinedStudies() {
-            let route = "studies/\(study.id)/questionnaires"
-            guard case .modified(let list, let etag) = try client.conditionalGet(route, etag: try etags.etag(for: route), as: QuestionnaireList.self) else {
-                continue
-            }
-            try services.database.writer.write { db in
-                for document in list.questionnaires {
-                    try ServerQuestionnaires.store(db, document)
-                }
-                try ETagStore.store(db, etag: etag, for: route)
-            }
-            report.questionnairesUpdated += list.questionnaires.count
+        guard case .modified(let list, let etag) = try client.conditionalGet(
+            route, etag: try etags.etag(for: route), as: AssignedQuestionnaireList.self) else { return }
+        let outcome = try services.database.writer.write { db in
+            try StudyQuestionnaireStore.apply(list, etag: etag, in: db)
         }
+        report.questionnairesUpdated += outcome.changed + outcome.removed
+        report.questionnaireProblems += outcome.problems
     }
 
     /// Module records by cursor. Each is merged by its type (``RecordRouter``); those of modules

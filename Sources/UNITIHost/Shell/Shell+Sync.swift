@@ -26,7 +26,7 @@ extension Shell {
             if !quiet { throw UNITIError(localizer("host.sync.otherRunning")) }
             return
         }
-        for problem in report.resourceProblems {
+        for problem in report.resourceProblems + report.questionnaireProblems {
             console.error(localizer("host.sync.notice", ["message": problem]))
         }
         if let problem = report.stoppedBecause {
