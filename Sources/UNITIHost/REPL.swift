@@ -15,10 +15,8 @@ struct REPL {
             installInterruptHandler()
             shell.console.line(shell.localizer("host.welcome", ["program": shell.program.programName]))
         }
-        if StartScreen.applies(to: shell, interactive: editor != nil) {
-            StartScreen(shell: shell).run()
-        }
-        if let module = shell.currentModule {
+        StartScreen.applying(to: shell, interactive: editor != nil)?.run()
+        if let module = shell.currentModule, shell.hasNeededAccount(module) {
             // A standalone program starts inside its module: its start hook runs now.
             do {
                 try (module as? any ModuleEntering)?.didEnter(shell.context(for: module))

@@ -32,9 +32,11 @@ public struct ShadesOfNoiseModule: UNITIModule {
     public var migrations: [ModuleMigration] { SonMigrations.all }
 }
 
-extension ShadesOfNoiseModule: GuestStartOffering {
-    /// The standalone program opens with the start screen (FA20).
-    public func offersGuestStart(in program: ProgramKind) -> Bool { program == .standalone }
+extension ShadesOfNoiseModule: StartScreenOffering {
+    /// The standalone program opens with the start screen, guest use included (FA20).
+    public func startScreen(in program: ProgramKind) -> StartScreenChoices? {
+        program == .standalone ? .accountOrGuest : nil
+    }
 }
 
 extension ShadesOfNoiseModule: RecordSyncing {

@@ -35,10 +35,12 @@ extension TrackYourTinnitusModule: ModuleEntering {
     }
 }
 
-extension TrackYourTinnitusModule: GuestStartOffering {
+extension TrackYourTinnitusModule: StartScreenOffering {
     /// The standalone program opens with log in, register, forgot password or continue without
     /// an account (thesis FR1, FR7), like the thesis app's first screen.
-    public func offersGuestStart(in program: ProgramKind) -> Bool { program == .standalone }
+    public func startScreen(in program: ProgramKind) -> StartScreenChoices? {
+        program == .standalone ? .accountOrGuest : nil
+    }
 }
 
 extension TrackYourTinnitusModule: ReminderProviding, ReminderToneProviding {

@@ -40,7 +40,7 @@ public enum SeriesReduction {
 
     /// The span one aggregate covers.
     public enum Period: String, Sendable, CaseIterable {
-        case day, week
+        case day, week, month
     }
 
     /// One period's summary: mean, lowest and highest value, number of values.
@@ -52,13 +52,17 @@ public enum SeriesReduction {
         public let count: Int
     }
 
-    /// Mean and range per local day or ISO week (Monday first) in `timeZone`; x of the points is
+    /// Mean and range per local day, ISO week (Monday first) or calendar month in `timeZone`; x of the points is
     /// seconds since 1970. Periods without values are left out.
     public static func aggregate(_ points: [ChartPoint], by period: Period, in timeZone: TimeZone) -> [Aggregate] {
         var buckets: [Int: (sum: Double, min: Double, max: Double, count: Int)] = [:]
         for p in points where p.y.isFinite {
             var day = LocalDate(Date(timeIntervalSince1970: p.x), in: timeZone)
-            if period == .week { day = day.startOfWeek }
+            switch period {
+            case .day: break
+            case .week: day = day.startOfWeek
+            case .month: day = day.startOfMonth
+            }
             let key = day.dayNumber
             if let b = buckets[key] {
                 buckets[key] = (b.sum + p.y, min(b.min, p.y), max(b.max, p.y), b.count + 1)
@@ -83,7 +87,7 @@ public enum SeriesReduction {
     }
 }
 
-/// `--by day|week` (in any case) for commands that chart a series by period.
+/// `--by day|week|month` (in any case) for commands that chart a series by period.
 extension SeriesReduction.Period: ExpressibleByArgument {
     public init?(argument: String) {
         self.init(rawValue: argument.lowercased())

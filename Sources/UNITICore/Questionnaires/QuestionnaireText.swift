@@ -55,18 +55,20 @@ public struct QuestionnaireText {
         return ["  " + parts.joined(separator: ", ")]
     }
 
-    /// An answer as a person reads it: option texts for choices, yes/no words.
-    public func describe(_ value: AnswerValue, for item: QuestionnaireItem) -> String {
+    /// An answer as a person reads it: option texts for choices (after their codes unless
+    /// `withCodes` is false, as "my answer sheets" shows them), yes/no words.
+    public func describe(_ value: AnswerValue, for item: QuestionnaireItem, withCodes: Bool = true) -> String {
+        func shown(_ option: ChoiceOption) -> String { withCodes ? "\(option.value) (\(text(option.text)))" : text(option.text) }
         switch (item.element, value) {
         case (.yesNo, .number(let number)):
             return number == 0 ? localizer("questionnaire.yes") : localizer("questionnaire.no")
         case (.singleChoice(let options), .number(let number)):
             let option = options.first { Double($0.value) == number }
-            return option.map { "\($0.value) (\(text($0.text)))" } ?? value.description
+            return option.map(shown) ?? value.description
         case (.multipleChoice(let options, _, _), .choices(let list)):
             return list.map { selected in
-                let option = options.first { $0.value == selected }
-                return option.map { "\($0.value) (\(text($0.text)))" } ?? String(selected)
+                let chosen = options.first { $0.value == selected }
+                return chosen.map(shown) ?? String(selected)
             }.joined(separator: ", ")
         default:
             return value.description

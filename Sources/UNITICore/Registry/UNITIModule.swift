@@ -16,7 +16,7 @@ import UNITIProtocol
 /// nothing (as Spezi's modules opt into `@Dependency` and `@Provide`):
 /// ``RecordSyncing`` (records that follow the person), ``PulledSheetKeeping`` (sheets from the
 /// person's other devices), ``ReminderProviding`` and ``ReminderToneProviding``,
-/// ``ServerResourceConsuming``, ``GuestStartOffering`` and ``ModuleEntering``.
+/// ``ServerResourceConsuming``, ``StartScreenOffering`` and ``ModuleEntering``.
 ///
 /// Modules import `UNITICore` only, never each other; the list of modules is
 /// `Modules/modules.json`.

@@ -14,19 +14,23 @@ public struct StudyQuestionnaire: Sendable, Hashable {
     /// When the person joined the study; a schedule's `startOnDay` counts from its local date.
     public var joinedAt: Date
     public var definition: QuestionnaireDefinition
+    /// True for a questionnaire of a study bundled with the program (no server knows it): its
+    /// sheets stay on this device.
+    public var isBundled: Bool
 
     public var id: String { definition.id }
     public var version: Int { definition.version }
     public var isRepeating: Bool { definition.kind == .repeating }
 
     public init(studyID: String, studyTitle: LocalizedText, module: ModuleID, isActive: Bool, joinedAt: Date,
-                definition: QuestionnaireDefinition) {
+                definition: QuestionnaireDefinition, isBundled: Bool = false) {
         self.studyID = studyID
         self.studyTitle = studyTitle
         self.module = module
         self.isActive = isActive
         self.joinedAt = joinedAt
         self.definition = definition
+        self.isBundled = isBundled
     }
 
     /// The schedule's calendar for this person, nil without a schedule (answered any time).

@@ -57,7 +57,8 @@ public struct StudyQuestionnaires: Sendable {
                 guard let module = ModuleID(rawValue: entry.module),
                       let definition = try? QuestionnaireLoader.bundled(entry.id) else { continue }
                 result.append(StudyQuestionnaire(studyID: study.id, studyTitle: study.title, module: module,
-                                                 isActive: entry.active, joinedAt: since, definition: definition))
+                                                 isActive: entry.active, joinedAt: since, definition: definition,
+                                                 isBundled: true))
             }
         }
         return result
@@ -83,7 +84,7 @@ public struct StudyQuestionnaires: Sendable {
         let now = now ?? services.clock.now
         let timeZone = services.clock.timeZone
         let today = LocalDate(now, in: timeZone)
-        let answers = try finishedSheets(of: all.map(\.id))
+        let answers = try answerTimes(of: all.map(\.id))
         let drafts = try draftIDs()
 
         // Per study: the one-time questionnaires that can be answered now and are not yet.
@@ -173,17 +174,19 @@ public struct StudyQuestionnaires: Sendable {
     // MARK: - Answering
 
     /// Answers a questionnaire through the engine and keeps the sheet: stored under this module
-    /// and queued for upload in the transaction that drops the draft. One-time questionnaires
-    /// keep their draft on every device (the person may continue on another).
+    /// and queued for upload in the transaction that drops the draft (a bundled study's sheets
+    /// stay on the device: no server knows its questionnaires). One-time questionnaires keep
+    /// their draft on every device (the person may continue on another).
     @discardableResult
     public func fill(_ status: StudyQuestionnaireStatus, with engine: QuestionnaireEngine) throws -> QuestionnaireResult {
         try requireFillable(status)
         let owner = module
         let clock = services.clock
+        let uploads = !status.questionnaire.isBundled
         return try engine.answer(status.questionnaire.definition, owner: owner,
-                                 syncsDraft: !status.questionnaire.isRepeating) { result, db in
+                                 syncsDraft: uploads && !status.questionnaire.isRepeating) { result, db in
             try AnswerSheetStore(database: services.database, clock: clock).save(result.sheet, owner: owner, in: db)
-            try SheetOutbox.enqueue(db, owner: owner, sheet: result.sheet, at: clock.now)
+            if uploads { try SheetOutbox.enqueue(db, owner: owner, sheet: result.sheet, at: clock.now) }
         }
     }
 
@@ -191,16 +194,25 @@ public struct StudyQuestionnaires: Sendable {
 
     /// A sheet of the person, with whether it has reached the server.
     public struct Sheet: Sendable {
+        public enum Upload: Sendable, Equatable {
+            case uploaded
+            /// Queued for the next sync.
+            case waiting
+            /// Kept in the outbox, refused by the server for this reason.
+            case refused(String)
+            /// A bundled study's sheet: it stays on this device.
+            case deviceOnly
+        }
+
         public var sheet: AnswerSheet
-        /// False while it waits in the outbox (or was refused there).
-        public var isUploaded: Bool
-        /// Why the server refused it, when it did.
-        public var refusal: String?
+        public var upload: Upload
     }
 
     /// The person's finished sheets of this module's questionnaires (or of one), newest first.
     public func sheets(questionnaireID: String? = nil) throws -> [Sheet] {
-        var ids = try questionnaires().map(\.id)
+        let known = try questionnaires()
+        let bundled = Set(known.filter(\.isBundled).map(\.id))
+        var ids = known.map(\.id)
         if let questionnaireID { ids = ids.filter { $0 == questionnaireID } }
         let owner = module.rawValue
         let rows = try services.database.writer.read { db -> [Row] in
@@ -223,9 +235,14 @@ public struct StudyQuestionnaires: Sendable {
                                     arguments: StatementArguments(arguments))
         }
         return try rows.map { row in
-            let state: String? = row["outboxState"]
-            return Sheet(sheet: try AnswerSheet.load(from: Data((row["sheet"] as String).utf8)), isUploaded: state == nil,
-                         refusal: state == Outbox.State.rejected.rawValue ? row["lastError"] : nil)
+            let sheet = try AnswerSheet.load(from: Data((row["sheet"] as String).utf8))
+            let upload: Sheet.Upload
+            switch row["outboxState"] as String? {
+            case nil: upload = bundled.contains(sheet.questionnaireID) ? .deviceOnly : .uploaded
+            case Outbox.State.rejected.rawValue?: upload = .refused(row["lastError"] ?? "")
+            default: upload = .waiting
+            }
+            return Sheet(sheet: sheet, upload: upload)
         }
     }
 
@@ -253,7 +270,7 @@ public struct StudyQuestionnaires: Sendable {
     }
 
     /// When each questionnaire's finished sheets were finished, from every device.
-    private func finishedSheets(of ids: [String]) throws -> [String: [Date]] {
+    public func answerTimes(of ids: [String]) throws -> [String: [Date]] {
         guard !ids.isEmpty else { return [:] }
         return try services.database.writer.read { db in
             var result: [String: [Date]] = [:]

@@ -200,6 +200,7 @@ public final class Shell: @unchecked Sendable {
     private func runModule(_ module: any UNITIModule, arguments: [String]) throws {
         lastCommandFailed = false
         try requireEnabled(module)
+        if arguments.first != AboutModuleCommand.commandName { try requireAccount(for: module) }
         guard let name = arguments.first else {
             printModuleHelp(module)
             return
@@ -249,6 +250,20 @@ public final class Shell: @unchecked Sendable {
     }
 
     // MARK: - Modules and context
+
+    /// Whether someone is logged in, when the module's program is used with an account only
+    /// (``StartScreenChoices/accountOnly``); true for every other module and program.
+    func hasNeededAccount(_ module: any UNITIModule) -> Bool {
+        guard (module as? any StartScreenOffering)?.startScreen(in: program.kind) == .accountOnly else { return true }
+        return ((try? sessions.current()) ?? nil) != nil
+    }
+
+    /// Refuses a module's commands in one line while its program needs an account and nobody is
+    /// logged in (the account commands themselves are the shell's and always run).
+    func requireAccount(for module: any UNITIModule) throws {
+        guard !hasNeededAccount(module) else { return }
+        throw UNITIError(localizer("host.start.accountNeededFor", ["program": program.programName]))
+    }
 
     /// The context a module's commands run with.
     public func context(for module: any UNITIModule) -> ModuleContext {

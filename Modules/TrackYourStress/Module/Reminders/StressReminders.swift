@@ -1,0 +1,163 @@
+import Foundation
+import UNITICore
+import UNITIProtocol
+
+/// The reminders of Track Your Stress (thesis FR16, FR17, 5.3.7–5.3.9): one per repeating
+/// questionnaire that runs, following its schedule (daily, weekly or monthly, `amount` per
+/// period, from its first to its last day) and, where the study allows changes
+/// (`scheduleChangeable`), the person's choice: standard (random times within each weekday's
+/// window) or custom (fixed times; a weekly or monthly questionnaire has exactly one).
+///
+/// The rules are built from the schedule every time, so a study's new schedule applies at once;
+/// only the person's choice is stored (module setting `reminders.<questionnaire id>`).
+struct StressReminders {
+    let context: ModuleContext
+
+    /// What the person chose for one questionnaire.
+    struct Choice: Codable, Equatable {
+        enum Mode: String, Codable {
+            /// Random times inside each enabled weekday's window.
+            case standard
+            /// Fixed times.
+            case custom
+        }
+
+        var mode: Mode
+        /// Reminders per day of a daily questionnaire in standard mode (nil: the schedule's amount).
+        var count: Int?
+        /// Custom times: several for a daily questionnaire, exactly one for weekly and monthly.
+        var times: [TimeOfDay]
+        /// The weekday planner of a daily questionnaire, Monday first.
+        var days: [DayWindow]
+
+        static let standard = Choice(mode: .standard, count: nil, times: [], days: DayWindow.week())
+    }
+
+    static func settingKey(_ id: String) -> String { "reminders.\(id)" }
+    /// The time of a weekly or monthly reminder nobody changed.
+    static let defaultTime = TimeOfDay(hour: 18, minute: 0)
+
+    /// The person's choice, or the standard one (also when the study allows no changes).
+    func choice(for questionnaire: StudyQuestionnaire) throws -> Choice {
+        guard questionnaire.definition.scheduleChangeable,
+              let text = try context.moduleSetting(Self.settingKey(questionnaire.id)),
+              let stored = try? JSONDecoder().decode(Choice.self, from: Data(text.utf8)) else { return .standard }
+        return stored
+    }
+
+    /// Changes the person's choice for a questionnaire: refused in one line when the study does
+    /// not allow it; the new choice must make a valid rule before it is stored.
+    @discardableResult
+    func change(_ questionnaire: StudyQuestionnaire, _ body: (inout Choice) throws -> Void) throws -> ReminderRule {
+        guard questionnaire.isRepeating, questionnaire.definition.schedule != nil else {
+            throw UNITIError(L("tys.reminders.notRepeating", ["id": questionnaire.id]))
+        }
+        guard questionnaire.definition.scheduleChangeable else {
+            throw UNITIError(L("tys.reminders.locked", ["id": questionnaire.id]))
+        }
+        var choice = try self.choice(for: questionnaire)
+        try body(&choice)
+        guard let rule = try rule(for: questionnaire, choice: choice) else {
+            throw UNITIError(L("tys.reminders.notRepeating", ["id": questionnaire.id]))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try context.setModuleSetting(Self.settingKey(questionnaire.id),
+                                     to: String(decoding: try encoder.encode(choice), as: UTF8.self))
+        return rule
+    }
+
+    /// Forgets the person's choice: the standard reminders of the schedule apply again.
+    func reset(_ questionnaire: StudyQuestionnaire) throws {
+        guard questionnaire.definition.scheduleChangeable else {
+            throw UNITIError(L("tys.reminders.locked", ["id": questionnaire.id]))
+        }
+        try context.setModuleSetting(Self.settingKey(questionnaire.id), to: nil)
+    }
+
+    /// The rule of a questionnaire with the person's current choice; nil when it has none (a
+    /// one-time questionnaire, or a deactivated one).
+    func rule(for questionnaire: StudyQuestionnaire) throws -> ReminderRule? {
+        try rule(for: questionnaire, choice: choice(for: questionnaire))
+    }
+
+    func rule(for questionnaire: StudyQuestionnaire, choice: Choice) throws -> ReminderRule? {
+        guard questionnaire.isActive, questionnaire.isRepeating, let schedule = questionnaire.definition.schedule,
+              let calendar = questionnaire.calendar(in: context.clock.timeZone) else { return nil }
+        let time = choice.mode == .custom ? (choice.times.first ?? Self.defaultTime) : Self.defaultTime
+        let frequency: QuestionnaireReminderPlan.Frequency
+        let option: QuestionnaireReminderPlan.Option
+        switch schedule.frequency {
+        case .daily:
+            frequency = .daily
+            option = choice.mode == .custom ? .fixed(choice.times) : .random(amount: choice.count ?? calendar.amount)
+        case .weekly:
+            frequency = .weekly(calendar.firstDay.weekday)
+            option = .random(amount: 1)
+        case .monthly:
+            frequency = .monthly(day: calendar.firstDay.day)
+            option = .random(amount: 1)
+        }
+        let plan = QuestionnaireReminderPlan(
+            questionnaireID: questionnaire.id, command: commandText(questionnaire.id), frequency: frequency, option: option,
+            days: choice.days, time: time,
+            lockReason: questionnaire.definition.scheduleChangeable ? nil : L("tys.reminders.lockReason"))
+        var rule = try plan.rule(random: SeededRandomSource(seed: Self.seed(questionnaire)))
+        rule.activeDays = calendar
+        return rule
+    }
+
+    /// What the person types to answer it: `tys fill ID` in the integrated program, `fill ID`
+    /// in `track-your-stress`.
+    func commandText(_ id: String) -> String {
+        (context.program == .integrated ? "tys fill " : "fill ") + id
+    }
+
+    /// The same random times for a questionnaire on every run (and in the reminder daemon),
+    /// different for each questionnaire and each time the person joins.
+    static func seed(_ questionnaire: StudyQuestionnaire) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+        for byte in "\(questionnaire.studyID)/\(questionnaire.id)".utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return SeededRandomSource.mix(hash ^ UInt64(bitPattern: Int64(questionnaire.joinedAt.timeIntervalSince1970)))
+    }
+
+    /// Every running questionnaire's rule, and how to tell that a period has all its answers
+    /// (then its remaining reminders are skipped).
+    func source() throws -> ReminderSource {
+        // A repeating questionnaire waiting for the study's one-time ones reminds only once it can be answered.
+        let questionnaires = try context.studyQuestionnaires.statuses().filter {
+            if case .afterOneTime = $0.state { return false }
+            return true
+        }.map(\.questionnaire)
+        var rules: [ReminderRule] = []
+        var amounts: [String: Int] = [:]
+        for questionnaire in questionnaires {
+            // A questionnaire whose choice no longer fits (a changed window) falls back to the standard one.
+            guard let rule = try (try? rule(for: questionnaire)) ?? rule(for: questionnaire, choice: .standard) else { continue }
+            rules.append(rule)
+            amounts[questionnaire.id] = questionnaire.calendar(in: context.clock.timeZone)?.amount ?? 1
+        }
+        let service = context.studyQuestionnaires
+        let amountsPerPeriod = amounts
+        return ReminderSource(rules: rules) { id, period in
+            let times = try service.answerTimes(of: [id])[id] ?? []
+            return times.filter { period.contains($0) && $0 < period.end }.count >= (amountsPerPeriod[id] ?? 1)
+        }
+    }
+
+    /// The next reminder of each questionnaire within five weeks.
+    func nextReminders(for statuses: [StudyQuestionnaireStatus]) throws -> [String: Date] {
+        guard statuses.contains(where: { $0.questionnaire.isRepeating }) else { return [:] }
+        let now = context.clock.now
+        let planned = try ReminderPlanner(timeZone: context.clock.timeZone).plan(
+            ModuleReminderSource(module: context.module, source: source()), from: now, to: now.addingTimeInterval(35 * 86_400))
+        var next: [String: Date] = [:]
+        for reminder in planned {
+            guard let id = reminder.questionnaireID, next[id] == nil else { continue }
+            next[id] = reminder.date
+        }
+        return next
+    }
+}

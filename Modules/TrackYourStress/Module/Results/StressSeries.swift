@@ -1,0 +1,65 @@
+import Foundation
+import UNITICore
+import UNITIProtocol
+
+/// The values of one item of one questionnaire over time, from the person's sheets on every
+/// device (thesis FR18): what `tys results` charts and compares.
+struct StressSeries {
+    let questionnaire: StudyQuestionnaire
+    let item: QuestionnaireItem
+    /// (finished at, value), oldest first.
+    let values: [(Date, Double)]
+
+    /// Items that can be charted: a number on a range (sliders, scales, SAM, single choices).
+    static func chartable(_ definition: QuestionnaireDefinition) -> [QuestionnaireItem] {
+        definition.questions.filter { item in
+            switch item.element {
+            case .slider, .scale, .samValence, .samArousal, .singleChoice, .yesNo: return true
+            default: return false
+            }
+        }
+    }
+
+    /// The series for `id` (or the first repeating questionnaire, else the first one) and
+    /// `label` (or its first chartable item). One line names what exists when either is wrong.
+    static func load(_ context: ModuleContext, id: String?, label: String?) throws -> StressSeries {
+        let service = context.studyQuestionnaires
+        let all = try service.questionnaires()
+        let candidates = all.filter { !chartable($0.definition).isEmpty }
+        let questionnaire: StudyQuestionnaire
+        if let id {
+            guard let found = all.first(where: { $0.id == id }) else { _ = try service.status(of: id); throw UNITIError(L("studyq.error.none")) }
+            guard !chartable(found.definition).isEmpty else { throw UNITIError(L("tys.results.nothingToChart", ["id": id])) }
+            questionnaire = found
+        } else {
+            guard let first = candidates.first(where: \.isRepeating) ?? candidates.first else {
+                throw UNITIError(L("studyq.error.none"))
+            }
+            questionnaire = first
+        }
+        let items = chartable(questionnaire.definition)
+        let item: QuestionnaireItem
+        if let label {
+            guard let found = items.first(where: { $0.label == label }) else {
+                throw UNITIError(L("tys.results.unknownLabel", [
+                    "label": label, "id": questionnaire.id, "labels": items.map(\.label).joined(separator: ", "),
+                ]))
+            }
+            item = found
+        } else {
+            item = items[0]
+        }
+        let values = try service.sheets(questionnaireID: questionnaire.id).compactMap { stored -> (Date, Double)? in
+            let sheet = stored.sheet
+            guard let value = sheet.answers[item.label]?.value.number else { return nil }
+            return ((sheet.endedAt ?? sheet.startedAt).date, value)
+        }
+        return StressSeries(questionnaire: questionnaire, item: item, values: values.sorted { $0.0 < $1.0 })
+    }
+
+    var bounds: (min: Double, max: Double) { item.element.numericBounds ?? (0, 100) }
+
+    var ownMean: Double? {
+        values.isEmpty ? nil : values.map(\.1).reduce(0, +) / Double(values.count)
+    }
+}
