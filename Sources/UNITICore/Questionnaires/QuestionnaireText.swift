@@ -69,7 +69,7 @@ public struct QuestionnaireText {
             return list.map { selected in
                 let chosen = options.first { $0.value == selected }
                 return chosen.map(shown) ?? String(selected)
-            }.joined(separator: ", ")
+            }.joined(separator: withCodes ? ", " : "; ")
         default:
             return value.description
         }

@@ -89,7 +89,7 @@ enum StudyQuestionnaireStore {
 
     /// The definition of an entry, decoded and validated on its own.
     private static func accept(_ entry: AssignedQuestionnaire) throws -> QuestionnaireDefinition {
-        guard ModuleID(rawValue: entry.module) != nil else {
+        guard let module = ModuleID(rawValue: entry.module), module == .shell || ModuleCatalog.module(module) != nil else {
             throw UNITIError(L("sync.questionnaire.unknownModule", ["module": entry.module]))
         }
         let data = try APIClient.encoder.encode(entry.definition)
