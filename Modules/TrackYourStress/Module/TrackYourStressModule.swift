@@ -15,9 +15,16 @@ public struct TrackYourStressModule: UNITIModule {
 
     public let descriptor = ModuleDescriptor(.tys, version: "0.2.0")
 
+    /// In `track-your-stress` the module's commands stand beside the shell's, whose `reminders`
+    /// (every reminder, the daemon) and `sensors` (the same permissions) keep their names: the
+    /// reminder planner is `planner` there, and the shell's `sensors` sets the permissions.
     public func commands(for program: ProgramKind) -> [any ShellCommand.Type] {
-        [QuestionnairesCommand.self, FillCommand.self, SheetsCommand.self, SheetCommand.self, ResultsCommand.self,
-         RemindersCommand.self, StressSensorsCommand.self, AboutModuleCommand.self]
+        let common: [any ShellCommand.Type] = [QuestionnairesCommand.self, FillCommand.self, SheetsCommand.self,
+                                               SheetCommand.self, ResultsCommand.self]
+        switch program {
+        case .integrated: return common + [RemindersCommand.self, StressSensorsCommand.self, AboutModuleCommand.self]
+        case .standalone: return common + [PlannerCommand.self, AboutModuleCommand.self]
+        }
     }
 
     public var migrations: [ModuleMigration] { [] }

@@ -5,12 +5,14 @@ import UNITIProtocol
 
 /// `tys reminders [ID]` and its subcommands (thesis FR16, FR17): the reminders of each
 /// repeating questionnaire, and, where the study allows it, the person's changes: standard
-/// (random within windows) or custom (fixed times), and the weekday planner.
+/// (random within windows) or custom (fixed times), and the weekday planner. Called `planner`
+/// in `track-your-stress`, whose shell has a `reminders` command of its own.
 struct RemindersCommand: ShellCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "reminders", abstract: L("tys.reminders.abstract"),
-                             subcommands: [Show.self, Standard.self, Custom.self, Day.self, Window.self, Reset.self])
+        CommandConfiguration(commandName: "reminders", abstract: L("tys.reminders.abstract"), subcommands: subcommands)
     }
+
+    static let subcommands: [any ParsableCommand.Type] = [Show.self, Standard.self, Custom.self, Day.self, Window.self, Reset.self]
 
     init() {}
 
@@ -165,6 +167,20 @@ struct RemindersCommand: ShellCommand {
             try StressReminders(context: context).reset(try RemindersCommand.questionnaire(context, id))
             context.console.line(L("tys.reminders.resetDone", ["id": id]))
         }
+    }
+}
+
+/// `planner` in `track-your-stress`: the same as `tys reminders`.
+struct PlannerCommand: ShellCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "planner", abstract: L("tys.reminders.abstract"),
+                             subcommands: RemindersCommand.subcommands)
+    }
+
+    init() {}
+
+    func run(in context: ModuleContext) throws {
+        try RemindersCommand.Show.show(context, id: nil, json: context.prefersJSON)
     }
 }
 
