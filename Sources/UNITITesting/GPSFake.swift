@@ -95,7 +95,9 @@ public final class GPSFake: @unchecked Sendable {
         for _ in 0..<3 {
             let port = try LoopbackListener().port  // closed at once: free for gpsd
             let output = directory + "/gpsfake-\(port).out"
-            let group = try spawn(gpsfake, ["-q", "-n", "-c", String(cycle), "-P", String(port), log], output: output)
+            // gpsd's control socket goes to TMPDIR and stays after it ends: keep it in our folder.
+            let group = try spawn(gpsfake, ["-q", "-n", "-c", String(cycle), "-P", String(port), log], output: output,
+                                  environment: ["TMPDIR": directory])
             if waitUntilListening(port: port, group: group) { return (port, group) }
             terminate(group)
             let said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
@@ -137,9 +139,11 @@ public final class GPSFake: @unchecked Sendable {
         return false
     }
 
-    /// Starts `path` with `arguments` as the leader of a new process group, its output (both
-    /// streams) into `output`, no descriptor of ours inherited.
-    private static func spawn(_ path: String, _ arguments: [String], output: String) throws -> pid_t {
+    /// Starts `path` with `arguments` and our environment with `environment` over it, as the
+    /// leader of a new process group, its output (both streams) into `output`, no descriptor of
+    /// ours inherited.
+    private static func spawn(_ path: String, _ arguments: [String], output: String,
+                              environment: [String: String]) throws -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -162,9 +166,11 @@ public final class GPSFake: @unchecked Sendable {
         closeInheritedDescriptors(&actions)
 
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         guard spawned == 0 else {
             throw Failure(description: "cannot start \(path): \(String(cString: strerror(spawned)))")
         }
