@@ -6,8 +6,8 @@ import UNITIProtocol
 
 /// The one test set-up every module shares: a temporary data directory with the core's and the
 /// modules' tables, a fixed clock, seeded chance, scripted input and captured output, a
-/// microphone of the test's choosing (none by default, never the machine's sound card), and the
-/// real shell around the modules as either kind of program, so a test can run a module's
+/// microphone and a gpsd of the test's choosing (none by default, never the machine's sound
+/// card or gpsd), and the real shell around the modules as either kind of program, so a test can run a module's
 /// standalone command set in the default build.
 ///
 /// ```swift
@@ -45,9 +45,11 @@ public final class ModuleHarness: @unchecked Sendable {
     ///   - directory: an existing data directory to open (a second process on the same data);
     ///     a new temporary one when nil.
     ///   - microphone: what the microphone sensor hears; ``noMicrophone`` by default.
+    ///   - gpsd: where the location sensor reads from (a ``GPSFake``'s client); ``noGPSD`` by default.
     public init(_ modules: [any UNITIModule], program: ProgramKind = .integrated, input: [String] = [],
                 now: Date = ModuleHarness.defaultNow, timeZone: TimeZone = ModuleHarness.berlin, clock: FixedClock? = nil,
-                seed: UInt64 = 11, directory: DataDirectory? = nil, microphone: SoundInput = ModuleHarness.noMicrophone) throws {
+                seed: UInt64 = 11, directory: DataDirectory? = nil, microphone: SoundInput = ModuleHarness.noMicrophone,
+                gpsd: GPSDClient = ModuleHarness.noGPSD) throws {
         precondition(program == .integrated || modules.count == 1, "a standalone program has one module")
         self.modules = modules
         let ownsDirectory = directory == nil
@@ -64,7 +66,7 @@ public final class ModuleHarness: @unchecked Sendable {
         self.input = ScriptedInput(input)
         self.output = output
         let services = CoreServices(dataDirectory: self.directory, database: database, console: console, input: self.input,
-                                    clock: self.clock, random: random, program: program, microphone: microphone)
+                                    clock: self.clock, random: random, program: program, microphone: microphone, gpsd: gpsd)
         shell = Shell(registry: registry, services: services, program: shellProgram, hostCommands: commands)
         // Record kinds are checked where records are routed; a wrong declaration fails here.
         _ = try RecordRouter(modules: modules)
@@ -83,15 +85,19 @@ public final class ModuleHarness: @unchecked Sendable {
     public convenience init(_ module: any UNITIModule, program: ProgramKind = .integrated, input: [String] = [],
                             now: Date = ModuleHarness.defaultNow, timeZone: TimeZone = ModuleHarness.berlin,
                             seed: UInt64 = 11, directory: DataDirectory? = nil,
-                            microphone: SoundInput = ModuleHarness.noMicrophone) throws {
+                            microphone: SoundInput = ModuleHarness.noMicrophone, gpsd: GPSDClient = ModuleHarness.noGPSD) throws {
         try self.init([module], program: program, input: input, now: now, timeZone: timeZone, seed: seed, directory: directory,
-                      microphone: microphone)
+                      microphone: microphone, gpsd: gpsd)
     }
 
     /// A machine without a capture device: opening it fails with one line, as ALSA's would.
     public static let noMicrophone = SoundInput(isLive: true) {
         throw UNITIError("no audio input device (test harness)")
     }
+
+    /// A machine without gpsd: nothing listens on port 1 of loopback, so connecting is refused
+    /// at once, as when no gpsd runs.
+    public static let noGPSD = GPSDClient(endpoint: "127.0.0.1:1", timeout: 1)
 
     /// Sound that stands in for the microphone: `samples` (interleaved, in `format`), read to
     /// their end like a recording, so the level a sheet gets is exactly theirs.

@@ -7,7 +7,7 @@ import UNITIProtocol
 /// Topics:
 /// - where data lives: ``dataDirectory``, ``database``, ``settings``, ``studies``;
 /// - talking to the person: ``console``, ``input``, ``prefersJSON``;
-/// - what tests decide: ``clock``, ``random``, ``transport``, ``microphone``;
+/// - what tests decide: ``clock``, ``random``, ``transport``, ``microphone``, ``gpsd``;
 /// - the program: ``program``, ``sessions`` (login and server address, `--server` first).
 public final class CoreServices: Sendable {
     public let dataDirectory: DataDirectory
@@ -31,6 +31,10 @@ public final class CoreServices: Sendable {
     /// synthetic sound in tests). Opened only while a questionnaire that asks for the level is
     /// answered with the person's permission.
     public let microphone: SoundInput
+    /// Where the location sensor reads from (gpsd at `UNITI_GPSD`, else on this machine; a
+    /// gpsfake or a scripted server in tests). Connected to only while a questionnaire that
+    /// asks for the location is answered with the person's permission.
+    public let gpsd: GPSDClient
     /// Set by a module command that ends the program after it (a standalone program closes
     /// after a saved check-in, Track Your Tinnitus thesis 3); the shell stops when it sees it.
     public let endOfProgramRequested = LockedValue(false)
@@ -38,7 +42,7 @@ public final class CoreServices: Sendable {
     public init(dataDirectory: DataDirectory, database: AppDatabase, console: Console, input: any LineInput,
                 clock: any WallClock, random: any RandomSource, program: ProgramKind, prefersJSON: Bool = false,
                 serverOverride: String? = nil, transport: any HTTPTransport = CurlTransport(),
-                microphone: SoundInput = .captureDevice()) {
+                microphone: SoundInput = .captureDevice(), gpsd: GPSDClient = .configured()) {
         self.dataDirectory = dataDirectory
         self.database = database
         self.settings = SettingsStore(database: database)
@@ -52,6 +56,7 @@ public final class CoreServices: Sendable {
         self.serverOverride = serverOverride
         self.transport = transport
         self.microphone = microphone
+        self.gpsd = gpsd
     }
 
     /// The login and the server address (`--server` for this run first, then the stored one).

@@ -11,14 +11,16 @@ import UNITIProtocol
 ///
 /// Topics:
 /// - where readings come from: ``microphone`` (the capture device unless the launcher or a
-///   test hands another input), location (gpsd, not read in this version; its reader joins
-///   ``start(_:localizer:)`` beside the microphone's);
+///   test hands another input), ``gpsd`` (the location: `UNITI_GPSD`, else gpsd on this
+///   machine, unless a test hands another);
 /// - the person's say: ``permissions``, ``replacingMicrophone(withRecording:)`` for one answer;
 /// - what the `sensors` command shows: ``unavailability(of:)``.
 public struct QuestionnaireSensors: Sendable {
     public let permissions: SensorPermissions
     /// Where the microphone level comes from.
     public private(set) var microphone: SoundInput
+    /// Where the location comes from.
+    public let gpsd: GPSDClient
     /// Set when the person named a recording for this one answer (see
     /// ``replacingMicrophone(withRecording:)``).
     private var microphoneAllowedForThisAnswer = false
@@ -28,6 +30,7 @@ public struct QuestionnaireSensors: Sendable {
     public init(services: CoreServices) {
         permissions = SensorPermissions(settings: services.settings)
         microphone = services.microphone
+        gpsd = services.gpsd
         console = services.console
         clock = services.clock
     }
@@ -48,40 +51,44 @@ public struct QuestionnaireSensors: Sendable {
     public func start(_ requested: [QuestionnaireSensor], localizer: Localizer) throws -> SensorCapture {
         let capture = SensorCapture(clock: clock, console: console, localizer: localizer)
         for kind in requested.compactMap(SensorKind.init) {
+            if let notice = try permissionNotice(for: kind, localizer: localizer) {
+                console.line(notice)
+                continue
+            }
             switch kind {
             case .microphone:
-                if let notice = try permissionNotice(for: kind, localizer: localizer) {
-                    console.line(notice)
-                    continue
-                }
                 do {
                     capture.microphone = try MicrophoneLevelCapture.start(microphone)
                 } catch let error as UNITIError {
                     capture.notice(kind, reason: error.message)
                 }
             case .location:
-                // gpsd comes with Track Your Stress; until then the sensor is declared, not read.
-                capture.notice(kind, reason: localizer("core.sensors.location.notInThisVersion"))
+                // Read in the background from now on and taken when the sheet is finished, so
+                // nobody waits for gpsd while answering.
+                capture.location = LocationCapture.start(gpsd)
             }
         }
         return capture
     }
 
-    /// Why `kind` cannot be read here now (no capture device, no reader in this version); nil
-    /// when it can. Opens the microphone input for a moment to find out.
+    /// Why `kind` cannot be read here now (no capture device, no gpsd); nil when it can. Opens
+    /// the microphone input, or connects to gpsd (for at most a second), to find out.
     public func unavailability(of kind: SensorKind) -> String? {
         switch kind {
-        case .microphone:
-            do {
-                _ = try microphone.open()
-                return nil
-            } catch let error as UNITIError {
-                return error.message
-            } catch {
-                return "\(error)"
-            }
-        case .location:
-            return L("core.sensors.location.notInThisVersion")
+        case .microphone: return Self.reason { _ = try microphone.open() }
+        case .location: return Self.reason { try gpsd.checkReachable(within: 1) }
+        }
+    }
+
+    /// Nil when `attempt` succeeds; otherwise its one line.
+    private static func reason(_ attempt: () throws -> Void) -> String? {
+        do {
+            try attempt()
+            return nil
+        } catch let error as UNITIError {
+            return error.message
+        } catch {
+            return "\(error)"
         }
     }
 

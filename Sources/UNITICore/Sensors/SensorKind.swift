@@ -9,7 +9,7 @@ import UNITIProtocol
 public enum SensorKind: String, CaseIterable, Sendable, Codable {
     /// The ambient sound level in dBFS, from the capture device (Track Your Tinnitus thesis, FR6).
     case microphone
-    /// The position, from gpsd (Track Your Stress thesis); declared, with no reader yet.
+    /// The position, from gpsd (Track Your Stress thesis, FR14/FR15).
     case location
 
     /// The kind a questionnaire asks for; nil for a sensor this version does not know (the

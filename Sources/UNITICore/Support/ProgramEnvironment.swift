@@ -5,9 +5,9 @@ import Foundation
 /// that needs only a handful.
 public enum ProgramEnvironment {
     /// Every variable the client reads (data directory, language, answers kept while the disk
-    /// was full, the console's width).
+    /// was full, the console's width, where gpsd listens).
     public static let names = ["UNITI_HOME", "XDG_DATA_HOME", "HOME", "LC_ALL", "LC_MESSAGES", "LANG",
-                               "UNITI_RESCUE_DIR", "XDG_RUNTIME_DIR", "COLUMNS"]
+                               "UNITI_RESCUE_DIR", "XDG_RUNTIME_DIR", "COLUMNS", "UNITI_GPSD"]
 
     /// One variable, nil when it is not set.
     public static func value(_ name: String) -> String? {

@@ -96,22 +96,124 @@ struct QuestionnaireSensorTests {
         #expect(Self.noticeLines(harness.output) == ["The ambient noise level is not measured: no audio input device (test harness)."])
     }
 
-    @Test("a questionnaire asking for the location gets one line that it is not available in this version, and no reading")
-    func locationIsDeclaredButNotRead() throws {
-        let harness = try Self.harness(microphone: ModuleHarness.microphone(hearing: Self.heard), permission: .allowed)
+    static func harness(gpsd: GPSDClient, location permission: SensorPermission?) throws -> ModuleHarness {
+        let harness = try ModuleHarness([], input: ["yes"], gpsd: gpsd)
+        try SensorPermissions(settings: harness.services.settings).set(permission, for: .location)
+        return harness
+    }
+
+    @Test("with the location allowed, the sheet gets the position a real gpsd reports (within 50 m of the log's), stored with it")
+    func allowedLocationGoesIntoTheSheet() throws {
+        let ulm = GPSFakeTests.ulm
+        let gps = try GPSFake(latitude: ulm.latitude, longitude: ulm.longitude, altitude: ulm.altitude)
+        let harness = try Self.harness(gpsd: gps.client(timeout: 4), location: .allowed)
+        let result = try Self.answer(Self.definition([.location]), in: harness)
+
+        let reading = try #require(result.sheet.sensors?.location)
+        #expect(GPSFakeTests.metres(from: (reading.latitude, reading.longitude), to: (ulm.latitude, ulm.longitude)) < 50)
+        #expect(result.sheet.sensors?.microphone == nil)
+        // The fix's time (the log starts at the harness's now, which a first fix without a date
+        // takes instead), with Berlin's offset.
+        #expect(reading.measuredAt.offsetSeconds == 7200)
+        #expect(abs(reading.measuredAt.date.timeIntervalSince(ModuleHarness.defaultNow)) < 10)
+        let stored = try #require(try AnswerSheetStore(database: harness.database, clock: harness.clock).sheet(id: result.sheet.id))
+        #expect(stored.sensors == result.sheet.sensors)
+        #expect(Self.noticeLines(harness.output).isEmpty)
+    }
+
+    @Test("without permission gpsd is never connected to, no location is kept, and one line says how to allow it",
+          arguments: [nil, SensorPermission.refused])
+    func noPermissionNoLocation(permission: SensorPermission?) throws {
+        let listener = try LoopbackListener()
+        let harness = try Self.harness(gpsd: GPSDClient(endpoint: listener.endpoint, timeout: 1), location: permission)
+        let result = try Self.answer(Self.definition([.location]), in: harness)
+
+        #expect(listener.accept(within: 0.2) == nil)
+        #expect(result.sheet.sensors == nil)
+        #expect(result.sheet.values == ["hears": .yesNo(true)])
+        let notices = Self.noticeLines(harness.output)
+        #expect(notices.count == 1)
+        #expect(notices.first?.hasPrefix("Your location is not measured: ") == true)
+        #expect(notices.first?.contains("type 'sensors allow location' to allow it") == true)
+        #expect(notices.first?.contains("you refused it") == (permission == .refused))
+    }
+
+    @Test("with no gpsd one line says why, and the answers are still stored without a location")
+    func noGPSDStillStoresAnswers() throws {
+        let harness = try Self.harness(gpsd: ModuleHarness.noGPSD, location: .allowed)
         let result = try Self.answer(Self.definition([.location]), in: harness)
 
         #expect(result.sheet.sensors == nil)
-        #expect(Self.noticeLines(harness.output) == ["Your location is not measured: not available in this version."])
+        let stored = try AnswerSheetStore(database: harness.database, clock: harness.clock).sheets(owner: "tys")
+        #expect(stored.map(\.values) == [["hears": .yesNo(true)]])
+        let notices = Self.noticeLines(harness.output)
+        #expect(notices.count == 1)
+        #expect(notices.first?.hasPrefix("Your location is not measured: no gpsd at 127.0.0.1:1 (") == true)
     }
 
-    @Test("a questionnaire asking for no sensor opens none and says nothing about sensors")
+    @Test("a gpsd without a fix costs at most its timeout when the sheet is finished, then one line says so")
+    func noFixCostsAtMostTheTimeout() throws {
+        let gpsd = try ScriptedGPSD(ScriptedGPSD.greeting + [.send(GPSDClientTests.mode1)])
+        let harness = try Self.harness(gpsd: GPSDClient(endpoint: gpsd.endpoint, timeout: 1), location: .allowed)
+        let (result, took) = try GPSDClientTests.timed { try Self.answer(Self.definition([.location]), in: harness) }
+
+        #expect(result.sheet.sensors == nil)
+        #expect(took < .milliseconds(1500))
+        #expect(Self.noticeLines(harness.output)
+            == ["Your location is not measured: gpsd at \(gpsd.endpoint) reported no position within 1 s (the receiver may have no view of the sky)."])
+    }
+
+    @Test("microphone and location together: both readings go into the one sheet")
+    func microphoneAndLocationTogether() throws {
+        let gpsd = try ScriptedGPSD(ScriptedGPSD.greeting + [.send(GPSDClientTests.mode3)])
+        let harness = try ModuleHarness([], input: ["yes"], microphone: ModuleHarness.microphone(hearing: Self.heard),
+                                        gpsd: GPSDClient(endpoint: gpsd.endpoint, timeout: 2))
+        let permissions = SensorPermissions(settings: harness.services.settings)
+        try permissions.set(.allowed, for: .microphone)
+        try permissions.set(.allowed, for: .location)
+        let result = try Self.answer(Self.definition([.microphoneLevel, .location]), in: harness)
+
+        let sensors = try #require(result.sheet.sensors)
+        #expect(sensors.microphone.map { abs($0.dbfs - Self.level(of: Self.heard)) < 0.01 } == true)
+        #expect(sensors.location == LocationReading(latitude: 48.4011, longitude: 9.9876, accuracyMeters: 17.1, altitudeMeters: 480,
+                                                    measuredAt: OffsetTimestamp(Date(timeIntervalSince1970: 1_790_078_402), in: ModuleHarness.berlin)))
+        #expect(Self.noticeLines(harness.output).isEmpty)
+    }
+
+    @Test("a sheet left unfinished stops the location reading at once and keeps no location")
+    func abandonedSheetStopsTheLocation() throws {
+        let gpsd = try ScriptedGPSD(ScriptedGPSD.greeting)
+        let harness = try ModuleHarness([], input: [], gpsd: GPSDClient(endpoint: gpsd.endpoint, timeout: 5))
+        try SensorPermissions(settings: harness.services.settings).set(.allowed, for: .location)
+        #expect(throws: PromptCancelled.self) { try Self.answer(Self.definition([.location]), in: harness) }
+        let left = ContinuousClock.now
+        gpsd.waitUntilFinished()
+        let closedAt = try #require(gpsd.clientClosedAt.value)
+        #expect(closedAt - left < .milliseconds(500))
+    }
+
+    @Test("the sensors listing connects to gpsd briefly: available when one listens, else the reason")
+    func locationUnavailability() throws {
+        let listener = try LoopbackListener()
+        let reachable = try Self.harness(gpsd: GPSDClient(endpoint: listener.endpoint), location: nil)
+        #expect(QuestionnaireSensors(services: reachable.services).unavailability(of: .location) == nil)
+        let unreachable = try Self.harness(gpsd: ModuleHarness.noGPSD, location: nil)
+        let reason = QuestionnaireSensors(services: unreachable.services).unavailability(of: .location)
+        #expect(reason?.hasPrefix("no gpsd at 127.0.0.1:1 (") == true)
+    }
+
+    @Test("a questionnaire asking for no sensor opens none, connects to no gpsd, and says nothing about sensors")
     func noSensorsNoNotice() throws {
         let opened = LockedValue(0)
         let microphone = SoundInput(isLive: true) { opened.withValue { $0 += 1 }; return SampleSource(Self.heard) }
-        let harness = try Self.harness(microphone: microphone, permission: .allowed)
+        let listener = try LoopbackListener()
+        let harness = try ModuleHarness([], input: ["yes"], microphone: microphone, gpsd: GPSDClient(endpoint: listener.endpoint))
+        let permissions = SensorPermissions(settings: harness.services.settings)
+        try permissions.set(.allowed, for: .microphone)
+        try permissions.set(.allowed, for: .location)
         let result = try Self.answer(Self.definition([]), in: harness)
         #expect(opened.value == 0)
+        #expect(listener.accept(within: 0.2) == nil)
         #expect(result.sheet.sensors == nil)
         #expect(Self.noticeLines(harness.output).isEmpty)
     }
