@@ -105,11 +105,13 @@ var targets: [Target] = [
         path: "Sources/CCurlSMTP",
         linkerSettings: [.linkedLibrary("curl")]
     ),
-    // The study server: never depends on UNITICore or a module, only on what crosses the wire.
+    // The study server: never depends on UNITICore or a module, only on what crosses the wire
+    // and on the bundled configuration (which questionnaire ids ship with the program, and so
+    // which module presents them).
     .target(
         name: "UNITIServer",
         dependencies: [
-            "UNITIProtocol", "CCurlSMTP", hummingbird, grdb, argumentParser,
+            "UNITIProtocol", "UNITIConfigurations", "CCurlSMTP", hummingbird, grdb, argumentParser,
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],
@@ -132,7 +134,7 @@ var targets: [Target] = [
     .testTarget(
         name: "UNITIServerTests",
         dependencies: [
-            "UNITIServer", "UNITIProtocol", hummingbird, argumentParser,
+            "UNITIServer", "UNITIProtocol", hummingbird, grdb, argumentParser,
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ],
         path: "Tests/UNITIServerTests"

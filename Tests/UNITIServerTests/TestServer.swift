@@ -43,9 +43,16 @@ struct TestServer {
     }
 
     /// A two-item questionnaire: `loudness` slider 0–100 (step 1) and `mood` single choice 1–3.
-    func addQuestionnaire(_ id: String = "daily", version: Int = 1, study: String) async throws {
+    func addQuestionnaire(_ id: String = "daily", version: Int = 1, study: String, module: ModuleID? = nil) async throws {
         let document = try QuestionnaireImport.document(from: Data(dailyQuestionnaireJSON(id: id, version: version).utf8), studyId: study)
-        _ = try await store.addQuestionnaire(document, now: clock.now())
+        _ = try await store.addQuestionnaire(document, module: module, now: clock.now())
+    }
+
+    /// Writes the test questionnaire with this id to a file, for `questionnaire import`.
+    func questionnaireFile(_ id: String, version: Int = 1) throws -> String {
+        let file = directory.appendingPathComponent("\(id)-\(version).json")
+        try Data(dailyQuestionnaireJSON(id: id, version: version).utf8).write(to: file)
+        return file.path
     }
 
     /// The code from a mail to `address` whose subject contains `subject`.

@@ -31,12 +31,17 @@ enum CommandOutput {
 
     /// Prints rows as aligned columns.
     static func table(_ header: [String], _ rows: [[String]]) {
+        for line in tableLines(header, rows) { print(line) }
+    }
+
+    /// The lines of ``table(_:_:)``: every column as wide as its widest cell, two spaces apart.
+    static func tableLines(_ header: [String], _ rows: [[String]]) -> [String] {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        for row in all {
-            print(row.enumerated().map { index, cell in
+        return all.map { row in
+            row.enumerated().map { index, cell in
                 index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
-            }.joined(separator: "  "))
+            }.joined(separator: "  ")
         }
     }
 }

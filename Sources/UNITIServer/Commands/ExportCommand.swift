@@ -3,7 +3,7 @@ import Foundation
 import UNITIProtocol
 
 /// `uniti-server export --study ID --format csv|json --out DIR`: one row per answer, participants
-/// by pseudonym only.
+/// by pseudonym only, with the module presenting the questionnaire and the sheet's sensor readings.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "export", abstract: "Export a study's answers.")
 
@@ -30,22 +30,32 @@ struct ExportCommand: AsyncParsableCommand {
             data = try encoder.encode(rows)
         }
         try data.write(to: file, options: .atomic)
-        print("Wrote \(rows.count) answers to \(file.path).")
+        print("Wrote \(rows.count) rows to \(file.path).")
     }
 }
 
-/// The CSV form of an export (RFC 4180 quoting).
+/// The CSV form of an export (RFC 4180 quoting). Columns added later go at the end, so that a
+/// script reading the older columns by position keeps working.
 public enum StudyExport {
     static let header = ["participant", "sheet", "questionnaire", "version", "label", "value", "answered_at", "started_at",
-                         "ended_at", "received_at"]
+                         "ended_at", "received_at", "module", "microphone_dbfs", "microphone_measured_at",
+                         "latitude", "longitude", "altitude_m", "accuracy_m", "location_measured_at"]
 
     static func csv(_ rows: [ExportRow]) -> String {
         var lines = [header.joined(separator: ",")]
         for row in rows {
             lines.append([row.participant, row.sheetId, row.questionnaireId, String(row.questionnaireVersion), row.label, row.value,
-                          row.answeredAt, row.startedAt, row.endedAt ?? "", row.receivedAt].map(quote).joined(separator: ","))
+                          row.answeredAt, row.startedAt, row.endedAt ?? "", row.receivedAt, row.module ?? "",
+                          number(row.microphoneDbfs), row.microphoneMeasuredAt ?? "",
+                          number(row.latitude), number(row.longitude), number(row.altitudeMeters), number(row.accuracyMeters),
+                          row.locationMeasuredAt ?? ""].map(quote).joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// A reading as an answer's number is written (`520`, `-42.5`); empty when absent.
+    static func number(_ value: Double?) -> String {
+        value.map { AnswerValue.number($0).description } ?? ""
     }
 
     static func quote(_ field: String) -> String {

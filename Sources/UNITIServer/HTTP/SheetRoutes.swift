@@ -3,7 +3,7 @@ import Hummingbird
 import UNITIProtocol
 
 /// `/api/v1/sheets` and `/api/v1/comparison`: uploading answer sheets, reading one's own back (by
-/// page, or incrementally by cursor), and the comparison with all users.
+/// page, or incrementally by cursor), and the comparison with the other members of the study.
 struct SheetRoutes: Sendable {
     let environment: ServerEnvironment
     var store: any ServerStore { environment.store }
@@ -24,6 +24,7 @@ struct SheetRoutes: Sendable {
         }
         var questionnaires: [String: QuestionnaireDocument] = [:]
         var access: [String: Bool] = [:]
+        var links: [String: QuestionnaireLink] = [:]
         var seenIds: Set<UUID> = []
         var validated: [ValidatedSheet] = []
         for sheet in batch.sheets {
@@ -45,6 +46,11 @@ struct SheetRoutes: Sendable {
             }
             // Unknown and not-yet-joined look the same, so the answer tells nothing about other studies.
             guard access[document.studyId] == true else { throw SheetValidation.unavailable(sheet) }
+            // Read once per upload and never kept longer: the coordinator deactivates from another process.
+            if links[document.id] == nil { links[document.id] = try await store.questionnaireLink(id: document.id) }
+            if let link = links[document.id], !link.accepts(sheetStartedAt: sheet.startedAt.date) {
+                throw SheetValidation.deactivated(sheet, link: link)
+            }
             validated.append(try SheetValidation.validate(sheet, against: document))
         }
         let receivedAt = environment.clock.now()
@@ -97,7 +103,8 @@ struct SheetRoutes: Sendable {
         }
         let from = try time("from")
         let to = try time("to")
-        let means = try await store.participantMeans(questionnaireId: questionnaireId, label: label, from: from, to: to)
+        // Within the study: only its current members are compared (someone who left is not).
+        let means = try await store.participantMeans(questionnaireId: questionnaireId, studyId: studyId, label: label, from: from, to: to)
         let result = Comparison.compute(questionnaireId: questionnaireId, label: label, means: means, userId: user.account.id,
                                         minimumParticipants: environment.comparisonMinimumParticipants)
         return try JSONResponse.make(result)

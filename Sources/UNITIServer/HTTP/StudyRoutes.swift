@@ -3,7 +3,7 @@ import Hummingbird
 import UNITIProtocol
 
 /// `/api/v1/studies/...` and `/api/v1/questionnaires/...`: listing, joining and leaving studies,
-/// and reading their questionnaires (with ETags).
+/// and reading their questionnaires (with ETags), one study's or all joined studies' at once.
 struct StudyRoutes: Sendable {
     let environment: ServerEnvironment
     var store: any ServerStore { environment.store }
@@ -15,6 +15,7 @@ struct StudyRoutes: Sendable {
         studies.post(":id/join") { request, context in try await join(request, context) }
         studies.post(":id/leave") { request, context in try await leave(request, context) }
         studies.get(":id/questionnaires") { request, context in try await studyQuestionnaires(request, context) }
+        questionnaires.get("") { request, _ in try await memberQuestionnaires(request) }
         questionnaires.get(":id/versions/:version") { request, context in try await questionnaire(request, context) }
     }
 
@@ -114,6 +115,19 @@ struct StudyRoutes: Sendable {
             throw APIError(.forbidden, "not_a_member", "Join study '\(id)' to read its questionnaires.")
         }
         let list = QuestionnaireList(questionnaires: try await store.latestQuestionnaires(studyId: id))
+        return try JSONResponse.withETag(list, request: request)
+    }
+
+    /// The questionnaires of every study the caller is a member of, in one list with one ETag: what
+    /// the device keeps its study questionnaires from. Everything that can change (a new version,
+    /// the module, deactivation, a join or leave) is in the body, so it changes the tag.
+    private func memberQuestionnaires(_ request: Request) async throws -> Response {
+        let user = try await auth.user(request)
+        let list = AssignedQuestionnaireList(questionnaires: try await store.memberQuestionnaires(userId: user.account.id).map {
+            AssignedQuestionnaire(id: $0.link.questionnaireId, version: $0.version, studyId: $0.link.studyId,
+                                  module: $0.link.module.rawValue, active: $0.link.isActive,
+                                  joinedAt: Timestamps.format($0.joinedAt), definition: $0.definition)
+        })
         return try JSONResponse.withETag(list, request: request)
     }
 

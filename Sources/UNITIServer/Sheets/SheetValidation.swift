@@ -13,6 +13,18 @@ enum SheetValidation {
                  "Questionnaire '\(sheet.questionnaireID.prefix(64))' version \(sheet.questionnaireVersion) is not available to you; join the study it belongs to, then sync again.")
     }
 
+    /// The error code (with 422) of a sheet started at or after its questionnaire was deactivated.
+    static let deactivatedCode = "questionnaire_deactivated"
+
+    /// A sheet started once its questionnaire was deactivated: the study no longer takes answers to
+    /// it, so the sheet is refused for good (422), unlike an early one. Sheets started before the
+    /// deactivation are stored: answers are never lost for a delay in sync.
+    static func deactivated(_ sheet: AnswerSheet, link: QuestionnaireLink) -> APIError {
+        let since = link.deactivatedAt.map { " on \(Timestamps.format($0))" } ?? ""
+        return APIError.invalid(deactivatedCode,
+                                "Sheet \(sheet.id.uuidString.lowercased()): questionnaire '\(link.questionnaireId)' was deactivated\(since) by the study team; sheets started since then are not accepted.")
+    }
+
     static func validate(_ sheet: AnswerSheet, against document: QuestionnaireDocument) throws -> ValidatedSheet {
         let id = sheet.id.uuidString.lowercased()
         if let ended = sheet.endedAt, ended.date < sheet.startedAt.date {

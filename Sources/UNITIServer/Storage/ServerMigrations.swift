@@ -17,6 +17,8 @@ enum ServerMigrations {
         migrator.registerMigration("v1-module-records", migrate: RecordSchema.v1)
         migrator.registerMigration("v2-module-resources", migrate: ModuleResourceSchema.v2)
         migrator.registerMigration("v3-answer-sheets-by-user", migrate: SheetSchema.v3)
+        migrator.registerMigration("v4-memberships-joined-at", migrate: StudySchema.v4)
+        migrator.registerMigration("v4-questionnaire-links", migrate: QuestionnaireSchema.v4)
         return migrator
     }
 }

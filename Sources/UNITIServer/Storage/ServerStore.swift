@@ -4,8 +4,8 @@
 ///
 /// The parts, each in its own folder under `Storage/` (protocol, and the SQLite tables and queries):
 /// - ``AccountStore``: accounts, mailed tokens, sessions
-/// - ``StudyStore``: studies, memberships, join requests
-/// - ``QuestionnaireStore``: questionnaire versions
+/// - ``StudyStore``: studies, memberships (with the time of joining), join requests
+/// - ``QuestionnaireStore``: questionnaire versions, the module presenting each, deactivation
 /// - ``SheetStore``: answer sheets, the participant means behind the comparison, export rows
 /// - ``RecordStore``: the generic per-user module records
 /// - ``ModuleResourceStore``: module resources such as a sound catalogue

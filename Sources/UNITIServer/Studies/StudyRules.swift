@@ -14,12 +14,19 @@ public enum StudyRules {
     static func enabledModules(_ ids: [String]) throws -> [ModuleID] {
         var modules: [ModuleID] = []
         for id in ids {
-            guard let known = ModuleCatalog.module(named: id) else {
-                throw APIError.invalid("unknown_module", "Unknown module '\(id.prefix(32))'; known: \(knownModuleList).")
-            }
-            if !modules.contains(known.id) { modules.append(known.id) }
+            let known = try knownModule(id)
+            if !modules.contains(known) { modules.append(known) }
         }
         return modules
+    }
+
+    /// A known module (``ModuleCatalog``; the shell `uniti` is none) by its id, as a study enables
+    /// it or a questionnaire is presented by it. Throws 422 `unknown_module` naming the known ones.
+    static func knownModule(_ id: String) throws -> ModuleID {
+        guard let known = ModuleCatalog.module(named: id) else {
+            throw APIError.invalid("unknown_module", "Unknown module '\(id.prefix(32))'; known: \(knownModuleList).")
+        }
+        return known.id
     }
 
     /// The known module ids, comma-separated in list order, for messages and help.

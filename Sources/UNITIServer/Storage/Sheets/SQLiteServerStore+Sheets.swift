@@ -140,15 +140,16 @@ extension SQLiteServerStore: SheetStore {
         }
     }
 
-    public func participantMeans(questionnaireId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
+    public func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
         try await pool.read { db in
             var result: [Int64: Double] = [:]
             let rows = try Row.fetchAll(db, sql: """
                 SELECT s.user_id, AVG(a.number) AS mean FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
+                JOIN memberships m ON m.study_id = :studyId AND m.user_id = s.user_id AND m.status = 'member'
                 WHERE s.questionnaire_id = :questionnaireId AND a.label = :label AND a.number IS NOT NULL
                   AND (:from IS NULL OR s.started_at >= :from) AND (:to IS NULL OR s.started_at < :to)
                 GROUP BY s.user_id
-                """, arguments: ["questionnaireId": questionnaireId, "label": label,
+                """, arguments: ["questionnaireId": questionnaireId, "studyId": studyId, "label": label,
                                  "from": from?.timeIntervalSince1970, "to": to?.timeIntervalSince1970])
             for row in rows { result[row["user_id"]] = row["mean"] }
             return result
@@ -159,18 +160,30 @@ extension SQLiteServerStore: SheetStore {
         try await pool.read { db in
             var rows: [ExportRow] = []
             let sheets = try Row.fetchAll(db, sql: """
-                SELECT s.id, u.pseudonym, s.sheet, s.received_at FROM answer_sheets s JOIN users u ON u.id = s.user_id
+                SELECT s.id, u.pseudonym, s.sheet, s.received_at, l.module FROM answer_sheets s JOIN users u ON u.id = s.user_id
+                LEFT JOIN questionnaire_links l ON l.questionnaire_id = s.questionnaire_id
                 WHERE s.study_id = ? ORDER BY u.pseudonym, s.started_at, s.id
                 """, arguments: [studyId])
             for row in sheets {
                 let sheet = try JSONCoding.decode(AnswerSheet.self, from: row["sheet"])
-                let receivedAt = Timestamps.format(Date(timeIntervalSince1970: row["received_at"]))
+                var base = ExportRow(participant: row["pseudonym"], sheetId: sheet.id.uuidString.lowercased(),
+                                     questionnaireId: sheet.questionnaireID, questionnaireVersion: sheet.questionnaireVersion,
+                                     label: "", value: "", answeredAt: "", startedAt: sheet.startedAt.text, endedAt: sheet.endedAt?.text,
+                                     receivedAt: Timestamps.format(Date(timeIntervalSince1970: row["received_at"])))
+                base.module = row["module"]
+                base.setReadings(sheet.sensors)
+                // A sheet without answers still gets a row: its times and readings are data too.
+                guard !sheet.answers.isEmpty else {
+                    rows.append(base)
+                    continue
+                }
                 for label in sheet.answers.keys.sorted(by: { Self.itemOrder($0, $1, sheet: sheet) }) {
                     let answer = sheet.answers[label]!
-                    rows.append(ExportRow(participant: row["pseudonym"], sheetId: sheet.id.uuidString.lowercased(),
-                                          questionnaireId: sheet.questionnaireID, questionnaireVersion: sheet.questionnaireVersion,
-                                          label: label, value: answer.value.description, answeredAt: answer.answeredAt.text,
-                                          startedAt: sheet.startedAt.text, endedAt: sheet.endedAt?.text, receivedAt: receivedAt))
+                    var exported = base
+                    exported.label = label
+                    exported.value = answer.value.description
+                    exported.answeredAt = answer.answeredAt.text
+                    rows.append(exported)
                 }
             }
             return rows

@@ -15,9 +15,12 @@ public protocol SheetStore: Sendable {
     /// and returns as the new cursor), oldest first. The sequence only grows and is given in commit
     /// order, so a sheet stored later never appears behind a cursor already handed out.
     func sheetChanges(userId: Int64, after cursor: Int64, limit: Int) async throws -> (sheets: [StoredAnswerSheet], cursor: Int64, more: Bool)
-    /// Each participant's mean of the numeric answers to `label` in sheets started within the period.
-    func participantMeans(questionnaireId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double]
-    /// A study's answers, one row each, by participant pseudonym, then sheet start, then answer time.
+    /// Each current member's (status `member` in `studyId`, the questionnaire's study) mean of the
+    /// numeric answers to `label` in sheets started within the period. Someone who left, or
+    /// answered a public study's questionnaire without joining, is not counted.
+    func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double]
+    /// A study's answers, one row each (a sheet without answers one row with empty label, value and
+    /// answer time), by participant pseudonym, then sheet start, then answer time.
     func exportRows(studyId: String) async throws -> [ExportRow]
 }
 
@@ -27,7 +30,7 @@ public struct ValidatedSheet: Sendable {
     public var studyId: String
 }
 
-/// One row of the study export: one answer.
+/// One row of the study export: one answer, with what is known of its sheet.
 public struct ExportRow: Sendable, Codable, Hashable {
     public var participant: String
     public var sheetId: String
@@ -42,4 +45,40 @@ public struct ExportRow: Sendable, Codable, Hashable {
     public var endedAt: String?
     /// Server time (UTC).
     public var receivedAt: String
+    /// The module that presents the questionnaire (nil only for rows the server cannot link).
+    public var module: String?
+    /// The sheet's microphone reading: level in dBFS and the time it was taken (participant's offset).
+    public var microphoneDbfs: Double?
+    public var microphoneMeasuredAt: String?
+    /// The sheet's location reading: WGS 84 degrees, altitude and accuracy radius in metres, time of the fix.
+    public var latitude: Double?
+    public var longitude: Double?
+    public var altitudeMeters: Double?
+    public var accuracyMeters: Double?
+    public var locationMeasuredAt: String?
+
+    public init(participant: String, sheetId: String, questionnaireId: String, questionnaireVersion: Int, label: String,
+                value: String, answeredAt: String, startedAt: String, endedAt: String?, receivedAt: String) {
+        self.participant = participant
+        self.sheetId = sheetId
+        self.questionnaireId = questionnaireId
+        self.questionnaireVersion = questionnaireVersion
+        self.label = label
+        self.value = value
+        self.answeredAt = answeredAt
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.receivedAt = receivedAt
+    }
+
+    /// Takes over the sheet's sensor readings (the same on every row of the sheet).
+    public mutating func setReadings(_ sensors: SensorReadings?) {
+        microphoneDbfs = sensors?.microphone?.dbfs
+        microphoneMeasuredAt = sensors?.microphone?.measuredAt.text
+        latitude = sensors?.location?.latitude
+        longitude = sensors?.location?.longitude
+        altitudeMeters = sensors?.location?.altitudeMeters
+        accuracyMeters = sensors?.location?.accuracyMeters
+        locationMeasuredAt = sensors?.location?.measuredAt.text
+    }
 }

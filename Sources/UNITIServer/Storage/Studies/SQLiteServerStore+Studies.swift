@@ -33,6 +33,16 @@ enum StudySchema {
             );
             """)
     }
+
+    /// `v4-memberships-joined-at`: when the user last became a member (a questionnaire schedule's
+    /// `startOnDay` counts from it). Members from before get the time their status last changed,
+    /// the closest time kept.
+    static func v4(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE memberships ADD COLUMN joined_at REAL;
+            UPDATE memberships SET joined_at = updated_at WHERE status = 'member';
+            """)
+    }
 }
 
 /// A row of `studies`. Texts, modules and schedules are JSON with sorted keys, times UTC seconds.
@@ -159,10 +169,12 @@ extension SQLiteServerStore: StudyStore {
     public func setMembership(studyId: String, userId: Int64, status: MembershipStatus, now: Date) async throws {
         try await pool.write { db in
             try db.execute(sql: """
-                INSERT INTO memberships (study_id, user_id, status, requested_at, updated_at)
-                VALUES (:studyId, :userId, :status, :now, :now)
+                INSERT INTO memberships (study_id, user_id, status, requested_at, updated_at, joined_at)
+                VALUES (:studyId, :userId, :status, :now, :now, CASE WHEN :status = 'member' THEN :now END)
                 ON CONFLICT (study_id, user_id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at,
-                    requested_at = CASE WHEN excluded.status = 'pending' THEN excluded.requested_at ELSE memberships.requested_at END
+                    requested_at = CASE WHEN excluded.status = 'pending' THEN excluded.requested_at ELSE memberships.requested_at END,
+                    joined_at = CASE WHEN excluded.status = 'member' AND memberships.status <> 'member'
+                                     THEN excluded.joined_at ELSE memberships.joined_at END
                 """, arguments: ["studyId": studyId, "userId": userId, "status": status.rawValue, "now": now.timeIntervalSince1970])
         }
     }

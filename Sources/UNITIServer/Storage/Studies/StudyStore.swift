@@ -14,7 +14,8 @@ public protocol StudyStore: Sendable {
     func membership(studyId: String, userId: Int64) async throws -> MembershipStatus
     /// The user's standing in every study they asked to join, by study id.
     func memberships(userId: Int64) async throws -> [String: MembershipStatus]
-    /// Sets the user's standing; a new `.pending` also renews the time of the request.
+    /// Sets the user's standing; a new `.pending` also renews the time of the request, and
+    /// becoming `.member` (again) records the time of joining.
     func setMembership(studyId: String, userId: Int64, status: MembershipStatus, now: Date) async throws
     /// Requests to join by-request studies (of one study, or of all), oldest first, decided ones included.
     func joinRequests(studyId: String?) async throws -> [JoinRequestRecord]

@@ -1,0 +1,31 @@
+import Foundation
+import UNITIConfigurations
+import UNITIProtocol
+
+/// Which module presents a questionnaire on the devices, when the coordinator did not say.
+///
+/// A questionnaire that ships with the program (`Configurations/Resources/Questionnaires/<id>.json`)
+/// stays with the module that ships it, so that a study offering it is answered in the same place
+/// as the bundled one: the module named by the id's prefix before the first `-` (`tyt-momentary`
+/// → `tyt`), or the shell (`uniti-case-history`, `tinnitus-distress-12`) when that prefix is no
+/// known module. Any other questionnaire is a study questionnaire and presented by Track Your
+/// Stress (`tys`), the module made for them.
+enum QuestionnaireModules {
+    /// The module that presents study questionnaires the program does not bundle.
+    static let studyQuestionnaireModule: ModuleID = .tys
+
+    /// The module for `id` when nobody chose one (see the type's description).
+    static func defaultModule(for id: String, bundledIds: Set<String> = bundledIds) -> ModuleID {
+        guard bundledIds.contains(id) else { return studyQuestionnaireModule }
+        let prefix = id.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? id
+        return ModuleCatalog.module(named: prefix)?.id ?? .shell
+    }
+
+    /// The ids of the bundled questionnaires: their file names, which are their ids (the core's
+    /// `QuestionnaireLoader.bundled(_:)` finds them the same way). Read once, when first needed.
+    static let bundledIds: Set<String> = {
+        guard let folder = BundledConfiguration.resource("Questionnaires"),
+              let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return Set(names.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(".json".count)) })
+    }()
+}
