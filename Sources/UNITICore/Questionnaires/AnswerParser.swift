@@ -52,8 +52,9 @@ public enum AnswerParser {
     }
 
     /// One sentence saying what the item accepts, e.g. "Type a whole number from 0 to 7, or -
-    /// to leave it empty."
-    public static func accepted(for item: QuestionnaireItem, localizer: Localizer) -> String {
+    /// to leave it empty." With `mayLeaveForLater` (a required item on a page) it also says that
+    /// `-` or an empty line leaves the item for later.
+    public static func accepted(for item: QuestionnaireItem, localizer: Localizer, mayLeaveForLater: Bool = false) -> String {
         let l = localizer
         var sentence: String
         switch item.element {
@@ -80,12 +81,17 @@ public enum AnswerParser {
         case .headline, .text, .unsupported:
             return ""
         }
-        sentence += " " + (item.required ? l("questionnaire.accept.required") : l("questionnaire.accept.optional"))
+        if item.required {
+            sentence += " " + (mayLeaveForLater ? l("questionnaire.page.accept.later") : l("questionnaire.accept.required"))
+        } else {
+            sentence += " " + l("questionnaire.accept.optional")
+        }
         return sentence
     }
 
-    /// The short hint shown in the prompt, e.g. "(0–7)" or "(y/n)".
-    public static func hint(for item: QuestionnaireItem, localizer: Localizer) -> String {
+    /// The short hint shown in the prompt, e.g. "(0–7)" or "(y/n)"; on a page a required item's
+    /// hint says it can be left for later.
+    public static func hint(for item: QuestionnaireItem, localizer: Localizer, mayLeaveForLater: Bool = false) -> String {
         let range: String
         switch item.element {
         case .yesNo: range = localizer("questionnaire.hint.yesNo")
@@ -99,7 +105,8 @@ public enum AnswerParser {
         case .date: range = localizer("questionnaire.hint.date")
         case .headline, .text, .unsupported: return ""
         }
-        return item.required ? "(\(range))" : "(\(range), \(localizer("questionnaire.hint.skip")))"
+        guard item.required else { return "(\(range), \(localizer("questionnaire.hint.skip")))" }
+        return mayLeaveForLater ? "(\(range), \(localizer("questionnaire.page.hint.later")))" : "(\(range))"
     }
 
     static func number(_ value: Double) -> String {

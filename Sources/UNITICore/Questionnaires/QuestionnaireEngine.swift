@@ -39,11 +39,15 @@ public final class QuestionnaireEngine {
     /// - Parameters:
     ///   - syncsDraft: the draft also travels to the person's other devices (``SyncedDrafts``),
     ///     so they can continue there; for questionnaires answered once, such as a baseline.
+    ///   - asPage: a definition presented `allOnOnePage` is answered as one page
+    ///     (``QuestionnaireFrontEnd/runAsPage(_:afterEachAnswer:)``): everything visible, questions
+    ///     opened by number, saving refused while required ones are unanswered. Off, and for
+    ///     `oneAtATime` definitions, questions are asked one after another.
     ///   - storing: stores the finished result in the same transaction that drops the draft, so
     ///     no moment exists in which the answers are in neither place. Without it the caller
     ///     stores the returned sheet itself.
     public func answer(_ definition: QuestionnaireDefinition, owner: ModuleID, keepsDraft: Bool = true,
-                       syncsDraft: Bool = false,
+                       syncsDraft: Bool = false, asPage: Bool = false,
                        storing: ((QuestionnaireResult, Database) throws -> Void)? = nil) throws -> QuestionnaireResult {
         let localizer = self.localizer ?? CurrentLanguage.localizer
         let problems = QuestionnaireValidator.validate(definition)
@@ -90,7 +94,11 @@ public final class QuestionnaireEngine {
             } else {
                 frontEnd = LineQuestionnaireRunner(console: console, input: services.input, localizer: localizer)
             }
-            try frontEnd.run(session, afterEachAnswer: saveDraft)
+            if asPage, definition.presentation == .allOnOnePage {
+                try frontEnd.runAsPage(session, afterEachAnswer: saveDraft)
+            } else {
+                try frontEnd.run(session, afterEachAnswer: saveDraft)
+            }
         } catch let cancel as PromptCancelled {
             capture.cancel()
             if keepsDraft, !session.visited.isEmpty {

@@ -109,9 +109,12 @@ public final class QuestionnaireSession {
         visited.insert(label)
     }
 
-    /// Drops answers to items that the current answers hide.
+    /// Drops answers to items that the current answers hide, and forgets that they were passed:
+    /// an item shown again by a later change (on a page, where earlier answers can change) is
+    /// asked again instead of standing empty as if left so on purpose.
     private func pruneHidden() {
         let visible = definition.visibleLabels(given: values)
+        visited.formIntersection(visible)
         let hidden = answers.keys.filter { !visible.contains($0) }
         guard !hidden.isEmpty else { return }
         for label in hidden { answers[label] = nil }

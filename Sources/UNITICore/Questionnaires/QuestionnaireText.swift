@@ -76,6 +76,27 @@ public struct QuestionnaireText {
     }
 }
 
+extension QuestionnaireText {
+    /// An answer in the words the person chose it by (option texts, yes/no, the number or the
+    /// text typed), on one line; "—" when there is none. The page shows answers this way,
+    /// without the option codes that ``describe(_:for:)`` adds for coordinators.
+    public func shownAnswer(_ value: AnswerValue?, for item: QuestionnaireItem) -> String {
+        guard let value else { return localizer("questionnaire.page.noAnswer") }
+        switch (item.element, value) {
+        case (.singleChoice(let options), .number(let number)):
+            return options.first { Double($0.value) == number }.map { text($0.text) } ?? value.description
+        case (.multipleChoice(let options, _, _), .choices(let list)):
+            return list.map { selected in
+                options.first { $0.value == selected }.map { text($0.text) } ?? String(selected)
+            }.joined(separator: ", ")
+        case (_, .text(let typed)):
+            return typed.replacingOccurrences(of: "\n", with: " ")
+        default:
+            return describe(value, for: item)
+        }
+    }
+}
+
 /// Text pictograms for the Self-Assessment Manikin, from unpleasant to pleasant (valence) and
 /// from calm to excited (arousal). The 5-point variant uses every other figure of the 9.
 public enum SAMPictograms {

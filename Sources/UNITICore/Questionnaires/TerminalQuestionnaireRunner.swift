@@ -3,7 +3,9 @@ import UNITIProtocol
 
 /// Answering on a terminal with widgets: sliders, point scales and SAM rows moved with the
 /// arrow keys, choice lists with arrows, Space and Enter. Free text and dates are typed on the
-/// line editor. Ctrl-C abandons (the engine keeps the draft).
+/// line editor. Ctrl-C abandons (the engine keeps the draft). On a page, a required item's
+/// widget takes the empty answer like an optional one's (`-`, or Enter with nothing chosen on a
+/// slider, scale or multiple choice), and the item is left for later.
 public struct TerminalQuestionnaireRunner: QuestionnaireFrontEnd {
     public let console: Console
     public let input: any LineInput
@@ -17,21 +19,23 @@ public struct TerminalQuestionnaireRunner: QuestionnaireFrontEnd {
         self.text = QuestionnaireText(localizer: localizer)
     }
 
-    /// The widget for an item; nil for items typed as a line.
-    public func widget(for item: QuestionnaireItem) -> (any QuestionWidget)? {
+    /// The widget for an item; nil for items typed as a line. With `mayLeaveForLater` a
+    /// required item's widget lets the empty answer through, as an optional item's does.
+    public func widget(for item: QuestionnaireItem, mayLeaveForLater: Bool = false) -> (any QuestionWidget)? {
         let l = text.localizer
+        let required = item.required && !mayLeaveForLater
         switch item.element {
         case .yesNo:
             return ChoiceListWidget(values: [0, 1], titles: [l("questionnaire.yes"), l("questionnaire.no")],
-                                    allowsMany: false, required: item.required)
+                                    allowsMany: false, required: required)
         case .singleChoice(let options):
             return ChoiceListWidget(values: options.map(\.value), titles: options.map { text.text($0.text) },
-                                    allowsMany: false, required: item.required)
+                                    allowsMany: false, required: required)
         case .multipleChoice(let options, _, _):
             return ChoiceListWidget(values: options.map(\.value), titles: options.map { text.text($0.text) },
-                                    allowsMany: true, required: item.required)
+                                    allowsMany: true, required: required)
         case .slider(let range):
-            return SliderWidget(range: range, required: item.required,
+            return SliderWidget(range: range, required: required,
                                 minLabel: text.text(range.minLabel), maxLabel: text.text(range.maxLabel))
         case .scale(let min, let max, let minLabel, let maxLabel):
             guard max > min, max - min <= 100 else { return nil }
@@ -39,26 +43,29 @@ public struct TerminalQuestionnaireRunner: QuestionnaireFrontEnd {
             var caption: [String] = []
             if let minLabel { caption.append("\(min) = \(text.text(minLabel))") }
             if let maxLabel { caption.append("\(max) = \(text.text(maxLabel))") }
-            return PointScaleWidget(values: values, faces: values.map(String.init), required: item.required,
+            return PointScaleWidget(values: values, faces: values.map(String.init), required: required,
                                     caption: caption.joined(separator: ", "))
         case .samValence(let points), .samArousal(let points):
             let ends = SAMPictograms.endLabels(for: item.element).map { l($0) }
             return PointScaleWidget(values: Array(1...points), faces: SAMPictograms.glyphs(for: item.element),
-                                    required: item.required, caption: "\(ends[0]) ← → \(ends[1])")
+                                    required: required, caption: "\(ends[0]) ← → \(ends[1])")
         default:
             return nil
         }
     }
 
-    public func ask(_ item: QuestionnaireItem, in session: QuestionnaireSession) throws {
+    public func ask(_ item: QuestionnaireItem, in session: QuestionnaireSession, mayLeaveForLater: Bool) throws {
         let progress = session.definition.presentation == .oneAtATime ? session.progress : nil
-        guard var widget = widget(for: item) else {
+        let later = mayLeaveForLater && item.required
+        guard var widget = widget(for: item, mayLeaveForLater: later) else {
             // Free text and dates: typed on the line editor, with the same rules as the line protocol.
-            try LineQuestionnaireRunner(console: console, input: input, localizer: text.localizer).ask(item, in: session)
+            try LineQuestionnaireRunner(console: console, input: input, localizer: text.localizer)
+                .ask(item, in: session, mayLeaveForLater: later)
             return
         }
         console.line(text.question(item, progress: progress))
         console.line("  " + text.localizer(widgetHelpKey(item)))
+        if later { console.line("  " + text.localizer("questionnaire.page.help.later")) }
         let width = console.width
         var drawn = 0
         var message = ""
@@ -97,6 +104,8 @@ public struct TerminalQuestionnaireRunner: QuestionnaireFrontEnd {
         guard let chosen = outcome else { throw PromptCancelled(.interrupted) }
         if let value = chosen {
             try session.answer(value, for: item.label)
+        } else if later {
+            return  // left for later: nothing recorded, asked again by a later walk
         } else {
             try session.leaveEmpty(item.label)
         }
