@@ -14,18 +14,19 @@ struct TrackYourStressEndToEndTests {
     static func writeQuestionnaires(to folder: String) throws -> (oneTime: String, daily: String) {
         let oneTime = """
         {"id": "stress-about", "version": 1, "title": {"en": "About you", "de": "Über Sie"}, "kind": "oneTime",
-         "items": [{"label": "general", "text": "How stressed are you in general?", "required": true,
-                    "element": {"type": "slider", "min": 0, "max": 100, "step": 1}}]}
+         "items": [{"type": "slider", "label": "general", "text": "How stressed are you in general?", "required": true,
+                    "min": 0, "max": 100, "step": 1}]}
         """
         let daily = """
         {"id": "stress-daily", "version": 1, "title": {"en": "Stress today", "de": "Stress heute"}, "kind": "repeating",
          "schedule": {"frequency": "daily", "timing": "between", "amount": 1}, "scheduleChangeable": true,
          "sensors": ["location"],
-         "items": [{"label": "stress", "text": "How stressed are you right now?", "required": true,
-                    "element": {"type": "slider", "min": 0, "max": 100, "step": 1}},
-                   {"label": "where", "text": "Where are you?", "required": true,
-                    "element": {"type": "singleChoice", "options": [{"value": 0, "text": "at home"}, {"value": 1, "text": "at work"}]}}]}
+         "items": [{"type": "slider", "label": "stress", "text": "How stressed are you right now?", "required": true,
+                    "min": 0, "max": 100, "step": 1},
+                   {"type": "singleChoice", "label": "where", "text": "Where are you?", "required": true,
+                    "options": [{"value": 0, "text": "at home"}, {"value": 1, "text": "at work"}]}]}
         """
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let paths = (folder + "/stress-about.json", folder + "/stress-daily.json")
         try oneTime.write(toFile: paths.0, atomically: true, encoding: .utf8)
         try daily.write(toFile: paths.1, atomically: true, encoding: .utf8)
@@ -91,10 +92,10 @@ struct TrackYourStressEndToEndTests {
         let early = try ada.run("tys fill stress-daily", stdin: "50\n0\n")
         #expect(early.status == 1)
         #expect(early.err.contains("stress-about"))
-        let first = try ada.run("tys fill", stdin: "40\n")
+        let first = try ada.run("tys fill", stdin: "40\nsave\n")
         #expect(first.status == 0, "\(first.err)")
         #expect(first.out.contains("Next: Stress today"))
-        let daily = try ada.run("tys fill", stdin: "70\n1\n")
+        let daily = try ada.run("tys fill", stdin: "70\n1\nsave\n")
         #expect(daily.status == 0, "\(daily.err)")
         #expect(daily.out.contains("Location noted: 48.40"), "\(daily.out)\(daily.err)")
 
@@ -127,8 +128,8 @@ struct TrackYourStressEndToEndTests {
         #expect((lonely?["comparison"] as? [String: Any])?["available"] as? Bool == false)
         for (index, name) in ["bert", "cleo", "dana", "emil"].enumerated() {
             let person = try Participant.join(name, server)
-            #expect(try person.run("tys fill", stdin: "30\n").status == 0)
-            #expect(try person.run("tys fill", stdin: "\(10 + index * 10)\n0\n").status == 0)
+            #expect(try person.run("tys fill", stdin: "30\nsave\n").status == 0)
+            #expect(try person.run("tys fill", stdin: "\(10 + index * 10)\n0\nsave\n").status == 0)
             #expect(try person.run("sync").status == 0)
         }
         let compared = try ada.run("tys results")
@@ -172,8 +173,8 @@ struct TrackYourStressEndToEndTests {
         let loggedIn = try Program.run("track-your-stress", base, stdin: "1\nfrieda\npassword-frieda\nstudy join stress\ncalm-down-42\nsync\nquestionnaires\n")
         #expect(loggedIn.out.contains("Logged in as frieda"), "\(loggedIn.out)\(loggedIn.err)")
         #expect(loggedIn.out.contains("stress-about"), "\(loggedIn.out)")
-        #expect(try Program.run("track-your-stress", base + ["-c", "fill"], stdin: "20\n").status == 0)
-        let daily = try Program.run("track-your-stress", base + ["-c", "fill"], stdin: "60\n0\n")
+        #expect(try Program.run("track-your-stress", base + ["-c", "fill"], stdin: "20\nsave\n").status == 0)
+        let daily = try Program.run("track-your-stress", base + ["-c", "fill"], stdin: "60\n0\nsave\n")
         #expect(daily.status == 0, "\(daily.err)")
         #expect(try Program.run("track-your-stress", base + ["-c", "sync"]).status == 0)
         #expect(try server.sheets(of: "stress-daily") == 1)

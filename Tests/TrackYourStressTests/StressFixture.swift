@@ -15,9 +15,10 @@ struct StressFixture {
     static let now = LocalDate(year: 2026, month: 11, day: 23).instant(at: TimeOfDay(hour: 10, minute: 0), in: ModuleHarness.berlin)
 
     /// Answers to the demo study's one-time questionnaire (age group, gender, occupation
-    /// skipped, general stress, pressure, support) and to its daily one.
-    static let aboutYou = ["1", "3", "-", "50", "3", "2"]
-    static let daily = ["60", "40", "30", "70", "1,2", "6", "4", "80", "60"]
+    /// skipped, general stress, pressure, support) and to its daily one; both are one page,
+    /// ended with `save`.
+    static let aboutYou = ["1", "3", "-", "50", "3", "2", "save"]
+    static let daily = ["60", "40", "30", "70", "1,2", "6", "4", "80", "60", "save"]
 
     init(input: [String] = [], program: ProgramKind = .integrated, now: Date = StressFixture.now) throws {
         harness = try ModuleHarness(TrackYourStressModule(), program: program, input: input, now: now)

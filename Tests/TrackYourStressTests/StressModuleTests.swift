@@ -61,7 +61,7 @@ struct StressModuleTests {
 
     @Test("a server study's sheet is queued for upload once and listed as not uploaded until then")
     func serverSheetQueued() throws {
-        let fixture = try StressFixture(input: ["55"])
+        let fixture = try StressFixture(input: ["55", "save"])
         let definition = QuestionnaireDefinition(
             id: "pss-daily", version: 1, title: "Daily stress", kind: .repeating,
             schedule: QuestionnaireSchedule(frequency: .daily, timing: .between),

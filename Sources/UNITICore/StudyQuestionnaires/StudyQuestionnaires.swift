@@ -173,7 +173,9 @@ public struct StudyQuestionnaires: Sendable {
 
     // MARK: - Answering
 
-    /// Answers a questionnaire through the engine and keeps the sheet: stored under this module
+    /// Answers a questionnaire through the engine, as one page when its presentation says so
+    /// (everything visible, required items marked, save refused while one is unanswered), and
+    /// keeps the sheet: stored under this module
     /// and queued for upload in the transaction that drops the draft (a bundled study's sheets
     /// stay on the device: no server knows its questionnaires). One-time questionnaires keep
     /// their draft on every device (the person may continue on another).
@@ -184,7 +186,7 @@ public struct StudyQuestionnaires: Sendable {
         let clock = services.clock
         let uploads = !status.questionnaire.isBundled
         return try engine.answer(status.questionnaire.definition, owner: owner,
-                                 syncsDraft: uploads && !status.questionnaire.isRepeating) { result, db in
+                                 syncsDraft: uploads && !status.questionnaire.isRepeating, asPage: true) { result, db in
             try AnswerSheetStore(database: services.database, clock: clock).save(result.sheet, owner: owner, in: db)
             if uploads { try SheetOutbox.enqueue(db, owner: owner, sheet: result.sheet, at: clock.now) }
         }
