@@ -16,12 +16,24 @@ public struct LocalizedText: Codable, Hashable, Sendable, ExpressibleByStringLit
         values[language] ?? values["en"] ?? values.sorted { $0.key < $1.key }.first?.value ?? ""
     }
 
+    /// A language code as a key of the object form.
+    private struct LanguageKey: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The object form, as every stored definition has it, is read first and key by key: a
+    /// failed attempt costs an error value, and trying the plain-string form first made every
+    /// text of a stored questionnaire pay for one (most of the time of listing a thousand).
     public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let plain = try? container.decode(String.self) {
-            values = ["en": plain]
+        if let object = try? decoder.container(keyedBy: LanguageKey.self) {
+            var values: [String: String] = [:]
+            for key in object.allKeys { values[key.stringValue] = try object.decode(String.self, forKey: key) }
+            self.values = values
         } else {
-            values = try container.decode([String: String].self)
+            values = ["en": try decoder.singleValueContainer().decode(String.self)]
         }
     }
 

@@ -124,12 +124,14 @@ struct StressReminders {
     }
 
     /// Every running questionnaire's rule, and how to tell that a period has all its answers
-    /// (then its remaining reminders are skipped).
-    func source() throws -> ReminderSource {
+    /// (then its remaining reminders are skipped). `statuses` saves reading them again when the
+    /// caller has them.
+    func source(statuses: [StudyQuestionnaireStatus]? = nil) throws -> ReminderSource {
+        let service = context.studyQuestionnaires
         // A repeating questionnaire waiting for the study's one-time ones reminds only once it can be answered.
-        let questionnaires = try context.studyQuestionnaires.statuses().filter {
+        let questionnaires = try (statuses ?? service.statuses()).filter {
             if case .afterOneTime = $0.state { return false }
-            return true
+            return $0.questionnaire.isRepeating
         }.map(\.questionnaire)
         var rules: [ReminderRule] = []
         var amounts: [String: Int] = [:]
@@ -139,24 +141,32 @@ struct StressReminders {
             rules.append(rule)
             amounts[questionnaire.id] = questionnaire.calendar(in: context.clock.timeZone)?.amount ?? 1
         }
-        let service = context.studyQuestionnaires
+        // Every answer time is read once; the planner asks per questionnaire and period.
+        let answered = try service.answerTimes(of: rules.compactMap(\.questionnaireID))
         let amountsPerPeriod = amounts
         return ReminderSource(rules: rules) { id, period in
-            let times = try service.answerTimes(of: [id])[id] ?? []
-            return times.filter { period.contains($0) && $0 < period.end }.count >= (amountsPerPeriod[id] ?? 1)
+            (answered[id] ?? []).filter { period.contains($0) && $0 < period.end }.count >= (amountsPerPeriod[id] ?? 1)
         }
     }
 
-    /// The next reminder of each questionnaire within five weeks.
+    /// The next reminder of each questionnaire within five weeks. Most have one within two
+    /// days (daily ones) or a week, so the planner looks that far first and plans the rest of
+    /// the five weeks only for the rules still without one.
     func nextReminders(for statuses: [StudyQuestionnaireStatus]) throws -> [String: Date] {
         guard statuses.contains(where: { $0.questionnaire.isRepeating }) else { return [:] }
         let now = context.clock.now
-        let planned = try ReminderPlanner(timeZone: context.clock.timeZone).plan(
-            ModuleReminderSource(module: context.module, source: source()), from: now, to: now.addingTimeInterval(35 * 86_400))
+        let planner = ReminderPlanner(timeZone: context.clock.timeZone)
+        let source = try source(statuses: statuses)
         var next: [String: Date] = [:]
-        for reminder in planned {
-            guard let id = reminder.questionnaireID, next[id] == nil else { continue }
-            next[id] = reminder.date
+        var rules = source.rules
+        for days in [2.0, 8, 35] where !rules.isEmpty {
+            let partial = ReminderSource(rules: rules, isAnswered: source.isAnswered)
+            for reminder in try planner.plan(ModuleReminderSource(module: context.module, source: partial), from: now,
+                                             to: now.addingTimeInterval(days * 86_400)) {
+                guard let id = reminder.questionnaireID, next[id] == nil else { continue }
+                next[id] = reminder.date
+            }
+            rules.removeAll { $0.questionnaireID.map { next[$0] != nil } ?? true }
         }
         return next
     }

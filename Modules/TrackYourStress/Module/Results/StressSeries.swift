@@ -49,12 +49,8 @@ struct StressSeries {
         } else {
             item = items[0]
         }
-        let values = try service.sheets(questionnaireID: questionnaire.id).compactMap { stored -> (Date, Double)? in
-            let sheet = stored.sheet
-            guard let value = sheet.answers[item.label]?.value.number else { return nil }
-            return ((sheet.endedAt ?? sheet.startedAt).date, value)
-        }
-        return StressSeries(questionnaire: questionnaire, item: item, values: values.sorted { $0.0 < $1.0 })
+        let values = try service.values(of: item.label, questionnaireID: questionnaire.id)
+        return StressSeries(questionnaire: questionnaire, item: item, values: values)
     }
 
     var bounds: (min: Double, max: Double) { item.element.numericBounds ?? (0, 100) }
