@@ -145,6 +145,18 @@ struct TrackYourStressEndToEndTests {
         #expect(refused.err.contains("deactivated"))
         #expect(try ada.run("tys questionnaires").out.contains("deactivated"))
         #expect(try ada.run("tys sheets").out.contains("Stress today"))
+
+        // A definition the server sends that does not validate (here: no items left) is refused
+        // alone, in one line, and the version the device had stays in use.
+        _ = try server.query("UPDATE questionnaires SET definition = json_set(definition, '$.items', json('[]')) WHERE id = 'stress-about'")
+        let broken = try ada.run("sync")
+        #expect(broken.status == 0, "\(broken.err)")
+        let refusal = broken.err.split(separator: "\n").filter { $0.contains("stress-about") }
+        #expect(refusal.count == 1, "\(broken.err)")
+        #expect(refusal.first?.contains("stays in use") == true)
+        let kept = try ada.run("tys questionnaires --json")
+        let keptRows = try JSONSerialization.jsonObject(with: Data(kept.out.utf8)) as? [[String: Any]] ?? []
+        #expect(keptRows.first { $0["id"] as? String == "stress-about" }?["state"] as? String == "done")
     }
 
     @Test("track-your-stress: the start screen (no guest), register, log in, join, answer and sync on its own",
