@@ -27,10 +27,15 @@ public struct AnswerSheet: Codable, Hashable, Sendable {
     /// (Track Your Tinnitus's results, a module's "my answer sheets"). Absent in sheets sent by
     /// versions before 0.2.
     public var owner: ModuleID?
+    /// The reminder that prompted this sheet, when the person answered one (the time it was
+    /// due): the study server counts a sheet started within an hour of it as on time (Track Your
+    /// Hearing rewards). Absent when the person answered on their own.
+    public var remindedAt: OffsetTimestamp?
 
     public init(id: UUID, questionnaireID: String, questionnaireVersion: Int, answers: [String: Answer] = [:],
                 startedAt: OffsetTimestamp, endedAt: OffsetTimestamp? = nil, clientVersion: String,
-                sensors: SensorReadings? = nil, isPartial: Bool = false, language: String? = nil, owner: ModuleID? = nil) {
+                sensors: SensorReadings? = nil, isPartial: Bool = false, language: String? = nil, owner: ModuleID? = nil,
+                remindedAt: OffsetTimestamp? = nil) {
         self.id = id
         self.questionnaireID = questionnaireID
         self.questionnaireVersion = questionnaireVersion
@@ -42,6 +47,7 @@ public struct AnswerSheet: Codable, Hashable, Sendable {
         self.isPartial = isPartial
         self.language = language
         self.owner = owner
+        self.remindedAt = remindedAt
     }
 
     /// The plain values, label → value.
