@@ -2,6 +2,7 @@ import Foundation
 @testable import ShadesOfNoise
 import Testing
 @testable import TrackYourTinnitus
+@testable import TrackYourHearing
 import UNITICore
 import UNITILocalization
 import UNITIProtocol
@@ -15,7 +16,8 @@ struct LocalizationKeyUsageTests {
     /// Each key pattern built at run time, with everything it can expand to.
     static let runtimeKeys: [String: [String]] = [
         "core.buildKind.\\(": ProgramKind.allCases.map { "core.buildKind.\($0.rawValue)" },
-        "\\(owner).about.\\(name)": AboutCommand.topics.map { "tyt.about.\($0)" }
+        "\\(owner).about.\\(name)": TrackYourTinnitus.AboutCommand.topics.map { "tyt.about.\($0)" }
+            + TrackYourHearing.AboutCommand.topics.map { "tyh.about.\($0)" }
             + SonSettingsCommand.pages.topics.map { "son.about.\($0)" },
         "core.sensors.\\(rawValue).subject": SensorKind.allCases.map { "core.sensors.\($0.rawValue).subject" },
         "reminders.weekday.\\(": Weekday.allCases.map { "reminders.weekday.\($0.description)" },

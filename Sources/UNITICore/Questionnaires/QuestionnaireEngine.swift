@@ -16,6 +16,9 @@ public final class QuestionnaireEngine {
     public let sensors: QuestionnaireSensors
     /// The language to ask in; nil follows the shell's current language.
     public let localizer: Localizer?
+    /// The reminder that prompted this answer, if any: written into the finished sheet
+    /// (``AnswerSheet/remindedAt``), where the study server tells on-time answers by it.
+    public var remindedAt: OffsetTimestamp?
 
     /// - Parameter sensors: the sensors to read (the services' own when nil); a command hands
     ///   its own to measure a recording instead of the microphone for one answer.
@@ -112,7 +115,8 @@ public final class QuestionnaireEngine {
             throw error
         }
         if let readings = capture.stop() { session.sensors = readings }
-        let sheet = try session.finish(clientVersion: Self.clientVersion)
+        var sheet = try session.finish(clientVersion: Self.clientVersion)
+        sheet.remindedAt = remindedAt
         let result = QuestionnaireResult(sheet: sheet, scores: QuestionnaireScorer.scores(for: definition, answers: sheet.values))
         if keepsDraft || storing != nil {
             do {

@@ -38,6 +38,10 @@ public final class CoreServices: Sendable {
     /// Set by a module command that ends the program after it (a standalone program closes
     /// after a saved check-in, Track Your Tinnitus thesis 3); the shell stops when it sees it.
     public let endOfProgramRequested = LockedValue(false)
+    /// Set by the program that runs the modules (the shell, which knows them all): one sync now,
+    /// in the foreground, when a session exists; nil without one. For a module that shows what
+    /// the server made of a sheet just answered (Track Your Hearing's rewards).
+    public let foregroundSync = LockedValue<(@Sendable () -> SyncReport?)?>(nil)
 
     public init(dataDirectory: DataDirectory, database: AppDatabase, console: Console, input: any LineInput,
                 clock: any WallClock, random: any RandomSource, program: ProgramKind, prefersJSON: Bool = false,

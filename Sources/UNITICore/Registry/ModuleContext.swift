@@ -41,6 +41,10 @@ public final class ModuleContext: Sendable {
     /// A client for the configured server (honouring `--server`) with the session's token.
     public func apiClient() throws -> APIClient { try services.apiClient() }
 
+    /// Syncs now and waits for it (see ``CoreServices/foregroundSync``); nil when nobody is
+    /// logged in or the program cannot sync. Failures are in the report, never thrown.
+    public func syncNow() -> SyncReport? { services.foregroundSync.value?() }
+
     /// This module's synced records: saved and queued in one transaction (see ``SyncedRecord``).
     public var records: SyncedRecords { SyncedRecords(owner: module.id, database: database, clock: clock) }
 

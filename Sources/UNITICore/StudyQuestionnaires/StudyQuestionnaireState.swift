@@ -87,4 +87,13 @@ public struct StudyQuestionnaireStatus: Sendable, Hashable {
     public var hasDraft: Bool
 
     public var id: String { questionnaire.id }
+
+    public init(questionnaire: StudyQuestionnaire, state: StudyQuestionnaireState, answers: Int = 0,
+                lastAnswered: Date? = nil, hasDraft: Bool = false) {
+        self.questionnaire = questionnaire
+        self.state = state
+        self.answers = answers
+        self.lastAnswered = lastAnswered
+        self.hasDraft = hasDraft
+    }
 }

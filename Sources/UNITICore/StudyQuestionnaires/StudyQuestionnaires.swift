@@ -76,6 +76,31 @@ public struct StudyQuestionnaires: Sendable {
         return now
     }
 
+    /// Asks the server for the current list now (one conditional request; a 304 when nothing
+    /// changed), for a module that loads its questionnaire fresh each time it is answered
+    /// (Track Your Hearing 5.2.1). Returns lines to show: a definition refused, or why the
+    /// server could not be asked (then the questionnaires kept on the device are used). Nothing
+    /// when nobody is logged in: the device's questionnaires are all there is.
+    public func refresh() -> [String] {
+        do {
+            guard try services.sessions.current() != nil, try services.sessions.serverURL() != nil else { return [] }
+            let client = try services.apiClient()
+            let route = StudyQuestionnaireStore.route
+            let etags = ETagStore(database: services.database)
+            guard case .modified(let list, let etag) = try client.conditionalGet(
+                route, etag: try etags.etag(for: route), as: AssignedQuestionnaireList.self) else { return [] }
+            return try services.database.writer.write { db in
+                try StudyQuestionnaireStore.apply(list, etag: etag, in: db)
+            }.problems
+        } catch let error as APIError {
+            return [L("studyq.refresh.failed", ["reason": error.message])]
+        } catch let error as UNITIError {
+            return [L("studyq.refresh.failed", ["reason": error.message])]
+        } catch {
+            return [L("studyq.refresh.failed", ["reason": "\(error)"])]
+        }
+    }
+
     // MARK: - States
 
     /// This module's questionnaires with their states at `now` (the clock's now by default).

@@ -50,6 +50,13 @@ public final class Shell: @unchecked Sendable {
         if case .standalone(let module) = program {
             currentModuleID = module.descriptor.id
         }
+        // A module may ask for a sync now; the shell knows every module the sync must serve.
+        let modules = registry.modules
+        services.foregroundSync.value = { [weak services] in
+            guard let services, (try? services.sessions.serverURL()) ?? nil != nil, (try? services.sessions.current()) ?? nil != nil,
+                  let client = try? services.apiClient() else { return nil }
+            return SyncEngine(services: services, modules: modules, client: client).run(force: false, waitsForOthers: true)
+        }
     }
 
     public var console: Console { services.console }
