@@ -42,6 +42,11 @@ public final class ScriptedInput: LineInput, @unchecked Sendable {
 
     public var isInteractive: Bool { false }
 
+    /// More lines after those given (a test that types again after the input ran out).
+    public func append(_ lines: [String]) {
+        lock.withLock { remaining += lines }
+    }
+
     public func readLine(prompt: String) throws -> String? {
         lock.withLock {
             prompts.append(prompt)

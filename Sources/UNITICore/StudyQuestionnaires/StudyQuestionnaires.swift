@@ -237,14 +237,15 @@ public struct StudyQuestionnaires: Sendable {
 
     /// The person's finished sheets of this module's questionnaires (or of one), newest first.
     public func sheets(questionnaireID: String? = nil) throws -> [Sheet] {
-        let known = try questionnaires()
-        let bundled = Set(known.filter(\.isBundled).map(\.id))
-        var ids = known.map(\.id)
+        var ids = try questionnaires().map(\.id)
         if let questionnaireID { ids = ids.filter { $0 == questionnaireID } }
         let owner = module.rawValue
         let rows = try services.database.writer.read { db -> [Row] in
             var sql = """
-                SELECT s.sheet, o.state AS outboxState, o.lastError FROM core_answer_sheets s
+                SELECT s.sheet, o.state AS outboxState, o.lastError,
+                       EXISTS (SELECT 1 FROM core_server_questionnaires q
+                               WHERE q.id = s.questionnaireID AND q.version = s.questionnaireVersion) AS serverKnows
+                FROM core_answer_sheets s
                 LEFT JOIN core_outbox o ON o.clientID = 'sheet:' || s.id
                 WHERE s.isPartial = 0 AND (s.owner = ?
                 """
@@ -265,7 +266,9 @@ public struct StudyQuestionnaires: Sendable {
             let sheet = try AnswerSheet.load(from: Data((row["sheet"] as String).utf8))
             let upload: Sheet.Upload
             switch row["outboxState"] as String? {
-            case nil: upload = bundled.contains(sheet.questionnaireID) ? .deviceOnly : .uploaded
+            // Not queued: uploaded if a server knows its questionnaire, else it never left (a
+            // bundled questionnaire no study has taken over).
+            case nil: upload = row["serverKnows"] as Bool ? .uploaded : .deviceOnly
             case Outbox.State.rejected.rawValue?: upload = .refused(row["lastError"] ?? "")
             default: upload = .waiting
             }
