@@ -210,8 +210,10 @@ public enum Launcher {
                 editor = nil
                 input = StreamInput(file: fdopen(STDIN_FILENO, "r"), echoPrompts: true)
             }
+            let clock: any WallClock = try ShiftedClock.fromEnvironment() ?? SystemClock()
             let services = CoreServices(dataDirectory: dataDirectory, database: database, console: .standard(),
-                                        input: input, clock: SystemClock(), random: SystemRandomSource(),
+                                        input: input, clock: clock,
+                                        random: SystemRandomSource(),
                                         program: program.kind, prefersJSON: options.json, serverOverride: options.server)
             shell = Shell(registry: registry, services: services, program: program, hostCommands: commands, index: index)
             try shell.prepare()

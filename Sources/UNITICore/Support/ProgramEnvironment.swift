@@ -7,7 +7,11 @@ public enum ProgramEnvironment {
     /// Every variable the client reads (data directory, language, answers kept while the disk
     /// was full, the console's width, where gpsd listens).
     public static let names = ["UNITI_HOME", "XDG_DATA_HOME", "HOME", "LC_ALL", "LC_MESSAGES", "LANG",
-                               "UNITI_RESCUE_DIR", "XDG_RUNTIME_DIR", "COLUMNS", "UNITI_GPSD"]
+                               "UNITI_RESCUE_DIR", "XDG_RUNTIME_DIR", "COLUMNS", "UNITI_GPSD", clockStart]
+
+    /// Starts the program's clock at this instant (ISO 8601 with an offset) instead of now; for
+    /// end-to-end tests in which days pass between runs (``ShiftedClock``).
+    public static let clockStart = "UNITI_CLOCK_START"
 
     /// One variable, nil when it is not set.
     public static func value(_ name: String) -> String? {

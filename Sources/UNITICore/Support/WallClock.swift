@@ -1,4 +1,5 @@
 import Foundation
+import UNITIProtocol
 
 /// The source of "now" for everything that records or plans times. Injected so that tests can
 /// fix the time and reminder planning stays deterministic.
@@ -35,4 +36,30 @@ public final class FixedClock: WallClock, @unchecked Sendable {
 
     /// Moves the clock on instead of waiting.
     public func sleep(seconds: TimeInterval) { advance(by: seconds) }
+}
+
+/// The real clock moved to start at another instant: `now` is that instant plus the time the
+/// process has run. For end-to-end tests that need days to pass between runs of the real
+/// programs (`UNITI_CLOCK_START=2026-11-20T09:00:00+01:00`, see ``ProgramEnvironment``); time
+/// zone and waiting are the system's.
+public struct ShiftedClock: WallClock {
+    private let offset: TimeInterval
+
+    public init(startingAt start: Date) {
+        offset = start.timeIntervalSinceNow
+    }
+
+    /// The clock `UNITI_CLOCK_START` asks for, nil when it is not set; a value that is not an
+    /// ISO 8601 time with an offset is one clear error.
+    public static func fromEnvironment() throws -> ShiftedClock? {
+        guard let text = ProgramEnvironment.value(ProgramEnvironment.clockStart) else { return nil }
+        guard let start = OffsetTimestamp(parsing: text) else {
+            throw UNITIError(L("core.clock.invalidStart", ["variable": ProgramEnvironment.clockStart, "value": text]))
+        }
+        return ShiftedClock(startingAt: start.date)
+    }
+
+    public var now: Date { Date().addingTimeInterval(offset) }
+    public var timeZone: TimeZone { TimeZone.current }
+    public func sleep(seconds: TimeInterval) { Thread.sleep(forTimeInterval: seconds) }
 }
