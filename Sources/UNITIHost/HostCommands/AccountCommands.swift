@@ -189,12 +189,29 @@ struct ProfileCommand: HostCommand {
         }
         update.firstName = try field("host.profile.ask.firstName", profile.firstName)
         update.lastName = try field("host.profile.ask.lastName", profile.lastName)
-        let genders = Gender.allCases.map(\.rawValue).joined(separator: ", ")
-        if let gender = try field("host.profile.ask.gender", profile.gender.rawValue + " (" + genders + ")") {
-            guard let value = Gender(rawValue: gender) else {
-                throw UNITIError(L("host.profile.badGender", ["value": gender, "accepted": genders]))
+        // Gender sits behind a disclosure switch (Track Your Hearing FR3): saying no stores "not
+        // disclosed"; saying yes asks which, of those a person may choose.
+        let disclosed = profile.gender != .undisclosed
+        let currentSwitch = shell.localizer(disclosed ? "host.profile.disclosed" : "host.profile.notDisclosed")
+        var asksGender = disclosed
+        if let answer = try field("host.profile.ask.discloseGender", currentSwitch)?.lowercased() {
+            let yes = ["y", "yes", "j", "ja"].contains(answer)
+            guard yes || ["n", "no", "nein"].contains(answer) else {
+                throw UNITIError(L("host.profile.badDisclosure", ["value": answer]))
             }
-            update.gender = value
+            asksGender = yes
+            if !yes { update.gender = .undisclosed }
+        }
+        if asksGender {
+            let choices = Gender.allCases.filter { $0 != .undisclosed }
+            let genders = choices.map(\.rawValue).joined(separator: ", ")
+            let current = disclosed ? profile.gender.rawValue : shell.localizer("host.profile.none")
+            if let gender = try field("host.profile.ask.gender", current + " (" + genders + ")") {
+                guard let value = Gender(rawValue: gender), value != .undisclosed else {
+                    throw UNITIError(L("host.profile.badGender", ["value": gender, "accepted": genders]))
+                }
+                update.gender = value
+            }
         }
         if let language = try field("host.profile.ask.language", profile.language) {
             guard let value = Language(code: language) else {

@@ -88,7 +88,7 @@ public typealias ReactivateRequest = LoginRequest
 
 /// Gender as the profile offers it, with an explicit "do not disclose".
 public enum Gender: String, Codable, Hashable, Sendable, CaseIterable {
-    case female, male, diverse, undisclosed
+    case female, male, diverse, notApplicable, undisclosed
 }
 
 /// `GET /api/v1/account/profile`.
