@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import UNITITesting
+
+/// The standalone `track-your-hearing` against a real `uniti-server` on loopback (Track Your
+/// Hearing thesis FR1–FR11): registration with its checks, a study with the hearing
+/// questionnaire and rewards on, sheets over three days, rewards computed by the server and the
+/// same on a second device, statistics, and a study that does not let participants leave.
+@Suite("Track Your Hearing standalone against a real server", .enabled(if: !Builds.isIntegrated), .serialized)
+struct TrackYourHearingEndToEndTests {
+    static let program = "track-your-hearing"
+    /// Answers to the bundled hearing questionnaire, one per question.
+    static func answers(_ impairment: Int) -> String { "\(impairment)\n3\n0\n60\n4\n2\n" }
+
+    static func run(_ data: TemporaryDataDirectory, _ server: StudyServer, _ command: String, stdin: String = "",
+                    day: Int? = nil, hour: Int = 9) throws -> Program.Result {
+        var environment: [String: String] = [:]
+        if let day { environment["UNITI_CLOCK_START"] = String(format: "2026-11-%02dT%02d:00:00+01:00", 16 + day, hour) }
+        return try Program.run(program, ["--data-dir", data.path, "--server", server.url, "-c", command], stdin: stdin,
+                               environment: environment)
+    }
+
+    @Test("register (each check), join, answer over three days: rewards and streak from the server, the same on a second device; stats; leaving refused")
+    func journey() throws {
+        let server = try StudyServer()
+        let created = try server.coordinator(["study", "create", "hearing", "--title", "Hearing in daily life", "--access", "public",
+                                              "--modules", "tyh", "--running", "--no-participants-may-leave"])
+        #expect(created.status == 0, "\(created.err)")
+        let definition = Program.binDirectory.appendingPathComponent(
+            "UNITI_UNITIConfigurations.resources/Resources/Questionnaires/tyh-hearing.json").path
+        #expect(try server.coordinator(["questionnaire", "import", definition, "--study", "hearing"]).status == 0)
+        let rewardsOn = try server.coordinator(["study", "update", "hearing", "--rewards", "on"])
+        #expect(rewardsOn.status == 0, "\(rewardsOn.err)")
+
+        let phone = TemporaryDataDirectory()
+        // Each detail is checked as it is typed; a wrong one ends registration with one line.
+        for (stdin, message) in [("ab\n", "username"), ("hanna\nhanna.example.org\n", "e-mail"),
+                                 ("hanna\nhanna@example\n", "e-mail"),
+                                 ("hanna\nhanna@example.org\nhanna@example.com\n", "differ"),
+                                 ("hanna\nhanna@example.org\nhanna@example.org\nshort\nshort\n", "at least 8"),
+                                 ("hanna\nhanna@example.org\nhanna@example.org\nlong-enough\nlong-enougH\n", "differ")] {
+            let refused = try Self.run(phone, server, "register", stdin: stdin)
+            #expect(refused.status == 1, "\(stdin)")
+            #expect(refused.err.split(separator: "\n").count == 1, "\(refused.err)")
+            #expect(refused.err.lowercased().contains(message), "\(refused.err)")
+        }
+        let register = try Self.run(phone, server, "register", stdin: "hanna\nhanna@example.org\nhanna@example.org\nlong-enough\nlong-enough\n")
+        #expect(register.status == 0, "\(register.err)")
+        #expect(try Self.run(phone, server, "fill").err.contains("needs an account"))
+        let code = try #require(try server.mailedCode(to: "hanna@example.org"))
+        #expect(try Self.run(phone, server, "activate \(code)").status == 0)
+        #expect(try Self.run(phone, server, "login hanna@example.org", stdin: "long-enough\n").status == 0)
+        #expect(try Self.run(phone, server, "study join hearing").status == 0)
+        // Reminders off: no sheet is "on time", so the points are the same on every run.
+        #expect(try Self.run(phone, server, "planner off").status == 0)
+
+        // Four sheets a day on three days.
+        var lastFill = ""
+        for day in 1...3 {
+            for hour in [9, 12, 15, 18] {
+                let fill = try Self.run(phone, server, "fill", stdin: Self.answers(day * 10 + hour), day: day, hour: hour)
+                #expect(fill.status == 0, "\(fill.err)")
+                lastFill = fill.out
+            }
+        }
+        #expect(lastFill.contains("+10 points · 3-day streak"), "\(lastFill)")
+        let rewards = try Self.run(phone, server, "rewards", day: 3, hour: 20)
+        #expect(rewards.out.contains("120 points, level 2"), "\(rewards.out)\(rewards.err)")
+        #expect(rewards.out.contains("streak: 3 days in a row"))
+        #expect(rewards.out.contains("first answer") && rewards.out.contains("10 answers") && rewards.out.contains("3 days in a row"))
+
+        // The same on another device after logging in: the server counted them.
+        let laptop = TemporaryDataDirectory()
+        #expect(try Self.run(laptop, server, "login hanna", stdin: "long-enough\n").status == 0)
+        let phoneJSON = try Self.run(phone, server, "rewards --json", day: 3, hour: 20).out
+        let laptopJSON = try Self.run(laptop, server, "rewards --json", day: 3, hour: 20).out
+        #expect(!phoneJSON.isEmpty && phoneJSON == laptopJSON)
+        #expect(try Self.run(laptop, server, "sync").status == 0)
+        let stats = try Self.run(laptop, server, "stats --json")
+        let object = try JSONSerialization.jsonObject(with: Data(stats.out.utf8)) as? [String: Any]
+        #expect(object?["completed"] as? Int == 12)
+        #expect((object?["lastTen"] as? [Any])?.count == 10)
+
+        // Editing the local database does not raise the rewards: the server counts its own sheets.
+        _ = try SQLiteShell.query(phone.path + "/uniti.sqlite",
+                                  "UPDATE core_settings SET value = replace(value, '\"points\":120', '\"points\":9999') WHERE key LIKE 'tyh.rewards%'")
+        #expect(try Self.run(phone, server, "rewards", day: 3, hour: 21).out.contains("120 points"))
+
+        let leave = try Self.run(phone, server, "study leave hearing")
+        #expect(leave.status == 1)
+        #expect(leave.err.contains("does not let participants leave"))
+        #expect(try Self.run(phone, server, "studies --json").out.contains("hearing"))
+    }
+}
