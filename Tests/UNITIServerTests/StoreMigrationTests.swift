@@ -10,45 +10,86 @@ struct StoreMigrationTests {
     func identifiersAndOrder() {
         #expect(ServerMigrations.migrator.migrations == [
             "v1-accounts", "v1-studies", "v1-sheets", "v1-module-records", "v2-module-resources", "v3-answer-sheets-by-user",
-            "v4-memberships-joined-at", "v4-questionnaire-links",
+            "v4-memberships-joined-at", "v4-questionnaire-links", "v5-study-rewards", "v5-sheet-reward-times",
         ])
     }
 
-    @Test("v4 gives questionnaires stored before it their default module in first-import order, and members the time they last became one")
-    func v4FillsLinksAndJoinTimes() async throws {
+    /// A database migrated up to `step` and filled by `fill` as a server of that time left it, then
+    /// opened by the store (which runs the later steps), in a temporary directory removed afterwards.
+    private func upgraded(from step: String, fill: @escaping @Sendable (Database) throws -> Void,
+                          check: (SQLiteServerStore) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-server-migration-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("server.sqlite").path
         do {
             let queue = try DatabaseQueue(path: path)
-            try ServerMigrations.migrator.migrate(queue, upTo: "v3-answer-sheets-by-user")
+            try ServerMigrations.migrator.migrate(queue, upTo: step)
             try await queue.write { db in
                 try db.execute(sql: """
                     INSERT INTO users (id, username, email, password_hash, activated, pseudonym, created_at)
                         VALUES (1, 'old', 'old@example.org', 'x', 1, 'p-old', 0);
                     INSERT INTO studies (id, title, running, access, participants_may_leave, modules, created_at, updated_at)
-                        VALUES ('pilot', '{"en":"Pilot"}', 1, 'public', 1, '[]', 0, 0),
-                               ('later', '{"en":"Later"}', 1, 'byRequest', 1, '[]', 0, 0);
-                    INSERT INTO memberships (study_id, user_id, status, requested_at, updated_at)
-                        VALUES ('pilot', 1, 'member', 50, 100), ('later', 1, 'pending', 60, 60);
+                        VALUES ('pilot', '{"en":"Pilot"}', 1, 'public', 1, '[]', 0, 0);
                     """)
-                // First imports: tyt-momentary (10), stress-daily (20), uniti-case-history (30); the ids sort otherwise.
-                for (id, version, importedAt) in [("stress-daily", 1, 20.0), ("tyt-momentary", 2, 40.0), ("tyt-momentary", 1, 10.0),
-                                                  ("uniti-case-history", 1, 30.0)] {
-                    try db.execute(sql: "INSERT INTO questionnaires (id, version, study_id, definition, imported_at) VALUES (?, ?, 'pilot', ?, ?)",
-                                   arguments: [id, version, dailyQuestionnaireJSON(id: id, version: version), importedAt])
-                }
+                try fill(db)
             }
         }
-        let store = try SQLiteServerStore(path: path)
-        let links = try await store.questionnaireLinks(studyId: "pilot")
-        #expect(links.map(\.questionnaireId) == ["tyt-momentary", "stress-daily", "uniti-case-history"])
-        #expect(links.map(\.module) == [.tyt, .tys, .shell])
-        #expect(links.allSatisfy { $0.isActive })
-        let listed = try await store.memberQuestionnaires(userId: 1)
-        #expect(listed.map(\.link.questionnaireId) == ["tyt-momentary", "stress-daily", "uniti-case-history"])
-        #expect(listed.map(\.version) == [2, 1, 1])
-        #expect(Set(listed.map(\.joinedAt)) == [Date(timeIntervalSince1970: 100)])
+        try await check(try SQLiteServerStore(path: path))
+    }
+
+    @Test("v4 gives questionnaires stored before it their default module in first-import order, and members the time they last became one")
+    func v4FillsLinksAndJoinTimes() async throws {
+        try await upgraded(from: "v3-answer-sheets-by-user", fill: { db in
+            try db.execute(sql: """
+                INSERT INTO studies (id, title, running, access, participants_may_leave, modules, created_at, updated_at)
+                    VALUES ('later', '{"en":"Later"}', 1, 'byRequest', 1, '[]', 0, 0);
+                INSERT INTO memberships (study_id, user_id, status, requested_at, updated_at)
+                    VALUES ('pilot', 1, 'member', 50, 100), ('later', 1, 'pending', 60, 60);
+                """)
+            // First imports: tyt-momentary (10), stress-daily (20), uniti-case-history (30); the ids sort otherwise.
+            for (id, version, importedAt) in [("stress-daily", 1, 20.0), ("tyt-momentary", 2, 40.0), ("tyt-momentary", 1, 10.0),
+                                              ("uniti-case-history", 1, 30.0)] {
+                try db.execute(sql: "INSERT INTO questionnaires (id, version, study_id, definition, imported_at) VALUES (?, ?, 'pilot', ?, ?)",
+                               arguments: [id, version, dailyQuestionnaireJSON(id: id, version: version), importedAt])
+            }
+        }, check: { store in
+            let links = try await store.questionnaireLinks(studyId: "pilot")
+            #expect(links.map(\.questionnaireId) == ["tyt-momentary", "stress-daily", "uniti-case-history"])
+            #expect(links.map(\.module) == [.tyt, .tys, .shell])
+            #expect(links.allSatisfy { $0.isActive })
+            let listed = try await store.memberQuestionnaires(userId: 1)
+            #expect(listed.map(\.link.questionnaireId) == ["tyt-momentary", "stress-daily", "uniti-case-history"])
+            #expect(listed.map(\.version) == [2, 1, 1])
+            #expect(Set(listed.map(\.joinedAt)) == [Date(timeIntervalSince1970: 100)])
+        })
+    }
+
+    @Test("v5 turns rewards off for existing studies and gives existing sheets their finishing time, partial flag and possible reminder")
+    func v5FillsRewardColumns() async throws {
+        var ended = sheet(startedAt: "2027-01-15T09:00:00+01:00")
+        ended.remindedAt = OffsetTimestamp(parsing: "2027-01-15T08:30:00+01:00")
+        var partial = sheet(startedAt: "2027-01-16T09:00:00-05:00")
+        partial.endedAt = nil
+        partial.isPartial = true
+        partial.remindedAt = OffsetTimestamp(parsing: "2027-01-16T10:00:00-05:00") // an hour after the start: impossible
+        let sheets = [ended, partial]
+        try await upgraded(from: "v4-questionnaire-links", fill: { db in
+            for (index, sheet) in sheets.enumerated() {
+                try db.execute(sql: """
+                    INSERT INTO answer_sheets (id, user_id, client_id, study_id, questionnaire_id, questionnaire_version,
+                        started_at, received_at, sheet) VALUES (?, 1, ?, 'pilot', 'daily', 1, ?, 0, ?)
+                    """, arguments: [index + 1, sheet.id.uuidString.lowercased(), sheet.startedAt.date.timeIntervalSince1970,
+                                     try JSONCoding.string(sheet)])
+            }
+        }, check: { store in
+            #expect(try await store.study(id: "pilot")?.rewards == false)
+            let rows = try await store.pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT finished_at, is_partial, reminded_at FROM answer_sheets ORDER BY id")
+            }
+            #expect(rows.map { $0["finished_at"] as String } == ["2027-01-15T09:05:00+01:00", "2027-01-16T09:00:00-05:00"])
+            #expect(rows.map { $0["is_partial"] as Bool } == [false, true])
+            #expect(rows.map { $0["reminded_at"] as Double? } == [ended.remindedAt?.date.timeIntervalSince1970, nil])
+        })
     }
 }

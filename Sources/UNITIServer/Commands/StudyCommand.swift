@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import UNITIProtocol
 
-/// `uniti-server study create|update|list|show|modules`: the coordinator defines studies.
+/// `uniti-server study create|update|list|show|modules`: the coordinator defines studies (and
+/// turns Track Your Hearing rewards on or off with `--rewards`).
 struct StudyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "study", abstract: "Create, change and inspect studies.",
@@ -32,6 +33,8 @@ struct StudyCommand: AsyncParsableCommand {
         var modules: String?
         @Option(help: "JSON file with the study's schedules.")
         var schedules: String?
+        @Option(help: "Track Your Hearing rewards for the members' sheets: on or off (new studies: off).")
+        var rewards: Switch?
 
         func apply(to study: inout StudyRecord, hasher: PasswordHasher) async throws {
             if let title { study.title = try Self.text(title, option: "--title") }
@@ -51,6 +54,7 @@ struct StudyCommand: AsyncParsableCommand {
                 let data = try Data(contentsOf: URL(fileURLWithPath: schedules))
                 study.schedules = try JSONDecoder().decode(JSONValue.self, from: data)
             }
+            if let rewards { study.rewards = rewards == .on }
             if study.access == .password && study.passwordHash == nil {
                 throw ValidationError("A password study needs --password.")
             }
@@ -84,6 +88,22 @@ struct StudyCommand: AsyncParsableCommand {
                 throw ValidationError(error.message)
             }
         }
+    }
+
+    /// A setting turned on or off.
+    enum Switch: String, CaseIterable, ExpressibleByArgument {
+        case on, off
+    }
+
+    /// A study as the coordinator sees it: what participants are shown (``StudyInfo``), and beside
+    /// it the settings only the coordinator sees (`rewards`).
+    static func overview(_ study: StudyRecord, questionnaires: [QuestionnaireDocument]) throws -> JSONValue {
+        let info = StudyPresenter.info(study, membership: .none, questionnaires: questionnaires)
+        guard case .object(var fields) = try JSONDecoder().decode(JSONValue.self, from: JSONCoding.data(info)) else {
+            throw ValidationError("Study '\(study.id)' could not be shown.")
+        }
+        fields["rewards"] = .bool(study.rewards)
+        return .object(fields)
     }
 
     struct Create: AsyncParsableCommand {
@@ -129,13 +149,17 @@ struct StudyCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try database.openStore()
-            var infos: [StudyInfo] = []
-            for study in try await store.studies() {
-                infos.append(StudyPresenter.info(study, membership: .none, questionnaires: try await store.latestQuestionnaires(studyId: study.id)))
+            let studies = try await store.studies()
+            if json {
+                var overviews: [JSONValue] = []
+                for study in studies {
+                    overviews.append(try StudyCommand.overview(study, questionnaires: try await store.latestQuestionnaires(studyId: study.id)))
+                }
+                return try CommandOutput.json(overviews)
             }
-            if json { return try CommandOutput.json(infos) }
-            CommandOutput.table(["ID", "ACCESS", "RUNNING", "MODULES", "TITLE"], infos.map {
-                [$0.id, $0.access.rawValue, $0.running ? "yes" : "no", $0.modules.joined(separator: ","), $0.title.text(in: "en")]
+            CommandOutput.table(["ID", "ACCESS", "RUNNING", "REWARDS", "MODULES", "TITLE"], studies.map {
+                [$0.id, $0.access.rawValue, $0.running ? "yes" : "no", $0.rewards ? "on" : "off",
+                 $0.modules.map(\.rawValue).joined(separator: ","), $0.title.text(in: "en")]
             })
         }
     }
@@ -148,7 +172,7 @@ struct StudyCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openStore()
             guard let study = try await store.study(id: id) else { throw ValidationError("No study '\(id)'; see 'study list'.") }
-            try CommandOutput.json(StudyPresenter.info(study, membership: .none, questionnaires: try await store.latestQuestionnaires(studyId: id)))
+            try CommandOutput.json(StudyCommand.overview(study, questionnaires: try await store.latestQuestionnaires(studyId: id)))
         }
     }
 

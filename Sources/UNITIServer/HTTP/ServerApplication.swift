@@ -21,6 +21,7 @@ public enum ServerApplication {
         SheetRoutes(environment: environment).register(sheets: api.group("sheets"), api: api)
         RecordRoutes(environment: environment).register(on: api.group("records"))
         ModuleResourceRoutes(environment: environment).register(on: api.group("resources"))
+        RewardRoutes(environment: environment).register(on: api)
         return router
     }
 

@@ -19,6 +19,8 @@ enum ServerMigrations {
         migrator.registerMigration("v3-answer-sheets-by-user", migrate: SheetSchema.v3)
         migrator.registerMigration("v4-memberships-joined-at", migrate: StudySchema.v4)
         migrator.registerMigration("v4-questionnaire-links", migrate: QuestionnaireSchema.v4)
+        migrator.registerMigration("v5-study-rewards", migrate: StudySchema.v5)
+        migrator.registerMigration("v5-sheet-reward-times", migrate: SheetSchema.v5)
         return migrator
     }
 }

@@ -9,11 +9,12 @@
 /// - ``SheetStore``: answer sheets, the participant means behind the comparison, export rows
 /// - ``RecordStore``: the generic per-user module records
 /// - ``ModuleResourceStore``: module resources such as a sound catalogue
+/// - ``RewardStore``: what Track Your Hearing rewards are computed from
 ///
 /// Every method commits before it returns: a route answers only after its write is durable, so a
 /// shutdown never loses an acknowledged write. Methods that take a `userId` only ever touch that
 /// user's rows — isolation between participants is enforced here, not only in the routes.
-public protocol ServerStore: AccountStore, StudyStore, QuestionnaireStore, SheetStore, RecordStore, ModuleResourceStore {}
+public protocol ServerStore: AccountStore, StudyStore, QuestionnaireStore, SheetStore, RecordStore, ModuleResourceStore, RewardStore {}
 
 /// Conflicts the store reports instead of a raw constraint failure.
 public enum StoreConflict: Error, Sendable, Equatable {

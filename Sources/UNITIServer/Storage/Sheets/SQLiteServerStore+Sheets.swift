@@ -40,6 +40,36 @@ enum SheetSchema {
     static func v3(_ db: Database) throws {
         try db.execute(sql: "CREATE INDEX answer_sheets_user ON answer_sheets(user_id)")
     }
+
+    /// `v5-sheet-reward-times`: what Track Your Hearing rewards read of a sheet, so that they need
+    /// not decode every sheet: `finished_at`, the sheet's `endedAt` else `startedAt` as sent (ISO
+    /// 8601 with the person's offset, which decides the local day); `is_partial`; `reminded_at`
+    /// (UTC seconds), the reminder that prompted the sheet when it is possible, else NULL
+    /// (``SheetValidation/reminderForRewards(_:)``; the sheet's JSON keeps what was sent).
+    /// Sheets stored before get them from their JSON.
+    static func v5(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE answer_sheets ADD COLUMN finished_at TEXT;
+            ALTER TABLE answer_sheets ADD COLUMN is_partial INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE answer_sheets ADD COLUMN reminded_at REAL;
+            UPDATE answer_sheets SET
+                finished_at = COALESCE(json_extract(sheet, '$.endedAt'), json_extract(sheet, '$.startedAt')),
+                is_partial = COALESCE(json_extract(sheet, '$.isPartial'), 0);
+            """)
+        // Only sheets sent since `remindedAt` exists have one; the limit of 300 s is this step's,
+        // written out so that the step never changes.
+        let reminded = try Row.fetchAll(db, sql: """
+            SELECT id, started_at, json_extract(sheet, '$.remindedAt') AS reminded FROM answer_sheets
+            WHERE json_extract(sheet, '$.remindedAt') IS NOT NULL
+            """)
+        for row in reminded {
+            let startedAt: Double = row["started_at"]
+            guard let text: String = row["reminded"], let time = OffsetTimestamp(parsing: text),
+                  time.date.timeIntervalSince1970 <= startedAt + 300 else { continue }
+            try db.execute(sql: "UPDATE answer_sheets SET reminded_at = ? WHERE id = ?",
+                           arguments: [time.date.timeIntervalSince1970, row["id"] as Int64])
+        }
+    }
 }
 
 /// A stored sheet as its owner reads it back, with its place in the sequence.
@@ -84,9 +114,9 @@ extension SQLiteServerStore: SheetStore {
         var outcomes: [AnswerSheetBatchResult.Outcome] = []
         let insertSheet = try db.cachedStatement(sql: """
             INSERT INTO answer_sheets (user_id, client_id, study_id, questionnaire_id, questionnaire_version,
-                started_at, ended_at, received_at, sheet)
+                started_at, ended_at, received_at, sheet, finished_at, is_partial, reminded_at)
             VALUES (:userId, :clientId, :studyId, :questionnaireId, :questionnaireVersion,
-                :startedAt, :endedAt, :receivedAt, :sheet)
+                :startedAt, :endedAt, :receivedAt, :sheet, :finishedAt, :isPartial, :remindedAt)
             ON CONFLICT (user_id, client_id) DO NOTHING
             """)
         let insertAnswer = try db.cachedStatement(sql: """
@@ -100,6 +130,8 @@ extension SQLiteServerStore: SheetStore {
                 "questionnaireId": sheet.questionnaireID, "questionnaireVersion": sheet.questionnaireVersion,
                 "startedAt": sheet.startedAt.date.timeIntervalSince1970, "endedAt": sheet.endedAt?.date.timeIntervalSince1970,
                 "receivedAt": write.receivedAt.timeIntervalSince1970, "sheet": row.json,
+                "finishedAt": (sheet.endedAt ?? sheet.startedAt).text, "isPartial": sheet.isPartial,
+                "remindedAt": row.validated.remindedAt?.timeIntervalSince1970,
             ])
             guard db.changesCount > 0 else {
                 outcomes.append(.duplicate)

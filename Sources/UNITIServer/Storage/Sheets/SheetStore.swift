@@ -28,6 +28,9 @@ public protocol SheetStore: Sendable {
 public struct ValidatedSheet: Sendable {
     public var sheet: AnswerSheet
     public var studyId: String
+    /// The sheet's reminder as rewards use it: nil when absent or impossible
+    /// (``SheetValidation/reminderForRewards(_:)``); the sheet itself keeps what was sent.
+    public var remindedAt: Date?
 }
 
 /// One row of the study export: one answer, with what is known of its sheet.

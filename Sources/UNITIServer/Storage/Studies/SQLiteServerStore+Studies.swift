@@ -43,6 +43,12 @@ enum StudySchema {
             UPDATE memberships SET joined_at = updated_at WHERE status = 'member';
             """)
     }
+
+    /// `v5-study-rewards`: whether the study gives its participants Track Your Hearing rewards
+    /// (`study update ID --rewards on|off`); off for every study until a coordinator turns it on.
+    static func v5(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE studies ADD COLUMN rewards INTEGER NOT NULL DEFAULT 0")
+    }
 }
 
 /// A row of `studies`. Texts, modules and schedules are JSON with sorted keys, times UTC seconds.
@@ -54,7 +60,7 @@ struct StudyRow: FetchableRecord, PersistableRecord {
         case startsAt = "starts_at", endsAt = "ends_at"
         case running, access
         case passwordHash = "password_hash", participantsMayLeave = "participants_may_leave"
-        case modules, schedules
+        case modules, schedules, rewards
         case createdAt = "created_at", updatedAt = "updated_at"
     }
 
@@ -85,7 +91,8 @@ struct StudyRow: FetchableRecord, PersistableRecord {
             running: row[Columns.running], access: StudyAccess(rawValue: row[Columns.access]) ?? .byRequest,
             passwordHash: row[Columns.passwordHash], participantsMayLeave: row[Columns.participantsMayLeave],
             modules: try JSONCoding.decode([ModuleID].self, from: row[Columns.modules]),
-            schedules: try schedules.map { try JSONCoding.decode(JSONValue.self, from: $0) })
+            schedules: try schedules.map { try JSONCoding.decode(JSONValue.self, from: $0) },
+            rewards: row[Columns.rewards])
         createdAt = Date(timeIntervalSince1970: row[Columns.createdAt])
         updatedAt = Date(timeIntervalSince1970: row[Columns.updatedAt])
     }
@@ -103,6 +110,7 @@ struct StudyRow: FetchableRecord, PersistableRecord {
         container[Columns.participantsMayLeave] = study.participantsMayLeave
         container[Columns.modules] = try JSONCoding.string(study.modules)
         container[Columns.schedules] = try study.schedules.map(JSONCoding.string)
+        container[Columns.rewards] = study.rewards
         container[Columns.createdAt] = createdAt.timeIntervalSince1970
         container[Columns.updatedAt] = updatedAt.timeIntervalSince1970
     }

@@ -38,11 +38,13 @@ public struct StudyRecord: Sendable, Hashable {
     public var modules: [ModuleID]
     /// Schedules as the coordinator wrote them (JSON), passed to the client unchanged.
     public var schedules: JSONValue?
+    /// Whether members get Track Your Hearing rewards for their sheets (`GET /api/v1/rewards`).
+    public var rewards: Bool
 
     public init(id: String, title: LocalizedText, description: LocalizedText? = nil, consent: LocalizedText? = nil,
                 startsAt: Date? = nil, endsAt: Date? = nil, running: Bool = true, access: StudyAccess = .public,
                 passwordHash: String? = nil, participantsMayLeave: Bool = true, modules: [ModuleID] = [],
-                schedules: JSONValue? = nil) {
+                schedules: JSONValue? = nil, rewards: Bool = false) {
         self.id = id
         self.title = title
         self.description = description
@@ -55,6 +57,7 @@ public struct StudyRecord: Sendable, Hashable {
         self.participantsMayLeave = participantsMayLeave
         self.modules = modules
         self.schedules = schedules
+        self.rewards = rewards
     }
 }
 
