@@ -36,12 +36,11 @@ public struct QuestionnaireText {
         case .scale(let min, let max, let minLabel, let maxLabel):
             return endLabels(min: String(min), max: String(max), minLabel: minLabel, maxLabel: maxLabel)
         case .samValence(let points), .samArousal(let points):
-            let glyphs = SAMPictograms.glyphs(for: item.element)
-            let width = glyphs.map(\.count).max() ?? 3
-            let row = glyphs.map { $0.padding(toLength: width, withPad: " ", startingAt: 0) }.joined(separator: " ")
-            let numbers = (1...points).map { String($0).padding(toLength: width, withPad: " ", startingAt: 0) }.joined(separator: " ")
+            // Printed once above the prompt; the person types the number under a figure.
+            let figures = SAMPictograms.lines(figures: SAMPictograms.figures(for: item.element), selected: nil,
+                                              highlight: .none)
             let ends = SAMPictograms.endLabels(for: item.element).map { localizer($0) }
-            return ["  " + row, "  " + numbers, "  1 = \(ends[0]), \(points) = \(ends[1])"]
+            return figures + ["  1 = \(ends[0]), \(points) = \(ends[1])"]
         default:
             return []
         }
@@ -94,30 +93,5 @@ extension QuestionnaireText {
         default:
             return describe(value, for: item)
         }
-    }
-}
-
-/// Text pictograms for the Self-Assessment Manikin, from unpleasant to pleasant (valence) and
-/// from calm to excited (arousal). The 5-point variant uses every other figure of the 9.
-public enum SAMPictograms {
-    static let valence = ["(>_<)", "(T_T)", "(;_;)", "(-_-)", "(._.)", "(o_o)", "(^_^)", "(^o^)", "(^O^)"]
-    static let arousal = ["(-.-)z", "(-_-)", "(._.)", "(o_o)", "(O_O)", "(O_O)!", "(@_@)!", "(@o@)!!", "(@O@)!!!"]
-
-    public static func glyphs(for element: QuestionnaireElement) -> [String] {
-        switch element {
-        case .samValence(let points): return pick(valence, points)
-        case .samArousal(let points): return pick(arousal, points)
-        default: return []
-        }
-    }
-
-    /// String-table keys naming both ends.
-    static func endLabels(for element: QuestionnaireElement) -> [String] {
-        if case .samArousal = element { return ["questionnaire.sam.calm", "questionnaire.sam.excited"] }
-        return ["questionnaire.sam.unpleasant", "questionnaire.sam.pleasant"]
-    }
-
-    private static func pick(_ all: [String], _ points: Int) -> [String] {
-        points == 5 ? stride(from: 0, to: 9, by: 2).map { all[$0] } : all
     }
 }

@@ -45,10 +45,10 @@ public struct TerminalQuestionnaireRunner: QuestionnaireFrontEnd {
             if let maxLabel { caption.append("\(max) = \(text.text(maxLabel))") }
             return PointScaleWidget(values: values, faces: values.map(String.init), required: required,
                                     caption: caption.joined(separator: ", "))
-        case .samValence(let points), .samArousal(let points):
+        case .samValence, .samArousal:
             let ends = SAMPictograms.endLabels(for: item.element).map { l($0) }
-            return PointScaleWidget(values: Array(1...points), faces: SAMPictograms.glyphs(for: item.element),
-                                    required: required, caption: "\(ends[0]) ← → \(ends[1])")
+            return SAMScaleWidget(element: item.element, required: required, caption: "\(ends[0]) ← → \(ends[1])",
+                                  colors: console.isTerminal)
         default:
             return nil
         }
@@ -115,6 +115,7 @@ public struct TerminalQuestionnaireRunner: QuestionnaireFrontEnd {
         switch item.element {
         case .multipleChoice: return "questionnaire.help.multiple"
         case .yesNo, .singleChoice: return "questionnaire.help.single"
+        case .samValence, .samArousal: return "questionnaire.help.sam"
         default: return "questionnaire.help.slider"
         }
     }

@@ -74,10 +74,10 @@ struct TerminalWidgetTests {
 
     @Test("SAM and scale rows start unselected and move with arrows or digits")
     func pointScale() {
-        var sam = PointScaleWidget(values: Array(1...5), faces: SAMPictograms.glyphs(for: .samValence(points: 5)),
-                                   required: true, caption: "")
-        #expect(sam.faces.count == 5)
-        #expect(!sam.render(width: 80)[0].contains("["))
+        var sam = SAMScaleWidget(element: .samValence(points: 5), required: true, caption: "", colors: false)
+        #expect(sam.figures.count == 5)
+        #expect(sam.selected == nil)
+        #expect(sam.render(width: 80)[5] == "")  // the marker line is empty until a figure is chosen
         #expect(sam.handle(.enter) == .needsAnswer)
         _ = sam.handle(.right)
         #expect(sam.selected == 2)
