@@ -6,16 +6,29 @@ import UNITITesting
 /// Hearing thesis FR1–FR11): registration with its checks, a study with the hearing
 /// questionnaire and rewards on, sheets over three days, rewards computed by the server and the
 /// same on a second device, statistics, and a study that does not let participants leave.
+enum SimulatedDays {
+    /// `days` after today at `hour`:00 in +01:00, as ISO 8601.
+    static func dayAfterToday(_ days: Int, hour: Int) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 3600)!
+        let day = calendar.date(byAdding: .day, value: days, to: calendar.startOfDay(for: Date()))!
+        let parts = calendar.dateComponents([.year, .month, .day], from: day)
+        return String(format: "%04d-%02d-%02dT%02d:00:00+01:00", parts.year!, parts.month!, parts.day!, hour)
+    }
+}
+
 @Suite("Track Your Hearing standalone against a real server", .enabled(if: !Builds.isIntegrated), .serialized)
 struct TrackYourHearingEndToEndTests {
     static let program = "track-your-hearing"
     /// Answers to the bundled hearing questionnaire, one per question.
     static func answers(_ impairment: Int) -> String { "\(impairment)\n3\n0\n60\n4\n2\n" }
 
+    /// `day` 1, 2, 3 are the three days after today (the study is joined today, and a schedule
+    /// counts from the join), at `hour` in +01:00, through the program's shifted clock.
     static func run(_ data: TemporaryDataDirectory, _ server: StudyServer, _ command: String, stdin: String = "",
                     day: Int? = nil, hour: Int = 9) throws -> Program.Result {
         var environment: [String: String] = [:]
-        if let day { environment["UNITI_CLOCK_START"] = String(format: "2026-11-%02dT%02d:00:00+01:00", 16 + day, hour) }
+        if let day { environment["UNITI_CLOCK_START"] = SimulatedDays.dayAfterToday(day, hour: hour) }
         return try Program.run(program, ["--data-dir", data.path, "--server", server.url, "-c", command], stdin: stdin,
                                environment: environment)
     }
@@ -86,7 +99,7 @@ struct TrackYourHearingEndToEndTests {
                                   "UPDATE core_settings SET value = replace(value, '\"points\":120', '\"points\":9999') WHERE key LIKE 'tyh.rewards%'")
         #expect(try Self.run(phone, server, "rewards", day: 3, hour: 21).out.contains("120 points"))
 
-        let leave = try Self.run(phone, server, "study leave hearing")
+        let leave = try Self.run(phone, server, "study leave hearing", stdin: "y\n")
         #expect(leave.status == 1)
         #expect(leave.err.contains("does not let participants leave"))
         #expect(try Self.run(phone, server, "studies --json").out.contains("hearing"))
