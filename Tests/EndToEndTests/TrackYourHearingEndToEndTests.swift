@@ -118,3 +118,24 @@ struct TrackYourHearingEndToEndTests {
         #expect(try Self.run(phone, server, "studies --json").out.contains("hearing"))
     }
 }
+
+/// Track Your Hearing in the shell, where nothing needs a server.
+@Suite("Track Your Hearing in the shell", .enabled(if: Builds.isIntegrated))
+struct TrackYourHearingShellTests {
+    @Test("killed after three answers (kill -9): nothing is sent or stored as finished, and the next fill continues at question 4")
+    func draftSurvivesKill() throws {
+        let data = TemporaryDataDirectory()
+        let running = try Program.start("uniti", ["--data-dir", data.path, "-c", "tyh fill"])
+        running.write("40\n3\n0\n")
+        #expect(running.waitForOutput("4/6 "))
+        running.kill9()
+        let sheets = try SQLiteShell.query(data.path + "/uniti.sqlite", "SELECT COUNT(*) FROM core_answer_sheets")
+        #expect(sheets == ["0"])
+        let resumed = try Program.run("uniti", ["--data-dir", data.path, "-c", "tyh fill"], stdin: "y\n60\n4\n2\n")
+        #expect(resumed.status == 0, "\(resumed.err)")
+        #expect(resumed.out.contains("4/6 ") && !resumed.out.contains("1/6 "), "\(resumed.out)")
+        let answers = try SQLiteShell.query(data.path + "/uniti.sqlite",
+                                            "SELECT json_extract(sheet, '$.answers.impairment.value'), json_extract(sheet, '$.answers.arousal.value') FROM core_answer_sheets")
+        #expect(answers == ["40|2"] || answers == ["40.0|2.0"], "\(answers)")
+    }
+}
