@@ -98,7 +98,7 @@ public enum AnswerParser {
         case .singleChoice(let options): range = options.map { String($0.value) }.joined(separator: "/")
         case .multipleChoice(let options, _, _):
             range = localizer("questionnaire.hint.multiple", ["values": options.map { String($0.value) }.joined(separator: ",")])
-        case .slider(let r): range = "\(number(r.min))–\(number(r.max))"
+        case .slider(let r): range = "\(number(r.min))–\(number(r.max))" + (r.unit.map { " \($0)" } ?? "")
         case .scale(let min, let max, _, _): range = "\(min)–\(max)"
         case .samValence(let points), .samArousal(let points): range = "1–\(points)"
         case .freeText: range = localizer("questionnaire.hint.text")

@@ -74,7 +74,7 @@ public struct SliderWidget: QuestionWidget {
     }
 
     public func render(width: Int) -> [String] {
-        let valueText = value.map { AnswerParser.number($0) } ?? ""
+        let valueText = value.map { range.text($0) } ?? ""
         let labels = minLabel.count + maxLabel.count + 8 + max(valueText.count, 3)
         let trackWidth = max(10, min(60, width - labels))
         var track = Array(repeating: Character("─"), count: trackWidth)

@@ -31,7 +31,7 @@ public struct QuestionnaireText {
         case .singleChoice(let options), .multipleChoice(let options, _, _):
             return options.map { "  \($0.value)) \(text($0.text))" }
         case .slider(let range):
-            return endLabels(min: AnswerParser.number(range.min), max: AnswerParser.number(range.max),
+            return endLabels(min: range.text(range.min), max: range.text(range.max),
                              minLabel: range.minLabel, maxLabel: range.maxLabel)
         case .scale(let min, let max, let minLabel, let maxLabel):
             return endLabels(min: String(min), max: String(max), minLabel: minLabel, maxLabel: maxLabel)
@@ -69,6 +69,8 @@ public struct QuestionnaireText {
                 let chosen = options.first { $0.value == selected }
                 return chosen.map(shown) ?? String(selected)
             }.joined(separator: withCodes ? ", " : "; ")
+        case (.slider(let range), .number(let number)):
+            return range.text(number)
         default:
             return value.description
         }

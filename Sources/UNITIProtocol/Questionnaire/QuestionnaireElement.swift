@@ -111,13 +111,24 @@ public struct SliderRange: Hashable, Sendable {
     public var step: Double
     public var minLabel: LocalizedText?
     public var maxLabel: LocalizedText?
+    /// Written after the value wherever it is shown, e.g. `%` (Track Your Hearing's sliders
+    /// show their value in percent while they move). At most 8 characters.
+    public var unit: String?
 
-    public init(min: Double, max: Double, step: Double, minLabel: LocalizedText? = nil, maxLabel: LocalizedText? = nil) {
+    public init(min: Double, max: Double, step: Double, minLabel: LocalizedText? = nil, maxLabel: LocalizedText? = nil,
+                unit: String? = nil) {
         self.min = min
         self.max = max
         self.step = step
         self.minLabel = minLabel
         self.maxLabel = maxLabel
+        self.unit = unit
+    }
+
+    /// A value with the unit, if any: `54 %`.
+    public func text(_ value: Double) -> String {
+        let number = AnswerValue.number(value).description
+        return unit.map { "\(number) \($0)" } ?? number
     }
 
     /// Whether `value` lies in the range on a step (with a tolerance for binary fractions).

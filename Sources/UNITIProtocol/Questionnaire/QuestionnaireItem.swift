@@ -25,7 +25,7 @@ public struct QuestionnaireItem: Codable, Hashable, Sendable {
     enum CodingKeys: String, CodingKey {
         case type, label, text, required, showIf
         case options, minSelected, maxSelected
-        case min, max, step, minLabel, maxLabel
+        case min, max, step, minLabel, maxLabel, unit
         case points, multiline, maxLength
     }
 
@@ -52,7 +52,8 @@ public struct QuestionnaireItem: Codable, Hashable, Sendable {
                 max: try c.decode(Double.self, forKey: .max),
                 step: try c.decodeIfPresent(Double.self, forKey: .step) ?? 1,
                 minLabel: try c.decodeIfPresent(LocalizedText.self, forKey: .minLabel),
-                maxLabel: try c.decodeIfPresent(LocalizedText.self, forKey: .maxLabel)))
+                maxLabel: try c.decodeIfPresent(LocalizedText.self, forKey: .maxLabel),
+                unit: try c.decodeIfPresent(String.self, forKey: .unit)))
         case "scale":
             element = .scale(min: try c.decode(Int.self, forKey: .min), max: try c.decode(Int.self, forKey: .max),
                              minLabel: try c.decodeIfPresent(LocalizedText.self, forKey: .minLabel),
@@ -90,6 +91,7 @@ public struct QuestionnaireItem: Codable, Hashable, Sendable {
             try c.encode(range.step, forKey: .step)
             try c.encodeIfPresent(range.minLabel, forKey: .minLabel)
             try c.encodeIfPresent(range.maxLabel, forKey: .maxLabel)
+            try c.encodeIfPresent(range.unit, forKey: .unit)
         case .scale(let min, let max, let minLabel, let maxLabel):
             try c.encode(min, forKey: .min)
             try c.encode(max, forKey: .max)

@@ -166,6 +166,9 @@ public enum QuestionnaireValidator {
             }
             p.requireEnglish(range.minLabel, at: "\(at).minLabel", label: label)
             p.requireEnglish(range.maxLabel, at: "\(at).maxLabel", label: label)
+            if let unit = range.unit, unit.isEmpty || unit.count > 8 || unit.contains(where: \.isNewline) {
+                p.add("\(at).unit", .invalidStep, "must be 1 to 8 characters on one line, e.g. \"%\"", label: label)
+            }
         case .scale(let min, let max, let minLabel, let maxLabel):
             if max <= min { p.add("\(at).max", .rangeNotIncreasing, "must be greater than min", label: label) }
             else if max - min > 100 { p.add("\(at).max", .rangeNotIncreasing, "a scale has at most 101 points; use a slider", label: label) }
