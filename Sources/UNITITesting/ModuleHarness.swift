@@ -120,6 +120,15 @@ public final class ModuleHarness: @unchecked Sendable {
         shell.context(for: module ?? modules[0])
     }
 
+    /// Runs one command line and returns whether it succeeded and what it printed on standard
+    /// output and as errors (only this command's part of the captured output).
+    @discardableResult
+    public func runCapturing(_ line: String) -> (succeeded: Bool, out: String, err: String) {
+        let out = output.out.count, err = output.err.count
+        let succeeded = run(line) == .success
+        return (succeeded, String(output.out.dropFirst(out)), String(output.err.dropFirst(err)))
+    }
+
     /// Runs one command line through the shell, as the person would type it.
     @discardableResult
     public func run(_ line: String) -> CommandOutcome {

@@ -19,12 +19,9 @@ struct HearingFixture {
         harness = try ModuleHarness(TrackYourHearingModule(), program: program, input: input, now: now)
     }
 
+    /// Runs a command line and returns what it printed (standard output and errors).
     @discardableResult
-    func run(_ line: String) -> (succeeded: Bool, out: String, err: String) {
-        let out = output.out.count, err = output.err.count
-        let succeeded = harness.run(line) == .success
-        return (succeeded, String(output.out.dropFirst(out)), String(output.err.dropFirst(err)))
-    }
+    func run(_ line: String) -> (succeeded: Bool, out: String, err: String) { harness.runCapturing(line) }
 
     var reminders: HearingReminders { HearingReminders(context: context) }
 }

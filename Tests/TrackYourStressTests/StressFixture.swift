@@ -26,11 +26,7 @@ struct StressFixture {
 
     /// Runs a command line and returns what it printed (standard output and errors).
     @discardableResult
-    func run(_ line: String) -> (succeeded: Bool, out: String, err: String) {
-        let out = output.out.count, err = output.err.count
-        let succeeded = harness.run(line) == .success
-        return (succeeded, String(output.out.dropFirst(out)), String(output.err.dropFirst(err)))
-    }
+    func run(_ line: String) -> (succeeded: Bool, out: String, err: String) { harness.runCapturing(line) }
 
     /// Joins a server study with these questionnaires (as a sync would store them).
     func joinServerStudy(_ definitions: [(QuestionnaireDefinition, active: Bool)], study: String = "stress-study") throws {
