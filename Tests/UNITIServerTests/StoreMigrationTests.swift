@@ -84,7 +84,7 @@ struct StoreMigrationTests {
             }
         }, check: { store in
             #expect(try await store.study(id: "pilot")?.rewards == false)
-            let rows = try await store.pool.read { db in
+            let rows = try store.pool.read { db in
                 try Row.fetchAll(db, sql: "SELECT finished_at, is_partial, reminded_at FROM answer_sheets ORDER BY id")
             }
             #expect(rows.map { $0["finished_at"] as String } == ["2027-01-15T09:05:00+01:00", "2027-01-16T09:00:00-05:00"])
