@@ -60,6 +60,9 @@ struct StressRemindersTests {
         #expect(fixture.run("tys reminders custom tys-demo-weekly 07:30").succeeded)
         let weekly = try Self.planned(fixture, days: 8).filter { $0.questionnaireID == "tys-demo-weekly" }
         #expect(weekly.map(\.localTime.description) == ["07:30"])
+        // `tys reminders ID` shows one questionnaire (show is the default subcommand).
+        let shown = fixture.run("tys reminders tys-demo-weekly")
+        #expect(shown.succeeded && shown.out.contains("on Monday at 07:30") && !shown.out.contains("tys-demo-daily"))
         #expect(weekly.first?.localDate.weekday == .monday)
     }
 

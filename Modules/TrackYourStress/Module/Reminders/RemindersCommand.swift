@@ -9,7 +9,9 @@ import UNITIProtocol
 /// in `track-your-stress`, whose shell has a `reminders` command of its own.
 struct RemindersCommand: ShellCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "reminders", abstract: L("tys.reminders.abstract"), subcommands: subcommands)
+        // `tys reminders ID` is `tys reminders show ID`: show is the default subcommand.
+        CommandConfiguration(commandName: "reminders", abstract: L("tys.reminders.abstract"), subcommands: subcommands,
+                             defaultSubcommand: Show.self)
     }
 
     static let subcommands: [any ParsableCommand.Type] = [Show.self, Standard.self, Custom.self, Day.self, Window.self, Reset.self]
@@ -174,7 +176,7 @@ struct RemindersCommand: ShellCommand {
 struct PlannerCommand: ShellCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(commandName: "planner", abstract: L("tys.reminders.abstract"),
-                             subcommands: RemindersCommand.subcommands)
+                             subcommands: RemindersCommand.subcommands, defaultSubcommand: RemindersCommand.Show.self)
     }
 
     init() {}
