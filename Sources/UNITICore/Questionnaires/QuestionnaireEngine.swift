@@ -188,7 +188,7 @@ public final class QuestionnaireEngine {
             services.console.error(localizer("questionnaire.draftOutdated", ["version": String(draft.sheet.questionnaireVersion)]))
             return fresh()
         }
-        let started = draft.sheet.startedAt.text.prefix(16).replacingOccurrences(of: "T", with: " ")
+        let started = draft.sheet.startedAt.minuteText
         let prompt = localizer("questionnaire.resume.ask", [
             "title": definition.title.text(in: localizer.language.rawValue), "time": started,
             "count": String(draft.sheet.answers.count),

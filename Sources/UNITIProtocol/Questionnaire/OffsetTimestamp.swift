@@ -40,6 +40,15 @@ public struct OffsetTimestamp: Codable, Hashable, Sendable, CustomStringConverti
     }
 
     /// Accepts ISO 8601 text with an offset (`+01:00`, `-0530`, `Z`); nil otherwise.
+    /// The date and time to the minute as a person reads it, in the recorded offset:
+    /// `2026-11-23 14:05`.
+    public var minuteText: String { Self.minuteText(text) }
+
+    /// ``minuteText`` of a timestamp kept as text (`2026-11-23T14:05:09+01:00`).
+    public static func minuteText(_ text: String) -> String {
+        String(text.prefix(16)).replacingOccurrences(of: "T", with: " ")
+    }
+
     public init?(parsing text: String) {
         guard let parsed = Self.parse(text) else { return nil }
         self.text = text

@@ -51,7 +51,7 @@ struct RewardsCommand: ShellCommand {
             rewards = try Self.fetch(context)
         } catch let error as UNITIError {
             rewards = Self.cached(context)
-            notice = rewards.map { L("tyh.rewards.offline", ["time": String($0.fetchedAt.prefix(16)).replacingOccurrences(of: "T", with: " "),
+            notice = rewards.map { L("tyh.rewards.offline", ["time": OffsetTimestamp.minuteText($0.fetchedAt),
                                                              "reason": error.message]) } ?? error.message
         }
         if output.isRequested(in: context) {

@@ -59,8 +59,7 @@ struct StatsCommand: ShellCommand {
         guard !statistics.lastTen.isEmpty else { return }
         console.line(L("tyh.stats.lastTen", ["count": "\(statistics.lastTen.count)"]))
         console.table(TextTable(columns: [.left, .right], rows: statistics.lastTen.map { entry in
-            let stamp = String(entry.finishedAt.prefix(16)).replacingOccurrences(of: "T", with: " ")
-            return [stamp, entry.value.map { String(format: "%.0f %%", $0) } ?? "—"]
+            return [OffsetTimestamp.minuteText(entry.finishedAt), entry.value.map { String(format: "%.0f %%", $0) } ?? "—"]
         }))
         guard !points.isEmpty else { return }
         let series = [ChartSeries(name: L("tyh.stats.series"), points: points.map { ChartPoint(x: $0.0.timeIntervalSince1970, y: $0.1) },

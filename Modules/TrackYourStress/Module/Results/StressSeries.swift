@@ -24,14 +24,13 @@ struct StressSeries {
     /// `label` (or its first chartable item). One line names what exists when either is wrong.
     static func load(_ context: ModuleContext, id: String?, label: String?) throws -> StressSeries {
         let service = context.studyQuestionnaires
-        let all = try service.questionnaires()
-        let candidates = all.filter { !chartable($0.definition).isEmpty }
         let questionnaire: StudyQuestionnaire
         if let id {
-            guard let found = all.first(where: { $0.id == id }) else { _ = try service.status(of: id); throw UNITIError(L("studyq.error.none")) }
+            let found = try service.status(of: id).questionnaire  // an unknown id: one line naming those there are
             guard !chartable(found.definition).isEmpty else { throw UNITIError(L("tys.results.nothingToChart", ["id": id])) }
             questionnaire = found
         } else {
+            let candidates = try service.questionnaires().filter { !chartable($0.definition).isEmpty }
             guard let first = candidates.first(where: \.isRepeating) ?? candidates.first else {
                 throw UNITIError(L("studyq.error.none"))
             }

@@ -32,7 +32,7 @@ struct SheetsCommand: ShellCommand {
             L("tys.sheets.column.sheet"), L("tys.sheets.column.finished"), L("tys.sheets.column.questionnaire"),
             L("tys.sheets.column.upload"),
         ], rows: views.map { view in
-            [String(view.id.prefix(8)), view.finishedAt.map(SheetView.shortTime) ?? "—", view.title, view.uploadText]
+            [String(view.id.prefix(8)), view.finishedAt.map(OffsetTimestamp.minuteText) ?? "—", view.title, view.uploadText]
         }))
         context.console.line(L("tys.sheets.hint"))
     }
@@ -134,10 +134,5 @@ struct SheetView: Encodable {
         case "refused": return L("tys.sheets.refused", ["reason": refusedBecause ?? ""])
         default: return L("tys.sheets.waiting")
         }
-    }
-
-    /// "2026-11-23 14:05" from an offset timestamp.
-    static func shortTime(_ text: String) -> String {
-        String(text.prefix(16)).replacingOccurrences(of: "T", with: " ")
     }
 }
