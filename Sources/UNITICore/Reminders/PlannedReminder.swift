@@ -20,9 +20,12 @@ public struct PlannedReminder: Sendable, Hashable, Codable, Identifiable {
     public let command: String
     public let tone: String?
     public let sound: Bool
+    /// What the reminder is about when it is not a check-in (``ReminderRule/message``).
+    public let message: String?
 
     public init(moduleID: String, moduleName: String, ruleID: String, questionnaireID: String?, date: Date,
-                localDate: LocalDate, localTime: TimeOfDay, command: String, tone: String?, sound: Bool) {
+                localDate: LocalDate, localTime: TimeOfDay, command: String, tone: String?, sound: Bool,
+                message: String? = nil) {
         self.id = "\(moduleID)/\(ruleID)/\(localDate)T\(localTime)"
         self.moduleID = moduleID
         self.moduleName = moduleName
@@ -34,5 +37,6 @@ public struct PlannedReminder: Sendable, Hashable, Codable, Identifiable {
         self.command = command
         self.tone = tone
         self.sound = sound
+        self.message = message
     }
 }

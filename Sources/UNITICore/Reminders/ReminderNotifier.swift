@@ -11,7 +11,11 @@ public protocol ReminderNotifier: Sendable {
 extension PlannedReminder {
     /// The one line that announces this reminder: module, time and the command to type.
     public func announcement(in timeZone: TimeZone) -> String {
-        L("reminders.due", ["module": moduleName, "time": "\(TimeOfDay(localTimeOf: date, in: timeZone))", "command": command])
+        let time = "\(TimeOfDay(localTimeOf: date, in: timeZone))"
+        if let message {
+            return L("reminders.dueWithMessage", ["module": moduleName, "time": time, "message": message, "command": command])
+        }
+        return L("reminders.due", ["module": moduleName, "time": time, "command": command])
     }
 }
 

@@ -53,7 +53,7 @@ public struct ReminderPlanner: Sendable {
                     result.append(PlannedReminder(
                         moduleID: source.module.id.rawValue, moduleName: source.module.name, ruleID: rule.id,
                         questionnaireID: rule.questionnaireID, date: instant, localDate: date, localTime: time,
-                        command: rule.command, tone: rule.tone, sound: rule.sound))
+                        command: rule.command, tone: rule.tone, sound: rule.sound, message: rule.message))
                 }
             }
         }

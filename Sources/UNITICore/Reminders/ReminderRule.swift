@@ -29,10 +29,13 @@ public struct ReminderRule: Sendable, Hashable, Codable, Identifiable {
     /// these. Nil reminds on every day. Not stored: whoever builds the rule from a schedule
     /// sets it each time, so a changed schedule takes effect at once.
     public var activeDays: ScheduleCalendar?
+    /// What the reminder is about, in the person's language, when it is not a check-in (a
+    /// therapy that ends soon). Not stored: the module words it each time it builds the rule.
+    public var message: String?
 
     public init(id: String, questionnaireID: String? = nil, command: String, tone: String? = nil,
                 sound: Bool = true, cadence: ReminderCadence, skipWhenAnswered: Bool = true,
-                lockReason: String? = nil, activeDays: ScheduleCalendar? = nil) throws {
+                lockReason: String? = nil, activeDays: ScheduleCalendar? = nil, message: String? = nil) throws {
         try cadence.validate()
         self.id = id
         self.questionnaireID = questionnaireID
@@ -43,6 +46,7 @@ public struct ReminderRule: Sendable, Hashable, Codable, Identifiable {
         self.skipWhenAnswered = skipWhenAnswered
         self.lockReason = lockReason
         self.activeDays = activeDays
+        self.message = message
     }
 
     public var isLocked: Bool { lockReason != nil }

@@ -30,8 +30,7 @@ extension Shell {
     }
 
     func confirm(_ key: String, _ arguments: [String: String] = [:]) throws -> Bool {
-        let answer = try ask(key, arguments).lowercased()
-        return ["y", "yes", "j", "ja"].contains(answer)
+        Confirmation.isYes(try ask(key, arguments))
     }
 }
 
