@@ -33,3 +33,10 @@ extension TinnitusNavigatorModule: StartScreenOffering {
         program == .standalone ? .accountOnly : nil
     }
 }
+
+extension TinnitusNavigatorModule: ReminderProviding {
+    /// Therapy-end reminders and the reminder to keep the record up to date (outlook).
+    public func reminderSource(_ context: ModuleContext) throws -> ReminderSource {
+        try RecordReminders(context: context).source()
+    }
+}
