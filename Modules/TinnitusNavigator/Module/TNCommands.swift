@@ -2,11 +2,13 @@ import UNITICore
 
 /// The module's commands in each kind of program, in the order `help` lists them.
 enum TNCommands {
+    /// In `tinnitus-navigator` the host's own `sync` does what `tn sync` does in the shell.
     static func all(for program: ProgramKind) -> [any ShellCommand.Type] {
-        [
+        let sync: [any ShellCommand.Type] = program == .integrated ? [RecordSyncCommand.self] : []
+        return [
             EventsCommand.self, EventCommand.self, CalendarCommand.self,
             TherapiesCommand.self, TherapyCommand.self,
-            RecordSettingsCommand.self, RecordSyncCommand.self, AboutModuleCommand.self,
-        ]
+            RecordSettingsCommand.self,
+        ] + sync + [AboutModuleCommand.self]
     }
 }
