@@ -111,8 +111,12 @@ struct ReportTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("report.html")
         try Data(Self.report(fixture).utf8).write(to: file)
-        let text = try AudiometryBrowser.printedText(file)
-            .split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        let printed = try AudiometryBrowser.printedText(file)
+        let text = printed.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        // Pages are separated by form feeds: the first audiogram starts on the first page, none
+        // is left empty before it.
+        let firstPage = String(printed.split(separator: "\u{0C}", omittingEmptySubsequences: false).first ?? "")
+        #expect(firstPage.contains("Audiogram of 2026-11-20"), "\(firstPage)")
         for expected in ["Tinnitus health record: report for the doctor", "Period: 2026-06-01 to 2026-11-23", "Generated on 2026-11-23",
                          "Audiograms", "Therapies", "Events", "Questionnaires", "Appointment Kestrel ENT", "Sound therapy Zebra",
                          "Helped at night", "28.8 dB HL", "20 dB HL", "Total distress"] {

@@ -3,8 +3,9 @@ import UNITICore
 
 /// The report as one self-contained HTML file: inline CSS, inline SVG audiograms, no scripts
 /// and nothing loaded from elsewhere, so it opens offline and prints to A4 as it is (print
-/// CSS: page margins, no breaks inside an entry or a table row, headings kept with what
-/// follows). Every text a person typed is escaped.
+/// CSS: page margins, no breaks inside a picture, a summary or a table row, headings kept with
+/// what follows; a whole audiogram entry may break, or a page would stay empty before it).
+/// Every text a person typed is escaped.
 struct DoctorReportHTML {
     let report: DoctorReport
 
@@ -18,9 +19,9 @@ struct DoctorReportHTML {
         h3 { font-size: 11pt; margin: 10pt 0 4pt 0; break-after: avoid; page-break-after: avoid; }
         p { margin: 2pt 0; }
         .meta { color: #333; }
-        .entry, table, tr, figure { break-inside: avoid; page-break-inside: avoid; }
+        figure, tr, .summary { break-inside: avoid; page-break-inside: avoid; }
         figure { margin: 4pt 0; }
-        figure svg { width: 125mm; height: auto; }
+        figure svg { width: 100mm; height: auto; }
         table { border-collapse: collapse; width: 100%; margin: 4pt 0 8pt 0; }
         th, td { border: 1px solid #aaa; padding: 2pt 5pt; text-align: left; vertical-align: top; }
         th { background: #eee; }
@@ -88,6 +89,7 @@ struct DoctorReportHTML {
             let plot = AudiogramPlot(audiogram)
             html += "<div class=\"entry\">\n<h3>\(e(L("tn.report.audiogram.heading", ["date": audiogram.date])))</h3>\n"
             html += "<figure>\n\(AudiogramSVG(fitting: plot).element(plot))</figure>\n"
+            html += "<div class=\"summary\">\n"
             html += "<p>\(e(L("tn.audiogram.show.averages", ["right": AudiogramText.average(audiogram, ear: .right), "left": AudiogramText.average(audiogram, ear: .left)])))</p>\n"
             html += "<p>\(e(L("tn.audiogram.show.grade", ["grade": AudiogramText.overallGrade(audiogram)])))</p>\n"
             for ear in [Ear.right, .left] {
@@ -96,6 +98,7 @@ struct DoctorReportHTML {
                 }
             }
             if let note = audiogram.note { html += "<p>\(e(L("tn.audiogram.show.note", ["note": note])))</p>\n" }
+            html += "</div>\n"
             let rows = AudiogramText.thresholdRows(audiogram)
             html += table(header: rows.header, rows: rows.rows, numeric: Set(0..<rows.header.count))
             html += "</div>\n"
