@@ -66,6 +66,12 @@ struct TinnitusNavigatorEndToEndTests {
         let server = try StudyServer()
         try Self.account(server)
         let laptop = Device(server: server)
+        if !Builds.isIntegrated {
+            // The standalone program has no guest use (the record lives on the server too): its
+            // commands wait for a login, and the start screen offers login, register, forgot password.
+            let refused = try laptop.run("events")
+            #expect(refused.status != 0 && refused.err.contains("needs an account"), "\(refused.err)")
+        }
         try Self.login(laptop)
         // Offline: the server cannot be reached, the record keeps working and queues every change.
         let down = "http://127.0.0.1:1"

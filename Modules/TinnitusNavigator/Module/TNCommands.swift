@@ -8,7 +8,8 @@ enum TNCommands {
         return [
             EventsCommand.self, EventCommand.self, CalendarCommand.self,
             TherapiesCommand.self, TherapyCommand.self,
-            RecordSettingsCommand.self,
+            AudiogramsCommand.self, AudiogramCommand.self,
+            ReportCommand.self, RecordSettingsCommand.self,
         ] + sync + [AboutModuleCommand.self]
     }
 }

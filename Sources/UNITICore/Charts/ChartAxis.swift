@@ -4,7 +4,9 @@ import Foundation
 ///
 /// Shared by the terminal and the SVG renderer so both label a chart alike. Logarithmic axes
 /// serve audiograms (frequency 125 Hz – 8 kHz, Tinnitus Navigator); date axes serve every
-/// time series of the modules.
+/// time series of the modules. A reversed axis runs from `upper` to `lower`: an audiogram's
+/// hearing level grows downwards (−10 dB HL at the top, 120 at the bottom), by clinical
+/// convention, so worse hearing lies lower.
 public struct ChartAxis: Sendable {
     public enum Scale: Sendable, Equatable {
         case linear
@@ -29,10 +31,12 @@ public struct ChartAxis: Sendable {
     public let fixedTicks: [Double]?
     /// The axis title, shown by the SVG renderer.
     public let title: String?
+    /// Whether `upper` lies at the start of the axis (top, or left) and `lower` at its end.
+    public let reversed: Bool
 
     /// - Throws: when the range is empty or, for a logarithmic axis, not positive.
     public init(scale: Scale = .linear, lower: Double, upper: Double, format: Format = .number,
-                ticks: [Double]? = nil, title: String? = nil) throws {
+                ticks: [Double]? = nil, title: String? = nil, reversed: Bool = false) throws {
         guard lower.isFinite, upper.isFinite, lower < upper else {
             throw UNITIError(L("charts.error.range", ["lower": "\(lower)", "upper": "\(upper)"]))
         }
@@ -45,6 +49,7 @@ public struct ChartAxis: Sendable {
         self.format = format
         self.fixedTicks = ticks
         self.title = title
+        self.reversed = reversed
     }
 
     /// An axis spanning the x (or y) values of `series`, widened a little when all are equal.
@@ -68,16 +73,19 @@ public struct ChartAxis: Sendable {
         return try ChartAxis(scale: scale, lower: low, upper: high, format: format, title: title)
     }
 
-    /// Where `value` lies along the axis, 0 at `lower` and 1 at `upper` (outside for values
-    /// out of range; nil for values a logarithmic axis cannot show).
+    /// Where `value` lies along the axis, 0 at its start (the bottom or the left) and 1 at its
+    /// end: 0 at `lower` and 1 at `upper`, or the other way round for a ``reversed`` axis
+    /// (outside for values out of range; nil for values a logarithmic axis cannot show).
     public func position(of value: Double) -> Double? {
+        let fraction: Double
         switch scale {
         case .linear:
-            return (value - lower) / (upper - lower)
+            fraction = (value - lower) / (upper - lower)
         case .logarithmic:
             guard value > 0 else { return nil }
-            return (log10(value) - log10(lower)) / (log10(upper) - log10(lower))
+            fraction = (log10(value) - log10(lower)) / (log10(upper) - log10(lower))
         }
+        return reversed ? 1 - fraction : fraction
     }
 
     /// Tick values inside the range, at most about `maximum` of them.

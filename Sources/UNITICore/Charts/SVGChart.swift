@@ -62,7 +62,7 @@ public struct SVGChart: Sendable {
         svg += "<clipPath id=\"plot\"><rect x=\"\(Self.n(left))\" y=\"\(Self.n(top))\" width=\"\(Self.n(right - left))\" height=\"\(Self.n(bottom - top))\"/></clipPath>\n"
         svg += "<g clip-path=\"url(#plot)\">\n"
         for (index, s) in series.enumerated() {
-            let color = Self.colors[index % Self.colors.count]
+            let color = s.color?.svg ?? Self.colors[index % Self.colors.count]
             let coordinates = s.points.compactMap { p -> (Double, Double)? in
                 guard let a = px(p.x), let b = py(p.y), a.isFinite, b.isFinite else { return nil }
                 return (a, b)
@@ -76,6 +76,13 @@ public struct SVGChart: Sendable {
                 for (a, b) in coordinates { svg += "<circle cx=\"\(Self.n(a))\" cy=\"\(Self.n(b))\" r=\"2\"/>" }
                 svg += "</g>\n"
             }
+            if let marker = s.marker {
+                svg += "<g class=\"markers\" fill=\"\(color)\" text-anchor=\"middle\" font-size=\"14\">"
+                for (a, b) in coordinates {
+                    svg += "<text x=\"\(Self.n(a))\" y=\"\(Self.n(b + 5))\">\(Self.escape(String(marker)))</text>"
+                }
+                svg += "</g>\n"
+            }
         }
         svg += "</g>\n"
 
@@ -84,7 +91,7 @@ public struct SVGChart: Sendable {
         for (index, s) in series.enumerated() {
             let lx = left + Double(index % 3) * ((right - left) / 3)
             let ly = Double(height) - legendHeight - 5 + Double(index / 3) * 20
-            let color = Self.colors[index % Self.colors.count]
+            let color = s.color?.svg ?? Self.colors[index % Self.colors.count]
             svg += "<rect x=\"\(Self.n(lx))\" y=\"\(Self.n(ly))\" width=\"14\" height=\"10\" fill=\"\(color)\"/>"
             svg += "<text x=\"\(Self.n(lx + 20))\" y=\"\(Self.n(ly + 10))\">\(Self.escape(s.name))</text>\n"
         }

@@ -29,9 +29,18 @@ public struct TerminalChart: Sendable {
     // MARK: - Line and point charts
 
     /// A line (or point) chart of several series on shared axes.
-    public func lines(_ series: [ChartSeries], x: ChartAxis, y: ChartAxis, title: String? = nil) throws -> [String] {
+    ///
+    /// A series with a ``ChartSeries/marker`` shows that character in the cell of each of its
+    /// points, on top of the dots. Where markers of different series fall into one cell, the
+    /// later series' marker wins, unless `overlap` names a marker for such cells (an audiogram
+    /// where both ears hear alike): then the cell shows it and the legend explains it.
+    public func lines(_ series: [ChartSeries], x: ChartAxis, y: ChartAxis, title: String? = nil,
+                      overlap: (marker: Character, name: String)? = nil) throws -> [String] {
         let frame = try Frame(chart: self, y: y)
         var canvas = BrailleCanvas(columns: frame.plotColumns, rows: height)
+        /// Markers by cell index: the character and the series that drew it (-1 for the overlap marker).
+        var markers: [Int: (character: Character, owner: Int)] = [:]
+        var overlapped = false
         for (index, s) in series.enumerated() {
             var previous: (Int, Int)?
             for point in s.points {
@@ -45,6 +54,15 @@ public struct TerminalChart: Sendable {
                     canvas.set(x: dot.0, y: dot.1, owner: index)
                 }
                 previous = dot
+                if let marker = s.marker, (0..<canvas.dotWidth).contains(dot.0), (0..<canvas.dotHeight).contains(dot.1) {
+                    let cell = (dot.1 / 4) * canvas.columns + dot.0 / 2
+                    if let overlap, let existing = markers[cell], existing.owner != index {
+                        markers[cell] = (overlap.marker, -1)
+                        overlapped = true
+                    } else {
+                        markers[cell] = (marker, index)
+                    }
+                }
             }
         }
         var output: [String] = []
@@ -53,21 +71,31 @@ public struct TerminalChart: Sendable {
             var text = frame.rowPrefix(row)
             var current = -1
             for column in 0..<canvas.columns {
-                let owner = canvas.owner(column: column, row: row)
-                if colors, owner >= 0, owner != current {
-                    text += Self.palette[owner % Self.palette.count]
+                let marker = markers[row * canvas.columns + column]
+                let owner = marker?.owner ?? canvas.owner(column: column, row: row)
+                if colors, owner != current {
+                    if owner >= 0 {
+                        text += color(of: series[owner], at: owner)
+                    } else if current >= 0 {
+                        text += Self.reset
+                    }
                     current = owner
                 }
-                text.append(canvas.character(column: column, row: row))
+                text.append(marker?.character ?? canvas.character(column: column, row: row))
             }
             if colors, current >= 0 { text += Self.reset }
             output.append(text)
         }
         output += frame.xAxisLines(x)
         if series.count > 1 || !(series.first?.name.isEmpty ?? true) {
-            output.append(legend(series))
+            output += legend(series, overlap: overlapped ? overlap : nil)
         }
         return output
+    }
+
+    /// A series' own colour, else the palette's by its place.
+    func color(of series: ChartSeries, at index: Int) -> String {
+        series.color?.ansi ?? Self.palette[index % Self.palette.count]
     }
 
     // MARK: - Column charts (one bar per x, e.g. per day)
@@ -178,16 +206,32 @@ public struct TerminalChart: Sendable {
         }
     }
 
-    func legend(_ series: [ChartSeries]) -> String {
-        var parts: [String] = []
-        for (index, s) in series.enumerated() {
-            let symbol = s.style == .line ? "━━" : "··"
-            let marker = colors ? Self.palette[index % Self.palette.count] + symbol + Self.reset : symbol
-            parts.append("\(marker) \(s.name)")
+    /// The series' names with their line, dots or marker, on as many lines as the width needs
+    /// (a name is never cut in the middle unless it is wider than the chart alone).
+    func legend(_ series: [ChartSeries], overlap: (marker: Character, name: String)? = nil) -> [String] {
+        var entries: [(symbol: String, color: String?, name: String)] = series.enumerated().map { index, s in
+            let line = s.style == .line ? "━━" : "··"
+            let symbol = s.marker.map { s.style == .line ? "\($0)━" : "\($0)" } ?? line
+            return (symbol, color(of: s, at: index), s.name)
         }
-        // The colour codes take no columns; cut only the visible text.
-        if colors { return parts.joined(separator: "  ") }
-        return fit(parts.joined(separator: "  "))
+        if let overlap { entries.append(("\(overlap.marker)", nil, overlap.name)) }
+        var lines: [String] = []
+        var plain = ""
+        var coloured = ""
+        for entry in entries {
+            let text = "\(entry.symbol) \(entry.name)"
+            if !plain.isEmpty, plain.displayWidth + 2 + text.displayWidth > width {
+                lines.append(colors ? coloured : fit(plain))
+                plain = ""
+                coloured = ""
+            }
+            if !plain.isEmpty { plain += "  "; coloured += "  " }
+            plain += text
+            let symbol = entry.color.map { $0 + entry.symbol + Self.reset } ?? entry.symbol
+            coloured += "\(symbol) \(entry.name)"
+        }
+        if !plain.isEmpty { lines.append(colors ? coloured : fit(plain)) }
+        return lines
     }
 
     func fit(_ text: String) -> String {

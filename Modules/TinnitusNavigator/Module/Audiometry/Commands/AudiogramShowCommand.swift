@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import UNITICore
+
+extension AudiogramCommand {
+    /// `tn audiogram show ID [--compare OTHER] [--svg FILE] [--json]`: the diagram with both
+    /// ears, the thresholds, averages and grade, the tinnitus, and how hearing changed since
+    /// the audiogram before it (or since `OTHER`).
+    struct Show: ShellCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "show", abstract: L("tn.audiogram.show.abstract"))
+        }
+
+        @Argument(help: ArgumentHelp(L("tn.audiogram.idHelp"), valueName: "id")) var id: String
+        @Option(help: ArgumentHelp(L("tn.audiogram.show.compareHelp"), valueName: "id")) var compare: String?
+        @Option(help: ArgumentHelp(L("tn.audiogram.show.svgHelp"), valueName: "file")) var svg: String?
+        @OptionGroup var output: JSONOutput
+
+        struct Report: Encodable {
+            let audiogram: AudiogramSummary
+            let comparison: AudiogramComparison?
+        }
+
+        func run(in context: ModuleContext) throws {
+            let audiogram = try AudiogramCommand.find(id, in: context)
+            let other: Audiogram?
+            if let compare {
+                other = try AudiogramCommand.find(compare, in: context)
+            } else {
+                other = AudiogramComparison.previous(of: audiogram, among: try AudiogramCommand.all(in: context))
+            }
+            let comparison = other.flatMap { $0.id == audiogram.id ? nil : AudiogramComparison($0, audiogram) }
+            if let svg {
+                let plot = AudiogramPlot(audiogram)
+                try ExportFile.write(AudiogramSVG(fitting: plot).document(plot), to: svg)
+            }
+            if output.isRequested(in: context) {
+                try context.console.json(Report(audiogram: AudiogramSummary(audiogram), comparison: comparison))
+                return
+            }
+            let console = context.console
+            for line in try AudiogramTerminalChart(chart: TerminalChart(console: console, height: AudiogramTerminalChart.height))
+                .lines(audiogram) {
+                console.line(line)
+            }
+            console.line()
+            console.line(L("tn.audiogram.show.header", ["id": HealthRecordID.short(audiogram.id), "date": audiogram.date]))
+            let table = AudiogramText.thresholdRows(audiogram)
+            console.table(TextTable(columns: Array(repeating: .right, count: table.header.count), header: table.header, rows: table.rows))
+            console.line(L("tn.audiogram.show.averages", ["right": AudiogramText.average(audiogram, ear: .right),
+                                                          "left": AudiogramText.average(audiogram, ear: .left)]))
+            console.line(L("tn.audiogram.show.grade", ["grade": AudiogramText.overallGrade(audiogram)]))
+            for ear in [Ear.right, .left] {
+                if let tinnitus = AudiogramText.tinnitus(audiogram, ear: ear) {
+                    console.line(L("tn.audiogram.show.tinnitus", ["ear": ear.title, "text": tinnitus]))
+                }
+            }
+            if let note = audiogram.note { console.line(L("tn.audiogram.show.note", ["note": note])) }
+            if let comparison { Self.show(comparison, on: console) }
+            if let svg { console.line(L("tn.audiogram.show.svgWritten", ["path": svg])) }
+        }
+
+        /// The change per frequency and ear, and of each ear's average.
+        static func show(_ comparison: AudiogramComparison, on console: Console) {
+            console.line()
+            console.line(L("tn.audiogram.compare.header", [
+                "before": comparison.beforeDate, "beforeID": HealthRecordID.short(comparison.beforeID),
+                "after": comparison.afterDate, "afterID": HealthRecordID.short(comparison.afterID),
+            ]))
+            let header = [L("tn.audiogram.column.hz"), L("tn.audiogram.column.right"), L("tn.audiogram.column.change"),
+                          L("tn.audiogram.column.left"), L("tn.audiogram.column.change")]
+            let rows = comparison.rows.map { row -> [String] in
+                func pair(_ change: AudiogramComparison.Change) -> String {
+                    "\(AudiogramText.level(change.before)) → \(AudiogramText.level(change.after))"
+                }
+                return ["\(row.hz)", pair(row.right), AudiogramText.change(row.right.change.map(Double.init)),
+                        pair(row.left), AudiogramText.change(row.left.change.map(Double.init))]
+            }
+            console.table(TextTable(columns: [.right, .right, .right, .right, .right], header: header, rows: rows))
+            console.line(L("tn.audiogram.compare.averages", ["right": AudiogramText.change(comparison.ptaChangeRight),
+                                                             "left": AudiogramText.change(comparison.ptaChangeLeft)]))
+            console.line(L("tn.audiogram.compare.meaning"))
+        }
+    }
+}
