@@ -18,8 +18,9 @@ struct ScoresCommand: ShellCommand {
 
     func run(in context: ModuleContext) throws {
         let questionnaires = ClinicalQuestionnaires(context: context)
-        // An unknown id is one line naming the known ones, not an empty table.
-        if let id { _ = try questionnaires.service.status(of: id) }
+        // An unknown id is one line naming the known ones, not an empty table (a questionnaire
+        // completed under a study left since still has its scores).
+        if let id, try questionnaires.completions(of: id).isEmpty { _ = try questionnaires.service.status(of: id) }
         let history = try ScoreHistory(questionnaires, questionnaireID: id)
         if output.isRequested(in: context) {
             try context.console.json(history.rows)
