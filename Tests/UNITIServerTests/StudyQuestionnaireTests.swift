@@ -19,6 +19,7 @@ struct StudyQuestionnaireTests {
         try await server.createStudy("pilot")
         let expected: [(id: String, module: ModuleID)] = [
             ("tyt-momentary", .tyt), ("son-tinnitus-profile", .son), ("uniti-case-history", .shell), ("tinnitus-distress-12", .shell),
+            ("tn-case-history", .tn), ("tn-worst-symptom", .tn),
             // Not bundled: a known prefix does not make it that module's.
             ("stress-daily", .tys), ("tyt-custom", .tys),
         ]

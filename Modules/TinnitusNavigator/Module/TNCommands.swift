@@ -9,6 +9,7 @@ enum TNCommands {
             EventsCommand.self, EventCommand.self, CalendarCommand.self,
             TherapiesCommand.self, TherapyCommand.self,
             AudiogramsCommand.self, AudiogramCommand.self,
+            QuestionnairesCommand.self, FillCommand.self, CompletedCommand.self, ScoresCommand.self,
             ReportCommand.self, RecordSettingsCommand.self,
         ] + sync + [AboutModuleCommand.self]
     }

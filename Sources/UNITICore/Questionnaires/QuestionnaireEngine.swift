@@ -46,12 +46,15 @@ public final class QuestionnaireEngine {
     ///     (``QuestionnaireFrontEnd/runAsPage(_:afterEachAnswer:)``): everything visible, questions
     ///     opened by number, saving refused while required ones are unanswered. Off, and for
     ///     `oneAtATime` definitions, questions are asked one after another.
+    ///   - requiring: which questions must be answered before saving (``RequiredAnswers``);
+    ///     the definition's own flags by default.
     ///   - storing: stores the finished result in the same transaction that drops the draft, so
     ///     no moment exists in which the answers are in neither place. Without it the caller
     ///     stores the returned sheet itself.
     public func answer(_ definition: QuestionnaireDefinition, owner: ModuleID, keepsDraft: Bool = true,
-                       syncsDraft: Bool = false, asPage: Bool = false,
+                       syncsDraft: Bool = false, asPage: Bool = false, requiring: RequiredAnswers = .asDefined,
                        storing: ((QuestionnaireResult, Database) throws -> Void)? = nil) throws -> QuestionnaireResult {
+        let definition = requiring.applied(to: definition)
         let localizer = self.localizer ?? CurrentLanguage.localizer
         let problems = QuestionnaireValidator.validate(definition)
         guard problems.isEmpty else {

@@ -55,7 +55,7 @@ public struct StudyQuestionnaires: Sendable {
                   let study = try? JSONDecoder().decode(BundledStudy.self, from: data) else { continue }
             for entry in study.questionnaires {
                 guard let module = ModuleID(rawValue: entry.module),
-                      let definition = try? QuestionnaireLoader.bundled(entry.id) else { continue }
+                      let definition = (try? QuestionnaireLoader.bundled(entry.id)).map(entry.applied(to:)) else { continue }
                 result.append(StudyQuestionnaire(studyID: study.id, studyTitle: study.title, module: module,
                                                  isActive: entry.active, joinedAt: since, definition: definition,
                                                  isBundled: true))
@@ -204,16 +204,26 @@ public struct StudyQuestionnaires: Sendable {
     /// and queued for upload in the transaction that drops the draft (a bundled study's sheets
     /// stay on the device: no server knows its questionnaires). One-time questionnaires keep
     /// their draft on every device (the person may continue on another).
+    ///
+    /// - Parameters:
+    ///   - requiring: which questions must be answered before saving (``RequiredAnswers``).
+    ///   - alsoStoring: runs in the transaction that stores the sheet, for a module that keeps
+    ///     something with it (Tinnitus Navigator's completed-questionnaire record): both are
+    ///     kept, or neither.
     @discardableResult
-    public func fill(_ status: StudyQuestionnaireStatus, with engine: QuestionnaireEngine) throws -> QuestionnaireResult {
+    public func fill(_ status: StudyQuestionnaireStatus, with engine: QuestionnaireEngine,
+                     requiring: RequiredAnswers = .asDefined,
+                     alsoStoring: ((QuestionnaireResult, Database) throws -> Void)? = nil) throws -> QuestionnaireResult {
         try requireFillable(status)
         let owner = module
         let clock = services.clock
         let uploads = !status.questionnaire.isBundled
         return try engine.answer(status.questionnaire.definition, owner: owner,
-                                 syncsDraft: uploads && !status.questionnaire.isRepeating, asPage: true) { result, db in
+                                 syncsDraft: uploads && !status.questionnaire.isRepeating, asPage: true,
+                                 requiring: requiring) { result, db in
             try AnswerSheetStore(database: services.database, clock: clock).save(result.sheet, owner: owner, in: db)
             if uploads { try SheetOutbox.enqueue(db, owner: owner, sheet: result.sheet, at: clock.now) }
+            try alsoStoring?(result, db)
         }
     }
 

@@ -41,9 +41,12 @@ struct QuestionnaireValidatorTests {
         #expect(found.count == expected.count, "unexpected: \(found.filter { !expected.contains($0) })")
     }
 
-    @Test("the shipped and example definitions are valid")
+    @Test("every shipped definition and the example definitions are valid")
     func bundledAreValid() throws {
-        for name in ["tinnitus-distress-12.json", "every-element.json", "generated-111-items.json", "unknown-type.json"] {
+        let shipped = try FileManager.default.contentsOfDirectory(atPath: QuestionnaireFixtures.bundledFolder.path)
+            .filter { $0.hasSuffix(".json") }.sorted()
+        #expect(shipped.contains("tinnitus-distress-12.json") && shipped.contains("tn-case-history.json"))
+        for name in shipped + ["every-element.json", "generated-111-items.json", "unknown-type.json"] {
             #expect(try problems(name) == [], "\(name)")
         }
         #expect(try QuestionnaireFixtures.definition("generated-111-items.json").items.count == 111)

@@ -205,4 +205,20 @@ struct StudyQuestionnaireServiceTests {
         harness.clock.advance(by: 86_400)
         #expect(try service.questionnaires().first?.joinedAt == Self.now)  // kept, not moved to today
     }
+
+    @Test("a bundled study may ask a one-time definition every month: the clinical study repeats the distress questionnaire for tn")
+    func bundledRepeatingOverride() throws {
+        let harness = try ModuleHarness([], now: Self.now)
+        let tn = try StudyQuestionnaires(services: harness.services, module: .tn).questionnaires()
+        #expect(tn.map(\.id) == ["tn-profile", "tn-case-history", "tinnitus-distress-12", "tn-worst-symptom"])
+        #expect(tn.allSatisfy { $0.studyID == "tn-clinical" && $0.isBundled })
+        let distress = try #require(tn.first { $0.id == "tinnitus-distress-12" })
+        #expect(distress.isRepeating && distress.definition.schedule?.frequency == .monthly)
+        #expect(QuestionnaireValidator.validate(distress.definition).isEmpty)
+        // The shared definition itself stays one-time (the shell's baseline asks it once).
+        #expect(try QuestionnaireLoader.bundled("tinnitus-distress-12").kind == .oneTime)
+        // Track Your Stress still sees exactly its demo study.
+        #expect(try StudyQuestionnaires(services: harness.services, module: .tys).questionnaires().map(\.studyID)
+                == Array(repeating: "tys-demo", count: 4))
+    }
 }

@@ -37,3 +37,17 @@ public struct CompletedQuestionnaire: Codable, Sendable, Hashable, HealthRecordE
         }
     }
 }
+
+extension CompletedQuestionnaire {
+    /// A completed questionnaire pulled from another device also keeps its sheet with the core's
+    /// sheets (unless that sheet is here already), in the sync's transaction: the study
+    /// questionnaires' states are computed from the sheets, so the questionnaire counts as
+    /// completed (locked, or answered for this period) on this device too, whether or not a
+    /// study server sends the sheet as well.
+    public static func merge(_ change: PulledRecordChange<Self>, in db: Database) throws {
+        try mergeChecked(change, in: db)
+        if let record = change.record {
+            try AnswerSheetStore.keepPulled(record.sheet, owner: change.owner, in: db)
+        }
+    }
+}

@@ -53,6 +53,11 @@ extension HealthRecordEntry {
     /// Pulled versions are checked before the newest-wins merge: the id must be the one it
     /// travels under, and the entry valid.
     public static func merge(_ change: PulledRecordChange<Self>, in db: Database) throws {
+        try mergeChecked(change, in: db)
+    }
+
+    /// The checked newest-wins merge, for a kind whose own `merge` does more after it.
+    static func mergeChecked(_ change: PulledRecordChange<Self>, in db: Database) throws {
         if let record = change.record {
             guard record.id == change.id else {
                 throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the payload's id is not the record's id"))
