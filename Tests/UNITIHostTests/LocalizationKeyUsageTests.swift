@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import TrackYourTinnitus
 @testable import TrackYourHearing
+@testable import TinnitusNavigator
 import UNITICore
 import UNITILocalization
 import UNITIProtocol
@@ -31,6 +32,11 @@ struct LocalizationKeyUsageTests {
         "\\(id).about": ModuleCatalogKeys.all(suffix: "about"),
         "\\(module.id).about": ModuleCatalogKeys.all(suffix: "about"),
         "\\(id).summary": ModuleCatalogKeys.all(suffix: "summary"),
+        "tn.ear.\\(": Ear.allCases.map { "tn.ear.\($0.rawValue)" },
+        "tn.event.type.\\(": HealthEvent.Kind.allCases.map { "tn.event.type.\($0.rawValue)" },
+        "tn.therapy.type.\\(": Therapy.Kind.allCases.map { "tn.therapy.type.\($0.rawValue)" },
+        "tn.calendar.month.\\(": (1...12).map { "tn.calendar.month.\($0)" },
+        "tn.calendar.weekday.\\(": (1...7).map { "tn.calendar.weekday.\($0)" },
     ]
 
     static let root = URL(fileURLWithPath: #filePath)
