@@ -30,7 +30,9 @@ public final class FHIRCollectionWriter {
     private let timestamp: String
     private let output: (Data) throws -> Void
     private let encoder: JSONEncoder
-    private var buffer = Data()
+    /// Bytes not yet handed on (an array: appending to `Data` byte by byte took most of the time).
+    private var buffer: [UInt8] = []
+    private static let indent = Array("    ".utf8)
     /// How much is collected before it is handed on: few writes, little memory.
     private static let chunkSize = 1 << 20
     public private(set) var count = 0
@@ -55,10 +57,15 @@ public final class FHIRCollectionWriter {
         let json = try encoder.encode(JSONValue.object(["fullUrl": .string(entry.id.fullURL), "resource": resource]))
         if count > 0 { buffer.append(contentsOf: Array(",\n".utf8)) }
         // Indent the entry's lines by two levels, as it sits inside the bundle's `entry` array.
-        buffer.append(contentsOf: Array("    ".utf8))
-        for byte in json {
-            buffer.append(byte)
-            if byte == 0x0A { buffer.append(contentsOf: Array("    ".utf8)) }
+        buffer.append(contentsOf: Self.indent)
+        json.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var start = 0
+            for index in bytes.indices where bytes[index] == 0x0A {
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...index]))
+                buffer.append(contentsOf: Self.indent)
+                start = index + 1
+            }
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
         }
         count += 1
         if buffer.count >= Self.chunkSize { try flush() }
@@ -81,7 +88,7 @@ public final class FHIRCollectionWriter {
 
     private func flush() throws {
         guard !buffer.isEmpty else { return }
-        try output(buffer)
+        try output(Data(buffer))
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -19,19 +19,12 @@ public struct FHIRResourceID: Hashable, Sendable, Comparable, CustomStringConver
     /// are two 64-bit FNV-1a hashes of the name's UTF-8 bytes with different offset bases, each
     /// run through SplitMix64's finalizer. Version 5 would need SHA-1, which the client does
     /// not otherwise carry; the ids only have to be stable and, within one bundle, distinct
-    /// (a collision among a million names has a chance of about 10⁻²⁵).
+    /// (were the two hashes independent, a collision among a million names would have a chance
+    /// of about 10⁻²⁵).
     public static func named(_ name: String) -> FHIRResourceID {
         let high = mix(fnv1a(name, basis: 0xCBF2_9CE4_8422_2325))
         let low = mix(fnv1a(name, basis: 0x6C62_272E_07BB_0142))
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for index in 0..<8 {
-            bytes[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * UInt64(index)))
-            bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * UInt64(index)))
-        }
-        bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8
-        bytes[8] = (bytes[8] & 0x3F) | 0x80  // variant 10 (RFC 9562)
-        let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        let uuid = UUID(high: high, low: low, version: 8)
         return FHIRResourceID(uuid: uuid)
     }
 

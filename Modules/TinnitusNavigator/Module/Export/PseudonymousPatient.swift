@@ -33,14 +33,7 @@ struct PseudonymousPatient {
 
     /// A version 4 (random) UUID from the injected random source, so tests decide it.
     static func randomUUID(_ random: any RandomSource) -> UUID {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for (offset, word) in [random.nextUInt64(), random.nextUInt64()].enumerated() {
-            for index in 0..<8 { bytes[offset * 8 + index] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(index))) }
-        }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        UUID(high: random.nextUInt64(), low: random.nextUInt64(), version: 4)
     }
 
     /// The `Patient` resource: the pseudonym as its only identifier.
