@@ -10,7 +10,7 @@ enum TNCommands {
             TherapiesCommand.self, TherapyCommand.self,
             AudiogramsCommand.self, AudiogramCommand.self,
             QuestionnairesCommand.self, FillCommand.self, CompletedCommand.self, ScoresCommand.self,
-            ReportCommand.self, RecordSettingsCommand.self,
+            ReportCommand.self, ExportCommand.self, RecordSettingsCommand.self,
         ] + sync + [AboutModuleCommand.self]
     }
 }
