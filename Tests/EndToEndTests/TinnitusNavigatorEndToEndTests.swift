@@ -119,6 +119,50 @@ struct TinnitusNavigatorEndToEndTests {
         #expect(try laptop.run("sync").status == 0)
         #expect(try laptop.json("events").count == 2)
 
+        // An audiogram from the laptop, corrected on the phone: one entry on both, the correction wins.
+        let audiogram = try laptop.tn("audiogram add --date 2026-11-20 --left 10,15,20,25,30,40,50 --right 10,10,15,20,35,45,55 --extra 6000=45/50 --pitch-left 6000")
+        #expect(audiogram.status == 0, "\(audiogram.err)")
+        #expect(try laptop.run("sync").status == 0)
+        #expect(try phone.run("sync").status == 0)
+        let pulled = try phone.json("audiograms")
+        #expect(pulled.count == 1)
+        let audiogramID = try #require(pulled.first?["id"] as? String)
+        #expect(try phone.tn("audiogram edit \(audiogramID.prefix(8)) --right 10,10,15,20,35,60,55").status == 0)
+        #expect(try phone.run("sync").status == 0)
+        #expect(try laptop.run("sync").status == 0)
+        let shown = try laptop.tn("audiogram show \(audiogramID.prefix(8))")
+        #expect(shown.status == 0)
+        #expect(try laptop.json("audiograms").count == 1)
+        #expect(shown.out.contains("4000     60"), "\(shown.out)")
+
+        // A clinical questionnaire completed on the phone is completed and locked on the laptop.
+        let filled = try phone.tn("fill tn-profile", stdin: "3\n2\n1\n2\nsave\n")
+        #expect(filled.status == 0, "\(filled.err)")
+        #expect(try phone.run("sync").status == 0)
+        #expect(try laptop.run("sync").status == 0)
+        let profile = try laptop.json("questionnaires").first { $0["id"] as? String == "tn-profile" }
+        #expect(profile?["completed"] as? Bool == true && profile?["locked"] as? Bool == true)
+        let locked = try laptop.tn("fill tn-profile", stdin: "3\n2\n1\n2\nsave\n")
+        #expect(locked.status != 0 && locked.err.contains("locked"), "\(locked.err)")
+        #expect(try server.query("SELECT COUNT(*) FROM module_records WHERE module_id = 'tn' AND client_id LIKE 'completed:%'") == ["1"])
+
+        // The whole record as FHIR R4, every resource valid; and the report for the doctor, printed.
+        let export = NSTemporaryDirectory() + "tn-e2e-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: export) }
+        #expect(try laptop.tn("export --fhir \(export)").status == 0)
+        let validation = try FHIRValidator.validate(export)
+        #expect(validation.status == 0, "\(validation.out)\(validation.err)")
+        let bundle = try String(contentsOfFile: export, encoding: .utf8)
+        #expect(bundle.contains("ENT appointment (moved)") && !bundle.contains(Self.email))
+        let report = URL(fileURLWithPath: NSTemporaryDirectory() + "tn-e2e-\(UUID().uuidString).html")
+        defer { try? FileManager.default.removeItem(at: report) }
+        #expect(try laptop.tn("report --out \(report.path) --from 2026-01-01 --to 2026-12-31").status == 0)
+        let printed = try HeadlessChromium.printedText(report).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for expected in ["ENT appointment (moved)", "Night attack", "Hearing aids", "help in meetings", "Audiogram of 2026-11-20"] {
+            #expect(printed.contains(expected), "'\(expected)' not in the printed report")
+        }
+        #expect(!printed.contains("TRT"), "the deleted therapy is in the report")
+
         // NFR1: no e-mail address in anything the program keeps; only the token.
         for device in [laptop, phone] {
             let bytes = try device.storedBytes()

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import UNITITesting
 @testable import TinnitusNavigator
 @testable import UNITICore
 
@@ -92,12 +93,12 @@ struct AudiogramPictureTests {
     func pixelsInChromium() throws {
         let plot = Self.plot()
         let renderer = AudiogramSVG(fitting: plot)
-        let directory = try AudiometryBrowser.temporaryDirectory()
+        let directory = try HeadlessChromium.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("audiogram.svg")
         try Data(renderer.document(plot).utf8).write(to: file)
         let g = renderer.geometry
-        let image = try AudiometryBrowser.screenshot(file, width: Int(g.width), height: Int(g.height))
+        let image = try HeadlessChromium.screenshot(file, width: Int(g.width), height: Int(g.height))
         #expect(image.width == Int(g.width) && image.height == Int(g.height))
 
         // The circle: red on its ring (radius 7 ± 1.25), the centre left white.

@@ -38,7 +38,7 @@ struct ReportTests {
     }
 
     static func report(_ fixture: TNFixture, language: Language = .english) throws -> String {
-        let directory = try AudiometryBrowser.temporaryDirectory()
+        let directory = try HeadlessChromium.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("report.html")
         let result = CurrentLanguage.$scope.withValue(LockedValue(language)) {
@@ -107,11 +107,11 @@ struct ReportTests {
     @Test("printed to PDF by Chromium, the report shows its titles, an event, a therapy with its note and the PTA")
     func printsToPDF() throws {
         let fixture = try Self.fixture()
-        let directory = try AudiometryBrowser.temporaryDirectory()
+        let directory = try HeadlessChromium.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("report.html")
         try Data(Self.report(fixture).utf8).write(to: file)
-        let printed = try AudiometryBrowser.printedText(file)
+        let printed = try HeadlessChromium.printedText(file)
         let text = printed.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         // Pages are separated by form feeds: the first audiogram starts on the first page, none
         // is left empty before it.

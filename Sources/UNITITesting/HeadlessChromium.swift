@@ -1,18 +1,16 @@
 import Foundation
-import Testing
 
-/// Headless Chromium and the tools around it, for tests that look at the audiogram picture
-/// and the report as a person would: a screenshot decoded to pixels, a print to PDF read back
-/// as text. Scripts/bootstrap installs them (chromium, fonts-dejavu-core, poppler-utils,
+/// Headless Chromium and the tools around it, for tests that look at a picture or a page as a
+/// person would: a screenshot decoded to pixels, a print to PDF read back as text. Scripts/bootstrap installs them (chromium, fonts-dejavu-core, poppler-utils,
 /// python3); when one is missing the test fails with a line saying so, never skips.
-enum AudiometryBrowser {
-    struct Missing: Error, CustomStringConvertible {
+public enum HeadlessChromium {
+    public struct Missing: Error, CustomStringConvertible {
         let tool: String
-        var description: String { "\(tool) is not installed: run Scripts/bootstrap (it installs chromium, fonts-dejavu-core and poppler-utils)" }
+        public var description: String { "\(tool) is not installed: run Scripts/bootstrap (it installs chromium, fonts-dejavu-core and poppler-utils)" }
     }
 
     /// The path of a program on PATH, or the error naming Scripts/bootstrap.
-    static func tool(_ names: String...) throws -> String {
+    public static func tool(_ names: String...) throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for name in names {
             for directory in path.split(separator: ":") {
@@ -24,7 +22,7 @@ enum AudiometryBrowser {
     }
 
     /// A fresh temporary directory (removed by the caller's `defer`).
-    static func temporaryDirectory() throws -> URL {
+    public static func temporaryDirectory() throws -> URL {
         let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("tn-browser-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
@@ -33,7 +31,7 @@ enum AudiometryBrowser {
     /// Runs a program to its end (at most `timeout` seconds) and returns its standard output;
     /// a non-zero exit throws with its standard error.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 90) throws -> String {
+    public static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 90) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -54,19 +52,19 @@ enum AudiometryBrowser {
         return String(decoding: output, as: UTF8.self)
     }
 
-    struct ToolFailed: Error, CustomStringConvertible {
-        let description: String
+    public struct ToolFailed: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// Chromium's arguments for one headless run with its own profile (tests run in parallel,
     /// and a shared profile would be locked), at one device pixel per CSS pixel.
-    static func chromiumArguments(profile: URL) -> [String] {
+    public static func chromiumArguments(profile: URL) -> [String] {
         ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
          "--no-first-run", "--user-data-dir=\(profile.path)"]
     }
 
     /// A screenshot of `file` in a window of `width` × `height`, decoded to pixels.
-    static func screenshot(_ file: URL, width: Int, height: Int) throws -> RGBImage {
+    public static func screenshot(_ file: URL, width: Int, height: Int) throws -> RGBImage {
         let chromium = try tool("chromium", "chromium-browser")
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -77,7 +75,7 @@ enum AudiometryBrowser {
     }
 
     /// `file` printed to PDF and read back as text.
-    static func printedText(_ file: URL) throws -> String {
+    public static func printedText(_ file: URL) throws -> String {
         let chromium = try tool("chromium", "chromium-browser")
         let pdftotext = try tool("pdftotext")
         let directory = try temporaryDirectory()
@@ -93,10 +91,10 @@ enum AudiometryBrowser {
 
 /// Pixels of a PNG, decoded by a few lines of Python's standard library (zlib and struct:
 /// no imaging package needed), which writes them as a binary PPM that Swift reads directly.
-struct RGBImage {
-    let width: Int
-    let height: Int
-    let bytes: [UInt8]
+public struct RGBImage {
+    public let width: Int
+    public let height: Int
+    public let bytes: [UInt8]
 
     /// 8-bit RGB or RGBA, not interlaced: what Chromium writes.
     static let decoder = #"""
@@ -142,10 +140,10 @@ struct RGBImage {
     open(sys.argv[2], 'wb').write(b'P6\n%d %d\n255\n' % (width, height) + bytes(out))
     """#
 
-    init(png: URL) throws {
-        let python = try AudiometryBrowser.tool("python3")
+    public init(png: URL) throws {
+        let python = try HeadlessChromium.tool("python3")
         let ppm = png.deletingPathExtension().appendingPathExtension("ppm")
-        try AudiometryBrowser.run(python, ["-c", Self.decoder, png.path, ppm.path])
+        try HeadlessChromium.run(python, ["-c", Self.decoder, png.path, ppm.path])
         let data = [UInt8](try Data(contentsOf: ppm))
         // "P6\n<w> <h>\n255\n", then the pixels.
         var fields: [String] = []
@@ -162,25 +160,25 @@ struct RGBImage {
         }
         guard fields.count == 4, fields[0] == "P6", let width = Int(fields[1]), let height = Int(fields[2]),
               data.count - index == width * height * 3 else {
-            throw AudiometryBrowser.ToolFailed(description: "the decoded image is not a PPM: \(fields)")
+            throw HeadlessChromium.ToolFailed(description: "the decoded image is not a PPM: \(fields)")
         }
         self.width = width
         self.height = height
         bytes = Array(data[index...])
     }
 
-    func pixel(x: Int, y: Int) -> (r: Int, g: Int, b: Int)? {
+    public func pixel(x: Int, y: Int) -> (r: Int, g: Int, b: Int)? {
         guard x >= 0, y >= 0, x < width, y < height else { return nil }
         let offset = (y * width + x) * 3
         return (Int(bytes[offset]), Int(bytes[offset + 1]), Int(bytes[offset + 2]))
     }
 
     /// Whether a pixel is clearly red (the right ear) or clearly blue (the left).
-    static func isRed(_ p: (r: Int, g: Int, b: Int)) -> Bool { p.r > 150 && p.g < 110 && p.b < 110 }
-    static func isBlue(_ p: (r: Int, g: Int, b: Int)) -> Bool { p.b > 150 && p.r < 110 && p.g < 130 }
+    public static func isRed(_ p: (r: Int, g: Int, b: Int)) -> Bool { p.r > 150 && p.g < 110 && p.b < 110 }
+    public static func isBlue(_ p: (r: Int, g: Int, b: Int)) -> Bool { p.b > 150 && p.r < 110 && p.g < 130 }
 
     /// How many pixels within `radius` of a point satisfy `test`.
-    func count(near x: Double, _ y: Double, radius: Int, where test: ((r: Int, g: Int, b: Int)) -> Bool) -> Int {
+    public func count(near x: Double, _ y: Double, radius: Int, where test: ((r: Int, g: Int, b: Int)) -> Bool) -> Int {
         let cx = Int(x.rounded()), cy = Int(y.rounded())
         var count = 0
         for dy in -radius...radius {
