@@ -14,9 +14,7 @@ struct RecordSyncCommand: ShellCommand {
 
     func run(in context: ModuleContext) throws {
         guard let report = context.syncNow() else {
-            let waiting = try context.records.database.writer.read { db in
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM core_outbox WHERE state = 'pending'") ?? 0
-            }
+            let waiting = try context.outbox.undeliveredCount()
             throw UNITIError(L("tn.sync.offline", ["count": "\(waiting)"]))
         }
         if report.anotherSyncRunning {
