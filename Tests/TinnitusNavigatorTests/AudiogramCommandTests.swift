@@ -133,8 +133,8 @@ struct AudiogramCommandTests {
         #expect(queued.deleted == true && queued.payload == nil)
         #expect(!fixture.run("tn audiogram delete \(saved.id)").succeeded)
         // Words of either language confirm.
-        #expect(AudiogramCommand.Delete.isYes("yes") && AudiogramCommand.Delete.isYes("Ja") && AudiogramCommand.Delete.isYes("j"))
-        #expect(!AudiogramCommand.Delete.isYes("no") && !AudiogramCommand.Delete.isYes(""))
+        #expect(Confirmation.isYes("yes") && Confirmation.isYes("Ja") && Confirmation.isYes("j"))
+        #expect(!Confirmation.isYes("no") && !Confirmation.isYes(""))
     }
 
     @Test("tn audiograms lists newest first with id, date, averages and grade; --json carries the computed values")

@@ -18,21 +18,13 @@ extension AudiogramCommand {
             let short = HealthRecordID.short(audiogram.id)
             if !yes, context.input.isInteractive {
                 let answer = try context.input.readLine(prompt: L("tn.audiogram.delete.confirm", ["id": short, "date": audiogram.date]) + " ")
-                guard let answer, Self.isYes(answer) else {
+                guard let answer, Confirmation.isYes(answer) else {
                     context.console.line(L("tn.audiogram.delete.kept", ["id": short]))
                     return
                 }
             }
             try HealthRecordStore(context).delete(Audiogram.self, id: audiogram.id)
             context.console.line(L("tn.audiogram.deleted", ["id": short, "date": audiogram.date]))
-        }
-
-        /// A yes in any language the string tables know (`y|yes`, `j|ja`).
-        static func isYes(_ answer: String) -> Bool {
-            let word = answer.trimmingCharacters(in: .whitespaces).lowercased()
-            return Language.allCases.contains { language in
-                Localizer(language: language)("tn.audiogram.delete.yesWords").split(separator: "|").contains { $0 == word }
-            }
         }
     }
 }
