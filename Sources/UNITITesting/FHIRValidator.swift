@@ -20,7 +20,7 @@ public enum FHIRValidator {
     public static func validate(_ file: String) throws -> Result {
         let python = root.appendingPathComponent(".build-venv/tools/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw Missing(description: "\(python) is missing: run Scripts/bootstrap (it installs fhir.resources from Scripts/python-requirements.txt)")
+            throw Missing(description: "\(python) is missing: run Scripts/bootstrap --tests (it installs fhir.resources from Scripts/python-requirements.txt)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)

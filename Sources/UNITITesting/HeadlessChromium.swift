@@ -6,7 +6,7 @@ import Foundation
 public enum HeadlessChromium {
     public struct Missing: Error, CustomStringConvertible {
         let tool: String
-        public var description: String { "\(tool) is not installed: run Scripts/bootstrap (it installs chromium, fonts-dejavu-core and poppler-utils)" }
+        public var description: String { "\(tool) is not installed: run Scripts/bootstrap --tests (it installs chromium, fonts-dejavu-core and poppler-utils)" }
     }
 
     /// The path of a program on PATH, or the error naming Scripts/bootstrap.
