@@ -210,6 +210,42 @@ struct PortalTests {
         }
     }
 
+    @Test("changing the password through the API ends the portal session, not the session that changed it")
+    func apiPasswordChangeEndsPortalSessions() async throws {
+        let server = try TestServer()
+        try await server.run { client in
+            let token = try await client.signUp("anna", on: server)
+            let browser = PortalBrowser(client)
+            _ = try await server.portalLogin(browser, "anna")
+            #expect(try await browser.get("/").status == .ok)
+            let changed = try await client.json(.post, "/api/v1/account/password", token: token,
+                                                body: PasswordChangeRequest(currentPassword: "correct horse", newPassword: "new horse battery"))
+            #expect(changed.status == .ok)
+            #expect(try await browser.get("/").headers[.location] == "/login")
+            #expect(try await client.get("/api/v1/account/profile", token: token).status == .ok)
+        }
+    }
+
+    @Test("the start page lists the person's studies with their standing, in the page's language")
+    func startPageListsMemberships() async throws {
+        let server = try TestServer()
+        try await server.createStudy("noise")
+        try await server.createStudy("clinic", access: .byRequest)
+        try await server.run { client in
+            let browser = PortalBrowser(client)
+            try await server.portalAccount(browser, "anna")
+            let account = try #require(try await server.store.user(login: "anna"))
+            try await server.store.setMembership(studyId: "noise", userId: account.id, status: .member, now: server.clock.now())
+            try await server.store.setMembership(studyId: "clinic", userId: account.id, status: .pending, now: server.clock.now())
+            _ = try await server.portalLogin(browser, "anna")
+            let start = try await browser.get("/")
+            #expect(start.text.contains("<tr><td>Study noise</td><td>member</td></tr>"))
+            #expect(start.text.contains("<tr><td>Study clinic</td><td>request pending</td></tr>"))
+            browser.cookies["uniti_language"] = "de"
+            #expect(try await browser.get("/").text.contains("<td>Anfrage offen</td>"))
+        }
+    }
+
     @Test("what a visitor typed comes back escaped: a script in the login field is shown as text")
     func echoedInputIsEscaped() async throws {
         let server = try TestServer()

@@ -10,6 +10,8 @@ import Foundation
 /// field; a forger can neither read the cookie nor mint a pair the server would accept.
 ///
 /// The key is made per process: a restart turns open forms stale (one reload), never valid.
+/// Several server processes behind one address (DESIGN.md, scale-out) need one shared key; that
+/// belongs in the store before the portal runs on more than one process.
 struct CSRF: Sendable {
     static let fieldName = "csrf"
     static let visitorCookie = "uniti_csrf"
