@@ -63,7 +63,7 @@ def click_and_wait(driver, element):
     """Clicks a button that posts a form and waits until the next page replaced this one."""
     page = driver.find_element(By.TAG_NAME, "html")
     element.click()
-    WebDriverWait(driver, 30, message="the form did not lead to a new page").until(expected_conditions.staleness_of(page))
+    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(page), message="the form did not lead to a new page")
 
 
 def text(driver):
