@@ -105,18 +105,21 @@ var targets: [Target] = [
         path: "Sources/CCurlSMTP",
         linkerSettings: [.linkedLibrary("curl")]
     ),
-    // The study server: never depends on UNITICore or a module, only on what crosses the wire
+    // The study server: never depends on UNITICore or a module (the string tables are their own
+// target, so the portal shares them without the core), only on what crosses the wire
     // and on the bundled configuration (which questionnaire ids ship with the program, and so
     // which module presents them).
     .target(
         name: "UNITIServer",
         dependencies: [
-            "UNITIProtocol", "UNITIConfigurations", "CCurlSMTP", hummingbird, grdb, argumentParser,
+            "UNITIProtocol", "UNITIConfigurations", "UNITILocalization", "CCurlSMTP", hummingbird, grdb, argumentParser,
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "Crypto", package: "swift-crypto"),
+            // The participant portal's pages: logic-less templates that escape `{{ }}` by default.
+            .product(name: "Mustache", package: "swift-mustache"),
         ],
         path: "Sources/UNITIServer",
-        resources: [.copy("Resources/openapi.yaml")]
+        resources: [.copy("Resources/openapi.yaml"), .copy("Resources/Portal")]
     ),
     .executableTarget(
         name: "uniti-server",
@@ -203,6 +206,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -6,7 +6,10 @@ import Foundation
 public enum HeadlessChromium {
     public struct Missing: Error, CustomStringConvertible {
         let tool: String
-        public var description: String { "\(tool) is not installed: run Scripts/bootstrap --tests (it installs chromium, fonts-dejavu-core and poppler-utils)" }
+        public init(tool: String) { self.tool = tool }
+        public var description: String {
+            "\(tool) is not installed: run Scripts/bootstrap --tests (it installs chromium, chromium-driver, fonts-dejavu-core, poppler-utils and the Python test tools)"
+        }
     }
 
     /// The path of a program on PATH, or the error naming Scripts/bootstrap.

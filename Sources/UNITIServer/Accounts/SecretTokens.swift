@@ -8,7 +8,12 @@ public enum SecretTokens {
     public static func generate() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString()
+        return base64url(Data(bytes))
+    }
+
+    /// Bytes as unpadded base64url: safe in a cookie, a form field and a URL without escaping.
+    public static func base64url(_ data: Data) -> String {
+        data.base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

@@ -3,7 +3,8 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// `uniti-server serve`: runs the HTTP API until SIGTERM or SIGINT.
+/// `uniti-server serve`: runs the HTTP API (and the participant web portal at `/`) until
+/// SIGTERM or SIGINT.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the study server.")
 
@@ -21,6 +22,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("smtp-from"), help: "Sender address for SMTP mail.")
     var smtpFrom: String = "no-reply@uniti.invalid"
+
+    @Flag(name: .customLong("no-portal"), help: "Serve only the JSON API and /health, not the participant web portal at /.")
+    var noPortal = false
 
     @Option(name: .customLong("bcrypt-cost"), help: "Bcrypt cost for new password hashes (4–31).")
     var bcryptCost: Int = 12
@@ -41,7 +45,7 @@ struct ServeCommand: AsyncParsableCommand {
             mailer = SpoolMailer(directory: URL(fileURLWithPath: spool.mailSpool))
         }
         let environment = ServerEnvironment(store: store, mailer: mailer, passwords: PasswordHasher(cost: UInt8(bcryptCost)))
-        let app = ServerApplication.application(environment: environment, host: host, port: port, logger: logger) { [host] port in
+        let app = ServerApplication.application(environment: environment, host: host, port: port, portal: !noPortal, logger: logger) { [host] port in
             FileHandle.standardOutput.write(Data("uniti-server listening on http://\(host):\(port)\n".utf8))
         }
         try await app.runService()

@@ -23,54 +23,19 @@ struct AccountRoutes: Sendable {
         group.post("reactivate") { request, context in try await reactivate(request, context) }
     }
 
+    private var accounts: AccountService { AccountService(environment: environment) }
+
     private func register(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(RegisterRequest.self, context: context)
-        let username = body.username.trimmingCharacters(in: .whitespaces)
-        let email = body.email.trimmingCharacters(in: .whitespaces).lowercased()
-        try AccountRules.validateUsername(username)
-        try AccountRules.validateEmail(email)
-        try AccountRules.validatePassword(body.password)
-        let language = body.language ?? "en"
-        try AccountRules.validateLanguage(language)
-        let hash = await environment.passwords.hash(body.password)
-        let now = environment.clock.now()
-        let userId = try await store.createUser(username: username, email: email, passwordHash: hash, language: language,
-                                                pseudonym: SecretTokens.pseudonym(), now: now)
-        let token = SecretTokens.mailCode()
-        try await store.storeMailToken(userId: userId, purpose: .activation, tokenHash: SecretTokens.hash(token),
-                                       expiresAt: now.addingTimeInterval(environment.mailTokenLifetime))
-        let mail = MailTemplates.activation(token: token, username: username, language: language)
-        try await environment.mailer.send(OutgoingMail(to: email, subject: mail.subject, body: mail.body))
+        try await accounts.register(username: body.username, email: body.email, password: body.password,
+                                    language: body.language ?? "en")
         return try JSONResponse.make(StatusMessage(status: "activation_mail_sent"), status: .created)
     }
 
     private func activate(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(TokenRequest.self, context: context)
-        guard let userId = try await store.consumeMailToken(purpose: .activation, tokenHash: SecretTokens.hash(body.token),
-                                                            now: environment.clock.now()) else {
-            throw APIError.invalid("invalid_token", "This activation code is unknown, used or expired; register again or ask for a new one.")
-        }
-        try await store.setActivated(userId: userId)
+        try await accounts.activate(code: body.token)
         return try JSONResponse.make(StatusMessage(status: "activated"))
-    }
-
-    /// Checks a login and password with throttling; returns the account when both are right.
-    private func verifiedAccount(login: String, password: String) async throws -> UserAccount {
-        let now = environment.clock.now()
-        if let wait = environment.throttle.retryAfter(login: login, now: now) {
-            throw APIError(.tooManyRequests, "too_many_attempts",
-                           "Too many failed logins; wait \(wait) seconds before trying again.", headers: ["Retry-After": "\(wait)"])
-        }
-        let account = try await store.user(login: login.trimmingCharacters(in: .whitespaces))
-        // Verify against a fixed hash when the account is unknown, so timing does not tell which logins exist.
-        let hash = account?.passwordHash ?? environment.passwords.decoyHash
-        let correct = await environment.passwords.verify(password, hash: hash)
-        guard let account, correct else {
-            environment.throttle.recordFailure(login: login, now: now)
-            throw APIError(.unauthorized, "invalid_credentials", "The login or the password is wrong.")
-        }
-        environment.throttle.recordSuccess(login: login)
-        return account
     }
 
     private func newSession(for userId: Int64) async throws -> SessionTokens {
@@ -87,16 +52,7 @@ struct AccountRoutes: Sendable {
 
     private func login(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(LoginRequest.self, context: context)
-        guard !body.login.isEmpty, body.login.count <= 254, body.password.utf8.count <= 1024 else {
-            throw APIError.invalid("invalid_credentials_format", "Give the e-mail address or username and the password.")
-        }
-        let account = try await verifiedAccount(login: body.login, password: body.password)
-        guard account.activated else {
-            throw APIError(.forbidden, "not_activated", "Activate the account first with the code sent by mail.")
-        }
-        guard account.active else {
-            throw APIError(.forbidden, "account_deactivated", "This account is deactivated; reactivate it to log in.")
-        }
+        let account = try await accounts.accountForLogin(login: body.login, password: body.password)
         return try JSONResponse.make(try await newSession(for: account.id))
     }
 
@@ -126,27 +82,13 @@ struct AccountRoutes: Sendable {
 
     private func startPasswordReset(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(PasswordResetRequest.self, context: context)
-        let email = body.email.trimmingCharacters(in: .whitespaces).lowercased()
-        try AccountRules.validateEmail(email)
-        if let account = try await store.user(login: email), account.email.lowercased() == email {
-            let token = SecretTokens.mailCode()
-            try await store.storeMailToken(userId: account.id, purpose: .passwordReset, tokenHash: SecretTokens.hash(token),
-                                           expiresAt: environment.clock.now().addingTimeInterval(environment.mailTokenLifetime))
-            let mail = MailTemplates.passwordReset(token: token, username: account.username, language: account.language)
-            try await environment.mailer.send(OutgoingMail(to: account.email, subject: mail.subject, body: mail.body))
-        }
+        try await accounts.startPasswordReset(email: body.email)
         return try JSONResponse.make(StatusMessage(status: "reset_mail_sent_if_account_exists"), status: .accepted)
     }
 
     private func confirmPasswordReset(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(PasswordResetConfirmation.self, context: context)
-        try AccountRules.validatePassword(body.newPassword)
-        guard let userId = try await store.consumeMailToken(purpose: .passwordReset, tokenHash: SecretTokens.hash(body.token),
-                                                            now: environment.clock.now()) else {
-            throw APIError.invalid("invalid_token", "This reset code is unknown, used or expired; ask for a new one.")
-        }
-        try await store.setPasswordHash(userId: userId, hash: await environment.passwords.hash(body.newPassword))
-        try await store.revokeSessions(userId: userId)
+        try await accounts.confirmPasswordReset(code: body.token, newPassword: body.newPassword)
         return try JSONResponse.make(StatusMessage(status: "password_changed"))
     }
 
@@ -158,6 +100,8 @@ struct AccountRoutes: Sendable {
         }
         try AccountRules.validatePassword(body.newPassword)
         try await store.setPasswordHash(userId: user.account.id, hash: await environment.passwords.hash(body.newPassword))
+        // Every other session (other devices, the web portal) ends with the old password.
+        try await store.revokeSessions(userId: user.account.id, except: user.sessionId)
         return try JSONResponse.make(StatusMessage(status: "password_changed"))
     }
 
@@ -193,10 +137,8 @@ struct AccountRoutes: Sendable {
 
     private func reactivate(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(ReactivateRequest.self, context: context)
-        let account = try await verifiedAccount(login: body.login, password: body.password)
-        guard account.activated else {
-            throw APIError(.forbidden, "not_activated", "Activate the account first with the code sent by mail.")
-        }
+        let account = try await accounts.verifiedAccount(login: body.login, password: body.password)
+        try AccountService.requireActivated(account)
         try await store.setActive(userId: account.id, active: true)
         return try JSONResponse.make(try await newSession(for: account.id))
     }

@@ -5,8 +5,9 @@ import Logging
 /// Builds the study server as a value: the router with every route, ready to run on a socket
 /// (`serve`) or to drive in-process in tests.
 public enum ServerApplication {
-    /// The router with all routes of API version 1.
-    public static func router(environment: ServerEnvironment) -> Router<ServerRequestContext> {
+    /// The router with all routes of API version 1, and the participant portal at `/` unless
+    /// `portal` is false (`serve --no-portal`).
+    public static func router(environment: ServerEnvironment, portal: Bool = true) -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self)
         router.add(middleware: APIErrorMiddleware())
         router.add(middleware: TokenInURLGuard())
@@ -22,17 +23,20 @@ public enum ServerApplication {
         RecordRoutes(environment: environment).register(on: api.group("records"))
         ModuleResourceRoutes(environment: environment).register(on: api.group("resources"))
         RewardRoutes(environment: environment).register(on: api)
+        if portal {
+            PortalRoutes(environment: environment).register(on: router.group())
+        }
         return router
     }
 
     /// The application listening on `host:port`. SIGTERM and SIGINT shut it down gracefully
     /// (Hummingbird's service lifecycle): it stops accepting, finishes the requests in flight, then
     /// exits; since every write commits before its response, nothing acknowledged is lost.
-    public static func application(environment: ServerEnvironment, host: String, port: Int,
+    public static func application(environment: ServerEnvironment, host: String, port: Int, portal: Bool = true,
                                    logger: Logger, onServerRunning: (@Sendable (Int) async -> Void)? = nil)
         -> some ApplicationProtocol {
         Application(
-            router: router(environment: environment),
+            router: router(environment: environment, portal: portal),
             configuration: .init(address: .hostname(host, port: port), serverName: "uniti-server"),
             onServerRunning: { channel in await onServerRunning?(channel.localAddress?.port ?? port) },
             logger: logger

@@ -31,6 +31,8 @@ public protocol AccountStore: Sendable {
                        newRefreshHash: String, refreshExpiresAt: Date, now: Date) async throws -> Int64?
     func revokeSession(id: Int64) async throws
     func revokeSessions(userId: Int64) async throws
+    /// Ends every session of the user but one (the one that just changed the password).
+    func revokeSessions(userId: Int64, except sessionId: Int64) async throws
 }
 
 /// A participant account as the store keeps it.

@@ -218,4 +218,11 @@ extension SQLiteServerStore: AccountStore {
                            arguments: [Date().timeIntervalSince1970, userId])
         }
     }
+
+    public func revokeSessions(userId: Int64, except sessionId: Int64) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND id <> ? AND revoked_at IS NULL",
+                           arguments: [Date().timeIntervalSince1970, userId, sessionId])
+        }
+    }
 }

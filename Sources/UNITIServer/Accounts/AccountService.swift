@@ -1,0 +1,104 @@
+import Foundation
+import UNITIProtocol
+
+/// The account steps both front doors share, the JSON API (``AccountRoutes``) and the
+/// participant portal (``PortalRoutes``): one place for the rules (``AccountRules``), the mailed
+/// codes, the login throttle and the sessions, so a browser and an app can never disagree about
+/// what a valid registration or a throttled login is.
+///
+/// Topics: registration and activation; login (throttled, shared by both doors); password reset.
+struct AccountService: Sendable {
+    let environment: ServerEnvironment
+    var store: any ServerStore { environment.store }
+
+    /// Validates and creates an account, then mails the activation code in the account's language.
+    func register(username rawUsername: String, email rawEmail: String, password: String, language: String) async throws {
+        let username = rawUsername.trimmingCharacters(in: .whitespaces)
+        let email = rawEmail.trimmingCharacters(in: .whitespaces).lowercased()
+        try AccountRules.validateUsername(username)
+        try AccountRules.validateEmail(email)
+        try AccountRules.validatePassword(password)
+        try AccountRules.validateLanguage(language)
+        let hash = await environment.passwords.hash(password)
+        let now = environment.clock.now()
+        let userId = try await store.createUser(username: username, email: email, passwordHash: hash, language: language,
+                                                pseudonym: SecretTokens.pseudonym(), now: now)
+        let token = SecretTokens.mailCode()
+        try await store.storeMailToken(userId: userId, purpose: .activation, tokenHash: SecretTokens.hash(token),
+                                       expiresAt: now.addingTimeInterval(environment.mailTokenLifetime))
+        let mail = MailTemplates.activation(token: token, username: username, language: language)
+        try await environment.mailer.send(OutgoingMail(to: email, subject: mail.subject, body: mail.body))
+    }
+
+    /// Spends an activation code and activates its account.
+    func activate(code: String) async throws {
+        guard let userId = try await store.consumeMailToken(purpose: .activation, tokenHash: SecretTokens.hash(code),
+                                                            now: environment.clock.now()) else {
+            throw APIError.invalid("invalid_token", "This activation code is unknown, used or expired; register again or ask for a new one.")
+        }
+        try await store.setActivated(userId: userId)
+    }
+
+    /// Checks a login and password with throttling; returns the account when both are right.
+    func verifiedAccount(login: String, password: String) async throws -> UserAccount {
+        let now = environment.clock.now()
+        if let wait = environment.throttle.retryAfter(login: login, now: now) {
+            throw APIError(.tooManyRequests, "too_many_attempts",
+                           "Too many failed logins; wait \(wait) seconds before trying again.", headers: ["Retry-After": "\(wait)"])
+        }
+        let account = try await store.user(login: login.trimmingCharacters(in: .whitespaces))
+        // Verify against a fixed hash when the account is unknown, so timing does not tell which logins exist.
+        let hash = account?.passwordHash ?? environment.passwords.decoyHash
+        let correct = await environment.passwords.verify(password, hash: hash)
+        guard let account, correct else {
+            environment.throttle.recordFailure(login: login, now: now)
+            throw APIError(.unauthorized, "invalid_credentials", "The login or the password is wrong.")
+        }
+        environment.throttle.recordSuccess(login: login)
+        return account
+    }
+
+    /// A login that may start a session: right credentials, well-formed, activated and active.
+    func accountForLogin(login: String, password: String) async throws -> UserAccount {
+        guard !login.isEmpty, login.count <= 254, password.utf8.count <= 1024 else {
+            throw APIError.invalid("invalid_credentials_format", "Give the e-mail address or username and the password.")
+        }
+        let account = try await verifiedAccount(login: login, password: password)
+        try Self.requireActivated(account)
+        guard account.active else {
+            throw APIError(.forbidden, "account_deactivated", "This account is deactivated; reactivate it to log in.")
+        }
+        return account
+    }
+
+    static func requireActivated(_ account: UserAccount) throws {
+        guard account.activated else {
+            throw APIError(.forbidden, "not_activated", "Activate the account first with the code sent by mail.")
+        }
+    }
+
+    /// Mails a reset code when an account has this address; says nothing either way, so the
+    /// answer does not tell which addresses have accounts.
+    func startPasswordReset(email rawEmail: String) async throws {
+        let email = rawEmail.trimmingCharacters(in: .whitespaces).lowercased()
+        try AccountRules.validateEmail(email)
+        guard let account = try await store.user(login: email), account.email.lowercased() == email else { return }
+        let token = SecretTokens.mailCode()
+        try await store.storeMailToken(userId: account.id, purpose: .passwordReset, tokenHash: SecretTokens.hash(token),
+                                       expiresAt: environment.clock.now().addingTimeInterval(environment.mailTokenLifetime))
+        let mail = MailTemplates.passwordReset(token: token, username: account.username, language: account.language)
+        try await environment.mailer.send(OutgoingMail(to: account.email, subject: mail.subject, body: mail.body))
+    }
+
+    /// Spends a reset code, sets the new password and ends every session of the account (API
+    /// tokens and portal sessions alike): whoever knew the old password is out.
+    func confirmPasswordReset(code: String, newPassword: String) async throws {
+        try AccountRules.validatePassword(newPassword)
+        guard let userId = try await store.consumeMailToken(purpose: .passwordReset, tokenHash: SecretTokens.hash(code),
+                                                            now: environment.clock.now()) else {
+            throw APIError.invalid("invalid_token", "This reset code is unknown, used or expired; ask for a new one.")
+        }
+        try await store.setPasswordHash(userId: userId, hash: await environment.passwords.hash(newPassword))
+        try await store.revokeSessions(userId: userId)
+    }
+}

@@ -1,0 +1,63 @@
+import Crypto
+import Foundation
+
+/// Cross-site request forgery tokens for every portal form that changes something.
+///
+/// A logged-in visitor's token is a synchronizer token tied to the session: an HMAC of the
+/// session's stored hash under a key only this server process knows, so it needs no table and
+/// dies with the session. A visitor without a session (login, registration, activation, reset
+/// forms) gets a signed double-submit cookie: a random nonce and its HMAC, echoed in a hidden
+/// field; a forger can neither read the cookie nor mint a pair the server would accept.
+///
+/// The key is made per process: a restart turns open forms stale (one reload), never valid.
+/// Several server processes behind one address (DESIGN.md, scale-out) need one shared key; that
+/// belongs in the store before the portal runs on more than one process.
+struct CSRF: Sendable {
+    static let fieldName = "csrf"
+    static let visitorCookie = "uniti_csrf"
+    private let key: SymmetricKey
+
+    init(key: SymmetricKey = SymmetricKey(size: .bits256)) {
+        self.key = key
+    }
+
+    /// The token of the forms a logged-in visitor sees.
+    func token(sessionHash: String) -> String {
+        SecretTokens.base64url(Data(HMAC<SHA256>.authenticationCode(for: Data("session:\(sessionHash)".utf8), using: key)))
+    }
+
+    /// A fresh signed double-submit value (`nonce.signature`) for a visitor without a session.
+    func newVisitorToken() -> String {
+        let nonce = SecretTokens.generate()
+        return nonce + "." + signature(nonce: nonce)
+    }
+
+    /// Whether a cookie value is a double-submit value this server signed.
+    func isSigned(visitorToken: String) -> Bool {
+        let parts = visitorToken.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return false }
+        return Self.constantTimeEqual(signature(nonce: String(parts[0])), String(parts[1]))
+    }
+
+    /// Whether a submitted form may act: with a session, its token must be the session's; without
+    /// one, it must equal the visitor cookie, and the cookie must carry this server's signature.
+    func accepts(submitted: String?, sessionHash: String?, visitorCookie: String?) -> Bool {
+        guard let submitted, !submitted.isEmpty else { return false }
+        if let sessionHash {
+            return Self.constantTimeEqual(submitted, token(sessionHash: sessionHash))
+        }
+        guard let visitorCookie, isSigned(visitorToken: visitorCookie) else { return false }
+        return Self.constantTimeEqual(submitted, visitorCookie)
+    }
+
+    private func signature(nonce: String) -> String {
+        SecretTokens.base64url(Data(HMAC<SHA256>.authenticationCode(for: Data("visitor:\(nonce)".utf8), using: key)))
+    }
+
+    /// Compares without stopping at the first difference, so timing tells nothing about a token.
+    static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
+        let a = Array(left.utf8), b = Array(right.utf8)
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

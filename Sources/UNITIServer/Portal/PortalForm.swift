@@ -1,0 +1,21 @@
+import Foundation
+import Hummingbird
+
+/// The fields of a posted HTML form (`application/x-www-form-urlencoded`). A body of another
+/// type reads as an empty form, which no CSRF check passes.
+struct PortalForm {
+    static let maximumBytes = 16 * 1024
+    var fields: [String: String]
+
+    subscript(_ name: String) -> String { fields[name] ?? "" }
+
+    static func read(_ request: Request) async throws -> PortalForm {
+        var request = request
+        let type = request.headers[.contentType]?.lowercased() ?? ""
+        guard type.hasPrefix("application/x-www-form-urlencoded") else { return PortalForm(fields: [:]) }
+        let body = try await request.collectBody(upTo: maximumBytes)
+        let text = String(buffer: body)
+        let fields = (try? URLEncodedFormDecoder().decode([String: String].self, from: text)) ?? [:]
+        return PortalForm(fields: fields)
+    }
+}

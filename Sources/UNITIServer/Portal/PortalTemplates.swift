@@ -1,0 +1,49 @@
+import Foundation
+import Mustache
+
+/// The portal's pages: the mustache templates shipped in `Resources/Portal`, parsed once.
+///
+/// Every page inherits `layout` (`{{<layout}}`) and fills its `title` and `main` blocks. Values
+/// reach HTML only through `{{ }}`, which escapes `& < > " '`; no template may use `{{{ }}}` or
+/// `{{& }}` (a test reads them all), so escaping is never a page's own job.
+struct PortalTemplates: Sendable {
+    let library: MustacheLibrary
+    let styleSheet: Data
+
+    /// The folder of the shipped templates.
+    static var directory: URL? { Bundle.module.url(forResource: "Portal", withExtension: nil) }
+
+    /// The shipped templates, or the error saying which one failed to read or parse.
+    static let shipped: Result<PortalTemplates, PortalTemplateError> = {
+        guard let directory else { return .failure(PortalTemplateError("the portal templates are missing from the bundle")) }
+        return Result { try PortalTemplates(directory: directory) }.mapError { $0 as? PortalTemplateError ?? PortalTemplateError("\($0)") }
+    }()
+
+    init(directory: URL) throws {
+        var library = MustacheLibrary()
+        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+        for file in files where file.pathExtension == "mustache" {
+            let name = file.deletingPathExtension().lastPathComponent
+            do {
+                try library.register(String(contentsOf: file, encoding: .utf8), named: name)
+            } catch {
+                throw PortalTemplateError("portal template \(name) does not parse: \(error)")
+            }
+        }
+        self.library = library
+        styleSheet = try Data(contentsOf: directory.appendingPathComponent("portal.css"))
+    }
+
+    /// The page `name` filled with `values`; throws when there is no such template.
+    func render(_ name: String, _ values: [String: Any]) throws -> String {
+        guard let html = library.render(values, withTemplate: name) else {
+            throw PortalTemplateError("no portal template named \(name)")
+        }
+        return html
+    }
+}
+
+struct PortalTemplateError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

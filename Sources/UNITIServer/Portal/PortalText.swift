@@ -1,0 +1,59 @@
+import Foundation
+import UNITILocalization
+
+/// The portal's words: the `portal.*` keys of the shared string tables (Localization/Strings/
+/// <language>/portal.json), and which language a visitor gets.
+///
+/// The language is the visitor's choice from the switch (a cookie), else the first supported
+/// language of `Accept-Language`, else English. The languages are the ones accounts may have
+/// (``AccountRules/languages``), so a registration from the portal mails in the page's language.
+enum PortalText {
+    static let languageCookie = "uniti_language"
+    static let languages: [String] = AccountRules.languages.sorted()
+
+    /// The text of a full key (`portal.error.csrf`) with `{name}` placeholders filled; English
+    /// when the language lacks it, the key itself when both do (so a gap shows, never crashes).
+    static func text(_ key: String, _ language: String, _ values: [String: String] = [:]) -> String {
+        var text = StringTables.text(key, language: language) ?? StringTables.text(key, language: "en") ?? key
+        for (name, value) in values {
+            text = text.replacingOccurrences(of: "{\(name)}", with: value)
+        }
+        return text
+    }
+
+    /// What templates see as `t`: every `portal.` key without its prefix, dots turned into `_`
+    /// (mustache reads a dot as a step into a nested value), e.g. `{{t.login_title}}`.
+    static func templateTable(_ language: String) -> [String: String] {
+        tables[language] ?? tables["en"] ?? [:]
+    }
+
+    private static let tables: [String: [String: String]] = {
+        var tables: [String: [String: String]] = [:]
+        for language in languages {
+            var table: [String: String] = [:]
+            for key in StringTables.table(for: "en").keys where key.hasPrefix("portal.") {
+                let name = key.dropFirst("portal.".count).replacingOccurrences(of: ".", with: "_")
+                table[name] = text(key, language)
+            }
+            tables[language] = table
+        }
+        return tables
+    }()
+
+    /// The chosen language from the cookie, else from `Accept-Language` (by weight), else English.
+    static func language(cookie: String?, acceptLanguage: String?) -> String {
+        if let cookie, languages.contains(cookie) { return cookie }
+        guard let acceptLanguage else { return "en" }
+        let ranges = acceptLanguage.split(separator: ",").compactMap { part -> (tag: String, weight: Double)? in
+            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let tag = pieces.first?.lowercased(), !tag.isEmpty else { return nil }
+            let weight = pieces.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return (tag, weight)
+        }
+        for range in ranges.enumerated().sorted(by: { ($0.element.weight, -$0.offset) > ($1.element.weight, -$1.offset) }) {
+            let primary = String(range.element.tag.split(separator: "-").first ?? "")
+            if range.element.weight > 0, languages.contains(primary) { return primary }
+        }
+        return "en"
+    }
+}

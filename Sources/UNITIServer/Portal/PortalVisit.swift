@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+
+/// What one request to the portal knows about its visitor: the language, the session (if
+/// logged in), the CSRF token its forms carry, and the cookies the response must set (a new
+/// visitor's double-submit cookie). Built once per request by ``PortalRoutes``.
+struct PortalVisit {
+    var language: String
+    var session: PortalSession?
+    var csrfToken: String
+    /// Whether the page came over TLS (directly or, behind a proxy, per `X-Forwarded-Proto`).
+    var secure: Bool
+    var path: String
+    var cookies: [Cookie] = []
+
+    /// The values every page's layout needs, merged with the page's own.
+    func values(_ page: [String: Any]) -> [String: Any] {
+        var values: [String: Any] = [
+            "t": PortalText.templateTable(language),
+            "language": language,
+            "csrf": csrfToken,
+            "path": path,
+            "languages": PortalText.languages.map { code -> [String: Any] in
+                ["code": code, "name": PortalText.text("portal.language.\(code)", code), "current": code == language]
+            },
+        ]
+        if let session { values["user"] = ["username": session.account.username] }
+        values.merge(page) { _, new in new }
+        return values
+    }
+
+    /// An HTML response with the visit's pending cookies.
+    func html(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
+        var response = Response(status: status, headers: [.contentType: "text/html; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: body)))
+        for cookie in cookies { response.setCookie(cookie) }
+        return response
+    }
+
+    /// A 303 to a portal path (after a form: reloading the result never sends the form again).
+    func redirect(to path: String, setting extra: [Cookie] = []) -> Response {
+        var response = Response(status: .seeOther, headers: [.location: path])
+        for cookie in cookies + extra { response.setCookie(cookie) }
+        return response
+    }
+}

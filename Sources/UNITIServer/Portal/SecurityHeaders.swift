@@ -1,0 +1,28 @@
+import HTTPTypes
+import Hummingbird
+
+/// The headers every portal response carries, set in one place so no page can forget them:
+/// a Content-Security-Policy that allows only this origin's style sheet and forms and no script
+/// at all (an injected `<script>` would not run even if escaping failed), no framing
+/// (clickjacking), no MIME sniffing, no Referer leaving the site, and `no-store` so that after
+/// logout the back button cannot show a private page from the cache.
+struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
+    static var contentSecurityPolicy: String {
+        "default-src 'self'; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    }
+
+    static var referrerPolicy: HTTPField.Name { HTTPField.Name("Referrer-Policy")! }
+    static var frameOptions: HTTPField.Name { HTTPField.Name("X-Frame-Options")! }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[Self.referrerPolicy] = "no-referrer"
+        response.headers[Self.frameOptions] = "DENY"
+        if response.headers[.cacheControl] == nil {
+            response.headers[.cacheControl] = "no-store"
+        }
+        return response
+    }
+}
