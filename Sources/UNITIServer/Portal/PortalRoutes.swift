@@ -39,6 +39,9 @@ struct PortalRoutes: Sendable {
         group.post("password/reset") { request, _ in try await resetPassword(request) }
         group.post("logout") { request, _ in try await logout(request) }
         group.post("language") { request, _ in try await switchLanguage(request) }
+        registerQuestionnairePages(on: group)
+        registerRecordPages(on: group)
+        registerAccountPages(on: group)
     }
 
     // MARK: The visit
@@ -68,7 +71,7 @@ struct PortalRoutes: Sendable {
     }
 
     /// A posted form with the visit, or the 403 page when its CSRF token is missing or wrong.
-    private func checkedForm(_ request: Request) async throws -> (PortalForm, PortalVisit) {
+    func checkedForm(_ request: Request) async throws -> (PortalForm, PortalVisit) {
         let visit = try await visit(request)
         let form = try await PortalForm.read(request)
         guard csrf.accepts(submitted: form.fields[CSRF.fieldName], sessionHash: visit.session?.storedHash,
@@ -90,7 +93,7 @@ struct PortalRoutes: Sendable {
     }
 
     /// The page for an account step that failed: the form again, with the one-line reason.
-    private func failed(_ name: String, _ visit: PortalVisit, _ error: any Error, _ values: [String: Any] = [:]) throws -> Response {
+    func failed(_ name: String, _ visit: PortalVisit, _ error: any Error, _ values: [String: Any] = [:]) throws -> Response {
         guard let (status, message) = Self.explain(error, visit.language) else { throw error }
         var values = values
         values["error"] = message
@@ -115,11 +118,15 @@ struct PortalRoutes: Sendable {
         }
     }
 
-    /// A notice named in the query after a redirect (`?notice=activated`); unknown names show nothing.
-    private func notice(_ request: Request, _ language: String) -> [String: Any] {
+    /// A notice named in the query after a redirect (`?notice=activated`): the text of
+    /// `portal.notice.<name>`; names without such a string (or not a plain word) show nothing,
+    /// so a crafted link cannot put words on a page.
+    func notice(_ request: Request, _ language: String) -> [String: Any] {
         guard let name = request.uri.queryParameters["notice"].map(String.init),
-              ["registered", "activated", "resetMailSent", "passwordChanged", "loggedOut"].contains(name) else { return [:] }
-        return ["notice": PortalText.text("portal.notice.\(name)", language)]
+              !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber }) else { return [:] }
+        let key = "portal.notice.\(name)"
+        let text = PortalText.text(key, language)
+        return text == key ? [:] : ["notice": text]
     }
 
     // MARK: Pages
@@ -131,7 +138,7 @@ struct PortalRoutes: Sendable {
     }
 
     /// A form page for visitors; a logged-in visitor goes to the start page instead.
-    private func show(_ name: String, _ request: Request) async throws -> Response {
+    func show(_ name: String, _ request: Request) async throws -> Response {
         let visit = try await visit(request, renewingVisitorToken: request.uri.queryParameters["notice"] == "loggedOut")
         if visit.session != nil { return visit.redirect(to: "/") }
         return try page(name, visit, notice(request, visit.language))
