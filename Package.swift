@@ -117,6 +117,9 @@ var targets: [Target] = [
             .product(name: "Crypto", package: "swift-crypto"),
             // The participant portal's pages: logic-less templates that escape `{{ }}` by default.
             .product(name: "Mustache", package: "swift-mustache"),
+            // The PostgreSQL store (several server processes on one database): the Swift Server
+            // Work Group's client, with its own connection pool; SQL is written by hand as for SQLite.
+            .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         path: "Sources/UNITIServer",
         resources: [.copy("Resources/openapi.yaml"), .copy("Resources/Portal")]
@@ -137,7 +140,7 @@ var targets: [Target] = [
     .testTarget(
         name: "UNITIServerTests",
         dependencies: [
-            "UNITIServer", "UNITIProtocol", hummingbird, grdb, argumentParser,
+            "UNITIServer", "UNITIProtocol", "UNITITesting", hummingbird, grdb, argumentParser,
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ],
         path: "Tests/UNITIServerTests"
@@ -207,6 +210,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -1,16 +1,29 @@
 import ArgumentParser
 import Foundation
 
-/// `--database PATH`, shared by `serve` and every coordinator command so that they work on the same file.
+/// `--database PATH|URL`, shared by `serve` and every coordinator command so that they work on
+/// the same data: a SQLite file, or a PostgreSQL database (``StoreLocation``).
 struct DatabaseOptions: ParsableArguments {
-    @Option(name: .long, help: "SQLite database file (created if missing).")
+    @Option(name: .long, help: ArgumentHelp(
+        "SQLite database file (created if missing), or a PostgreSQL URL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, or postgres://USER@/DATABASE?host=SOCKET_DIRECTORY.",
+        valueName: "path-or-url"))
     var database: String = ProcessInfo.processInfo.environment["UNITI_SERVER_DATABASE"] ?? "uniti-server.sqlite"
 
-    func openStore() throws -> SQLiteServerStore {
+    func validate() throws {
         do {
-            return try SQLiteServerStore(path: database)
+            _ = try StoreLocation(parsing: database)
         } catch {
-            throw ValidationError("Cannot open database '\(database)': \(error)")
+            throw ValidationError("--database: \(error)")
+        }
+    }
+
+    /// Opens the store. A coordinator command leaves it open until the process ends (a
+    /// PostgreSQL connection then closes with the process); `serve` closes it when it stops.
+    func openStore() async throws -> any ClosableServerStore {
+        do {
+            return try await StoreLocation(parsing: database).open()
+        } catch {
+            throw ValidationError("Cannot open database '\(StoreLocation.redacted(database))': \(error)")
         }
     }
 }

@@ -15,7 +15,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Directory to write into (created if needed).") var out: String
 
     func run() async throws {
-        let store = try database.openStore()
+        let store = try await database.openStore()
         guard try await store.study(id: study) != nil else { throw ValidationError("No study '\(study)'; see 'study list'.") }
         let rows = try await store.exportRows(studyId: study)
         let directory = URL(fileURLWithPath: out)

@@ -16,7 +16,7 @@ struct JoinRequestsCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let store = try database.openStore()
+            let store = try await database.openStore()
             let requests = try await store.joinRequests(studyId: study).filter { all || $0.status == .pending }
             if json { return try CommandOutput.json(requests) }
             CommandOutput.table(["STUDY", "USER", "STATUS", "REQUESTED"], requests.map {
@@ -26,7 +26,7 @@ struct JoinRequestsCommand: AsyncParsableCommand {
     }
 
     static func decide(database: DatabaseOptions, study: String, username: String, status: MembershipStatus) async throws {
-        let store = try database.openStore()
+        let store = try await database.openStore()
         guard let account = try await store.user(login: username) else { throw ValidationError("No user '\(username)'.") }
         let current = try await store.membership(studyId: study, userId: account.id)
         guard current == .pending || current == .denied || (current == .member && status == .denied) else {

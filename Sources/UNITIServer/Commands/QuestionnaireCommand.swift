@@ -14,7 +14,7 @@ struct QuestionnaireCommand: AsyncParsableCommand {
     struct StudyOption: ParsableArguments {
         @Option(help: "Study the questionnaire belongs to.") var study: String
 
-        func existingStudy(in store: SQLiteServerStore) async throws -> String {
+        func existingStudy(in store: any ServerStore) async throws -> String {
             guard try await store.study(id: study) != nil else { throw ValidationError("No study '\(study)'; see 'study list'.") }
             return study
         }
@@ -39,7 +39,7 @@ struct QuestionnaireCommand: AsyncParsableCommand {
             let module = try self.module.map { name in
                 do { return try StudyRules.knownModule(name) } catch let error as APIError { throw ValidationError(error.message) }
             }
-            let store = try database.openStore()
+            let store = try await database.openStore()
             let studyId = try await study.existingStudy(in: store)
             let data: Data
             do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
@@ -80,7 +80,7 @@ struct QuestionnaireCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let store = try database.openStore()
+            let store = try await database.openStore()
             let rows = try await Self.rows(store, studyId: try await study.existingStudy(in: store))
             if json { return try CommandOutput.json(rows) }
             for line in Self.tableLines(rows) { print(line) }
@@ -105,7 +105,7 @@ struct QuestionnaireCommand: AsyncParsableCommand {
 
     /// Deactivates or activates; refuses an id the study does not have.
     static func setActive(_ active: Bool, id: String, study: StudyOption, database: DatabaseOptions) async throws {
-        let store = try database.openStore()
+        let store = try await database.openStore()
         let studyId = try await study.existingStudy(in: store)
         guard let before = try await store.questionnaireLink(id: id), before.studyId == studyId,
               let after = try await store.setQuestionnaireActive(id: id, studyId: studyId, active: active, now: Date()) else {

@@ -33,7 +33,7 @@ struct ResourceCommand: AsyncParsableCommand {
             guard let content = try? JSONDecoder().decode(JSONValue.self, from: data), case .object = content else {
                 throw ValidationError("'\(file)' is not a JSON object.")
             }
-            let store = try database.openStore()
+            let store = try await database.openStore()
             let changed = try await store.putResource(moduleId: moduleId, name: name, content: content, now: Date())
             print(changed ? "Stored \(module)/\(name); clients take it over at their next sync."
                           : "\(module)/\(name) is already stored with this content.")

@@ -37,7 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "uniti-server")
         logger.logLevel = ProcessInfo.processInfo.environment["UNITI_SERVER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-        let store = try database.openStore()
+        let store = try await database.openStore()
         let mailer: any Mailer
         if let smtpURL {
             mailer = try SMTPMailer(url: smtpURL, sender: smtpFrom)
@@ -48,6 +48,12 @@ struct ServeCommand: AsyncParsableCommand {
         let app = ServerApplication.application(environment: environment, host: host, port: port, portal: !noPortal, logger: logger) { [host] port in
             FileHandle.standardOutput.write(Data("uniti-server listening on http://\(host):\(port)\n".utf8))
         }
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
     }
 }

@@ -115,7 +115,7 @@ struct StudyCommand: AsyncParsableCommand {
         func run() async throws {
             guard StudyRules.isValidId(id) else { throw ValidationError("Study id '\(id)' must be lower-case letters, digits, '-', '_' or '.'.") }
             guard fields.title != nil else { throw ValidationError("A new study needs --title.") }
-            let store = try database.openStore()
+            let store = try await database.openStore()
             var study = StudyRecord(id: id, title: "")
             try await fields.apply(to: &study, hasher: PasswordHasher(cost: 10))
             do {
@@ -134,7 +134,7 @@ struct StudyCommand: AsyncParsableCommand {
         @OptionGroup var fields: Fields
 
         func run() async throws {
-            let store = try database.openStore()
+            let store = try await database.openStore()
             guard var study = try await store.study(id: id) else { throw ValidationError("No study '\(id)'; see 'study list'.") }
             try await fields.apply(to: &study, hasher: PasswordHasher(cost: 10))
             try await store.updateStudy(study, now: Date())
@@ -148,7 +148,7 @@ struct StudyCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let store = try database.openStore()
+            let store = try await database.openStore()
             let studies = try await store.studies()
             if json {
                 var overviews: [JSONValue] = []
@@ -170,7 +170,7 @@ struct StudyCommand: AsyncParsableCommand {
         @Argument(help: "Study id.") var id: String
 
         func run() async throws {
-            let store = try database.openStore()
+            let store = try await database.openStore()
             guard let study = try await store.study(id: id) else { throw ValidationError("No study '\(id)'; see 'study list'.") }
             try CommandOutput.json(StudyCommand.overview(study, questionnaires: try await store.latestQuestionnaires(studyId: id)))
         }
@@ -184,7 +184,7 @@ struct StudyCommand: AsyncParsableCommand {
         var enable: String
 
         func run() async throws {
-            let store = try database.openStore()
+            let store = try await database.openStore()
             guard var study = try await store.study(id: id) else { throw ValidationError("No study '\(id)'; see 'study list'.") }
             study.modules = try Fields.modules(enable)
             try await store.updateStudy(study, now: Date())

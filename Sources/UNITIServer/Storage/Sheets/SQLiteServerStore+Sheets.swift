@@ -197,34 +197,10 @@ extension SQLiteServerStore: SheetStore {
                 WHERE s.study_id = ? ORDER BY u.pseudonym, s.started_at, s.id
                 """, arguments: [studyId])
             for row in sheets {
-                let sheet = try JSONCoding.decode(AnswerSheet.self, from: row["sheet"])
-                var base = ExportRow(participant: row["pseudonym"], sheetId: sheet.id.uuidString.lowercased(),
-                                     questionnaireId: sheet.questionnaireID, questionnaireVersion: sheet.questionnaireVersion,
-                                     label: "", value: "", answeredAt: "", startedAt: sheet.startedAt.text, endedAt: sheet.endedAt?.text,
-                                     receivedAt: Timestamps.format(Date(timeIntervalSince1970: row["received_at"])))
-                base.module = row["module"]
-                base.setReadings(sheet.sensors)
-                // A sheet without answers still gets a row: its times and readings are data too.
-                guard !sheet.answers.isEmpty else {
-                    rows.append(base)
-                    continue
-                }
-                for label in sheet.answers.keys.sorted(by: { Self.itemOrder($0, $1, sheet: sheet) }) {
-                    let answer = sheet.answers[label]!
-                    var exported = base
-                    exported.label = label
-                    exported.value = answer.value.description
-                    exported.answeredAt = answer.answeredAt.text
-                    rows.append(exported)
-                }
+                rows += ExportRow.rows(of: try JSONCoding.decode(AnswerSheet.self, from: row["sheet"]), participant: row["pseudonym"],
+                                       receivedAt: Date(timeIntervalSince1970: row["received_at"]), module: row["module"])
             }
             return rows
         }
-    }
-
-    /// Answers in the order they were given, then by label.
-    private static func itemOrder(_ a: String, _ b: String, sheet: AnswerSheet) -> Bool {
-        let first = sheet.answers[a]!.answeredAt.date, second = sheet.answers[b]!.answeredAt.date
-        return first == second ? a < b : first < second
     }
 }

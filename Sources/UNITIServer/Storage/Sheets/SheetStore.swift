@@ -85,3 +85,30 @@ public struct ExportRow: Sendable, Codable, Hashable {
         locationMeasuredAt = sensors?.location?.measuredAt.text
     }
 }
+
+extension ExportRow {
+    /// The rows of one stored sheet: one per answer, in the order they were given (then by
+    /// label), each with the sheet's times and readings; a sheet without answers still gets one
+    /// row, since its times and readings are data too. Both stores export through it.
+    static func rows(of sheet: AnswerSheet, participant: String, receivedAt: Date, module: String?) -> [ExportRow] {
+        var base = ExportRow(participant: participant, sheetId: sheet.id.uuidString.lowercased(),
+                             questionnaireId: sheet.questionnaireID, questionnaireVersion: sheet.questionnaireVersion,
+                             label: "", value: "", answeredAt: "", startedAt: sheet.startedAt.text, endedAt: sheet.endedAt?.text,
+                             receivedAt: Timestamps.format(receivedAt))
+        base.module = module
+        base.setReadings(sheet.sensors)
+        guard !sheet.answers.isEmpty else { return [base] }
+        let labels = sheet.answers.keys.sorted { a, b in
+            let first = sheet.answers[a]!.answeredAt.date, second = sheet.answers[b]!.answeredAt.date
+            return first == second ? a < b : first < second
+        }
+        return labels.map { label in
+            let answer = sheet.answers[label]!
+            var exported = base
+            exported.label = label
+            exported.value = answer.value.description
+            exported.answeredAt = answer.answeredAt.text
+            return exported
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+import UNITIProtocol
+
+/// The ``ServerStore`` on PostgreSQL, for a study that outgrows one machine: several server
+/// processes share one database, so everything that must hold across processes is the
+/// database's job — uniqueness by constraints and `ON CONFLICT`, "newest wins" in the upsert's
+/// own `WHERE`, and the pull cursors by one writer per person at a time (a transaction-scoped
+/// advisory lock), so that no reader ever sees a later number before an earlier one is committed.
+///
+/// The schema mirrors SQLite's (same tables, columns and meaning; times as UTC seconds in
+/// `double precision`, so both stores hold the same values) and has its own append-only steps
+/// (``PostgreSQLMigrations``). Queries go through postgres-nio's connection pool; each part of
+/// ``ServerStore`` is implemented next to its SQLite twin, in
+/// `Storage/<Concern>/PostgreSQLServerStore+<Concern>.swift`.
+public final class PostgreSQLServerStore: ClosableServerStore, Sendable {
+    let client: PostgresClient
+    let logger: Logger
+    private let running: Task<Void, Never>
+    /// Decoded questionnaire versions by `id#version` (a stored version never changes).
+    let questionnaireCache = Mutex<[String: QuestionnaireDocument]>([:])
+
+    /// Connects (the pool opens connections as needed), then brings the schema up to date.
+    /// Throws when the database cannot be reached or was written by a newer server.
+    public init(location: StoreLocation.PostgresLocation, maximumConnections: Int = 20) async throws {
+        var configuration: PostgresClient.Configuration
+        if let socket = location.socketPath {
+            configuration = .init(unixSocketPath: socket, username: location.username, password: location.password,
+                                  database: location.database)
+        } else {
+            configuration = .init(host: location.host ?? "127.0.0.1", port: location.port, username: location.username,
+                                  password: location.password, database: location.database, tls: .disable)
+        }
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectTimeout = .seconds(10)
+        var logger = Logger(label: "uniti-server.postgres")
+        logger.logLevel = .warning
+        self.logger = logger
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        running = Task { await client.run() }
+        do {
+            try await PostgreSQLMigrations.migrate(client, logger: logger)
+        } catch {
+            running.cancel()
+            await running.value
+            throw error
+        }
+    }
+
+    public func close() async {
+        running.cancel()
+        await running.value
+    }
+
+    // MARK: Helpers shared by the parts
+
+    /// All rows of a query, each readable by column name.
+    func rows(_ query: PostgresQuery) async throws -> [PostgresRandomAccessRow] {
+        try await client.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+    }
+
+    /// Inside a transaction: waits until no other transaction (of any server process) writes the
+    /// same person's rows of `kind`, until this one ends. Numbers handed out under it therefore
+    /// commit in order, which keeps the pull cursors monotonic for every reader. (Ids that agree
+    /// in their low 32 bits share a lock: they only wait for each other, nothing more.)
+    static func lockPerson(_ userId: Int64, _ kind: PersonLock, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(\(kind.rawValue), \(Int32(truncatingIfNeeded: userId)))", logger: logger)
+    }
+
+    /// The advisory lock spaces (the first key of `pg_advisory_xact_lock(int, int)`).
+    enum PersonLock: Int32 {
+        case sheets = 7101
+        case records = 7102
+    }
+}
+
+extension PostgresRandomAccessRow {
+    /// One column by name, decoded (`String?` for a column that may be NULL).
+    func value<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws -> T {
+        try self[column].decode(T.self)
+    }
+}

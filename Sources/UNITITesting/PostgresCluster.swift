@@ -1,0 +1,190 @@
+import Foundation
+
+/// A real PostgreSQL server for tests: a throwaway cluster made by `initdb` in a temporary
+/// directory and started by `pg_ctl` on a free loopback port (and a Unix socket in the same
+/// directory), with trust authentication for its one superuser `uniti`. Debian's `postgresql`
+/// package provides the programs (`Scripts/bootstrap --tests` installs it); without them the
+/// tests fail naming the script, they are never skipped.
+///
+/// PostgreSQL refuses to run as root, so under root (CI) the cluster belongs to the `postgres`
+/// system user the package creates and its programs run through `runuser`.
+///
+/// One cluster serves a whole test process (``shared``): each test makes its own database
+/// (``createDatabase()``), so tests stay independent and may run in parallel. The cluster stops
+/// when the process exits, and a watchdog stops it too if the process is killed, so no server
+/// outlives the test run.
+public final class PostgresCluster: @unchecked Sendable {
+    public struct Missing: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static let superuser = "uniti"
+    public let directory: String
+    public let port: Int
+    /// The directory holding the server's Unix socket (`.s.PGSQL.<port>`).
+    public var socketDirectory: String { directory }
+    private let bin: String
+    private let owner: String?
+    private let lock = NSLock()
+    private var stopped = false
+    private var databases = 0
+
+    /// The cluster of this test process, started on first use.
+    public static func shared() throws -> PostgresCluster {
+        try sharedCluster.get()
+    }
+
+    private static let sharedCluster: Result<PostgresCluster, any Error> = Result {
+        let cluster = try PostgresCluster()
+        atexit { try? PostgresCluster.sharedCluster.get().stop() }
+        return cluster
+    }
+
+    public init() throws {
+        bin = try Self.binDirectory()
+        owner = getuid() == 0 ? "postgres" : nil
+        if let owner, getpwnam(owner) == nil {
+            throw Missing(description: "PostgreSQL refuses to run as root and there is no '\(owner)' user: run Scripts/bootstrap --tests (it installs postgresql, which creates it)")
+        }
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-pg-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        directory = base.path
+        if let owner {
+            try Self.checked("/bin/chown", [owner, directory])
+        }
+        port = Int(try LoopbackListener().port)
+        let data = directory + "/data"
+        try run("initdb", ["-D", data, "-U", Self.superuser, "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
+        let options = "-c listen_addresses=127.0.0.1 -c port=\(port) -c unix_socket_directories=\(directory)"
+            + " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        try run("pg_ctl", ["-D", data, "-l", directory + "/server.log", "-o", options, "-w", "-t", "60", "start"])
+        watchOverThisProcess(data: data)
+    }
+
+    /// A new empty database with a unique name; returns its `postgres://` URL.
+    public func createDatabase() throws -> String {
+        let name: String = lock.withLock {
+            databases += 1
+            return "test_\(getpid())_\(databases)"
+        }
+        try run("createdb", ["-h", directory, "-p", String(port), "-U", Self.superuser, name])
+        return url(database: name)
+    }
+
+    /// The URL of a database over TCP on loopback.
+    public func url(database: String) -> String {
+        "postgres://\(Self.superuser)@127.0.0.1:\(port)/\(database)"
+    }
+
+    /// The URL of a database through the Unix socket.
+    public func socketURL(database: String) -> String {
+        "postgres://\(Self.superuser)@/\(database)?host=\(directory)&port=\(port)"
+    }
+
+    /// Runs SQL through `psql` (as a coordinator could) and returns its rows, one line each with
+    /// columns separated by `|`.
+    public func query(_ sql: String, database: String) throws -> [String] {
+        let out = try run("psql", ["-h", directory, "-p", String(port), "-U", Self.superuser, "-d", database,
+                                   "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql])
+        return out.split(separator: "\n").map(String.init)
+    }
+
+    /// Stops the server at once and removes its files; safe to call twice.
+    public func stop() {
+        let first = lock.withLock {
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        _ = try? run("pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    deinit { stop() }
+
+    // MARK: Programs
+
+    /// Debian keeps the server programs in /usr/lib/postgresql/<version>/bin; the newest wins.
+    static func binDirectory() throws -> String {
+        let root = "/usr/lib/postgresql"
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        let usable = versions.compactMap { Int($0) }.sorted(by: >).map { "\(root)/\($0)/bin" }
+            .filter { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") }
+        guard let newest = usable.first else {
+            throw Missing(description: "PostgreSQL is not installed (no initdb under \(root)): run Scripts/bootstrap --tests (it installs postgresql)")
+        }
+        return newest
+    }
+
+    @discardableResult
+    private func run(_ program: String, _ arguments: [String]) throws -> String {
+        let path = program == "psql" || program == "createdb" ? try Self.clientProgram(program, bin: bin) : bin + "/" + program
+        if let owner {
+            return try Self.checked("/usr/sbin/runuser", ["-u", owner, "--", path] + arguments)
+        }
+        return try Self.checked(path, arguments)
+    }
+
+    private static func clientProgram(_ name: String, bin: String) throws -> String {
+        if FileManager.default.isExecutableFile(atPath: bin + "/" + name) { return bin + "/" + name }
+        for directory in ["/usr/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: directory + "/" + name) {
+            return directory + "/" + name
+        }
+        throw Missing(description: "\(name) is not installed: run Scripts/bootstrap --tests (it installs postgresql)")
+    }
+
+    @discardableResult
+    private static func checked(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: "/")
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let errors = ErrorCollector(err)
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let message = errors.wait()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Missing(description: "\((executable as NSString).lastPathComponent) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(message)\(output)")
+        }
+        return output
+    }
+
+    /// A shell that waits for this test process to end and then stops the server: a process
+    /// killed by a signal runs no `atexit`, and a server left running would hold its port and files.
+    private func watchOverThisProcess(data: String) {
+        let ctl = bin + "/pg_ctl"
+        let stop = owner.map { "/usr/sbin/runuser -u \($0) -- \(ctl)" } ?? ctl
+        let script = "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; "
+            + "\(stop) -D '\(data)' -m immediate stop >/dev/null 2>&1; rm -rf '\(directory)'"
+        let watchdog = Process()
+        watchdog.executableURL = URL(fileURLWithPath: "/bin/sh")
+        watchdog.arguments = ["-c", script]
+        watchdog.standardInput = FileHandle.nullDevice
+        watchdog.standardOutput = FileHandle.nullDevice
+        watchdog.standardError = FileHandle.nullDevice
+        try? watchdog.run()
+    }
+}
+
+/// Reads a pipe to its end on another thread, so a chatty program cannot stall on a full pipe.
+private final class ErrorCollector: @unchecked Sendable {
+    private var text = ""
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ pipe: Pipe) {
+        DispatchQueue.global().async {
+            self.text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            self.done.signal()
+        }
+    }
+
+    func wait() -> String {
+        done.wait()
+        return text
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import Synchronization
+import Testing
+import UNITIProtocol
+import UNITITesting
+@testable import UNITIServer
+
+/// What must hold when several server processes share one PostgreSQL database. Each "process" is
+/// a store of its own, with its own connection pool, on the same database of a real cluster.
+@Suite("PostgreSQL store shared by several server processes")
+struct PostgreSQLConcurrencyTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// Two stores on one new database, with a member of a study with the test questionnaire.
+    func twoProcesses() async throws -> (OpenedStore, any ClosableServerStore, Int64) {
+        let first = try await StoreKind.postgres.open()
+        let second = try await first.reopen()
+        let store = first.store
+        try await store.createStudy(StudyRecord(id: "open", title: LocalizedText(["en": "Open"]), modules: [.tyt]), now: now)
+        let document = try QuestionnaireImport.document(from: Data(dailyQuestionnaireJSON().utf8), studyId: "open")
+        _ = try await store.addQuestionnaire(document, module: nil, now: now)
+        let user = try await store.createUser(username: "ada", email: "ada@example.org", passwordHash: "x", language: "en",
+                                              pseudonym: "p-ada", now: now)
+        try await store.setMembership(studyId: "open", userId: user, status: .member, now: now)
+        return (first, second, user)
+    }
+
+    /// Runs `body` with ``twoProcesses()`` and closes both stores afterwards, also when it throws.
+    func withTwoProcesses(_ body: (OpenedStore, any ClosableServerStore, Int64) async throws -> Void) async throws {
+        let (first, second, user) = try await twoProcesses()
+        do {
+            try await body(first, second, user)
+        } catch {
+            await second.close()
+            await first.close()
+            throw error
+        }
+        await second.close()
+        await first.close()
+    }
+
+    @Test("the same sheet batch received by two processes at the same moment is stored once")
+    func sameBatchTwice() async throws {
+        try await withTwoProcesses { first, second, user in
+            for _ in 0..<20 {
+                let batch = (0..<10).map { _ in ValidatedSheet(sheet: sheet(), studyId: "open") }
+                async let one = first.store.storeSheets(userId: user, sheets: batch, receivedAt: now)
+                async let two = second.storeSheets(userId: user, sheets: batch, receivedAt: now)
+                let outcomes = try await [one, two]
+                for index in batch.indices {
+                    let pair = [outcomes[0][index], outcomes[1][index]]
+                    #expect(pair.filter { $0 == .stored }.count == 1, "sheet \(index): \(pair)")
+                }
+            }
+            #expect(try await first.store.sheets(userId: user, offset: 0, limit: 1).total == 200)
+        }
+    }
+
+    @Test("record upserts from many parallel writers in two processes keep the newest updatedAt")
+    func newestWinsUnderConcurrency() async throws {
+        try await withTwoProcesses { first, second, user in
+            let ids = (0..<5).map { "event-\($0)" }
+            // Every writer writes every record with its own times; the times are distinct across writers.
+            let writers = 16, rounds = 12
+            let newest = try await withThrowingTaskGroup(of: [String: Double].self) { group in
+                for writer in 0..<writers {
+                    let store: any ServerStore = writer.isMultiple(of: 2) ? first.store : second
+                    group.addTask {
+                        var generator = SeededGenerator(seed: UInt64(writer + 1))
+                        var latest: [String: Double] = [:]
+                        for _ in 0..<rounds {
+                            let changes = ids.map { id -> RecordChange in
+                                // Whole milliseconds, distinct per writer (the writer is the last digit).
+                                let millis = Double(Int.random(in: 1...1_000_000, using: &generator) * 100 + writer)
+                                let time = Date(timeIntervalSince1970: 1_800_000_000 + millis / 1000)
+                                latest[id] = max(latest[id] ?? 0, time.timeIntervalSince1970)
+                                return RecordChange(upsert: ModuleRecordUpsert(moduleId: "tn", clientId: id,
+                                                                               updatedAt: Timestamps.formatMilliseconds(time),
+                                                                               payload: .object(["writer": .number(Double(writer)),
+                                                                                                 "at": .number(time.timeIntervalSince1970)])),
+                                                    updatedAt: time)
+                            }
+                            _ = try await store.applyRecords(userId: user, changes: changes)
+                        }
+                        return latest
+                    }
+                }
+                var newest: [String: Double] = [:]
+                for try await latest in group {
+                    newest.merge(latest) { max($0, $1) }
+                }
+                return newest
+            }
+            let stored = try await first.store.records(userId: user, after: 0, moduleId: nil, updatedSince: nil, limit: 100).records
+            #expect(stored.count == ids.count)
+            for record in stored {
+                guard case .object(let payload) = record.payload, case .number(let at) = payload["at"] else {
+                    Issue.record("record \(record.clientId) has no payload")
+                    continue
+                }
+                #expect(at == newest[record.clientId], "\(record.clientId): kept \(at), newest written \(newest[record.clientId] ?? 0)")
+                #expect(record.updatedAt == Timestamps.formatMilliseconds(Date(timeIntervalSince1970: at)))
+            }
+        }
+    }
+
+    @Test("a reader following the record and sheet cursors while two processes write misses nothing")
+    func cursorsNeverSkip() async throws {
+        try await withTwoProcesses { first, second, user in
+            let writers = 6, batches = 15
+            let writing = Mutex(true)
+            // The reader pulls small pages all the time the writers write, then once more after them
+            // from where its cursors stand: a number it skipped (committed after a larger one was
+            // read) is behind its cursor for good, and missing from what it saw.
+            async let seen = Self.follow(first.store, user: user, while: writing)
+            let written = try await withThrowingTaskGroup(of: (records: Set<String>, sheets: Set<UUID>).self) { group in
+                for writer in 0..<writers {
+                    let store: any ServerStore = writer.isMultiple(of: 2) ? first.store : second
+                    group.addTask {
+                        var records = Set<String>(), sheets = Set<UUID>()
+                        for batch in 0..<batches {
+                            let ids = (0...(batch % 3)).map { "w\(writer)-b\(batch)-\($0)" }
+                            let time = Date(timeIntervalSince1970: 1_800_000_000 + Double(batch))
+                            _ = try await store.applyRecords(userId: user, changes: ids.map {
+                                RecordChange(upsert: ModuleRecordUpsert(moduleId: "tn", clientId: $0, updatedAt: Timestamps.formatMilliseconds(time),
+                                                                        payload: .object([:])), updatedAt: time)
+                            })
+                            records.formUnion(ids)
+                            let newSheets = (0...(batch % 2)).map { _ in sheet() }
+                            _ = try await store.storeSheets(userId: user, sheets: newSheets.map { ValidatedSheet(sheet: $0, studyId: "open") },
+                                                            receivedAt: now)
+                            sheets.formUnion(newSheets.map(\.id))
+                        }
+                        return (records, sheets)
+                    }
+                }
+                var records = Set<String>(), sheets = Set<UUID>()
+                for try await part in group {
+                    records.formUnion(part.records)
+                    sheets.formUnion(part.sheets)
+                }
+                return (records: records, sheets: sheets)
+            }
+            writing.withLock { $0 = false }
+            let (records, sheets, polls) = try await seen
+            #expect(polls > 1, "the reader read while the writers wrote")
+            #expect(records.count == written.records.count, "each record once")
+            #expect(Set(records) == written.records, "missed: \(written.records.subtracting(records).sorted().prefix(5))")
+            #expect(sheets.count == written.sheets.count, "each sheet once")
+            #expect(Set(sheets) == written.sheets)
+        }
+    }
+
+    @Test("two processes opening a new database at once both migrate it; a database from a newer server is refused, untouched")
+    func migrations() async throws {
+        let cluster = try PostgresCluster.shared()
+        let url = try cluster.createDatabase()
+        let database = String(url.split(separator: "/").last!)
+        async let one = StoreLocation(parsing: url).open()
+        async let two = StoreLocation(parsing: url).open()
+        let stores = try await [one, two]
+        #expect(try cluster.query("SELECT identifier FROM schema_migrations ORDER BY identifier", database: database)
+                == PostgreSQLMigrations.steps.map(\.identifier).sorted())
+        for store in stores { await store.close() }
+
+        _ = try cluster.query("INSERT INTO schema_migrations VALUES ('pg99-from-the-future', 0)", database: database)
+        do {
+            let store = try await StoreLocation(parsing: url).open()
+            await store.close()
+            Issue.record("a database with an unknown schema step was opened")
+        } catch {
+            #expect("\(error)".contains("pg99-from-the-future"), "\(error)")
+        }
+        #expect(try cluster.query("SELECT count(*) FROM schema_migrations", database: database) == [String(PostgreSQLMigrations.steps.count + 1)])
+    }
+
+    /// Follows both cursors in pages of 7 until `writing` turns false, then drains once more.
+    static func follow(_ store: any ServerStore, user: Int64, while writing: Mutex<Bool>) async throws
+        -> (records: [String], sheets: [UUID], polls: Int) {
+        var records: [String] = [], sheets: [UUID] = []
+        var recordCursor: Int64 = 0, sheetCursor: Int64 = 0, polls = 0
+        while true {
+            let stillWriting = writing.withLock { $0 }
+            var more = true
+            while more {
+                let page = try await store.records(userId: user, after: recordCursor, moduleId: nil, updatedSince: nil, limit: 7)
+                records += page.records.map(\.clientId)
+                recordCursor = page.cursor
+                let sheetPage = try await store.sheetChanges(userId: user, after: sheetCursor, limit: 7)
+                sheets += sheetPage.sheets.map(\.sheet.id)
+                sheetCursor = sheetPage.cursor
+                more = page.more || sheetPage.more
+                polls += 1
+            }
+            if !stillWriting { return (records, sheets, polls) }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing run can be repeated.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,364 @@
+import Foundation
+import Testing
+import UNITIProtocol
+import UNITITesting
+@testable import UNITIServer
+
+/// The two stores, for tests that run against both.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    var testDescription: String { rawValue }
+
+    /// A fresh, empty store of this kind: SQLite in a temporary file, PostgreSQL as a new database
+    /// in the test process's throwaway cluster (``PostgresCluster``). PostgreSQL missing fails
+    /// the test, naming `Scripts/bootstrap --tests`.
+    func open() async throws -> OpenedStore {
+        switch self {
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-store-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let location = directory.appendingPathComponent("server.sqlite").path
+            return OpenedStore(store: try SQLiteServerStore(path: location), location: location) {
+                try? FileManager.default.removeItem(at: directory)
+            }
+        case .postgres:
+            let url = try PostgresCluster.shared().createDatabase()
+            return OpenedStore(store: try await StoreLocation(parsing: url).open(), location: url) {}
+        }
+    }
+}
+
+/// A store opened for one test; `close()` ends it and removes a SQLite file.
+struct OpenedStore {
+    let store: any ClosableServerStore
+    /// What `--database` would say to open the same data.
+    let location: String
+    let cleanup: @Sendable () -> Void
+
+    func close() async {
+        await store.close()
+        cleanup()
+    }
+
+    /// A second store on the same data, as a second server process opens it.
+    func reopen() async throws -> any ClosableServerStore {
+        try await StoreLocation(parsing: location).open()
+    }
+}
+
+/// The ``ServerStore`` contract, run against SQLite and PostgreSQL alike: what the routes rely on
+/// holds for both, so either may be chosen with `--database`.
+@Suite("Store contract (SQLite and PostgreSQL)")
+struct StoreContractTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func with(_ kind: StoreKind, _ body: (any ClosableServerStore) async throws -> Void) async throws {
+        let opened = try await kind.open()
+        do {
+            try await body(opened.store)
+        } catch {
+            await opened.close()
+            throw error
+        }
+        await opened.close()
+    }
+
+    func user(_ store: any ServerStore, _ name: String) async throws -> Int64 {
+        try await store.createUser(username: name, email: "\(name)@example.org", passwordHash: "hash-\(name)", language: "en",
+                                   pseudonym: "p-\(name)", now: now)
+    }
+
+    func study(_ store: any ServerStore, _ id: String, access: StudyAccess = .public, rewards: Bool = false) async throws {
+        try await store.createStudy(StudyRecord(id: id, title: LocalizedText(["en": "Study \(id)"]), access: access,
+                                                modules: [.tyt, .tyh], rewards: rewards), now: now)
+    }
+
+    func questionnaire(_ store: any ServerStore, _ id: String = "daily", version: Int = 1, study: String,
+                       module: ModuleID? = nil) async throws -> QuestionnaireImportResult {
+        let document = try QuestionnaireImport.document(from: Data(dailyQuestionnaireJSON(id: id, version: version).utf8), studyId: study)
+        return try await store.addQuestionnaire(document, module: module, now: now)
+    }
+
+    // MARK: Accounts
+
+    @Test("accounts: unique names and addresses regardless of case, found by either, changed field by field", arguments: StoreKind.allCases)
+    func accounts(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            let ada = try await user(store, "Ada")
+            let bo = try await user(store, "bo")
+            await #expect(throws: StoreConflict.usernameTaken) {
+                try await store.createUser(username: "ADA", email: "other@example.org", passwordHash: "x", language: "en", pseudonym: "p-x", now: now)
+            }
+            await #expect(throws: StoreConflict.emailTaken) {
+                try await store.createUser(username: "cy", email: "BO@example.org", passwordHash: "x", language: "en", pseudonym: "p-y", now: now)
+            }
+            #expect(try await store.user(login: "ada@EXAMPLE.org")?.id == ada)
+            #expect(try await store.user(login: "ada")?.id == ada)
+            #expect(try await store.user(login: "nobody") == nil)
+            #expect(try await store.users().map(\.username) == ["Ada", "bo"])
+
+            var account = try #require(try await store.user(id: ada))
+            #expect(!account.activated && account.active && account.gender == .undisclosed && account.language == "en")
+            #expect(account.createdAt == now && account.pseudonym == "p-Ada" && account.passwordHash == "hash-Ada")
+            try await store.setActivated(userId: ada)
+            try await store.setActive(userId: ada, active: false)
+            try await store.setPasswordHash(userId: ada, hash: "new-hash")
+            try await store.updateProfile(userId: ada, update: ProfileUpdate(username: "ada2", firstName: "Ada", lastName: "",
+                                                                            gender: .female, language: "de"))
+            account = try #require(try await store.user(id: ada))
+            #expect(account.activated && !account.active && account.passwordHash == "new-hash")
+            #expect(account.username == "ada2" && account.firstName == "Ada" && account.lastName == nil)
+            #expect(account.gender == .female && account.language == "de")
+            await #expect(throws: StoreConflict.usernameTaken) {
+                try await store.updateProfile(userId: ada, update: ProfileUpdate(username: "BO"))
+            }
+            // Keeping one's own name in another case is no conflict.
+            try await store.updateProfile(userId: bo, update: ProfileUpdate(username: "Bo"))
+            #expect(try await store.user(id: bo)?.username == "Bo")
+        }
+    }
+
+    @Test("mail tokens: used once, not after expiry, not for another purpose", arguments: StoreKind.allCases)
+    func mailTokens(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            let id = try await user(store, "ada")
+            try await store.storeMailToken(userId: id, purpose: .activation, tokenHash: "t1", expiresAt: now.addingTimeInterval(60))
+            try await store.storeMailToken(userId: id, purpose: .passwordReset, tokenHash: "t2", expiresAt: now.addingTimeInterval(60))
+            #expect(try await store.consumeMailToken(purpose: .passwordReset, tokenHash: "t1", now: now) == nil)
+            #expect(try await store.consumeMailToken(purpose: .activation, tokenHash: "t1", now: now) == id)
+            #expect(try await store.consumeMailToken(purpose: .activation, tokenHash: "t1", now: now) == nil)
+            #expect(try await store.consumeMailToken(purpose: .passwordReset, tokenHash: "t2", now: now.addingTimeInterval(61)) == nil)
+        }
+    }
+
+    @Test("sessions: found until expiry or revocation; rotation replaces both tokens; revoking all but one", arguments: StoreKind.allCases)
+    func sessions(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            let id = try await user(store, "ada")
+            let other = try await user(store, "bo")
+            for (index, owner) in [(1, id), (2, id), (3, other)] {
+                try await store.createSession(userId: owner, accessHash: "a\(index)", accessExpiresAt: now.addingTimeInterval(60),
+                                              refreshHash: "r\(index)", refreshExpiresAt: now.addingTimeInterval(600), now: now)
+            }
+            let first = try #require(try await store.session(accessHash: "a1", now: now))
+            #expect(first.account.id == id)
+            #expect(try await store.session(accessHash: "a1", now: now.addingTimeInterval(61)) == nil)
+            #expect(try await store.rotateSession(refreshHash: "r1", newAccessHash: "a1b", accessExpiresAt: now.addingTimeInterval(120),
+                                                  newRefreshHash: "r1b", refreshExpiresAt: now.addingTimeInterval(900), now: now) == id)
+            #expect(try await store.rotateSession(refreshHash: "r1", newAccessHash: "x", accessExpiresAt: now,
+                                                  newRefreshHash: "y", refreshExpiresAt: now, now: now) == nil)
+            #expect(try await store.session(accessHash: "a1", now: now) == nil)
+            #expect(try await store.session(accessHash: "a1b", now: now)?.sessionId == first.sessionId)
+            try await store.revokeSessions(userId: id, except: first.sessionId)
+            #expect(try await store.session(accessHash: "a2", now: now) == nil)
+            #expect(try await store.session(accessHash: "a1b", now: now) != nil)
+            #expect(try await store.session(accessHash: "a3", now: now) != nil, "another person's session stays")
+            try await store.revokeSession(id: first.sessionId)
+            #expect(try await store.session(accessHash: "a1b", now: now) == nil)
+            try await store.revokeSessions(userId: other)
+            #expect(try await store.session(accessHash: "a3", now: now) == nil)
+        }
+    }
+
+    // MARK: Studies
+
+    @Test("studies and memberships: ids unique, fields kept, joining time kept across status changes, requests listed", arguments: StoreKind.allCases)
+    func studies(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            try await study(store, "b-open")
+            try await study(store, "a-closed", access: .byRequest)
+            await #expect(throws: StoreConflict.studyExists) { try await study(store, "a-closed") }
+            #expect(try await store.studies().map(\.id) == ["a-closed", "b-open"])
+            var changed = try #require(try await store.study(id: "b-open"))
+            changed.description = LocalizedText(["en": "About", "de": "Worum es geht"])
+            changed.startsAt = now
+            changed.schedules = .object(["daily": .array([.string("09:00")])])
+            changed.running = false
+            changed.rewards = true
+            try await store.updateStudy(changed, now: now.addingTimeInterval(5))
+            #expect(try await store.study(id: "b-open") == changed)
+            #expect(try await store.study(id: "missing") == nil)
+
+            let ada = try await user(store, "ada"), bo = try await user(store, "bo")
+            #expect(try await store.membership(studyId: "a-closed", userId: ada) == MembershipStatus.none)
+            try await store.setMembership(studyId: "a-closed", userId: ada, status: .pending, now: now)
+            try await store.setMembership(studyId: "a-closed", userId: bo, status: .pending, now: now.addingTimeInterval(1))
+            try await store.setMembership(studyId: "b-open", userId: ada, status: .member, now: now)
+            #expect(try await store.memberships(userId: ada) == ["a-closed": .pending, "b-open": .member])
+            #expect(try await store.joinRequests(studyId: nil).map(\.username) == ["ada", "bo"])
+            #expect(try await store.joinRequests(studyId: "b-open").isEmpty)
+            try await store.setMembership(studyId: "a-closed", userId: ada, status: .member, now: now.addingTimeInterval(10))
+            let requests = try await store.joinRequests(studyId: "a-closed")
+            #expect(requests.map(\.status) == [.member, .pending])
+            #expect(requests[0].requestedAt == now, "deciding keeps the time of the request")
+
+            // The joining time (read through the member's questionnaires) survives a repeated `member`.
+            _ = try await questionnaire(store, study: "b-open")
+            try await store.setMembership(studyId: "b-open", userId: ada, status: .member, now: now.addingTimeInterval(100))
+            #expect(try await store.memberQuestionnaires(userId: ada).first?.joinedAt == now)
+            try await store.setMembership(studyId: "b-open", userId: ada, status: .left, now: now.addingTimeInterval(200))
+            #expect(try await store.memberQuestionnaires(userId: ada).isEmpty)
+            try await store.setMembership(studyId: "b-open", userId: ada, status: .member, now: now.addingTimeInterval(300))
+            #expect(try await store.memberQuestionnaires(userId: ada).first?.joinedAt == now.addingTimeInterval(300))
+        }
+    }
+
+    // MARK: Questionnaires
+
+    @Test("questionnaires: versions immutable, owned by one study, linked to a module, deactivated once", arguments: StoreKind.allCases)
+    func questionnaires(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            try await study(store, "one")
+            try await study(store, "two")
+            let first = try await questionnaire(store, study: "one")
+            #expect(first.versionAdded && first.previousModule == nil)
+            #expect(try await questionnaire(store, study: "one").versionAdded == false)
+            let changed = try await questionnaire(store, version: 2, study: "one", module: .tyh)
+            #expect(changed.versionAdded && changed.module == .tyh && changed.previousModule == first.module)
+            #expect(try await store.questionnaire(id: "daily", version: 2)?.version == 2)
+            #expect(try await store.questionnaire(id: "daily", version: 3) == nil)
+            #expect(try await store.latestQuestionnaires(studyId: "one").map(\.version) == [2])
+            #expect(try await store.studyId(ofQuestionnaire: "daily") == "one")
+            await #expect(throws: APIError.self) { _ = try await questionnaire(store, study: "two") }
+
+            var other = try QuestionnaireImport.document(from: Data(dailyQuestionnaireJSON(version: 2).utf8), studyId: "one")
+            other.definition.title = LocalizedText(["en": "Changed without a new version"])
+            await #expect(throws: APIError.self) { _ = try await store.addQuestionnaire(other, module: nil, now: now) }
+
+            _ = try await questionnaire(store, "weekly", study: "one")
+            #expect(try await store.questionnaireLinks(studyId: "one").map(\.questionnaireId) == ["daily", "weekly"])
+            let off = try await store.setQuestionnaireActive(id: "daily", studyId: "one", active: false, now: now)
+            #expect(off?.deactivatedAt == now)
+            let again = try await store.setQuestionnaireActive(id: "daily", studyId: "one", active: false, now: now.addingTimeInterval(50))
+            #expect(again?.deactivatedAt == now, "a repeated deactivation keeps the first time")
+            #expect(try await store.setQuestionnaireActive(id: "daily", studyId: "two", active: true, now: now) == nil)
+            #expect(try await store.setQuestionnaireActive(id: "daily", studyId: "one", active: true, now: now)?.isActive == true)
+            #expect(try await store.questionnaireLink(id: "daily")?.module == .tyh)
+        }
+    }
+
+    // MARK: Sheets
+
+    @Test("sheets: stored once per id, paged newest first, pulled by cursor, averaged per participant, exported in order", arguments: StoreKind.allCases)
+    func sheets(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            try await study(store, "open")
+            _ = try await questionnaire(store, study: "open")
+            let ada = try await user(store, "ada"), bo = try await user(store, "bo")
+            try await store.setMembership(studyId: "open", userId: ada, status: .member, now: now)
+            try await store.setMembership(studyId: "open", userId: bo, status: .member, now: now)
+            let early = sheet(loudness: 20, startedAt: "2027-01-10T09:00:00+01:00")
+            let late = sheet(loudness: 60, startedAt: "2027-01-20T09:00:00+01:00")
+            let stored = try await store.storeSheets(userId: ada, sheets: [ValidatedSheet(sheet: early, studyId: "open"),
+                                                                           ValidatedSheet(sheet: late, studyId: "open")], receivedAt: now)
+            #expect(stored == [.stored, .stored])
+            #expect(try await store.storeSheets(userId: ada, sheets: [ValidatedSheet(sheet: early, studyId: "open")], receivedAt: now) == [.duplicate])
+            // The same client id from another person is another sheet.
+            #expect(try await store.storeSheets(userId: bo, sheets: [ValidatedSheet(sheet: early, studyId: "open")], receivedAt: now) == [.stored])
+
+            let page = try await store.sheets(userId: ada, offset: 0, limit: 1)
+            #expect(page.total == 2 && page.sheets.map(\.sheet.id) == [late.id])
+            #expect(page.sheets[0].sheet == late && page.sheets[0].studyId == "open")
+            #expect(try await store.sheets(userId: ada, offset: 1, limit: 5).sheets.map(\.sheet.id) == [early.id])
+
+            let changes = try await store.sheetChanges(userId: ada, after: 0, limit: 1)
+            #expect(changes.sheets.map(\.sheet.id) == [early.id] && changes.more)
+            let rest = try await store.sheetChanges(userId: ada, after: changes.cursor, limit: 5)
+            #expect(rest.sheets.map(\.sheet.id) == [late.id] && !rest.more)
+            #expect(try await store.sheetChanges(userId: ada, after: rest.cursor, limit: 5).sheets.isEmpty)
+
+            let means = try await store.participantMeans(questionnaireId: "daily", studyId: "open", label: "loudness", from: nil, to: nil)
+            #expect(means == [ada: 40, bo: 20])
+            let january15 = OffsetTimestamp(parsing: "2027-01-15T00:00:00+01:00")!.date
+            #expect(try await store.participantMeans(questionnaireId: "daily", studyId: "open", label: "loudness",
+                                                     from: january15, to: nil) == [ada: 60])
+            #expect(try await store.participantMeans(questionnaireId: "daily", studyId: "open", label: "loudness",
+                                                     from: nil, to: january15) == [ada: 20, bo: 20])
+
+            let rows = try await store.exportRows(studyId: "open")
+            #expect(rows.map(\.participant) == ["p-ada", "p-ada", "p-ada", "p-ada", "p-bo", "p-bo"])
+            #expect(rows.prefix(2).map(\.label) == ["loudness", "mood"])
+            #expect(rows.prefix(2).map(\.value) == ["20", "2"])
+            #expect(rows[0].microphoneDbfs == -42.5 && rows[0].sheetId == early.id.uuidString.lowercased())
+        }
+    }
+
+    @Test("rewards read the finished Track Your Hearing sheets of reward studies only", arguments: StoreKind.allCases)
+    func rewards(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            try await study(store, "hearing", rewards: true)
+            try await study(store, "plain")
+            _ = try await questionnaire(store, "hear", study: "hearing", module: .tyh)
+            _ = try await questionnaire(store, "daily", study: "hearing", module: .tyt)
+            _ = try await questionnaire(store, "plain-q", study: "plain", module: .tyh)
+            let ada = try await user(store, "ada")
+            for id in ["hearing", "plain"] { try await store.setMembership(studyId: id, userId: ada, status: .member, now: now) }
+            var partial = sheet(questionnaire: "hear")
+            partial.isPartial = true
+            let counted = sheet(questionnaire: "hear")
+            _ = try await store.storeSheets(userId: ada, sheets: [
+                ValidatedSheet(sheet: counted, studyId: "hearing", remindedAt: now),
+                ValidatedSheet(sheet: partial, studyId: "hearing"),
+                ValidatedSheet(sheet: sheet(questionnaire: "daily"), studyId: "hearing"),
+                ValidatedSheet(sheet: sheet(questionnaire: "plain-q"), studyId: "plain"),
+            ], receivedAt: now)
+            let rewards = try await store.rewardSheets(userId: ada)
+            #expect(rewards.map(\.studyId) == ["hearing"])
+            #expect(rewards.first?.sheets.map(\.id) == [counted.id])
+            #expect(rewards.first?.sheets.first?.remindedAt == now)
+            #expect(rewards.first?.sheets.first?.finishedAt == counted.endedAt)
+        }
+    }
+
+    // MARK: Records and resources
+
+    @Test("records: newest wins, an equal time keeps the stored one, tombstones travel, the cursor pages", arguments: StoreKind.allCases)
+    func records(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            let ada = try await user(store, "ada"), bo = try await user(store, "bo")
+            func change(_ id: String, _ seconds: Double, _ note: String?, module: String = "tn") -> RecordChange {
+                let time = now.addingTimeInterval(seconds)
+                return RecordChange(upsert: ModuleRecordUpsert(moduleId: module, clientId: id, updatedAt: Timestamps.formatMilliseconds(time),
+                                                               deleted: note == nil ? true : nil,
+                                                               payload: note.map { .object(["note": .string($0)]) }),
+                                    updatedAt: time)
+            }
+            #expect(try await store.applyRecords(userId: ada, changes: [change("e1", 10, "first"), change("e2", 10, "two"),
+                                                                        change("s1", 10, "sound", module: "son")]) == [.applied, .applied, .applied])
+            #expect(try await store.applyRecords(userId: ada, changes: [change("e1", 5, "older"), change("e1", 10, "same time"),
+                                                                        change("e1", 20, "newer")]) == [.stale, .stale, .applied])
+            #expect(try await store.applyRecords(userId: ada, changes: [change("e2", 30, nil)]) == [.applied])
+            _ = try await store.applyRecords(userId: bo, changes: [change("e1", 99, "bo's")])
+
+            let all = try await store.records(userId: ada, after: 0, moduleId: nil, updatedSince: nil, limit: 10)
+            #expect(all.records.map(\.clientId) == ["s1", "e1", "e2"], "in the order they last changed")
+            #expect(all.records[1].payload == .object(["note": .string("newer")]))
+            #expect(all.records[2].deleted && all.records[2].payload == nil)
+            #expect(all.records[1].updatedAt == Timestamps.formatMilliseconds(now.addingTimeInterval(20)))
+            let first = try await store.records(userId: ada, after: 0, moduleId: nil, updatedSince: nil, limit: 2)
+            #expect(first.more && first.records.count == 2)
+            let second = try await store.records(userId: ada, after: first.cursor, moduleId: nil, updatedSince: nil, limit: 2)
+            #expect(!second.more && second.records.map(\.clientId) == ["e2"])
+            #expect(try await store.records(userId: ada, after: 0, moduleId: .son, updatedSince: nil, limit: 10).records.map(\.clientId) == ["s1"])
+            #expect(try await store.records(userId: ada, after: 0, moduleId: nil, updatedSince: now.addingTimeInterval(15),
+                                            limit: 10).records.map(\.clientId) == ["e1", "e2"])
+            #expect(try await store.records(userId: bo, after: 0, moduleId: nil, updatedSince: nil, limit: 10).records.map(\.clientId) == ["e1"])
+        }
+    }
+
+    @Test("module resources: equal content changes nothing, new content replaces", arguments: StoreKind.allCases)
+    func resources(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            let catalogue: JSONValue = .object(["sounds": .array([.string("rain")])])
+            #expect(try await store.putResource(moduleId: .son, name: "sounds", content: catalogue, now: now))
+            #expect(try await store.putResource(moduleId: .son, name: "sounds", content: catalogue, now: now.addingTimeInterval(9)) == false)
+            #expect(try await store.resource(moduleId: .son, name: "sounds")?.updatedAt == now)
+            #expect(try await store.putResource(moduleId: .son, name: "sounds", content: .object(["sounds": .array([])]), now: now.addingTimeInterval(9)))
+            #expect(try await store.resource(moduleId: .son, name: "sounds")?.updatedAt == now.addingTimeInterval(9))
+            _ = try await store.putResource(moduleId: .son, name: "a-list", content: .array([]), now: now)
+            #expect(try await store.resources().map(\.name) == ["a-list", "sounds"])
+            #expect(try await store.resource(moduleId: .tyt, name: "sounds") == nil)
+        }
+    }
+}
