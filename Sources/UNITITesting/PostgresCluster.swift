@@ -119,10 +119,12 @@ public final class PostgresCluster: @unchecked Sendable {
     @discardableResult
     private func run(_ program: String, _ arguments: [String]) throws -> String {
         let path = program == "psql" || program == "createdb" ? try Self.clientProgram(program, bin: bin) : bin + "/" + program
-        if let owner {
-            return try Self.checked("/usr/sbin/runuser", ["-u", owner, "--", path] + arguments)
-        }
-        return try Self.checked(path, arguments)
+        let command = (owner.map { ["/usr/sbin/runuser", "-u", $0, "--"] } ?? []) + [path] + arguments
+        // Through a shell that first closes every descriptor above 2: the server `pg_ctl start`
+        // leaves running would otherwise inherit the descriptor by which Foundation learns that
+        // the program ended, and the test would wait for the server instead of for pg_ctl.
+        let script = "for fd in /proc/$$/fd/*; do n=${fd##*/}; if [ \"$n\" -gt 2 ] 2>/dev/null; then eval \"exec $n>&-\"; fi; done; exec \"$@\""
+        return try Self.checked("/bin/bash", ["-c", script, "bash"] + command)
     }
 
     private static func clientProgram(_ name: String, bin: String) throws -> String {
@@ -133,22 +135,31 @@ public final class PostgresCluster: @unchecked Sendable {
         throw Missing(description: "\(name) is not installed: run Scripts/bootstrap --tests (it installs postgresql)")
     }
 
+    /// Runs a program and returns what it printed; throws with its error output when it fails.
+    /// Output goes to files, not pipes: `pg_ctl start` leaves a server running that may keep
+    /// inherited descriptors open, and a pipe would then never reach its end.
     @discardableResult
     private static func checked(_ executable: String, _ arguments: [String]) throws -> String {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-pg-run-\(UUID().uuidString)")
+        let outPath = scratch.path + ".out", errPath = scratch.path + ".err"
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(atPath: outPath)
+            try? FileManager.default.removeItem(atPath: errPath)
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: "/")
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
         process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         try process.run()
-        let errors = ErrorCollector(err)
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let message = errors.wait()
         process.waitUntilExit()
+        let output = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         guard process.terminationStatus == 0 else {
+            let message = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
             throw Missing(description: "\((executable as NSString).lastPathComponent) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(message)\(output)")
         }
         return output
@@ -168,23 +179,5 @@ public final class PostgresCluster: @unchecked Sendable {
         watchdog.standardOutput = FileHandle.nullDevice
         watchdog.standardError = FileHandle.nullDevice
         try? watchdog.run()
-    }
-}
-
-/// Reads a pipe to its end on another thread, so a chatty program cannot stall on a full pipe.
-private final class ErrorCollector: @unchecked Sendable {
-    private var text = ""
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ pipe: Pipe) {
-        DispatchQueue.global().async {
-            self.text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            self.done.signal()
-        }
-    }
-
-    func wait() -> String {
-        done.wait()
-        return text
     }
 }

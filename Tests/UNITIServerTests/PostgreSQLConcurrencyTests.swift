@@ -108,7 +108,7 @@ struct PostgreSQLConcurrencyTests {
     func cursorsNeverSkip() async throws {
         try await withTwoProcesses { first, second, user in
             let writers = 6, batches = 15
-            let writing = Mutex(true)
+            let writing = Flag(true)
             // The reader pulls small pages all the time the writers write, then once more after them
             // from where its cursors stand: a number it skipped (committed after a larger one was
             // read) is behind its cursor for good, and missing from what it saw.
@@ -141,7 +141,7 @@ struct PostgreSQLConcurrencyTests {
                 }
                 return (records: records, sheets: sheets)
             }
-            writing.withLock { $0 = false }
+            writing.set(false)
             let (records, sheets, polls) = try await seen
             #expect(polls > 1, "the reader read while the writers wrote")
             #expect(records.count == written.records.count, "each record once")
@@ -175,12 +175,12 @@ struct PostgreSQLConcurrencyTests {
     }
 
     /// Follows both cursors in pages of 7 until `writing` turns false, then drains once more.
-    static func follow(_ store: any ServerStore, user: Int64, while writing: Mutex<Bool>) async throws
+    static func follow(_ store: any ServerStore, user: Int64, while writing: Flag) async throws
         -> (records: [String], sheets: [UUID], polls: Int) {
         var records: [String] = [], sheets: [UUID] = []
         var recordCursor: Int64 = 0, sheetCursor: Int64 = 0, polls = 0
         while true {
-            let stillWriting = writing.withLock { $0 }
+            let stillWriting = writing.value
             var more = true
             while more {
                 let page = try await store.records(userId: user, after: recordCursor, moduleId: nil, updatedSince: nil, limit: 7)
@@ -196,6 +196,14 @@ struct PostgreSQLConcurrencyTests {
             try await Task.sleep(for: .milliseconds(2))
         }
     }
+}
+
+/// A flag several tasks read while one sets it.
+final class Flag: Sendable {
+    private let state: Mutex<Bool>
+    init(_ value: Bool) { state = Mutex(value) }
+    var value: Bool { state.withLock { $0 } }
+    func set(_ value: Bool) { state.withLock { $0 = value } }
 }
 
 /// A small deterministic generator (SplitMix64), so a failing run can be repeated.

@@ -25,6 +25,14 @@ enum PostgreSQLMigrations {
     }
 
     static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+        do {
+            try await steps(client, logger: logger)
+        } catch let error as PostgresTransactionError {
+            throw error.closureError ?? error.commitError ?? error.beginError ?? error
+        }
+    }
+
+    private static func steps(_ client: PostgresClient, logger: Logger) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
             try await connection.query("""

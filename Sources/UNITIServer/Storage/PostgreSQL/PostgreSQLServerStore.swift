@@ -63,8 +63,14 @@ public final class PostgreSQLServerStore: ClosableServerStore, Sendable {
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    /// The closure's own error comes out as it was thrown (a conflict stays a conflict), not
+    /// wrapped in postgres-nio's transaction error.
     func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        do {
+            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        } catch let error as PostgresTransactionError {
+            throw error.closureError ?? error.commitError ?? error.beginError ?? error
+        }
     }
 
     /// Inside a transaction: waits until no other transaction (of any server process) writes the
