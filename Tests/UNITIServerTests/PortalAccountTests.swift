@@ -22,10 +22,28 @@ private func secondProcess(of server: TestServer) throws -> ServerEnvironment {
 }
 
 extension PortalBrowser {
-    /// Logs in and returns the start page's CSRF token.
+    /// Logs in; the login must lead to the start page.
     func logIn(_ server: TestServer, _ name: String, password: String = "correct horse") async throws {
         let response = try await server.portalLogin(self, name, password: password)
         #expect(response.headers[.location] == "/")
+    }
+}
+
+extension TestServer {
+    /// A browser with a new, activated account made through the portal, logged in.
+    func loggedInPortalAccount(_ client: any TestClientProtocol, _ name: String) async throws -> PortalBrowser {
+        let browser = PortalBrowser(client)
+        try await portalAccount(browser, name)
+        try await browser.logIn(self, name)
+        return browser
+    }
+}
+
+extension TestClientProtocol {
+    /// An API access token for an existing account (an app's login beside the browser's).
+    func apiToken(_ login: String, password: String = "correct horse") async throws -> String {
+        try await json(.post, "/api/v1/account/login", body: LoginRequest(login: login, password: password))
+            .decode(SessionTokens.self).accessToken
     }
 }
 
@@ -71,13 +89,10 @@ struct PortalAccountTests {
     func passwordChangeEndsOtherSessions() async throws {
         let server = try TestServer()
         try await server.run { client in
-            let browser = PortalBrowser(client)
-            try await server.portalAccount(browser, "anna")
-            try await browser.logIn(server, "anna")
+            let browser = try await server.loggedInPortalAccount(client, "anna")
             let other = PortalBrowser(client)
             try await other.logIn(server, "anna")
-            let token = try await client.json(.post, "/api/v1/account/login", body: LoginRequest(login: "anna", password: "correct horse"))
-                .decode(SessionTokens.self).accessToken
+            let token = try await client.apiToken("anna")
 
             let differ = try await browser.submit("/profile", to: "/profile/password",
                                                   ["currentPassword": "correct horse", "password": "new horse 1", "passwordRepeat": "new horse 2"])
@@ -108,11 +123,8 @@ struct PortalAccountTests {
     func deactivation() async throws {
         let server = try TestServer()
         try await server.run { client in
-            let browser = PortalBrowser(client)
-            try await server.portalAccount(browser, "anna")
-            try await browser.logIn(server, "anna")
-            let token = try await client.json(.post, "/api/v1/account/login", body: LoginRequest(login: "anna", password: "correct horse"))
-                .decode(SessionTokens.self).accessToken
+            let browser = try await server.loggedInPortalAccount(client, "anna")
+            let token = try await client.apiToken("anna")
 
             let wrong = try await browser.submit("/profile", to: "/profile/deactivate", ["password": "guess"])
             #expect(wrong.status == .forbidden)
@@ -144,9 +156,7 @@ struct PortalAccountTests {
                 #expect(response.status == .seeOther, "\(path)")
                 #expect(response.headers[.location] == "/login", "\(path)")
             }
-            let browser = PortalBrowser(client)
-            try await server.portalAccount(browser, "anna")
-            try await browser.logIn(server, "anna")
+            let browser = try await server.loggedInPortalAccount(client, "anna")
             for path in ["/profile", "/profile/password", "/profile/deactivate", "/studies/join", "/studies/leave"] {
                 #expect(try await browser.post(path, ["password": "correct horse", "study": "x", "username": "zed"]).status == .forbidden, "\(path)")
             }
@@ -166,9 +176,7 @@ struct PortalStudyTests {
         try await server.createStudy("asking", access: .byRequest)
         try await server.createStudy("bound", mayLeave: false)
         try await server.run { client in
-            let browser = PortalBrowser(client)
-            try await server.portalAccount(browser, "anna")
-            try await browser.logIn(server, "anna")
+            let browser = try await server.loggedInPortalAccount(client, "anna")
             let list = try await browser.get("/studies")
             // Listed like the API's `available`: the public ones; the password and request studies
             // are not listed to strangers (the id comes from the study team).
@@ -218,11 +226,8 @@ struct PortalStudyTests {
         try await server.createStudy("secret", access: .password, password: "let me in")
         try await server.createStudy("other", access: .password, password: "let me in")
         try await server.run { client in
-            let browser = PortalBrowser(client)
-            try await server.portalAccount(browser, "anna")
-            try await browser.logIn(server, "anna")
-            let token = try await client.json(.post, "/api/v1/account/login", body: LoginRequest(login: "anna", password: "correct horse"))
-                .decode(SessionTokens.self).accessToken
+            let browser = try await server.loggedInPortalAccount(client, "anna")
+            let token = try await client.apiToken("anna")
             // Five wrong in the portal...
             for _ in 0..<5 {
                 #expect(try await browser.submit("/studies", to: "/studies/join", ["study": "secret", "password": "guess"]).status == .forbidden)
@@ -395,11 +400,8 @@ struct PortalDataTests {
         try await server.createStudy("open")
         try await server.addQuestionnaire(study: "open", module: .tyt)
         try await server.run { client in
-            let anna = PortalBrowser(client)
-            try await server.portalAccount(anna, "anna")
-            try await anna.logIn(server, "anna")
-            let annaToken = try await client.json(.post, "/api/v1/account/login", body: LoginRequest(login: "anna", password: "correct horse"))
-                .decode(SessionTokens.self).accessToken
+            let anna = try await server.loggedInPortalAccount(client, "anna")
+            let annaToken = try await client.apiToken("anna")
             _ = try await client.json(.post, "/api/v1/studies/open/join", token: annaToken, body: JoinStudyRequest())
             let annaSheet = sheet(loudness: 77, mood: 3)
             #expect(try await client.json(.post, "/api/v1/sheets", token: annaToken, body: AnswerSheetBatch(sheets: [annaSheet])).status == .ok)
