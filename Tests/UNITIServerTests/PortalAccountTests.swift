@@ -220,7 +220,7 @@ struct PortalStudyTests {
         }
     }
 
-    @Test("wrong study passwords are throttled per person and study, and the portal and the API count together")
+    @Test("wrong study passwords are throttled per person and study; the portal, the API and other server processes count together")
     func studyPasswordThrottleShared() async throws {
         let server = try TestServer()
         try await server.createStudy("secret", access: .password, password: "let me in")
@@ -253,6 +253,12 @@ struct PortalStudyTests {
             #expect(page.status == .tooManyRequests)
             #expect(page.text.contains("Too many wrong study passwords; wait 2 seconds before trying again."))
             #expect(try await server.store.membership(studyId: "secret", userId: 2) == .none)
+
+            // The count is in the store: another server process on the database waits as well.
+            try await run(try secondProcess(of: server)) { other in
+                let elsewhere = try await other.json(.post, "/api/v1/studies/secret/join", token: bertToken, body: JoinStudyRequest(password: "let me in"))
+                #expect(elsewhere.status == .tooManyRequests)
+            }
 
             // Once the wait is over the right password joins, and a success clears the count.
             server.clock.advance(by: 3)
@@ -398,9 +404,11 @@ struct PortalDataTests {
     func downloadCompleteAndIsolated() async throws {
         let server = try TestServer()
         try await server.createStudy("open")
+        try await server.createStudy("secret", access: .password, password: "let me in")
         try await server.addQuestionnaire(study: "open", module: .tyt)
         try await server.run { client in
             let anna = try await server.loggedInPortalAccount(client, "anna")
+            #expect(try await anna.submit("/studies", to: "/studies/join", ["study": "secret", "password": "guess"]).status == .forbidden)
             let annaToken = try await client.apiToken("anna")
             _ = try await client.json(.post, "/api/v1/studies/open/join", token: annaToken, body: JoinStudyRequest())
             let annaSheet = sheet(loudness: 77, mood: 3)

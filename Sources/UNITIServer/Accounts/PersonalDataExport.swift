@@ -18,6 +18,7 @@ struct PersonalDataExport: Sendable {
         var rewards: [RewardStatus]
         var sessions: [PersonalData.Session]
         var mailedCodes: [PersonalData.MailedCode]
+        var studyPasswordFailures: [PersonalData.StudyPasswordFailures]
     }
 
     struct Membership: Codable, Sendable {
@@ -42,7 +43,7 @@ struct PersonalDataExport: Sendable {
         let rewards = try await store.rewardSheets(userId: userId).map { RewardRules.status(studyId: $0.studyId, sheets: $0.sheets) }
         return Document(format: Self.format, exportedAt: Timestamps.format(environment.clock.now()), account: data.account,
                         memberships: memberships, sheets: data.sheets, records: data.records, rewards: rewards,
-                        sessions: data.sessions, mailedCodes: data.mailedCodes)
+                        sessions: data.sessions, mailedCodes: data.mailedCodes, studyPasswordFailures: data.studyPasswordFailures)
     }
 
     /// The document as pretty JSON with sorted keys (stable to read and compare).

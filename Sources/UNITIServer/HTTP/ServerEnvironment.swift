@@ -7,7 +7,8 @@ public struct ServerEnvironment: Sendable {
     public var clock: any ServerClock
     public var passwords: PasswordHasher
     public var throttle: LoginThrottle
-    /// Wrong study passwords per person and study, shared by the API and the portal.
+    /// The rule for wrong study passwords (counted per person and study in the store, so the API,
+    /// the portal and every server process on the database count together).
     public var studyPasswordThrottle: StudyPasswordThrottle
     /// Where the participant portal is reached from outside (`serve --public-url`); when set,
     /// mails carry a link to the portal page with the code filled in, else just the code.

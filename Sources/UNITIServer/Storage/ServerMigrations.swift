@@ -22,6 +22,7 @@ enum ServerMigrations {
         migrator.registerMigration("v5-study-rewards", migrate: StudySchema.v5)
         migrator.registerMigration("v5-sheet-reward-times", migrate: SheetSchema.v5)
         migrator.registerMigration("v6-server-secrets", migrate: ServerSecretSchema.v6)
+        migrator.registerMigration("v6-study-password-failures", migrate: StudyPasswordFailureSchema.v6)
         return migrator
     }
 }

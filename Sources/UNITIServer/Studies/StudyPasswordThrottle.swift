@@ -4,29 +4,28 @@ import Foundation
 /// study, and after a few each further try must wait a doubling delay (429 with `Retry-After` on
 /// the API, a line saying how long on the portal page).
 ///
-/// It is the login throttle's rule (``LoginThrottle``: five free failures inside fifteen minutes,
-/// then 2 s doubling up to fifteen minutes), kept in memory in the same way, under its own keys so
-/// that a wrong study password never delays a login. One instance lives in the
-/// ``ServerEnvironment``, so the API and the portal count the same failures.
+/// The rule is the login throttle's (``ThrottleRule``: five free failures inside fifteen minutes,
+/// then 2 s doubling up to fifteen minutes). Unlike the login throttle, the count lives in the
+/// store (``StudyStore/recordStudyPasswordFailure(userId:studyId:rule:now:)``): each guess costs
+/// the guesser an activated account, so the count is worth keeping where every server process
+/// and a restart see it, and a wrong study password never delays a login or another study.
 public struct StudyPasswordThrottle: Sendable {
-    let counter: LoginThrottle
+    public let rule: ThrottleRule
 
-    public init(counter: LoginThrottle = LoginThrottle()) {
-        self.counter = counter
+    public init(rule: ThrottleRule = ThrottleRule()) {
+        self.rule = rule
     }
 
     /// Seconds this person must still wait before trying this study's password again, or nil.
-    public func retryAfter(userId: Int64, studyId: String, now: Date) -> Int? {
-        counter.retryAfter(login: Self.key(userId, studyId), now: now)
+    func retryAfter(userId: Int64, studyId: String, store: any StudyStore, now: Date) async throws -> Int? {
+        rule.retryAfter(try await store.studyPasswordFailures(userId: userId, studyId: studyId), now: now)
     }
 
-    public func recordFailure(userId: Int64, studyId: String, now: Date) {
-        counter.recordFailure(login: Self.key(userId, studyId), now: now)
+    func recordFailure(userId: Int64, studyId: String, store: any StudyStore, now: Date) async throws {
+        try await store.recordStudyPasswordFailure(userId: userId, studyId: studyId, rule: rule, now: now)
     }
 
-    public func recordSuccess(userId: Int64, studyId: String) {
-        counter.recordSuccess(login: Self.key(userId, studyId))
+    func recordSuccess(userId: Int64, studyId: String, store: any StudyStore) async throws {
+        try await store.clearStudyPasswordFailures(userId: userId, studyId: studyId)
     }
-
-    private static func key(_ userId: Int64, _ studyId: String) -> String { "\(userId)\u{0}\(studyId)" }
 }

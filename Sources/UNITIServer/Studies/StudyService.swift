@@ -64,17 +64,17 @@ struct StudyService: Sendable {
                 throw APIError(.forbidden, "study_password_required", "Study '\(id)' needs its password to join.")
             }
             let throttle = environment.studyPasswordThrottle
-            if let wait = throttle.retryAfter(userId: userId, studyId: id, now: now) {
+            if let wait = try await throttle.retryAfter(userId: userId, studyId: id, store: store, now: now) {
                 throw APIError(.tooManyRequests, "too_many_study_attempts",
                                "Too many wrong passwords for study '\(id)'; wait \(wait) seconds before trying again.",
                                headers: ["Retry-After": "\(wait)"])
             }
             guard let hash = study.passwordHash, password.utf8.count <= 256,
                   await environment.passwords.verify(password, hash: hash) else {
-                throttle.recordFailure(userId: userId, studyId: id, now: now)
+                try await throttle.recordFailure(userId: userId, studyId: id, store: store, now: now)
                 throw APIError(.forbidden, "wrong_study_password", "The password for study '\(id)' is wrong.")
             }
-            throttle.recordSuccess(userId: userId, studyId: id)
+            try await throttle.recordSuccess(userId: userId, studyId: id, store: store)
             try await store.setMembership(studyId: id, userId: userId, status: .member, now: now)
             return .member
         case .byRequest:

@@ -48,6 +48,14 @@ public struct PersonalData: Codable, Sendable {
         public var usedAt: String?
     }
 
+    /// Wrong study passwords still counted against the person (the throttle), per study.
+    public struct StudyPasswordFailures: Codable, Sendable {
+        public var studyId: String
+        public var failures: Int
+        public var firstFailure: String
+        public var lastFailure: String
+    }
+
     public var account: Account
     public var memberships: [Membership]
     /// Every answer sheet as it was sent, with its study and when the server received it (the
@@ -57,4 +65,5 @@ public struct PersonalData: Codable, Sendable {
     public var records: [ModuleRecord]
     public var sessions: [Session]
     public var mailedCodes: [MailedCode]
+    public var studyPasswordFailures: [StudyPasswordFailures]
 }

@@ -13,6 +13,7 @@ extension SQLiteServerStore: PersonalDataStore {
         "module_records": "records",
         "sessions": "sessions",
         "mail_tokens": "mailedCodes",
+        "study_password_failures": "studyPasswordFailures",
     ]
 
     public func personalData(userId: Int64) async throws -> PersonalData? {
@@ -44,12 +45,21 @@ extension SQLiteServerStore: PersonalDataStore {
                 """, arguments: [userId]).map { row in
                 PersonalData.MailedCode(purpose: row["purpose"], expiresAt: time(row["expires_at"])!, usedAt: time(row["used_at"]))
             }
+            let failures = try Row.fetchAll(db, sql: """
+                SELECT * FROM study_password_failures WHERE user_id = ? ORDER BY study_id
+                """, arguments: [userId]).map { row in
+                let count = StudyPasswordFailureSchema.count(row)
+                return PersonalData.StudyPasswordFailures(studyId: row["study_id"], failures: count.failures,
+                                                          firstFailure: Timestamps.format(count.firstFailure),
+                                                          lastFailure: Timestamps.format(count.lastFailure))
+            }
             return PersonalData(
                 account: .init(username: account.username, email: account.email, firstName: account.firstName,
                                lastName: account.lastName, gender: account.gender.rawValue, language: account.language,
                                activated: account.activated, active: account.active, pseudonym: account.pseudonym,
                                createdAt: Timestamps.format(account.createdAt)),
-                memberships: memberships, sheets: sheets, records: records, sessions: sessions, mailedCodes: codes)
+                memberships: memberships, sheets: sheets, records: records, sessions: sessions, mailedCodes: codes,
+                studyPasswordFailures: failures)
         }
     }
 }

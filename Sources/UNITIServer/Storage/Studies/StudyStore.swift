@@ -19,6 +19,13 @@ public protocol StudyStore: Sendable {
     func setMembership(studyId: String, userId: Int64, status: MembershipStatus, now: Date) async throws
     /// Requests to join by-request studies (of one study, or of all), oldest first, decided ones included.
     func joinRequests(studyId: String?) async throws -> [JoinRequestRecord]
+
+    /// Wrong study passwords counted for one person and study (``StudyPasswordThrottle``); kept in
+    /// the store so that every server process and a restart see the same count.
+    func studyPasswordFailures(userId: Int64, studyId: String) async throws -> ThrottleRule.Count?
+    /// Counts one more wrong password by `rule` (a new count when the old one expired) in one transaction.
+    func recordStudyPasswordFailure(userId: Int64, studyId: String, rule: ThrottleRule, now: Date) async throws
+    func clearStudyPasswordFailures(userId: Int64, studyId: String) async throws
 }
 
 /// A study as the coordinator defines it.
