@@ -175,6 +175,8 @@ struct PortalStudyTests {
         try await server.createStudy("secret", access: .password, password: "let me in")
         try await server.createStudy("asking", access: .byRequest)
         try await server.createStudy("bound", mayLeave: false)
+        try await server.store.createStudy(StudyRecord(id: "paused", title: LocalizedText(["en": "Paused"]), running: false),
+                                           now: server.clock.now())
         try await server.run { client in
             let browser = try await server.loggedInPortalAccount(client, "anna")
             let list = try await browser.get("/studies")
@@ -214,6 +216,13 @@ struct PortalStudyTests {
             #expect(try await server.store.membership(studyId: "open", userId: 1) == .left)
             let notMember = try await browser.submit("/studies", to: "/studies/leave", ["study": "open"])
             #expect(notMember.status == .conflict)
+            // A study that is not running is listed without a join button and refuses a join.
+            #expect(try await browser.get("/studies").text.contains(#"id="study-paused""#))
+            #expect(!(try await browser.get("/studies").text.contains(#"id="join-paused""#)))
+            let closed = try await browser.submit("/studies", to: "/studies/join", ["study": "paused"])
+            #expect(closed.status == .conflict)
+            #expect(closed.text.contains("This study is not running at the moment"))
+            #expect(try await server.store.membership(studyId: "paused", userId: 1) == .none)
             let unknown = try await browser.submit("/studies", to: "/studies/join", ["study": "../etc"])
             #expect(unknown.status == .notFound)
             #expect(unknown.text.contains(#"id="join-error""#))
