@@ -281,6 +281,28 @@ struct PortalStudyTests {
     }
 }
 
+extension PortalStudyTests {
+    @Test("twelve wrong study passwords sent at once get five 403s and seven 429s: check and count are one step")
+    func studyPasswordGuessesAtOnce() async throws {
+        let server = try TestServer()
+        try await server.createStudy("secret", access: .password, password: "let me in")
+        try await server.run { client in
+            let token = try await client.signUp("mallory", on: server)
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for guess in 0..<12 {
+                    group.addTask {
+                        try await client.json(.post, "/api/v1/studies/secret/join", token: token,
+                                              body: JoinStudyRequest(password: "guess \(guess)")).status
+                    }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .forbidden }.count == 5)
+            #expect(statuses.filter { $0 == .tooManyRequests }.count == 7)
+        }
+    }
+}
+
 @Suite("Portal: CSRF key, mail links")
 struct PortalSharedKeyAndMailTests {
     @Test("two server processes on one database accept each other's CSRF tokens, and a restart keeps open forms valid")

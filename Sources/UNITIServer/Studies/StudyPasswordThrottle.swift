@@ -6,7 +6,7 @@ import Foundation
 ///
 /// The rule is the login throttle's (``ThrottleRule``: five free failures inside fifteen minutes,
 /// then 2 s doubling up to fifteen minutes). Unlike the login throttle, the count lives in the
-/// store (``StudyStore/recordStudyPasswordFailure(userId:studyId:rule:now:)``): each guess costs
+/// store (``StudyStore/startStudyPasswordAttempt(userId:studyId:rule:now:)``): each guess costs
 /// the guesser an activated account, so the count is worth keeping where every server process
 /// and a restart see it, and a wrong study password never delays a login or another study.
 public struct StudyPasswordThrottle: Sendable {
@@ -16,13 +16,10 @@ public struct StudyPasswordThrottle: Sendable {
         self.rule = rule
     }
 
-    /// Seconds this person must still wait before trying this study's password again, or nil.
-    func retryAfter(userId: Int64, studyId: String, store: any StudyStore, now: Date) async throws -> Int? {
-        rule.retryAfter(try await store.studyPasswordFailures(userId: userId, studyId: studyId), now: now)
-    }
-
-    func recordFailure(userId: Int64, studyId: String, store: any StudyStore, now: Date) async throws {
-        try await store.recordStudyPasswordFailure(userId: userId, studyId: studyId, rule: rule, now: now)
+    /// Seconds this person must still wait before trying this study's password again, or nil
+    /// after counting this try as a failure (``recordSuccess(userId:studyId:store:)`` takes it back).
+    func startAttempt(userId: Int64, studyId: String, store: any StudyStore, now: Date) async throws -> Int? {
+        try await store.startStudyPasswordAttempt(userId: userId, studyId: studyId, rule: rule, now: now)
     }
 
     func recordSuccess(userId: Int64, studyId: String, store: any StudyStore) async throws {

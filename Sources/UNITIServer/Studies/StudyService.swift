@@ -64,14 +64,15 @@ struct StudyService: Sendable {
                 throw APIError(.forbidden, "study_password_required", "Study '\(id)' needs its password to join.")
             }
             let throttle = environment.studyPasswordThrottle
-            if let wait = try await throttle.retryAfter(userId: userId, studyId: id, store: store, now: now) {
+            // Counted before the check and taken back when right: guesses sent at once are
+            // counted one by one, so they cannot all pass before the first failure is recorded.
+            if let wait = try await throttle.startAttempt(userId: userId, studyId: id, store: store, now: now) {
                 throw APIError(.tooManyRequests, "too_many_study_attempts",
                                "Too many wrong passwords for study '\(id)'; wait \(wait) seconds before trying again.",
                                headers: ["Retry-After": "\(wait)"])
             }
             guard let hash = study.passwordHash, password.utf8.count <= 256,
                   await environment.passwords.verify(password, hash: hash) else {
-                try await throttle.recordFailure(userId: userId, studyId: id, store: store, now: now)
                 throw APIError(.forbidden, "wrong_study_password", "The password for study '\(id)' is wrong.")
             }
             try await throttle.recordSuccess(userId: userId, studyId: id, store: store)

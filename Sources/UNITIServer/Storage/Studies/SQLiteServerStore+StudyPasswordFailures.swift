@@ -25,18 +25,11 @@ enum StudyPasswordFailureSchema {
 }
 
 extension SQLiteServerStore {
-    public func studyPasswordFailures(userId: Int64, studyId: String) async throws -> ThrottleRule.Count? {
-        try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM study_password_failures WHERE user_id = ? AND study_id = ?",
-                             arguments: [userId, studyId]).map(StudyPasswordFailureSchema.count)
-        }
-    }
-
-    public func recordStudyPasswordFailure(userId: Int64, studyId: String, rule: ThrottleRule, now: Date) async throws {
+    public func startStudyPasswordAttempt(userId: Int64, studyId: String, rule: ThrottleRule, now: Date) async throws -> Int? {
         try await pool.write { db in
-            // Read and write in one transaction: two processes counting at once add up, never overwrite.
             let current = try Row.fetchOne(db, sql: "SELECT * FROM study_password_failures WHERE user_id = ? AND study_id = ?",
                                            arguments: [userId, studyId]).map(StudyPasswordFailureSchema.count)
+            if let wait = rule.retryAfter(current, now: now) { return wait }
             let next = rule.adding(failureAt: now, to: current)
             try db.execute(sql: """
                 INSERT INTO study_password_failures (user_id, study_id, failures, first_failure, last_failure)
@@ -45,6 +38,7 @@ extension SQLiteServerStore {
                     first_failure = excluded.first_failure, last_failure = excluded.last_failure
                 """, arguments: ["userId": userId, "studyId": studyId, "failures": next.failures,
                                  "first": next.firstFailure.timeIntervalSince1970, "last": next.lastFailure.timeIntervalSince1970])
+            return nil
         }
     }
 
