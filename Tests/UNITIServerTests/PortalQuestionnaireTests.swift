@@ -33,7 +33,8 @@ func everyTypeQuestionnaireJSON(presentation: String = "allOnOnePage") -> String
        {"type": "date", "label": "onset", "text": {"en": "Since when?"}},
        {"type": "hologram", "label": "future", "text": {"en": "A question of the future"}},
        {"type": "scale", "label": "cigarettes", "required": true, "text": {"en": "How many a day?"}, "min": 1, "max": 5,
-        "showIf": {"label": "smoker", "equals": 0}}
+        "showIf": {"label": "smoker", "equals": 0}},
+       {"type": "freeText", "label": "brand", "text": {"en": "Which brand?"}, "showIf": {"label": "smoker", "equals": 0}}
      ]}
     """
 }
@@ -362,6 +363,33 @@ struct PortalQuestionnaireTests {
             // A form without its CSRF token changes nothing.
             #expect(try await browser.post("/questionnaires/every-type", ["q3": "1", "action": "save"]).status == .forbidden)
             #expect(try await server.draftRecord("anna", owner: "tys", questionnaire: "every-type")?.draft.sheet.values["mood"] == .number(3))
+        }
+    }
+
+    @Test("without the script, finishing first shows the optional questions the answers bring up; with it, the sheet is sent at once")
+    func conditionalQuestionsShownWithoutScript() async throws {
+        let server = try TestServer()
+        try await server.run { client in
+            let browser = PortalBrowser(client)
+            try await prepare(server, browser, members: ["anna", "bert"])
+            _ = try await server.portalLogin(browser, "anna")
+            let fields = ["q2": "0", "q7": "4", "q13": "2", "action": "finish"]
+            let shown = try await browser.answer("every-type", fields)
+            #expect(shown.status == .ok)
+            #expect(shown.text.contains("Your answers bring up more questions, shown now."))
+            #expect(shown.text.contains(#"id="item-q14""#))
+            #expect(!(shown.text.range(of: #"id="item-q14""#).map { shown.text[$0.lowerBound...].prefix(150).contains(" hidden>") } ?? true))
+            #expect(try await server.storedSheets("anna").isEmpty)
+            // Seen now: the next finish sends, the optional question left empty.
+            let sent = try await browser.answer("every-type", fields)
+            #expect(sent.headers[.location] == "/questionnaires?notice=questionnaireDone")
+            #expect(try await server.storedSheets("anna").first?.values == ["smoker": .number(0), "sleep": .number(4), "cigarettes": .number(2)])
+
+            // With the script (it reports the UTC offset), the page showed them as they came up.
+            let bert = PortalBrowser(client)
+            _ = try await server.portalLogin(bert, "bert")
+            let direct = try await bert.answer("every-type", fields.merging(["utcOffset": "0"]) { $1 })
+            #expect(direct.headers[.location] == "/questionnaires?notice=questionnaireDone")
         }
     }
 }

@@ -233,6 +233,7 @@ extension PortalRoutes {
                 onPage = []
             }
         }
+        let before = definition.visibleLabels(given: draft.sheet.answers.mapValues(\.value))
         let read = PortalAnswerForm.read(form.fields, items: onPage, of: definition, into: draft.sheet.answers, at: now)
         var problems = read.problems
         draft.sheet.answers = read.answers
@@ -285,6 +286,13 @@ extension PortalRoutes {
             return visit.redirect(to: "/questionnaires?notice=questionnaireSaved")
         }
 
+        // Without the script (it fills in the UTC offset) the page could not show the questions
+        // these answers bring up: show them before finishing, rather than skip them unseen.
+        if position == .all, form["utcOffset"].isEmpty,
+           definition.items.contains(where: { $0.element.isQuestion && visible.contains($0.label) && !before.contains($0.label) }) {
+            return try questionnaireForm(questionnaire, visit, position: position, shown: read.shown, problems: [:],
+                                         extra: ["notice": PortalText.text("portal.questionnaire.moreQuestions", visit.language)])
+        }
         var sheet = draft.sheet
         sheet.isPartial = false
         sheet.endedAt = now
