@@ -392,4 +392,43 @@ struct PortalQuestionnaireTests {
             #expect(direct.headers[.location] == "/questionnaires?notice=questionnaireDone")
         }
     }
+
+    @Test("malformed fields get a message beside their item, never a crash or a lost answer: huge and non-numbers, unknown options and positions, a body that is no form")
+    func malformedFieldsNeverCrash() async throws {
+        let server = try TestServer()
+        try await server.run { client in
+            let browser = PortalBrowser(client)
+            try await prepare(server, browser, members: ["anna"])
+            _ = try await server.portalLogin(browser, "anna")
+            let odd = try await browser.answer("every-type", [
+                "q2": "99999999999999999999999", "q3": "7", "q4_9": "1", "q5": "1e400", "q6": "nan", "q7": "four",
+                "q9": "-1", "q10": "kept", "q12": "x", "at": "-5", "utcOffset": "9999", "action": "finish",
+            ])
+            #expect(odd.status == .unprocessableContent)
+            #expect(element("problem-q2", in: odd.text)?.hasSuffix(">This is not an answer this question takes.") == true)
+            #expect(element("problem-q3", in: odd.text)?.hasSuffix(">Choose one of the options shown.") == true)
+            #expect(element("problem-q5", in: odd.text)?.hasSuffix(">This is not an answer this question takes.") == true)
+            #expect(element("problem-q6", in: odd.text)?.hasSuffix(">This is not an answer this question takes.") == true)
+            #expect(element("problem-q7", in: odd.text)?.hasSuffix(">This is not an answer this question takes.") == true)
+            #expect(element("problem-q9", in: odd.text)?.hasSuffix(">Enter a value from 1 to 5.") == true)
+            #expect(odd.text.contains(#"name="q5" inputmode="decimal" min="0" max="100" step="1" value="1e400""#))
+            #expect(odd.text.contains("kept</textarea>"))
+            #expect(try await server.draftRecord("anna", owner: "tys", questionnaire: "every-type")?.draft.sheet.values == ["notes": .text("kept")])
+            // An unknown action saves; the offset out of range counts as UTC.
+            #expect(try await browser.answer("every-type", ["q3": "2", "action": "explode"]).headers[.location]
+                == "/questionnaires?notice=questionnaireSaved")
+            #expect(try await server.draftRecord("anna", owner: "tys", questionnaire: "every-type")?.draft.sheet.startedAt.offsetSeconds == 0)
+            // A body that is not a form carries no CSRF token: refused, nothing changes.
+            let token = try #require(PortalBrowser.csrf(in: try await browser.get("/questionnaires").text))
+            var headers: HTTPFields = [.contentType: "application/json"]
+            headers[.cookie] = browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+            let json = try await client.execute(uri: "/questionnaires/every-type", method: .post, headers: headers,
+                                                body: ByteBuffer(string: #"{"csrf": "\#(token)", "q3": "1"}"#)) { $0 }
+            #expect(json.status == .forbidden)
+            #expect(try await server.draftRecord("anna", owner: "tys", questionnaire: "every-type")?.draft.sheet.values["mood"] == .number(2))
+            // One-at-a-time pages ignore positions that are no item.
+            #expect(try await browser.get("/questionnaires/uniti-case-history?at=999").text.contains("Question 1 of 8"))
+            #expect(try await browser.get("/questionnaires/uniti-case-history?at=-1").text.contains("Question 1 of 8"))
+        }
+    }
 }
