@@ -15,7 +15,7 @@ import urllib.parse
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException
+from selenium.common.exceptions import NoAlertPresentException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
@@ -63,7 +63,18 @@ def click_and_wait(driver, element):
     """Clicks a button that posts a form and waits until the next page replaced this one."""
     page = driver.find_element(By.TAG_NAME, "html")
     element.click()
-    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(page), message="the form did not lead to a new page")
+
+    def replaced(_):
+        try:
+            return expected_conditions.staleness_of(page)(driver)
+        except WebDriverException as error:
+            # While the old page is being replaced, Chrome may answer that the node "does not
+            # belong to the document" instead of reporting it stale: it is gone all the same.
+            if "does not belong to the document" in str(error):
+                return True
+            raise
+
+    WebDriverWait(driver, 30).until(replaced, message="the form did not lead to a new page")
 
 
 def text(driver):

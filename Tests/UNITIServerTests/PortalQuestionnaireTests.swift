@@ -151,6 +151,12 @@ struct PortalQuestionnaireTests {
             #expect(script.headers[.contentType] == "text/javascript; charset=utf-8")
             #expect(script.text.contains("data-show-if"))
             #expect(page.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
+            // In German: the portal's words and the questionnaire's own German title.
+            browser.extraHeaders[.acceptLanguage] = "de"
+            let german = try await browser.get("/questionnaires/every-type").text
+            #expect(german.contains("<h1>Alle Typen</h1>"))
+            #expect(german.contains(#"value="" checked> Keine Angabe"#))
+            #expect(element("q5-shown", in: german)?.hasSuffix(">nicht beantwortet") == true)
         }
     }
 

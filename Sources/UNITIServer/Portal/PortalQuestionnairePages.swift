@@ -125,7 +125,7 @@ extension PortalRoutes {
             } else if let next = questions.first(where: { !(draft?.visited ?? []).contains(questionnaire.definition.items[$0].label) }) {
                 position = .item(next)
             } else {
-                position = questions.isEmpty ? .item(questionnaire.definition.items.indices.first ?? 0) : .end
+                position = .end
             }
         }
         var values = notice(request, visit.language)
