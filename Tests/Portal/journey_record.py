@@ -79,7 +79,11 @@ try:
     shown = picture.size
     check(natural[0] > 0 and natural[1] > 0, f"the audiogram picture was not drawn: natural size {natural}")
     check(shown["width"] > 0 and shown["height"] > 0, f"the audiogram picture has no size on the page: {shown}")
-    check(shown["width"] <= 412, f"the picture is wider than a phone: {shown}")
+    # Headless Chromium's narrowest window is 500 px, whatever --window-size asks: check that the
+    # picture fits the page instead of a fixed width.
+    overflow = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
+    column = driver.execute_script("return document.querySelector('main').clientWidth;")
+    check(overflow <= 0 and shown["width"] <= column, f"the picture does not fit the page: {shown}, column {column}, overflow {overflow}")
     check("mild hearing loss" in text(driver), f"no grade on the audiogram page: {text(driver)}")
     print("audiogram picture journey", flush=True)
 
