@@ -27,7 +27,7 @@ struct PortalRecordTests {
     }
 
     private func payload<Entry: Decodable>(_ type: Entry.Type, _ record: ModuleRecord) throws -> Entry {
-        try HealthRecordCoding.decode(Entry.self, from: try #require(record.payload))
+        try RecordPayloadCoding.decode(Entry.self, from: try #require(record.payload))
     }
 
     /// The id in a location such as `/record/audiograms/<id>?done=saved`, or of the only record.

@@ -12,39 +12,44 @@ struct PortalHealthRecord: Sendable {
     let clock: any ServerClock
     let userId: Int64
 
-    /// The entries of one kind that are not deleted, with their stored update time. A payload
-    /// this version cannot read (a newer module's) is left out here and left alone in the store.
-    func entries<Entry: Decodable>(_ type: Entry.Type, kind: String) async throws -> [Entry] {
-        try await stored(kind: kind).compactMap { record in
+    /// The entries of one kind that are not deleted. A payload this version cannot read (a newer
+    /// module's) is left out here and left alone in the store.
+    func entries<Entry: HealthRecordPayload>(_ type: Entry.Type) async throws -> [Entry] {
+        try await stored(kind: Entry.recordKind).compactMap { record in
             guard !record.deleted, let payload = record.payload else { return nil }
-            return try? HealthRecordCoding.decode(Entry.self, from: payload)
+            return try? RecordPayloadCoding.decode(Entry.self, from: payload)
         }
     }
 
     /// One entry by its full id, nil when this person has none (or it was deleted).
-    func entry<Entry: Decodable>(_ type: Entry.Type, kind: String, id: String) async throws -> Entry? {
+    func entry<Entry: HealthRecordPayload>(_ type: Entry.Type, id: String) async throws -> Entry? {
         guard Self.isPlausibleID(id) else { return nil }
-        let clientID = HealthRecordCoding.clientID(kind: kind, id: id)
-        guard let record = try await stored(kind: kind).first(where: { $0.clientId == clientID }),
+        let clientID = HealthRecordCoding.clientID(kind: Entry.recordKind, id: id)
+        guard let record = try await stored(kind: Entry.recordKind).first(where: { $0.clientId == clientID }),
               !record.deleted, let payload = record.payload else { return nil }
-        return try? HealthRecordCoding.decode(Entry.self, from: payload)
+        return try? RecordPayloadCoding.decode(Entry.self, from: payload)
     }
 
     /// Keeps a new or changed entry, stamped now (to the millisecond, as the shell stamps), or
     /// just after the stored version when this server's clock lags behind the device that wrote
-    /// it: an edit made here must win over what it was made from.
-    func save<Entry: Encodable>(kind: String, id: String, _ make: (Date) -> Entry) async throws {
-        let stamp = try await nextStamp(kind: kind, id: id)
-        let upsert = ModuleRecordUpsert(moduleId: HealthRecordCoding.moduleID, clientId: HealthRecordCoding.clientID(kind: kind, id: id),
+    /// it: an edit made here must win over what it was made from. A new entry is made then too.
+    func save<Entry: HealthRecordPayload>(_ entry: Entry, isNew: Bool) async throws {
+        let stamp = try await nextStamp(kind: Entry.recordKind, id: entry.id)
+        var entry = entry
+        if isNew { entry.createdAt = stamp }
+        entry.updatedAt = stamp
+        let upsert = ModuleRecordUpsert(moduleId: HealthRecordCoding.moduleID,
+                                        clientId: HealthRecordCoding.clientID(kind: Entry.recordKind, id: entry.id),
                                         updatedAt: Timestamps.formatMilliseconds(stamp), deleted: nil,
-                                        payload: try HealthRecordCoding.payload(make(stamp)))
+                                        payload: try RecordPayloadCoding.payload(entry))
         _ = try await store.applyRecords(userId: userId, changes: [RecordChange(upsert: upsert, updatedAt: stamp)])
     }
 
     /// Deletes an entry as the shell does: a tombstone, so the person's devices delete it too.
-    func delete(kind: String, id: String) async throws {
-        let stamp = try await nextStamp(kind: kind, id: id)
-        let upsert = ModuleRecordUpsert(moduleId: HealthRecordCoding.moduleID, clientId: HealthRecordCoding.clientID(kind: kind, id: id),
+    func delete<Entry: HealthRecordPayload>(_ type: Entry.Type, id: String) async throws {
+        let stamp = try await nextStamp(kind: Entry.recordKind, id: id)
+        let upsert = ModuleRecordUpsert(moduleId: HealthRecordCoding.moduleID,
+                                        clientId: HealthRecordCoding.clientID(kind: Entry.recordKind, id: id),
                                         updatedAt: Timestamps.formatMilliseconds(stamp), deleted: true, payload: nil)
         _ = try await store.applyRecords(userId: userId, changes: [RecordChange(upsert: upsert, updatedAt: stamp)])
     }

@@ -51,9 +51,9 @@ extension PortalRoutes {
     private func recordOverview(_ request: Request) async throws -> Response {
         guard let (visit, session) = try await signedIn(request) else { return Self.loginRedirect }
         let record = healthRecord(session)
-        let events = try await record.entries(HealthEvent.self, kind: HealthEvent.recordKind)
-        let therapies = try await record.entries(Therapy.self, kind: Therapy.recordKind)
-        let audiograms = try await record.entries(Audiogram.self, kind: Audiogram.recordKind)
+        let events = try await record.entries(HealthEvent.self)
+        let therapies = try await record.entries(Therapy.self)
+        let audiograms = try await record.entries(Audiogram.self)
         let today = RecordClock.day(environment.clock.now())
         let text = { (key: String, values: [String: String]) in PortalText.text("portal.record.overview.\(key)", visit.language, values) }
         var values: [String: Any] = [
@@ -78,7 +78,7 @@ extension PortalRoutes {
         var values = recordNotice(request, language)
         switch kind {
         case .events:
-            let events = Self.newestFirst(try await record.entries(HealthEvent.self, kind: HealthEvent.recordKind))
+            let events = Self.newestFirst(try await record.entries(HealthEvent.self))
             // Absent, not empty, where there is nothing: a section shows for any string.
             values["entries"] = events.map { event -> [String: Any] in
                 var entry: [String: Any] = ["id": event.id, "title": event.title, "at": RecordClock.minute(event.at),
@@ -89,7 +89,7 @@ extension PortalRoutes {
             values["empty"] = events.isEmpty
         case .therapies:
             let today = RecordClock.day(environment.clock.now())
-            let therapies = try await record.entries(Therapy.self, kind: Therapy.recordKind)
+            let therapies = try await record.entries(Therapy.self)
                 .sorted { ($0.start, $0.id) > ($1.start, $1.id) }
             values["entries"] = therapies.map { therapy -> [String: Any] in
                 var entry: [String: Any] = ["id": therapy.id, "name": therapy.name, "start": therapy.start,
@@ -101,7 +101,7 @@ extension PortalRoutes {
             }
             values["empty"] = therapies.isEmpty
         case .audiograms:
-            let audiograms = Self.newestFirst(try await record.entries(Audiogram.self, kind: Audiogram.recordKind))
+            let audiograms = Self.newestFirst(try await record.entries(Audiogram.self))
             values["entries"] = audiograms.map { audiogram -> [String: Any] in
                 ["id": audiogram.id, "date": audiogram.date,
                  "left": Self.average(audiogram, .left), "right": Self.average(audiogram, .right),
@@ -116,7 +116,7 @@ extension PortalRoutes {
         guard let (visit, session) = try await signedIn(request) else { return Self.loginRedirect }
         let picture = name.hasSuffix(".svg")
         let id = picture ? String(name.dropLast(4)) : name
-        guard let audiogram = try await healthRecord(session).entry(Audiogram.self, kind: Audiogram.recordKind, id: id) else {
+        guard let audiogram = try await healthRecord(session).entry(Audiogram.self, id: id) else {
             throw Self.notFound()
         }
         let language = visit.language
@@ -178,13 +178,13 @@ extension PortalRoutes {
         if let id {
             switch kind {
             case .events:
-                guard let event = try await record.entry(HealthEvent.self, kind: kind.recordKind, id: id) else { throw Self.notFound() }
+                guard let event = try await record.entry(HealthEvent.self, id: id) else { throw Self.notFound() }
                 draft.fill(event)
             case .therapies:
-                guard let therapy = try await record.entry(Therapy.self, kind: kind.recordKind, id: id) else { throw Self.notFound() }
+                guard let therapy = try await record.entry(Therapy.self, id: id) else { throw Self.notFound() }
                 draft.fill(therapy)
             case .audiograms:
-                guard let audiogram = try await record.entry(Audiogram.self, kind: kind.recordKind, id: id) else { throw Self.notFound() }
+                guard let audiogram = try await record.entry(Audiogram.self, id: id) else { throw Self.notFound() }
                 draft.fill(audiogram)
             }
         } else if kind == .events {
@@ -203,48 +203,33 @@ extension PortalRoutes {
         let record = healthRecord(session)
         var draft = RecordFormDraft(kind: kind, id: id, language: visit.language, form: form)
         let now = environment.clock.now()
-        let entryID = id ?? HealthRecordID.make()
-        switch kind {
+        let saved: String? = switch kind {
         case .events:
-            let existing: HealthEvent? = if let id { try await record.entry(HealthEvent.self, kind: kind.recordKind, id: id) } else { nil }
-            if id != nil, existing == nil { throw Self.notFound() }
-            if let event = draft.event(id: entryID, createdAt: existing?.createdAt, now: now) {
-                try await record.save(kind: kind.recordKind, id: entryID) { stamp in
-                    var event = event
-                    if existing == nil { event.createdAt = stamp }
-                    event.updatedAt = stamp
-                    return event
-                }
-                return visit.redirect(to: "/record/events?done=saved")
-            }
+            try await saveEntry(HealthEvent.self, id: id, record) { draft.event(id: $0, createdAt: $1?.createdAt, now: now) }
         case .therapies:
-            let existing: Therapy? = if let id { try await record.entry(Therapy.self, kind: kind.recordKind, id: id) } else { nil }
-            if id != nil, existing == nil { throw Self.notFound() }
-            if let therapy = draft.therapy(id: entryID, createdAt: existing?.createdAt, now: now) {
-                try await record.save(kind: kind.recordKind, id: entryID) { stamp in
-                    var therapy = therapy
-                    if existing == nil { therapy.createdAt = stamp }
-                    therapy.updatedAt = stamp
-                    return therapy
-                }
-                return visit.redirect(to: "/record/therapies?done=saved")
-            }
+            try await saveEntry(Therapy.self, id: id, record) { draft.therapy(id: $0, createdAt: $1?.createdAt, now: now) }
         case .audiograms:
-            let existing: Audiogram? = if let id { try await record.entry(Audiogram.self, kind: kind.recordKind, id: id) } else { nil }
-            if id != nil, existing == nil { throw Self.notFound() }
-            if let audiogram = draft.audiogram(id: entryID, keeping: existing, now: now) {
-                try await record.save(kind: kind.recordKind, id: entryID) { stamp in
-                    var audiogram = audiogram
-                    if existing == nil { audiogram.createdAt = stamp }
-                    audiogram.updatedAt = stamp
-                    return audiogram
-                }
-                return visit.redirect(to: "/record/audiograms/\(entryID)?done=saved")
-            }
+            try await saveEntry(Audiogram.self, id: id, record) { draft.audiogram(id: $0, keeping: $1, now: now) }
+        }
+        if let saved {
+            // An audiogram is shown with its picture; the others in their list.
+            return visit.redirect(to: kind == .audiograms ? "/record/audiograms/\(saved)?done=saved" : "/record/\(kind.path)?done=saved")
         }
         var values = draft.values()
         values["error"] = PortalText.text("portal.record.error.notSaved", visit.language)
         return try page("record-\(kind.singular)-form", visit, status: .unprocessableContent, values)
+    }
+
+    /// Saves the entry `make` builds from the id and the stored version (nil for a new one);
+    /// returns its id, or nil when `make` found problems. A 404 when `id` names no entry of
+    /// this person.
+    private func saveEntry<Entry: HealthRecordPayload>(_ type: Entry.Type, id: String?, _ record: PortalHealthRecord,
+                                                       _ make: (String, Entry?) -> Entry?) async throws -> String? {
+        let existing: Entry? = if let id { try await record.entry(Entry.self, id: id) } else { nil }
+        if id != nil, existing == nil { throw Self.notFound() }
+        guard let entry = make(id ?? HealthRecordID.make(), existing) else { return nil }
+        try await record.save(entry, isNew: existing == nil)
+        return entry.id
     }
 
     // MARK: Deleting
@@ -264,7 +249,11 @@ extension PortalRoutes {
         let record = healthRecord(session)
         let id = id ?? ""
         _ = try await entryName(kind, id: id, record)
-        try await record.delete(kind: kind.recordKind, id: id)
+        switch kind {
+        case .events: try await record.delete(HealthEvent.self, id: id)
+        case .therapies: try await record.delete(Therapy.self, id: id)
+        case .audiograms: try await record.delete(Audiogram.self, id: id)
+        }
         return visit.redirect(to: "/record/\(kind.path)?done=deleted")
     }
 
@@ -272,9 +261,9 @@ extension PortalRoutes {
     /// no such entry.
     private func entryName(_ kind: RecordPageKind, id: String, _ record: PortalHealthRecord) async throws -> String {
         let name: String? = switch kind {
-        case .events: try await record.entry(HealthEvent.self, kind: kind.recordKind, id: id).map { $0.title }
-        case .therapies: try await record.entry(Therapy.self, kind: kind.recordKind, id: id).map { $0.name }
-        case .audiograms: try await record.entry(Audiogram.self, kind: kind.recordKind, id: id).map { $0.date }
+        case .events: try await record.entry(HealthEvent.self, id: id).map { $0.title }
+        case .therapies: try await record.entry(Therapy.self, id: id).map { $0.name }
+        case .audiograms: try await record.entry(Audiogram.self, id: id).map { $0.date }
         }
         guard let name else { throw Self.notFound() }
         return name
@@ -293,14 +282,6 @@ enum RecordPageKind: String, CaseIterable, Sendable {
         case .events: "event"
         case .therapies: "therapy"
         case .audiograms: "audiogram"
-        }
-    }
-
-    var recordKind: String {
-        switch self {
-        case .events: HealthEvent.recordKind
-        case .therapies: Therapy.recordKind
-        case .audiograms: Audiogram.recordKind
         }
     }
 }
