@@ -25,7 +25,7 @@ public enum MarkupText {
     }
 
     /// A number for a coordinate, with at most two decimals.
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         let rounded = (value * 100).rounded() / 100
         if rounded == rounded.rounded() { return String(Int(rounded)) }
         return String(rounded)
