@@ -242,7 +242,7 @@ struct PortalRecordTests {
 
             let bob = try await signedIn(server, client, "bob")
             #expect(!(try await bob.get("/record/events").text.contains("Anna's appointment")))
-            #expect(try await bob.get("/record").text.contains("0 events"))
+            #expect(try await bob.get("/record").text.contains("entries: 0"))
             for path in ["/record/events/\(event)/edit", "/record/events/\(event)/delete", "/record/audiograms/\(audiogram)",
                          "/record/audiograms/\(audiogram).svg", "/record/audiograms/\(audiogram)/edit", "/record/therapies/\(event)/edit",
                          "/record/events/not-an-id%3Cb%3E/edit", "/record/audiograms/..%2F..%2Fetc.svg"] {
