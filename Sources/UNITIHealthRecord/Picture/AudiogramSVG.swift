@@ -1,4 +1,5 @@
 import Foundation
+import UNITIProtocol
 
 /// Draws an audiogram as a standalone SVG, by clinical convention: the right ear as red
 /// circles (O) joined by a solid line, the left ear as blue crosses (X) joined by a dashed
