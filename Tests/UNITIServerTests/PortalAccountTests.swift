@@ -487,7 +487,6 @@ struct PortalDataTests {
             #expect(data.text.contains("/data/sheets/\(annaSheet.id.uuidString.lowercased())"))
             #expect(data.text.contains(">Daily</a>"))
             #expect(!data.text.contains(bertSheet.id.uuidString.lowercased()))
-            #expect(data.text.contains(#"href="/data/fhir""#))
             let one = try await anna.get("/data/sheets/\(annaSheet.id.uuidString.lowercased())")
             #expect(one.status == .ok)
             #expect(one.text.contains("<dt>How loud?</dt>"))
