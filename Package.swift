@@ -66,6 +66,14 @@ var targets: [Target] = [
         path: "Sources/UNITIProtocol",
         plugins: ["GeneratedSourcesPlugin"]
     ),
+    // The TinnitusNavigator record's shared part: its entry types as they travel, their rules,
+    // and the audiogram picture. Foundation and UNITIProtocol only, so the study server's portal
+    // shows and edits the same records the module keeps (issue 15).
+    .target(
+        name: "UNITIHealthRecord",
+        dependencies: ["UNITIProtocol"],
+        path: "Sources/UNITIHealthRecord"
+    ),
     .target(
         name: "UNITIResources",
         path: "Sources/UNITIResources"
@@ -112,7 +120,7 @@ var targets: [Target] = [
     .target(
         name: "UNITIServer",
         dependencies: [
-            "UNITIProtocol", "UNITIConfigurations", "UNITILocalization", "CCurlSMTP", hummingbird, grdb, argumentParser,
+            "UNITIProtocol", "UNITIHealthRecord", "UNITIConfigurations", "UNITILocalization", "CCurlSMTP", hummingbird, grdb, argumentParser,
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "Crypto", package: "swift-crypto"),
             // The participant portal's pages: logic-less templates that escape `{{ }}` by default.
@@ -140,7 +148,7 @@ var targets: [Target] = [
     .testTarget(
         name: "UNITIServerTests",
         dependencies: [
-            "UNITIServer", "UNITIProtocol", "UNITITesting", hummingbird, grdb, argumentParser,
+            "UNITIServer", "UNITIProtocol", "UNITIHealthRecord", "UNITITesting", hummingbird, grdb, argumentParser,
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ],
         path: "Tests/UNITIServerTests"
@@ -179,7 +187,9 @@ for name in modulesWithTests {
 for module in featureModules {
     targets.append(.target(
         name: module.name,
-        dependencies: ["UNITICore", "UNITIProtocol", "UNITIConfigurations", grdb, argumentParser],
+        dependencies: ["UNITICore", "UNITIProtocol", "UNITIConfigurations", grdb, argumentParser]
+            // Only the health record shares its record types with the server's portal.
+            + (module.id == "tn" ? ["UNITIHealthRecord"] : []),
         path: "Modules/\(module.name)/Module"
     ))
     targets.append(.executableTarget(

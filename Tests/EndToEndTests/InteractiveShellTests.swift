@@ -50,6 +50,9 @@ struct InteractiveShellTests {
         // The prompt comes back below the reminder with the unfinished line; Enter runs it.
         terminal.type("les\r")
         #expect(terminal.waitFor("TrackYourTinnitus", after: terminal.output.range(of: "time for a check-in")?.upperBound))
+        // Ctrl-D only once the prompt is back: typed while `modules` still runs, the terminal is
+        // in cooked mode and turns it into an end of input nobody reads, and the shell never sees it.
+        #expect(terminal.waitFor("uniti> ", after: terminal.output.range(of: "TrackYourTinnitus", options: .backwards)?.upperBound))
         terminal.type("\u{04}")
         #expect(terminal.waitForExit() == 0)
     }

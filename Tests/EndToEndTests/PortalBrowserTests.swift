@@ -17,6 +17,8 @@ struct PortalBrowserTests {
     }
 }
 
+private let oneBrowser = NSLock()
+
 /// Runs one journey script of Tests/Portal against a server and checks that it ended well and
 /// printed every expected journey line.
 enum PortalJourney {
@@ -27,6 +29,11 @@ enum PortalJourney {
     static func run(_ script: String, server: StudyServer, arguments: [String] = [], program: String? = nil,
                     environment extra: [String: String] = [:], expecting journeys: [String],
                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+        // One browser at a time: each journey starts a Chromium, and several at once on a
+        // two-core machine starve the other tests' timing (a gpsd fix, an HTTP timeout) more
+        // than they save.
+        oneBrowser.lock()
+        defer { oneBrowser.unlock() }
         let root = FHIRValidator.root
         let python = root.appendingPathComponent(".build-venv/tools/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else {

@@ -15,7 +15,7 @@ import urllib.parse
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException
+from selenium.common.exceptions import NoAlertPresentException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
@@ -63,7 +63,20 @@ def click_and_wait(driver, element):
     """Clicks a button that posts a form and waits until the next page replaced this one."""
     page = driver.find_element(By.TAG_NAME, "html")
     element.click()
-    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(page), message="the form did not lead to a new page")
+    WebDriverWait(driver, 30).until(lambda _: is_replaced(page), message="the form did not lead to a new page")
+
+
+def is_replaced(element):
+    """Whether `element` has left the document. Under load chromedriver sometimes answers a look at
+    a node of the page just replaced with "Node with given id does not belong to the document"
+    instead of a stale-element error (both journey scripts failed on it when run together), so
+    that answer counts as replaced too."""
+    try:
+        return expected_conditions.staleness_of(element)(None)
+    except WebDriverException as error:
+        if "does not belong to the document" in str(error):
+            return True
+        raise
 
 
 def text(driver):

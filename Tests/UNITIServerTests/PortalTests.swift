@@ -146,7 +146,8 @@ struct PortalTests {
             for response in responses {
                 let policy = try #require(response.headers[.contentSecurityPolicy])
                 #expect(policy.contains("default-src 'self'"))
-                #expect(policy.contains("script-src 'none'"))
+                #expect(policy.contains("script-src 'self'"))
+                #expect(!policy.contains("unsafe-inline"))
                 #expect(policy.contains("frame-ancestors 'none'"))
                 #expect(response.headers[.xContentTypeOptions] == "nosniff")
                 #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")

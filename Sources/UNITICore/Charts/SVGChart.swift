@@ -1,4 +1,5 @@
 import Foundation
+import UNITIProtocol
 
 /// A chart as an SVG file that any browser shows: title, both axes with ticks and tick labels,
 /// axis titles, one polyline (or dots) per series and a legend. Uses the same ``ChartAxis``
@@ -99,24 +100,8 @@ public struct SVGChart: Sendable {
         return svg
     }
 
-    /// Escapes text for XML content and attribute values.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default:
-                // Control characters other than tab and newline are not allowed in XML 1.0.
-                if let ascii = character.asciiValue, ascii < 0x20, ascii != 0x09, ascii != 0x0A { continue }
-                result.append(character)
-            }
-        }
-        return result
-    }
+    /// Escapes text for XML content and attribute values (``MarkupText``).
+    static func escape(_ text: String) -> String { MarkupText.escape(text) }
 
     /// A coordinate with at most two decimals.
     static func n(_ value: Double) -> String {

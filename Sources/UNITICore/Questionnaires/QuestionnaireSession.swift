@@ -158,15 +158,3 @@ public final class QuestionnaireSession {
         QuestionnaireScorer.scores(for: definition, answers: values)
     }
 }
-
-/// An unfinished sheet and which questions were already passed (so that an optional item left
-/// empty is not asked again on resume).
-public struct QuestionnaireDraft: Codable, Hashable, Sendable {
-    public var sheet: AnswerSheet
-    public var visited: [String]
-
-    public init(sheet: AnswerSheet, visited: [String]) {
-        self.sheet = sheet
-        self.visited = visited
-    }
-}

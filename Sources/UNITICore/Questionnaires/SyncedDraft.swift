@@ -13,7 +13,7 @@ import UNITIProtocol
 /// draft and know the answers; only this device uploads the sheet); starting afresh replaces it
 /// with a tombstone.
 extension QuestionnaireDraft: SyncedRecord {
-    public static let recordKind = "draft"
+    // `recordKind` is the shared type's own (UNITIProtocol), so the web portal writes the same record.
     public var recordID: String { sheet.questionnaireID }
 
     public static func localUpdatedAt(id: String, owner: ModuleID, in db: Database) throws -> Date? {

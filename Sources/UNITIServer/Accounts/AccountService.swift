@@ -6,7 +6,8 @@ import UNITIProtocol
 /// codes, the login throttle and the sessions, so a browser and an app can never disagree about
 /// what a valid registration or a throttled login is.
 ///
-/// Topics: registration and activation; login (throttled, shared by both doors); password reset.
+/// Topics: registration and activation; login (throttled, shared by both doors); password reset;
+/// the signed-in person's profile, password change and deactivation.
 struct AccountService: Sendable {
     let environment: ServerEnvironment
     var store: any ServerStore { environment.store }
@@ -26,8 +27,16 @@ struct AccountService: Sendable {
         let token = SecretTokens.mailCode()
         try await store.storeMailToken(userId: userId, purpose: .activation, tokenHash: SecretTokens.hash(token),
                                        expiresAt: now.addingTimeInterval(environment.mailTokenLifetime))
-        let mail = MailTemplates.activation(token: token, username: username, language: language)
+        let mail = MailTemplates.activation(token: token, username: username, language: language, link: link("activate", token))
         try await environment.mailer.send(OutgoingMail(to: email, subject: mail.subject, body: mail.body))
+    }
+
+    /// The portal page that takes a mailed code, with the code filled in, when the server knows
+    /// its public address (`serve --public-url`); nil otherwise (the mail carries just the code).
+    /// Opening it only shows the form; the change needs the form's POST.
+    func link(_ page: String, _ code: String) -> String? {
+        guard let base = environment.publicURL else { return nil }
+        return "\(base)/\(page)?code=\(code)"
     }
 
     /// Spends an activation code and activates its account.
@@ -86,7 +95,8 @@ struct AccountService: Sendable {
         let token = SecretTokens.mailCode()
         try await store.storeMailToken(userId: account.id, purpose: .passwordReset, tokenHash: SecretTokens.hash(token),
                                        expiresAt: environment.clock.now().addingTimeInterval(environment.mailTokenLifetime))
-        let mail = MailTemplates.passwordReset(token: token, username: account.username, language: account.language)
+        let mail = MailTemplates.passwordReset(token: token, username: account.username, language: account.language,
+                                               link: link("password/reset", token))
         try await environment.mailer.send(OutgoingMail(to: account.email, subject: mail.subject, body: mail.body))
     }
 
@@ -99,6 +109,41 @@ struct AccountService: Sendable {
             throw APIError.invalid("invalid_token", "This reset code is unknown, used or expired; ask for a new one.")
         }
         try await store.setPasswordHash(userId: userId, hash: await environment.passwords.hash(newPassword))
+        try await store.revokeSessions(userId: userId)
+    }
+
+    // MARK: The signed-in person
+
+    /// Changes what a person may change of their profile (username, names, gender, language; the
+    /// e-mail address is the login's anchor and stays) and returns the account as stored.
+    func updateProfile(userId: Int64, update rawUpdate: ProfileUpdate) async throws -> UserAccount {
+        var update = rawUpdate
+        update.username = update.username?.trimmingCharacters(in: .whitespaces)
+        if let username = update.username { try AccountRules.validateUsername(username) }
+        if let first = update.firstName { try AccountRules.validateName(first, field: "first_name") }
+        if let last = update.lastName { try AccountRules.validateName(last, field: "last_name") }
+        if let language = update.language { try AccountRules.validateLanguage(language) }
+        try await store.updateProfile(userId: userId, update: update)
+        guard let account = try await store.user(id: userId) else { throw APIError.unauthorized }
+        return account
+    }
+
+    /// Sets a new password after checking the current one, then ends every other session of the
+    /// account (other devices, other browsers): whoever knew the old password is out; the session
+    /// that made the change (`keeping`) stays.
+    func changePassword(account: UserAccount, current: String, new newPassword: String, keeping sessionId: Int64) async throws {
+        guard current.utf8.count <= 1024, await environment.passwords.verify(current, hash: account.passwordHash) else {
+            throw APIError(.forbidden, "wrong_password", "The current password is wrong.")
+        }
+        try AccountRules.validatePassword(newPassword)
+        try await store.setPasswordHash(userId: account.id, hash: await environment.passwords.hash(newPassword))
+        try await store.revokeSessions(userId: account.id, except: sessionId)
+    }
+
+    /// Deactivates the account and ends all its sessions; logging in again needs reactivation
+    /// with the password (the API's `reactivate`).
+    func deactivate(userId: Int64) async throws {
+        try await store.setActive(userId: userId, active: false)
         try await store.revokeSessions(userId: userId)
     }
 }

@@ -1,23 +1,14 @@
 import Foundation
 
-/// Slows repeated failed logins for one login name: after `freeAttempts` failures inside `window`,
-/// each further attempt must wait a delay that doubles per failure (capped), answered with 429 and
-/// `Retry-After`. A success clears the count. Kept in memory: a restart forgets it, which only ever
-/// makes the server more lenient, never locks anyone out.
-public final class LoginThrottle: @unchecked Sendable {
-    // All state is guarded by `lock`.
-    private struct Entry {
-        var failures: Int
-        var firstFailure: Date
-        var lastFailure: Date
-    }
-
-    private var entries: [String: Entry] = [:]
-    private let lock = NSLock()
-    let freeAttempts: Int
-    let window: TimeInterval
-    let baseDelay: TimeInterval
-    let maximumDelay: TimeInterval
+/// When repeated failures must wait: after `freeAttempts` failures inside `window`, each further
+/// attempt must wait a delay that doubles per failure (capped). A count whose window has passed
+/// and whose last delay is over is forgotten. The rule of the login throttle (``LoginThrottle``)
+/// and of the study-password throttle (``StudyPasswordThrottle``), which keep their counts apart.
+public struct ThrottleRule: Sendable {
+    public var freeAttempts: Int
+    public var window: TimeInterval
+    public var baseDelay: TimeInterval
+    public var maximumDelay: TimeInterval
 
     public init(freeAttempts: Int = 5, window: TimeInterval = 15 * 60, baseDelay: TimeInterval = 2,
                 maximumDelay: TimeInterval = 15 * 60) {
@@ -27,28 +18,69 @@ public final class LoginThrottle: @unchecked Sendable {
         self.maximumDelay = maximumDelay
     }
 
+    /// Failures counted so far for one key.
+    public struct Count: Sendable, Hashable {
+        public var failures: Int
+        public var firstFailure: Date
+        public var lastFailure: Date
+
+        public init(failures: Int, firstFailure: Date, lastFailure: Date) {
+            self.failures = failures
+            self.firstFailure = firstFailure
+            self.lastFailure = lastFailure
+        }
+    }
+
+    /// Whether a count is old enough to forget.
+    public func isExpired(_ count: Count, now: Date) -> Bool {
+        now.timeIntervalSince(count.firstFailure) > window && now.timeIntervalSince(count.lastFailure) > maximumDelay
+    }
+
+    /// Seconds still to wait after `count`, or nil when the next attempt may go ahead.
+    public func retryAfter(_ count: Count?, now: Date) -> Int? {
+        guard let count, !isExpired(count, now: now), count.failures >= freeAttempts else { return nil }
+        let exponent = min(count.failures - freeAttempts, 16)
+        let delay = min(baseDelay * pow(2, Double(exponent)), maximumDelay)
+        let remaining = count.lastFailure.addingTimeInterval(delay).timeIntervalSince(now)
+        return remaining > 0 ? Int(remaining.rounded(.up)) : nil
+    }
+
+    /// The count after one more failure at `now` (a new count when there was none or it expired).
+    public func adding(failureAt now: Date, to count: Count?) -> Count {
+        guard var count, !isExpired(count, now: now) else { return Count(failures: 1, firstFailure: now, lastFailure: now) }
+        count.failures += 1
+        count.lastFailure = now
+        return count
+    }
+}
+
+/// Slows repeated failed logins for one login name by ``ThrottleRule``, answered with 429 and
+/// `Retry-After`. A success clears the count. Kept in memory: a restart forgets it, which only ever
+/// makes the server more lenient, never locks anyone out.
+public final class LoginThrottle: @unchecked Sendable {
+    // All state is guarded by `lock`.
+    private var entries: [String: ThrottleRule.Count] = [:]
+    private let lock = NSLock()
+    let rule: ThrottleRule
+
+    public init(freeAttempts: Int = 5, window: TimeInterval = 15 * 60, baseDelay: TimeInterval = 2,
+                maximumDelay: TimeInterval = 15 * 60) {
+        rule = ThrottleRule(freeAttempts: freeAttempts, window: window, baseDelay: baseDelay, maximumDelay: maximumDelay)
+    }
+
     /// Seconds the caller must still wait before trying `login` again, or nil when it may try now.
     public func retryAfter(login: String, now: Date) -> Int? {
         lock.withLock {
-            guard let entry = entries[key(login)] else { return nil }
-            if now.timeIntervalSince(entry.firstFailure) > window && now.timeIntervalSince(entry.lastFailure) > maximumDelay {
+            if let entry = entries[key(login)], rule.isExpired(entry, now: now) {
                 entries[key(login)] = nil
-                return nil
             }
-            guard entry.failures >= freeAttempts else { return nil }
-            let exponent = min(entry.failures - freeAttempts, 16)
-            let delay = min(baseDelay * pow(2, Double(exponent)), maximumDelay)
-            let remaining = entry.lastFailure.addingTimeInterval(delay).timeIntervalSince(now)
-            return remaining > 0 ? Int(remaining.rounded(.up)) : nil
+            return rule.retryAfter(entries[key(login)], now: now)
         }
     }
 
     public func recordFailure(login: String, now: Date) {
         lock.withLock {
-            var entry = entries[key(login)] ?? Entry(failures: 0, firstFailure: now, lastFailure: now)
-            entry.failures += 1
-            entry.lastFailure = now
-            entries[key(login)] = entry
+            entries[key(login)] = rule.adding(failureAt: now, to: entries[key(login)])
         }
     }
 

@@ -26,12 +26,28 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-portal"), help: "Serve only the JSON API and /health, not the participant web portal at /.")
     var noPortal = false
 
+    @Option(name: .customLong("public-url"),
+            help: "Address the portal is reached at from outside, e.g. https://study.example.org; mails then link to the portal page with the code filled in.")
+    var publicURL: String?
+
     @Option(name: .customLong("bcrypt-cost"), help: "Bcrypt cost for new password hashes (4–31).")
     var bcryptCost: Int = 12
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535.") }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4 to 31.") }
+        if let publicURL, Self.portalBase(publicURL) == nil {
+            throw ValidationError("--public-url must be an http or https address without query or fragment, e.g. https://study.example.org.")
+        }
+    }
+
+    /// The public address without a trailing `/`, or nil when it is no plain http(s) address.
+    static func portalBase(_ text: String) -> String? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil, url.user == nil else { return nil }
+        var base = text
+        while base.hasSuffix("/") { base.removeLast() }
+        return base
     }
 
     func run() async throws {
@@ -44,7 +60,9 @@ struct ServeCommand: AsyncParsableCommand {
         } else {
             mailer = SpoolMailer(directory: URL(fileURLWithPath: spool.mailSpool))
         }
-        let environment = ServerEnvironment(store: store, mailer: mailer, passwords: PasswordHasher(cost: UInt8(bcryptCost)))
+        let environment = ServerEnvironment(store: store, mailer: mailer, passwords: PasswordHasher(cost: UInt8(bcryptCost)),
+                                            // Without the portal there is no page to link to: mails carry the code only.
+                                            publicURL: noPortal ? nil : publicURL.flatMap(Self.portalBase))
         let app = ServerApplication.application(environment: environment, host: host, port: port, portal: !noPortal, logger: logger) { [host] port in
             FileHandle.standardOutput.write(Data("uniti-server listening on http://\(host):\(port)\n".utf8))
         }

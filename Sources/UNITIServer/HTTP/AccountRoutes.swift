@@ -95,13 +95,8 @@ struct AccountRoutes: Sendable {
     private func changePassword(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let user = try await auth.user(request)
         let body = try await request.decodeJSON(PasswordChangeRequest.self, context: context)
-        guard await environment.passwords.verify(body.currentPassword, hash: user.account.passwordHash) else {
-            throw APIError(.forbidden, "wrong_password", "The current password is wrong.")
-        }
-        try AccountRules.validatePassword(body.newPassword)
-        try await store.setPasswordHash(userId: user.account.id, hash: await environment.passwords.hash(body.newPassword))
-        // Every other session (other devices, the web portal) ends with the old password.
-        try await store.revokeSessions(userId: user.account.id, except: user.sessionId)
+        try await accounts.changePassword(account: user.account, current: body.currentPassword, new: body.newPassword,
+                                          keeping: user.sessionId)
         return try JSONResponse.make(StatusMessage(status: "password_changed"))
     }
 
@@ -117,21 +112,14 @@ struct AccountRoutes: Sendable {
 
     private func updateProfile(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let user = try await auth.user(request)
-        var update = try await request.decodeJSON(ProfileUpdate.self, context: context)
-        update.username = update.username?.trimmingCharacters(in: .whitespaces)
-        if let username = update.username { try AccountRules.validateUsername(username) }
-        if let first = update.firstName { try AccountRules.validateName(first, field: "first_name") }
-        if let last = update.lastName { try AccountRules.validateName(last, field: "last_name") }
-        if let language = update.language { try AccountRules.validateLanguage(language) }
-        try await store.updateProfile(userId: user.account.id, update: update)
-        guard let account = try await store.user(id: user.account.id) else { throw APIError.unauthorized }
+        let update = try await request.decodeJSON(ProfileUpdate.self, context: context)
+        let account = try await accounts.updateProfile(userId: user.account.id, update: update)
         return try JSONResponse.make(Self.profile(of: account))
     }
 
     private func deactivate(_ request: Request) async throws -> Response {
         let user = try await auth.user(request)
-        try await store.setActive(userId: user.account.id, active: false)
-        try await store.revokeSessions(userId: user.account.id)
+        try await accounts.deactivate(userId: user.account.id)
         return try JSONResponse.make(StatusMessage(status: "deactivated"))
     }
 

@@ -7,6 +7,12 @@ public struct ServerEnvironment: Sendable {
     public var clock: any ServerClock
     public var passwords: PasswordHasher
     public var throttle: LoginThrottle
+    /// The rule for wrong study passwords (counted per person and study in the store, so the API,
+    /// the portal and every server process on the database count together).
+    public var studyPasswordThrottle: StudyPasswordThrottle
+    /// Where the participant portal is reached from outside (`serve --public-url`); when set,
+    /// mails carry a link to the portal page with the code filled in, else just the code.
+    public var publicURL: String?
     public var accessTokenLifetime: TimeInterval
     public var refreshTokenLifetime: TimeInterval
     public var mailTokenLifetime: TimeInterval
@@ -15,6 +21,7 @@ public struct ServerEnvironment: Sendable {
 
     public init(store: any ServerStore, mailer: any Mailer, clock: any ServerClock = SystemServerClock(),
                 passwords: PasswordHasher = PasswordHasher(), throttle: LoginThrottle = LoginThrottle(),
+                studyPasswordThrottle: StudyPasswordThrottle = StudyPasswordThrottle(), publicURL: String? = nil,
                 accessTokenLifetime: TimeInterval = 60 * 60, refreshTokenLifetime: TimeInterval = 30 * 24 * 60 * 60,
                 mailTokenLifetime: TimeInterval = 48 * 60 * 60, comparisonMinimumParticipants: Int = 5) {
         self.store = store
@@ -22,6 +29,8 @@ public struct ServerEnvironment: Sendable {
         self.clock = clock
         self.passwords = passwords
         self.throttle = throttle
+        self.studyPasswordThrottle = studyPasswordThrottle
+        self.publicURL = publicURL
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
         self.mailTokenLifetime = mailTokenLifetime

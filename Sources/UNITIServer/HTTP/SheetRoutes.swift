@@ -22,39 +22,7 @@ struct SheetRoutes: Sendable {
         guard !batch.sheets.isEmpty, batch.sheets.count <= ServerLimits.maximumSheetsPerBatch else {
             throw APIError.invalid("invalid_batch", "Send 1 to \(ServerLimits.maximumSheetsPerBatch) sheets per batch.")
         }
-        var questionnaires: [String: QuestionnaireDocument] = [:]
-        var access: [String: Bool] = [:]
-        var links: [String: QuestionnaireLink] = [:]
-        var seenIds: Set<UUID> = []
-        var validated: [ValidatedSheet] = []
-        for sheet in batch.sheets {
-            let id = sheet.id.uuidString.lowercased()
-            guard seenIds.insert(sheet.id).inserted else {
-                throw APIError.invalid("duplicate_sheet_id", "Sheet \(id) appears twice in this batch.")
-            }
-            let key = "\(sheet.questionnaireID)#\(sheet.questionnaireVersion)"
-            if questionnaires[key] == nil {
-                guard let document = try await store.questionnaire(id: sheet.questionnaireID, version: sheet.questionnaireVersion) else {
-                    throw SheetValidation.unavailable(sheet)
-                }
-                questionnaires[key] = document
-            }
-            let document = questionnaires[key]!
-            if access[document.studyId] == nil {
-                let membership = try await store.membership(studyId: document.studyId, userId: user.account.id)
-                access[document.studyId] = StudyPresenter.mayAnswer(membership: membership)
-            }
-            // Unknown and not-yet-joined look the same, so the answer tells nothing about other studies.
-            guard access[document.studyId] == true else { throw SheetValidation.unavailable(sheet) }
-            // Read once per upload and never kept longer: the coordinator deactivates from another process.
-            if links[document.id] == nil { links[document.id] = try await store.questionnaireLink(id: document.id) }
-            if let link = links[document.id], !link.accepts(sheetStartedAt: sheet.startedAt.date) {
-                throw SheetValidation.deactivated(sheet, link: link)
-            }
-            validated.append(try SheetValidation.validate(sheet, against: document))
-        }
-        let receivedAt = environment.clock.now()
-        let outcomes = try await store.storeSheets(userId: user.account.id, sheets: validated, receivedAt: receivedAt)
+        let (outcomes, receivedAt) = try await SheetIntake(environment: environment).accept(batch.sheets, userId: user.account.id)
         let received = Timestamps.format(receivedAt)
         let results = zip(batch.sheets, outcomes).map {
             AnswerSheetBatchResult.Entry(id: $0.id.uuidString.lowercased(), outcome: $1, receivedAt: received)

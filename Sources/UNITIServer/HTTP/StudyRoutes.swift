@@ -26,21 +26,18 @@ struct StudyRoutes: Sendable {
         return id
     }
 
+    private var studies: StudyService { StudyService(environment: environment) }
+
     private func list(_ request: Request) async throws -> Response {
         let user = try await auth.user(request)
-        let scope = request.queryString("scope") ?? "available"
-        guard scope == "available" || scope == "mine" else {
+        guard let scope = StudyService.Scope(rawValue: request.queryString("scope") ?? "available") else {
             throw APIError.badRequest("invalid_query", "'scope' is 'available' (public and your own studies) or 'mine'.")
         }
-        let memberships = try await store.memberships(userId: user.account.id)
         var result: [StudyInfo] = []
-        for study in try await store.studies() {
-            let membership = memberships[study.id] ?? MembershipStatus.none
-            let listed = scope == "mine" ? membership == .member : StudyPresenter.isListed(study, membership: membership)
-            guard listed else { continue }
-            let questionnaires = StudyPresenter.mayReadContent(study, membership: membership)
-                ? try await store.latestQuestionnaires(studyId: study.id) : []
-            result.append(StudyPresenter.info(study, membership: membership, questionnaires: questionnaires))
+        for listed in try await studies.studies(userId: user.account.id, scope: scope) {
+            let questionnaires = StudyPresenter.mayReadContent(listed.study, membership: listed.membership)
+                ? try await store.latestQuestionnaires(studyId: listed.study.id) : []
+            result.append(StudyPresenter.info(listed.study, membership: listed.membership, questionnaires: questionnaires))
         }
         return try JSONResponse.withETag(StudyList(studies: result), request: request)
     }
@@ -55,54 +52,20 @@ struct StudyRoutes: Sendable {
         return try JSONResponse.withETag(StudyPresenter.info(study, membership: membership, questionnaires: questionnaires), request: request)
     }
 
+    /// The rules live in ``StudyService`` (shared with the portal); this only speaks JSON.
     private func join(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let user = try await auth.user(request)
         let id = try studyId(context)
         let body = try await request.decodeJSON(JoinStudyRequest.self, context: context)
-        guard let study = try await store.study(id: id) else { throw APIError.notFound("No study with id '\(id)'.") }
-        let now = environment.clock.now()
-        let current = try await store.membership(studyId: id, userId: user.account.id)
-        if current == .member {
-            return try JSONResponse.make(MembershipResponse(studyId: id, membership: .member))
-        }
-        guard StudyPresenter.isOpen(study, now: now) else {
-            throw APIError(.conflict, "study_closed", "Study '\(id)' is not running at the moment; it cannot be joined.")
-        }
-        switch study.access {
-        case .public:
-            try await store.setMembership(studyId: id, userId: user.account.id, status: .member, now: now)
-            return try JSONResponse.make(MembershipResponse(studyId: id, membership: .member))
-        case .password:
-            guard let password = body.password, !password.isEmpty else {
-                throw APIError(.forbidden, "study_password_required", "Study '\(id)' needs its password to join.")
-            }
-            guard let hash = study.passwordHash, password.utf8.count <= 256,
-                  await environment.passwords.verify(password, hash: hash) else {
-                throw APIError(.forbidden, "wrong_study_password", "The password for study '\(id)' is wrong.")
-            }
-            try await store.setMembership(studyId: id, userId: user.account.id, status: .member, now: now)
-            return try JSONResponse.make(MembershipResponse(studyId: id, membership: .member))
-        case .byRequest:
-            if current != .pending {
-                try await store.setMembership(studyId: id, userId: user.account.id, status: .pending, now: now)
-            }
-            return try JSONResponse.make(MembershipResponse(studyId: id, membership: .pending), status: .accepted)
-        }
+        let membership = try await studies.join(userId: user.account.id, studyId: id, password: body.password)
+        return try JSONResponse.make(MembershipResponse(studyId: id, membership: membership),
+                                     status: membership == .pending ? .accepted : .ok)
     }
 
     private func leave(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let user = try await auth.user(request)
         let id = try studyId(context)
-        guard let study = try await store.study(id: id) else { throw APIError.notFound("No study with id '\(id)'.") }
-        let current = try await store.membership(studyId: id, userId: user.account.id)
-        guard current == .member || current == .pending else {
-            throw APIError(.conflict, "not_a_member", "You are not a participant of study '\(id)'.")
-        }
-        if current == .member && !study.participantsMayLeave {
-            throw APIError(.conflict, "leave_forbidden",
-                           "Study '\(id)' does not let participants leave while it runs; contact the study team to withdraw.")
-        }
-        try await store.setMembership(studyId: id, userId: user.account.id, status: .left, now: environment.clock.now())
+        try await studies.leave(userId: user.account.id, studyId: id)
         return try JSONResponse.make(MembershipResponse(studyId: id, membership: .left))
     }
 

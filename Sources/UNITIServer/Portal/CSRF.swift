@@ -1,5 +1,28 @@
 import Crypto
 import Foundation
+import Synchronization
+
+/// The CSRF key of every server process on one store: read from (or, the first time, made and
+/// written to) ``ServerSecretStore`` at the first form, then kept for the life of the process.
+final class CSRFKeys: Sendable {
+    static let secretName = "portal-csrf-key"
+    private let store: any ServerSecretStore
+    private let loaded = Mutex<CSRF?>(nil)
+
+    init(store: any ServerSecretStore) {
+        self.store = store
+    }
+
+    func csrf() async throws -> CSRF {
+        if let csrf = loaded.withLock({ $0 }) { return csrf }
+        let bytes = try await store.secret(named: Self.secretName) {
+            SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        }
+        let csrf = CSRF(key: SymmetricKey(data: bytes))
+        loaded.withLock { $0 = csrf }
+        return csrf
+    }
+}
 
 /// Cross-site request forgery tokens for every portal form that changes something.
 ///
@@ -9,9 +32,9 @@ import Foundation
 /// forms) gets a signed double-submit cookie: a random nonce and its HMAC, echoed in a hidden
 /// field; a forger can neither read the cookie nor mint a pair the server would accept.
 ///
-/// The key is made per process: a restart turns open forms stale (one reload), never valid.
-/// Several server processes behind one address (DESIGN.md, scale-out) need one shared key; that
-/// belongs in the store before the portal runs on more than one process.
+/// The key lives in the store (``CSRFKeys``, `server_secrets`), made once by the first process
+/// that needs it: several server processes on one database (DESIGN.md, scale-out) accept each
+/// other's tokens, and a restart leaves open forms valid.
 struct CSRF: Sendable {
     static let fieldName = "csrf"
     static let visitorCookie = "uniti_csrf"

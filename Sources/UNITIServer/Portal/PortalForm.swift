@@ -4,7 +4,9 @@ import Hummingbird
 /// The fields of a posted HTML form (`application/x-www-form-urlencoded`). A body of another
 /// type reads as an empty form, which no CSRF check passes.
 struct PortalForm {
-    static let maximumBytes = 16 * 1024
+    /// Room for a questionnaire page with its free-text answers (the size a synced record may
+    /// have, which is what a questionnaire's draft becomes).
+    static let maximumBytes = ServerLimits.maximumRecordPayloadBytes
     var fields: [String: String]
 
     subscript(_ name: String) -> String { fields[name] ?? "" }

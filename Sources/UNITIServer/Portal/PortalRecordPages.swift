@@ -1,9 +1,329 @@
 import Foundation
 import Hummingbird
+import UNITIHealthRecord
 import UNITIProtocol
 
 /// The TinnitusNavigator health record in the browser: events, therapies and audiograms as the
-/// same synced records the shell keeps.
+/// same synced records the shell keeps (``PortalHealthRecord``), checked by the same rules
+/// (``HealthRecordProblem``, from `UNITIHealthRecord`) and worded by the portal's strings.
+///
+/// Topics: the overview; one list, form and delete confirmation per kind; the audiogram page and
+/// its picture. Every page needs a login (``signedIn(_:)``), every change is a POST with the
+/// CSRF field (``checkedForm(_:)``), and an id that is not one of the person's entries is a 404,
+/// whoever's it is.
+///
+/// The audiogram picture is the module's SVG (`AudiogramSVG`), served from a route of its own as
+/// `image/svg+xml` and shown with `<img>`: templates only ever print escaped values, so the
+/// markup never passes through them, and an SVG shown as an image runs no script and fetches
+/// nothing, whatever it contains.
 extension PortalRoutes {
-    func registerRecordPages(on group: RouterGroup<ServerRequestContext>) {}
+    func registerRecordPages(on group: RouterGroup<ServerRequestContext>) {
+        group.get("record") { request, _ in try await recordOverview(request) }
+        for kind in RecordPageKind.allCases {
+            group.get("record/\(kind.path)") { request, _ in try await recordList(kind, request) }
+            group.get("record/\(kind.path)/new") { request, _ in try await recordForm(kind, id: nil, request) }
+            group.post("record/\(kind.path)") { request, _ in try await recordSave(kind, id: nil, request) }
+            group.get("record/\(kind.path)/:id/edit") { request, context in try await recordForm(kind, id: context.parameters.get("id"), request) }
+            group.post("record/\(kind.path)/:id") { request, context in try await recordSave(kind, id: context.parameters.get("id"), request) }
+            group.get("record/\(kind.path)/:id/delete") { request, context in try await recordDeletion(kind, id: context.parameters.get("id"), request) }
+            group.post("record/\(kind.path)/:id/delete") { request, context in try await recordDelete(kind, id: context.parameters.get("id"), request) }
+        }
+        // `/record/audiograms/<id>` is the page, `/record/audiograms/<id>.svg` its picture.
+        group.get("record/audiograms/:id") { request, context in try await audiogramPage(context.parameters.get("id") ?? "", request) }
+    }
+
+    // MARK: Reading
+
+    private func healthRecord(_ session: PortalSession) -> PortalHealthRecord {
+        PortalHealthRecord(store: environment.store, clock: environment.clock, userId: session.account.id)
+    }
+
+    private static var loginRedirect: Response { Response(status: .seeOther, headers: [.location: "/login"]) }
+
+    private static func notFound() -> PortalRefusal { PortalRefusal(status: .notFound, messageKey: "portal.record.error.notFound") }
+
+    /// The record's notice after a redirect (`?done=saved`), only from the record's own strings.
+    private func recordNotice(_ request: Request, _ language: String) -> [String: Any] {
+        guard let name = request.uri.queryParameters["done"].map(String.init), ["saved", "deleted"].contains(name) else { return [:] }
+        return ["notice": PortalText.text("portal.record.notice.\(name)", language)]
+    }
+
+    private func recordOverview(_ request: Request) async throws -> Response {
+        guard let (visit, session) = try await signedIn(request) else { return Self.loginRedirect }
+        let record = healthRecord(session)
+        let events = try await record.entries(HealthEvent.self)
+        let therapies = try await record.entries(Therapy.self)
+        let audiograms = try await record.entries(Audiogram.self)
+        let today = RecordClock.day(environment.clock.now())
+        let text = { (key: String, values: [String: String]) in PortalText.text("portal.record.overview.\(key)", visit.language, values) }
+        var values: [String: Any] = [
+            "events": text("events", ["count": "\(events.count)"]),
+            "therapies": text("therapies", ["count": "\(therapies.count)",
+                                            "ongoing": "\(therapies.filter { $0.isOngoing(on: today) }.count)"]),
+            "audiograms": text("audiograms", ["count": "\(audiograms.count)"]),
+        ]
+        if let latest = Self.newestFirst(events).first {
+            values["latestEvent"] = text("latestEvent", ["title": latest.title, "at": RecordClock.minute(latest.at)])
+        }
+        if let latest = Self.newestFirst(audiograms).first {
+            values["latestAudiogram"] = text("latestAudiogram", ["date": latest.date, "grade": gradeText(latest, visit.language)])
+        }
+        return try page("record", visit, values)
+    }
+
+    private func recordList(_ kind: RecordPageKind, _ request: Request) async throws -> Response {
+        guard let (visit, session) = try await signedIn(request) else { return Self.loginRedirect }
+        let record = healthRecord(session)
+        let language = visit.language
+        var values = recordNotice(request, language)
+        switch kind {
+        case .events:
+            let events = Self.newestFirst(try await record.entries(HealthEvent.self))
+            // Absent, not empty, where there is nothing: a section shows for any string.
+            values["entries"] = events.map { event -> [String: Any] in
+                var entry: [String: Any] = ["id": event.id, "title": event.title, "at": RecordClock.minute(event.at),
+                                            "type": PortalText.text("portal.record.eventType.\(event.type.rawValue)", language)]
+                entry["description"] = event.description
+                return entry
+            }
+            values["empty"] = events.isEmpty
+        case .therapies:
+            let today = RecordClock.day(environment.clock.now())
+            let therapies = try await record.entries(Therapy.self)
+                .sorted { ($0.start, $0.id) > ($1.start, $1.id) }
+            values["entries"] = therapies.map { therapy -> [String: Any] in
+                var entry: [String: Any] = ["id": therapy.id, "name": therapy.name, "start": therapy.start,
+                                            "type": PortalText.text("portal.record.therapyType.\(therapy.type.rawValue)", language),
+                                            "ongoing": therapy.isOngoing(on: today)]
+                entry["end"] = therapy.end
+                entry["note"] = therapy.note
+                return entry
+            }
+            values["empty"] = therapies.isEmpty
+        case .audiograms:
+            let audiograms = Self.newestFirst(try await record.entries(Audiogram.self))
+            values["entries"] = audiograms.map { audiogram -> [String: Any] in
+                ["id": audiogram.id, "date": audiogram.date,
+                 "left": Self.average(audiogram, .left), "right": Self.average(audiogram, .right),
+                 "grade": gradeText(audiogram, language)]
+            }
+            values["empty"] = audiograms.isEmpty
+        }
+        return try page("record-\(kind.path)", visit, values)
+    }
+
+    private func audiogramPage(_ name: String, _ request: Request) async throws -> Response {
+        guard let (visit, session) = try await signedIn(request) else { return Self.loginRedirect }
+        let picture = name.hasSuffix(".svg")
+        let id = picture ? String(name.dropLast(4)) : name
+        guard let audiogram = try await healthRecord(session).entry(Audiogram.self, id: id) else {
+            throw Self.notFound()
+        }
+        let language = visit.language
+        let label = { (key: String) in PortalText.text("portal.record.picture.\(key)", language, ["date": audiogram.date]) }
+        let plot = AudiogramPlot(audiogram, labels: AudiogramPlot.Labels(
+            title: label("title"), frequencyAxis: label("frequency"), levelAxis: label("level"), right: label("right"),
+            left: label("left"), discomfort: label("discomfort"), tinnitus: label("tinnitus")))
+        let renderer = AudiogramSVG(fitting: plot)
+        if picture {
+            return Response(status: .ok, headers: [.contentType: "image/svg+xml; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: renderer.document(plot))))
+        }
+        let rows: [[String: Any]] = audiogram.thresholds.map { values in
+            let left: String = values.left.map { "\($0)" } ?? "–"
+            let right: String = values.right.map { "\($0)" } ?? "–"
+            return ["hz": "\(values.hz)", "left": left, "right": right]
+        }
+        var values = recordNotice(request, language)
+        values["note"] = audiogram.note
+        values["id"] = audiogram.id
+        values["date"] = audiogram.date
+        values["rows"] = rows
+        values["left"] = Self.average(audiogram, .left)
+        values["right"] = Self.average(audiogram, .right)
+        values["grade"] = gradeText(audiogram, language)
+        values["width"] = MarkupText.number(renderer.geometry.width)
+        values["height"] = MarkupText.number(renderer.geometry.height)
+        values["alt"] = label("title")
+        return try page("record-audiogram", visit, values)
+    }
+
+    static func newestFirst(_ events: [HealthEvent]) -> [HealthEvent] {
+        events.sorted { ($0.at, $0.id) > ($1.at, $1.id) }
+    }
+
+    static func newestFirst(_ audiograms: [Audiogram]) -> [Audiogram] {
+        func day(_ audiogram: Audiogram) -> Int {
+            RecordDay.components(audiogram.date).map { $0.year * 10_000 + $0.month * 100 + $0.day } ?? 0
+        }
+        return audiograms.sorted { (day($0), $0.id) > (day($1), $1.id) }
+    }
+
+    /// An ear's pure-tone average to one decimal, `–` when it cannot be told.
+    static func average(_ audiogram: Audiogram, _ ear: Ear) -> String {
+        PureToneAverage.of(audiogram, ear: ear).map { String(format: "%.1f", $0) } ?? "–"
+    }
+
+    func gradeText(_ audiogram: Audiogram, _ language: String) -> String {
+        HearingLossGrade.overall(audiogram).map { PortalText.text("portal.record.grade.\($0.rawValue)", language) }
+            ?? PortalText.text("portal.record.grade.unknown", language)
+    }
+
+    // MARK: Forms
+
+    private func recordForm(_ kind: RecordPageKind, id: String?, _ request: Request) async throws -> Response {
+        guard let (visit, session) = try await signedIn(request) else { return Self.loginRedirect }
+        let record = healthRecord(session)
+        var draft = RecordFormDraft(kind: kind, id: id, language: visit.language)
+        if let id {
+            switch kind {
+            case .events:
+                guard let event = try await record.entry(HealthEvent.self, id: id) else { throw Self.notFound() }
+                draft.fill(event)
+            case .therapies:
+                guard let therapy = try await record.entry(Therapy.self, id: id) else { throw Self.notFound() }
+                draft.fill(therapy)
+            case .audiograms:
+                guard let audiogram = try await record.entry(Audiogram.self, id: id) else { throw Self.notFound() }
+                draft.fill(audiogram)
+            }
+        } else if kind == .events {
+            draft.fields["at"] = RecordClock.inputMinute(environment.clock.now())
+        } else {
+            draft.fields[kind == .therapies ? "start" : "date"] = RecordClock.day(environment.clock.now())
+        }
+        return try page("record-\(kind.singular)-form", visit, draft.values())
+    }
+
+    /// Checks the posted form by the shared rules; saves only when nothing is wrong, else shows
+    /// the form again with what was typed and each problem beside its field.
+    private func recordSave(_ kind: RecordPageKind, id: String?, _ request: Request) async throws -> Response {
+        let (form, visit) = try await checkedForm(request)
+        guard let session = visit.session else { return visit.redirect(to: "/login") }
+        let record = healthRecord(session)
+        var draft = RecordFormDraft(kind: kind, id: id, language: visit.language, form: form)
+        let now = environment.clock.now()
+        let saved: String? = switch kind {
+        case .events:
+            try await saveEntry(HealthEvent.self, id: id, record) { draft.event(id: $0, createdAt: $1?.createdAt, now: now) }
+        case .therapies:
+            try await saveEntry(Therapy.self, id: id, record) { draft.therapy(id: $0, createdAt: $1?.createdAt, now: now) }
+        case .audiograms:
+            try await saveEntry(Audiogram.self, id: id, record) { draft.audiogram(id: $0, keeping: $1, now: now) }
+        }
+        if let saved {
+            // An audiogram is shown with its picture; the others in their list.
+            return visit.redirect(to: kind == .audiograms ? "/record/audiograms/\(saved)?done=saved" : "/record/\(kind.path)?done=saved")
+        }
+        var values = draft.values()
+        values["error"] = PortalText.text("portal.record.error.notSaved", visit.language)
+        return try page("record-\(kind.singular)-form", visit, status: .unprocessableContent, values)
+    }
+
+    /// Saves the entry `make` builds from the id and the stored version (nil for a new one);
+    /// returns its id, or nil when `make` found problems. A 404 when `id` names no entry of
+    /// this person.
+    private func saveEntry<Entry: HealthRecordPayload>(_ type: Entry.Type, id: String?, _ record: PortalHealthRecord,
+                                                       _ make: (String, Entry?) -> Entry?) async throws -> String? {
+        let existing: Entry? = if let id { try await record.entry(Entry.self, id: id) } else { nil }
+        if id != nil, existing == nil { throw Self.notFound() }
+        guard let entry = make(id ?? HealthRecordID.make(), existing) else { return nil }
+        try await record.save(entry, isNew: existing == nil)
+        return entry.id
+    }
+
+    // MARK: Deleting
+
+    private func recordDeletion(_ kind: RecordPageKind, id: String?, _ request: Request) async throws -> Response {
+        guard let (visit, session) = try await signedIn(request) else { return Self.loginRedirect }
+        let name = try await entryName(kind, id: id ?? "", healthRecord(session))
+        return try page("record-delete", visit, [
+            "action": "/record/\(kind.path)/\(id ?? "")/delete", "back": "/record/\(kind.path)",
+            "question": PortalText.text("portal.record.delete.\(kind.singular)", visit.language, ["name": name]),
+        ])
+    }
+
+    private func recordDelete(_ kind: RecordPageKind, id: String?, _ request: Request) async throws -> Response {
+        let (_, visit) = try await checkedForm(request)
+        guard let session = visit.session else { return visit.redirect(to: "/login") }
+        let record = healthRecord(session)
+        let id = id ?? ""
+        _ = try await entryName(kind, id: id, record)
+        switch kind {
+        case .events: try await record.delete(HealthEvent.self, id: id)
+        case .therapies: try await record.delete(Therapy.self, id: id)
+        case .audiograms: try await record.delete(Audiogram.self, id: id)
+        }
+        return visit.redirect(to: "/record/\(kind.path)?done=deleted")
+    }
+
+    /// What the confirmation names: the title, the name or the date; a 404 when the person has
+    /// no such entry.
+    private func entryName(_ kind: RecordPageKind, id: String, _ record: PortalHealthRecord) async throws -> String {
+        let name: String? = switch kind {
+        case .events: try await record.entry(HealthEvent.self, id: id).map { $0.title }
+        case .therapies: try await record.entry(Therapy.self, id: id).map { $0.name }
+        case .audiograms: try await record.entry(Audiogram.self, id: id).map { $0.date }
+        }
+        guard let name else { throw Self.notFound() }
+        return name
+    }
+}
+
+/// The three kinds of entry the record pages show, by their path under `/record`.
+enum RecordPageKind: String, CaseIterable, Sendable {
+    case events, therapies, audiograms
+
+    var path: String { rawValue }
+
+    /// The template stem and the string key of one entry.
+    var singular: String {
+        switch self {
+        case .events: "event"
+        case .therapies: "therapy"
+        case .audiograms: "audiogram"
+        }
+    }
+}
+
+/// Days and minutes as the portal reads and shows them: in the server's time zone, which is the
+/// shell's too when both run on one machine (the portal has no script to learn the browser's).
+enum RecordClock {
+    static var timeZone: TimeZone { TimeZone.current }
+
+    private static var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar
+    }
+
+    /// `2026-11-23`.
+    static func day(_ date: Date) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// `2026-11-23 14:30`, as the shell lists events.
+    static func minute(_ date: Date) -> String {
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return day(date) + String(format: " %02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
+    /// `2026-11-23T14:30`, what a `datetime-local` input holds.
+    static func inputMinute(_ date: Date) -> String {
+        minute(date).replacingOccurrences(of: " ", with: "T")
+    }
+
+    /// A date and time typed as `YYYY-MM-DD HH:MM` (or with `T`, or with seconds); nil otherwise.
+    static func parseMinute(_ text: String) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let halves = trimmed.split(whereSeparator: { $0 == "T" || $0 == " " })
+        guard halves.count == 2, let day = RecordDay.components(String(halves[0])) else { return nil }
+        let clock = halves[1].split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+        guard (2...3).contains(clock.count), let hour = clock[0], let minute = clock[1], (0...23).contains(hour), (0...59).contains(minute)
+        else { return nil }
+        let second = clock.count == 3 ? clock[2] : 0
+        guard let second, (0...59).contains(second) else { return nil }
+        return calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: hour, minute: minute, second: second))
+    }
 }

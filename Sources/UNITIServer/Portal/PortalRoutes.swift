@@ -12,13 +12,14 @@ import UNITIProtocol
 /// (questionnaires, health record, data download) add their pages here behind ``signedIn(_:)``.
 struct PortalRoutes: Sendable {
     let environment: ServerEnvironment
-    let csrf: CSRF
+    let csrfKeys: CSRFKeys
     let sessions: PortalSessions
     var accounts: AccountService { AccountService(environment: environment) }
+    var studyService: StudyService { StudyService(environment: environment) }
 
-    init(environment: ServerEnvironment, csrf: CSRF = CSRF(), sessionLifetime: TimeInterval = 8 * 60 * 60) {
+    init(environment: ServerEnvironment, sessionLifetime: TimeInterval = 8 * 60 * 60) {
         self.environment = environment
-        self.csrf = csrf
+        self.csrfKeys = CSRFKeys(store: environment.store)
         self.sessions = PortalSessions(environment: environment, lifetime: sessionLifetime)
     }
 
@@ -56,6 +57,7 @@ struct PortalRoutes: Sendable {
                                            acceptLanguage: request.headers[.acceptLanguage])
         let secure = Self.isSecure(request)
         let session = try await sessions.current(request)
+        let csrf = try await csrfKeys.csrf()
         var visit = PortalVisit(language: language, session: session, csrfToken: "", secure: secure, path: request.uri.path)
         if let session {
             visit.csrfToken = csrf.token(sessionHash: session.storedHash)
@@ -74,7 +76,7 @@ struct PortalRoutes: Sendable {
     func checkedForm(_ request: Request) async throws -> (PortalForm, PortalVisit) {
         let visit = try await visit(request)
         let form = try await PortalForm.read(request)
-        guard csrf.accepts(submitted: form.fields[CSRF.fieldName], sessionHash: visit.session?.storedHash,
+        guard try await csrfKeys.csrf().accepts(submitted: form.fields[CSRF.fieldName], sessionHash: visit.session?.storedHash,
                            visitorCookie: request.cookies[CSRF.visitorCookie]?.value) else {
             throw PortalRefusal(status: .forbidden, messageKey: "portal.error.csrf")
         }
@@ -141,7 +143,13 @@ struct PortalRoutes: Sendable {
     func show(_ name: String, _ request: Request) async throws -> Response {
         let visit = try await visit(request, renewingVisitorToken: request.uri.queryParameters["notice"] == "loggedOut")
         if visit.session != nil { return visit.redirect(to: "/") }
-        return try page(name, visit, notice(request, visit.language))
+        var values = notice(request, visit.language)
+        // A mailed link (`/activate?code=…`) fills the form; only the POST spends the code.
+        if let code = request.uri.queryParameters["code"].map(String.init), (1...64).contains(code.count),
+           code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+            values["code"] = code
+        }
+        return try page(name, visit, values)
     }
 
     /// The visit of a logged-in person, or nil (the caller redirects to the login page).

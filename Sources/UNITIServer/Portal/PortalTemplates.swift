@@ -9,6 +9,8 @@ import Mustache
 struct PortalTemplates: Sendable {
     let library: MustacheLibrary
     let styleSheet: Data
+    /// `portal.js`: the little script the questionnaire pages load (no page needs it to work).
+    let script: Data
 
     /// The folder of the shipped templates.
     static var directory: URL? { Bundle.module.url(forResource: "Portal", withExtension: nil) }
@@ -32,6 +34,7 @@ struct PortalTemplates: Sendable {
         }
         self.library = library
         styleSheet = try Data(contentsOf: directory.appendingPathComponent("portal.css"))
+        script = try Data(contentsOf: directory.appendingPathComponent("portal.js"))
     }
 
     /// The page `name` filled with `values`; throws when there is no such template.

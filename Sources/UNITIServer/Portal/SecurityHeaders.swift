@@ -2,13 +2,14 @@ import HTTPTypes
 import Hummingbird
 
 /// The headers every portal response carries, set in one place so no page can forget them:
-/// a Content-Security-Policy that allows only this origin's style sheet and forms and no script
-/// at all (an injected `<script>` would not run even if escaping failed), no framing
+/// a Content-Security-Policy that allows only this origin's style sheet, forms and script files
+/// (`/portal.js`; no inline script or event handler, so an injected `<script>` or `onerror=`
+/// would not run even if escaping failed), no framing
 /// (clickjacking), no MIME sniffing, no Referer leaving the site, and `no-store` so that after
 /// logout the back button cannot show a private page from the cache.
 struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
     static var contentSecurityPolicy: String {
-        "default-src 'self'; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     }
 
     static var referrerPolicy: HTTPField.Name { HTTPField.Name("Referrer-Policy")! }

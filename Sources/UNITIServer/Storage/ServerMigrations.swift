@@ -21,6 +21,8 @@ enum ServerMigrations {
         migrator.registerMigration("v4-questionnaire-links", migrate: QuestionnaireSchema.v4)
         migrator.registerMigration("v5-study-rewards", migrate: StudySchema.v5)
         migrator.registerMigration("v5-sheet-reward-times", migrate: SheetSchema.v5)
+        migrator.registerMigration("v6-server-secrets", migrate: ServerSecretSchema.v6)
+        migrator.registerMigration("v6-study-password-failures", migrate: StudyPasswordFailureSchema.v6)
         return migrator
     }
 }

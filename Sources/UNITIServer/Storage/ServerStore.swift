@@ -10,11 +10,14 @@
 /// - ``RecordStore``: the generic per-user module records
 /// - ``ModuleResourceStore``: module resources such as a sound catalogue
 /// - ``RewardStore``: what Track Your Hearing rewards are computed from
+/// - ``ServerSecretStore``: keys shared by every server process (the portal's CSRF key)
+/// - ``PersonalDataStore``: everything kept about one person, for their download
 ///
 /// Every method commits before it returns: a route answers only after its write is durable, so a
 /// shutdown never loses an acknowledged write. Methods that take a `userId` only ever touch that
 /// user's rows — isolation between participants is enforced here, not only in the routes.
-public protocol ServerStore: AccountStore, StudyStore, QuestionnaireStore, SheetStore, RecordStore, ModuleResourceStore, RewardStore {}
+public protocol ServerStore: AccountStore, StudyStore, QuestionnaireStore, SheetStore, RecordStore, ModuleResourceStore, RewardStore,
+    ServerSecretStore, PersonalDataStore {}
 
 /// Conflicts the store reports instead of a raw constraint failure.
 public enum StoreConflict: Error, Sendable, Equatable {

@@ -102,7 +102,7 @@ final class Terminal {
     }
 
     /// Waits for the program to end; returns its status, or nil if it is still running.
-    func waitForExit(timeout: TimeInterval = 10) -> Int32? {
+    func waitForExit(timeout: TimeInterval = 30) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         if process.isRunning {

@@ -20,7 +20,7 @@ struct GPSFakeTests {
     @Test("a real gpsd reports the log's position: the fix is within 50 m of it, at its altitude")
     func realGPSDReportsTheLoggedPosition() throws {
         let gps = try GPSFake(latitude: Self.ulm.latitude, longitude: Self.ulm.longitude, altitude: Self.ulm.altitude)
-        let fix = try gps.client(timeout: 4).readFix()
+        let fix = try gps.client(timeout: 20).readFix()
         #expect(Self.metres(from: (fix.latitude, fix.longitude), to: (Self.ulm.latitude, Self.ulm.longitude)) < 50)
         #expect(fix.mode >= 2)
         // gpsd's first fix of a log may come before it has put together altitude or date (a 2D

@@ -106,7 +106,7 @@ struct QuestionnaireSensorTests {
     func allowedLocationGoesIntoTheSheet() throws {
         let ulm = GPSFakeTests.ulm
         let gps = try GPSFake(latitude: ulm.latitude, longitude: ulm.longitude, altitude: ulm.altitude)
-        let harness = try Self.harness(gpsd: gps.client(timeout: 4), location: .allowed)
+        let harness = try Self.harness(gpsd: gps.client(timeout: 20), location: .allowed)
         let result = try Self.answer(Self.definition([.location]), in: harness)
 
         let reading = try #require(result.sheet.sensors?.location)

@@ -1,25 +1,22 @@
+@_exported import UNITIHealthRecord
 import Foundation
 import GRDB
 import UNITICore
 
-/// Ids of health-record entries: lowercase UUIDs, shown by their first eight characters; a
-/// command accepts any unique prefix of at least four.
-public enum HealthRecordID {
-    public static func make() -> String { UUID().uuidString.lowercased() }
+// The record types, their rules and the audiogram picture live in `UNITIHealthRecord`, which the
+// study server's portal shares; they are re-exported so that the module's public face (and every
+// `import TinnitusNavigator`) stays what it was before they moved.
 
-    public static func short(_ id: String) -> String { String(id.prefix(8)) }
-}
-
-/// Free text in a record: trimmed, required or optional, and of bounded length.
-enum HealthRecordText {
+extension HealthRecordText {
+    /// A required text, trimmed, or the module's one-line error naming `field`.
     static func required(_ text: String, field: String, limit: Int) throws -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw UNITIError(L("tn.error.required", ["field": field])) }
+        guard let trimmed = trimmed(text) else { throw UNITIError(L("tn.error.required", ["field": field])) }
         return try bounded(trimmed, field: field, limit: limit)
     }
 
+    /// An optional text, trimmed (nil when empty), or the module's one-line error.
     static func optional(_ text: String?, field: String, limit: Int) throws -> String? {
-        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        guard let trimmed = trimmed(text) else { return nil }
         return try bounded(trimmed, field: field, limit: limit)
     }
 
@@ -28,6 +25,47 @@ enum HealthRecordText {
             throw UNITIError(L("tn.error.tooLong", ["field": field, "limit": "\(limit)"]))
         }
         return text
+    }
+}
+
+extension HealthRecordProblem {
+    /// The problem in the module's words (the lines the shell has always printed).
+    var message: String {
+        switch self {
+        case .required(let field):
+            L("tn.error.required", ["field": field.title])
+        case .tooLong(let field, let limit):
+            L("tn.error.tooLong", ["field": field.title, "limit": "\(limit)"])
+        case .notADay(_, let text):
+            L("reminders.error.date", ["text": text])
+        case .endBeforeStart(let start, let end):
+            L("tn.therapy.error.endBeforeStart", ["start": start, "end": end])
+        case .frequency(_, let hz):
+            L("tn.audiogram.error.frequency", ["hz": "\(hz)"])
+        case .duplicateFrequency(_, let hz):
+            L("tn.audiogram.error.duplicateFrequency", ["hz": "\(hz)"])
+        case .missingFrequency(let hz):
+            L("tn.audiogram.error.missingFrequency", ["hz": "\(hz)"])
+        case .level(_, let value, let hz, let ear):
+            L("tn.audiogram.error.level", ["value": "\(value)", "hz": "\(hz)", "ear": ear.title])
+        case .pitch(_, let value):
+            L("tn.audiogram.error.pitch", ["value": "\(value)"])
+        case .loudness(_, let value):
+            L("tn.audiogram.error.loudness", ["value": "\(value)"])
+        }
+    }
+}
+
+extension HealthRecordField {
+    /// The field's name in an error line (only free-text fields are named this way).
+    var title: String {
+        switch self {
+        case .title: L("tn.event.field.title")
+        case .description: L("tn.event.field.description")
+        case .name: L("tn.therapy.field.name")
+        case .note: L("tn.therapy.field.note")
+        default: rawValue
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import UNITIProtocol
 import UNITICore
 
 /// The report as one self-contained HTML file: inline CSS, inline SVG audiograms, no scripts

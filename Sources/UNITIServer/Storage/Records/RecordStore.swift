@@ -11,6 +11,9 @@ public protocol RecordStore: Sendable {
     /// records whose own update time is at or after it.
     func records(userId: Int64, after cursor: Int64, moduleId: ModuleID?, updatedSince: Date?,
                  limit: Int) async throws -> (records: [ModuleRecord], cursor: Int64, more: Bool)
+    /// One record of the user by its address (tombstones included), nil when there is none: the
+    /// web portal reads a questionnaire draft this way.
+    func record(userId: Int64, moduleId: String, clientId: String) async throws -> ModuleRecord?
 }
 
 /// A module record ready to store, with its update time parsed.

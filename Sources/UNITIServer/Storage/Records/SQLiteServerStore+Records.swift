@@ -84,4 +84,12 @@ extension SQLiteServerStore: RecordStore {
             return (page.map(\.record), page.last?.sequence ?? cursor, rows.count > limit)
         }
     }
+
+    public func record(userId: Int64, moduleId: String, clientId: String) async throws -> ModuleRecord? {
+        try await pool.read { db in
+            try ModuleRecordRow.fetchOne(db, sql: """
+                SELECT * FROM module_records WHERE user_id = ? AND module_id = ? AND client_id = ?
+                """, arguments: [userId, moduleId, clientId])?.record
+        }
+    }
 }

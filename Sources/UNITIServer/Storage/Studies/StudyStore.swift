@@ -19,6 +19,14 @@ public protocol StudyStore: Sendable {
     func setMembership(studyId: String, userId: Int64, status: MembershipStatus, now: Date) async throws
     /// Requests to join by-request studies (of one study, or of all), oldest first, decided ones included.
     func joinRequests(studyId: String?) async throws -> [JoinRequestRecord]
+
+    /// Starts one study-password attempt of a person under `rule`: when the person must still
+    /// wait, returns the seconds and counts nothing; else counts the attempt as a failure (until
+    /// ``clearStudyPasswordFailures(userId:studyId:)`` says it was right) and returns nil. Check
+    /// and count are one transaction, so guesses sent at once cannot all slip past the check;
+    /// the count is in the store, so every server process and a restart see it.
+    func startStudyPasswordAttempt(userId: Int64, studyId: String, rule: ThrottleRule, now: Date) async throws -> Int?
+    func clearStudyPasswordFailures(userId: Int64, studyId: String) async throws
 }
 
 /// A study as the coordinator defines it.

@@ -32,7 +32,7 @@ public struct AudiogramGeometry: Sendable, Hashable {
 
     /// Room around the plot: left for the level labels and axis title, top for the title,
     /// bottom for the frequency labels, axis title and legend.
-    static let marginLeft = 72.0, marginRight = 28.0, marginTop = 56.0, marginBottom = 122.0
+    public static let marginLeft = 72.0, marginRight = 28.0, marginTop = 56.0, marginBottom = 122.0
 
     /// A picture `width` pixels wide showing `frequencies` (at least 125–8000 Hz, widened by
     /// whole octaves from 125 Hz); the height follows from the 20-dB-per-octave rule.

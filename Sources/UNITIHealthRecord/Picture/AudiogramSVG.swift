@@ -1,4 +1,5 @@
 import Foundation
+import UNITIProtocol
 
 /// Draws an audiogram as a standalone SVG, by clinical convention: the right ear as red
 /// circles (O) joined by a solid line, the left ear as blue crosses (X) joined by a dashed
@@ -92,7 +93,7 @@ public struct AudiogramSVG: Sendable {
 
     /// Grid lines at every octave and every 10 dB, their labels, the strong 0 dB line, the
     /// frame and both axis titles.
-    func grid() -> String {
+    public func grid() -> String {
         let g = geometry
         let n = MarkupText.number
         var svg = "<g class=\"grid\" stroke=\"#c8c8c8\" stroke-width=\"1\">\n"
@@ -114,12 +115,12 @@ public struct AudiogramSVG: Sendable {
     }
 
     /// `125`, `250`, `500`, `1k`, ... `16k`.
-    static func frequencyLabel(_ hz: Double) -> String {
+    public static func frequencyLabel(_ hz: Double) -> String {
         hz >= 1000 ? "\(MarkupText.number(hz / 1000))k" : MarkupText.number(hz)
     }
 
     /// O for the right ear, X for the left.
-    func symbol(_ side: AudiogramPlot.Side, at point: (x: Double, y: Double)) -> String {
+    public func symbol(_ side: AudiogramPlot.Side, at point: (x: Double, y: Double)) -> String {
         let n = MarkupText.number
         let r = Self.symbolRadius
         switch side {
@@ -133,7 +134,7 @@ public struct AudiogramSVG: Sendable {
     }
 
     /// A U whose bottom sits on the threshold of discomfort.
-    func discomfortMark(_ side: AudiogramPlot.Side, at point: (x: Double, y: Double)) -> String {
+    public func discomfortMark(_ side: AudiogramPlot.Side, at point: (x: Double, y: Double)) -> String {
         let n = MarkupText.number
         let w = 5.0, h = 10.0
         return "<path class=\"\(side.rawValue)-discomfort\" d=\"M\(n(point.x - w)) \(n(point.y - h)) V\(n(point.y - w)) "
@@ -141,7 +142,7 @@ public struct AudiogramSVG: Sendable {
     }
 
     /// A small zigzag centred on a point: a matched tonal tinnitus.
-    func zigzag(at point: (x: Double, y: Double), color: String) -> String {
+    public func zigzag(at point: (x: Double, y: Double), color: String) -> String {
         let n = MarkupText.number
         let step = 3.5, height = 5.0
         var d = "M\(n(point.x - 4 * step)) \(n(point.y))"
@@ -153,7 +154,7 @@ public struct AudiogramSVG: Sendable {
     }
 
     /// The symbols and what they mean, in two columns under the frequency axis title.
-    func legend(_ plot: AudiogramPlot) -> String {
+    public func legend(_ plot: AudiogramPlot) -> String {
         let g = geometry
         let n = MarkupText.number
         let esc = MarkupText.escape

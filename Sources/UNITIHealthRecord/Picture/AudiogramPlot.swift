@@ -3,9 +3,9 @@ import Foundation
 /// What an audiogram picture shows, as plain numbers and texts: each ear's thresholds, the
 /// thresholds of discomfort, the tinnitus pitch and loudness, and the words to write.
 ///
-/// Depends on Foundation only (no `UNITICore`, no record types), like ``AudiogramGeometry`` and
-/// ``AudiogramSVG``, so the three can move into a small target the study server imports as
-/// well; the module fills it from an ``Audiogram`` (`AudiogramPlot+Audiogram.swift`).
+/// Depends on Foundation only (no `UNITICore`), like ``AudiogramGeometry`` and ``AudiogramSVG``,
+/// so the shell and the study server's portal draw the same picture; both fill it from an
+/// ``Audiogram`` with their own words (`AudiogramPlot+Audiogram.swift`).
 public struct AudiogramPlot: Sendable, Hashable {
     /// An ear, as the picture knows it.
     public enum Side: String, Sendable, Hashable, CaseIterable {

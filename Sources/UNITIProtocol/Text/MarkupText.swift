@@ -2,8 +2,8 @@ import Foundation
 
 /// Text made safe for XML and HTML, in content and in quoted attributes: the audiogram picture
 /// and the doctor's report put people's own words (notes, titles) into markup, and a `<script>`
-/// typed into an event title must arrive as text. Foundation only (see ``AudiogramPlot``);
-/// the core's SVG charts keep their own copy because this one travels to the server.
+/// typed into an event title must arrive as text. One copy for the core's SVG charts, the
+/// audiogram picture (UNITIHealthRecord) and the server.
 public enum MarkupText {
     public static func escape(_ text: String) -> String {
         var result = ""
@@ -25,7 +25,7 @@ public enum MarkupText {
     }
 
     /// A number for a coordinate, with at most two decimals.
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         let rounded = (value * 100).rounded() / 100
         if rounded == rounded.rounded() { return String(Int(rounded)) }
         return String(rounded)

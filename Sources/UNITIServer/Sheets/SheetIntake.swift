@@ -1,0 +1,52 @@
+import Foundation
+import UNITIProtocol
+
+/// How answer sheets enter the server, whoever sends them: the API's `POST /api/v1/sheets` and
+/// the web portal's finished questionnaires take this one path, so the same rules apply to both
+/// (the questionnaire version must exist in a study the person may answer, a deactivated
+/// questionnaire refuses sheets started since, ``SheetValidation`` with the shared
+/// `AnswerSheetValidator`), a sheet id already stored is reported as a duplicate and kept once,
+/// and the store does what storing a sheet does (rewards).
+struct SheetIntake: Sendable {
+    let environment: ServerEnvironment
+    var store: any ServerStore { environment.store }
+
+    /// Checks every sheet of the batch, then stores them in one transaction; throws the first
+    /// sheet's problem as an ``APIError`` (nothing is stored then).
+    func accept(_ sheets: [AnswerSheet], userId: Int64) async throws -> (outcomes: [AnswerSheetBatchResult.Outcome], receivedAt: Date) {
+        var questionnaires: [String: QuestionnaireDocument] = [:]
+        var access: [String: Bool] = [:]
+        var links: [String: QuestionnaireLink] = [:]
+        var seenIds: Set<UUID> = []
+        var validated: [ValidatedSheet] = []
+        for sheet in sheets {
+            let id = sheet.id.uuidString.lowercased()
+            guard seenIds.insert(sheet.id).inserted else {
+                throw APIError.invalid("duplicate_sheet_id", "Sheet \(id) appears twice in this batch.")
+            }
+            let key = "\(sheet.questionnaireID)#\(sheet.questionnaireVersion)"
+            if questionnaires[key] == nil {
+                guard let document = try await store.questionnaire(id: sheet.questionnaireID, version: sheet.questionnaireVersion) else {
+                    throw SheetValidation.unavailable(sheet)
+                }
+                questionnaires[key] = document
+            }
+            let document = questionnaires[key]!
+            if access[document.studyId] == nil {
+                let membership = try await store.membership(studyId: document.studyId, userId: userId)
+                access[document.studyId] = StudyPresenter.mayAnswer(membership: membership)
+            }
+            // Unknown and not-yet-joined look the same, so the answer tells nothing about other studies.
+            guard access[document.studyId] == true else { throw SheetValidation.unavailable(sheet) }
+            // Read once per upload and never kept longer: the coordinator deactivates from another process.
+            if links[document.id] == nil { links[document.id] = try await store.questionnaireLink(id: document.id) }
+            if let link = links[document.id], !link.accepts(sheetStartedAt: sheet.startedAt.date) {
+                throw SheetValidation.deactivated(sheet, link: link)
+            }
+            validated.append(try SheetValidation.validate(sheet, against: document))
+        }
+        let receivedAt = environment.clock.now()
+        let outcomes = try await store.storeSheets(userId: userId, sheets: validated, receivedAt: receivedAt)
+        return (outcomes, receivedAt)
+    }
+}

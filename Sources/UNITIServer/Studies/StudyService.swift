@@ -1,0 +1,109 @@
+import Foundation
+import UNITIProtocol
+
+/// The study steps both front doors share, the JSON API (``StudyRoutes``) and the participant
+/// portal (``PortalRoutes``): which studies a person sees, joining (public at once, password with
+/// the throttled password check, by request as pending) and leaving. One place for these rules,
+/// as ``AccountService`` is for accounts, so a browser and an app can never disagree.
+///
+/// Topics: listing; joining (throttled password check); leaving.
+struct StudyService: Sendable {
+    let environment: ServerEnvironment
+    var store: any ServerStore { environment.store }
+
+    /// Which studies a list shows.
+    enum Scope: String, Sendable {
+        /// Public studies and every study the person has a standing in.
+        case available
+        /// Studies the person is a member of.
+        case mine
+    }
+
+    /// A study with the person's standing in it.
+    struct Listed: Sendable {
+        var study: StudyRecord
+        var membership: MembershipStatus
+    }
+
+    /// The studies of `scope` for a person, in the store's order.
+    func studies(userId: Int64, scope: Scope) async throws -> [Listed] {
+        let memberships = try await store.memberships(userId: userId)
+        return try await store.studies().compactMap { study in
+            let membership = memberships[study.id] ?? MembershipStatus.none
+            let listed = scope == .mine ? membership == .member : StudyPresenter.isListed(study, membership: membership)
+            return listed ? Listed(study: study, membership: membership) : nil
+        }
+    }
+
+    /// The study with this id, or 404 (an invalid id is as unknown as a missing one).
+    func study(id: String) async throws -> StudyRecord {
+        guard StudyRules.isValidId(id) else { throw APIError.notFound("No such study.") }
+        guard let study = try await store.study(id: id) else { throw APIError.notFound("No study with id '\(id)'.") }
+        return study
+    }
+
+    /// Joins a study by its access kind; returns the standing afterwards (`member`, or `pending`
+    /// for a by-request study). A wrong password counts towards ``StudyPasswordThrottle``; while
+    /// throttled, even the right password is answered 429 `too_many_study_attempts`, so guessing
+    /// gains nothing from trying fast.
+    func join(userId: Int64, studyId: String, password: String?) async throws -> MembershipStatus {
+        let study = try await study(id: studyId)
+        let id = study.id
+        let now = environment.clock.now()
+        let current = try await store.membership(studyId: id, userId: userId)
+        if current == .member { return .member }
+        guard StudyPresenter.isOpen(study, now: now) else {
+            throw APIError(.conflict, "study_closed", "Study '\(id)' is not running at the moment; it cannot be joined.")
+        }
+        switch study.access {
+        case .public:
+            try await store.setMembership(studyId: id, userId: userId, status: .member, now: now)
+            return .member
+        case .password:
+            guard let password, !password.isEmpty else {
+                throw APIError(.forbidden, "study_password_required", "Study '\(id)' needs its password to join.")
+            }
+            let throttle = environment.studyPasswordThrottle
+            // Counted before the check and taken back when right: guesses sent at once are
+            // counted one by one, so they cannot all pass before the first failure is recorded.
+            if let wait = try await throttle.startAttempt(userId: userId, studyId: id, store: store, now: now) {
+                throw APIError(.tooManyRequests, "too_many_study_attempts",
+                               "Too many wrong passwords for study '\(id)'; wait \(wait) seconds before trying again.",
+                               headers: ["Retry-After": "\(wait)"])
+            }
+            guard let hash = study.passwordHash, password.utf8.count <= 256,
+                  await environment.passwords.verify(password, hash: hash) else {
+                throw APIError(.forbidden, "wrong_study_password", "The password for study '\(id)' is wrong.")
+            }
+            try await throttle.recordSuccess(userId: userId, studyId: id, store: store)
+            try await store.setMembership(studyId: id, userId: userId, status: .member, now: now)
+            return .member
+        case .byRequest:
+            if current != .pending {
+                try await store.setMembership(studyId: id, userId: userId, status: .pending, now: now)
+            }
+            return .pending
+        }
+    }
+
+    /// Leaves a study or withdraws a pending request; a member of a study that does not let
+    /// participants leave is refused 409 `leave_forbidden`.
+    func leave(userId: Int64, studyId: String) async throws {
+        let study = try await study(id: studyId)
+        let id = study.id
+        let current = try await store.membership(studyId: id, userId: userId)
+        guard current == .member || current == .pending else {
+            throw APIError(.conflict, "not_a_member", "You are not a participant of study '\(id)'.")
+        }
+        if current == .member && !study.participantsMayLeave {
+            throw APIError(.conflict, "leave_forbidden",
+                           "Study '\(id)' does not let participants leave while it runs; contact the study team to withdraw.")
+        }
+        try await store.setMembership(studyId: id, userId: userId, status: .left, now: environment.clock.now())
+    }
+
+    /// Whether a person may leave a study in this standing (what the portal offers a button for).
+    static func mayLeave(_ study: StudyRecord, membership: MembershipStatus) -> Bool {
+        membership == .pending || (membership == .member && study.participantsMayLeave)
+    }
+}
