@@ -361,4 +361,55 @@ struct StoreContractTests {
             #expect(try await store.resource(moduleId: .tyt, name: "sounds") == nil)
         }
     }
+
+    // MARK: What the portal added
+
+    @Test("server secrets are made once and then the same; study-password failures throttle after the free tries and clear", arguments: StoreKind.allCases)
+    func secretsAndStudyPasswords(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            let first = try await store.secret(named: "csrf", orStore: { Data([1, 2, 3]) })
+            let second = try await store.secret(named: "csrf", orStore: { Data([9, 9, 9]) })
+            #expect(first == Data([1, 2, 3]) && second == first)
+
+            try await study(store, "secret", access: .password)
+            let ada = try await user(store, "ada"), bo = try await user(store, "bo")
+            let rule = ThrottleRule(freeAttempts: 2, window: 600, baseDelay: 2, maximumDelay: 60)
+            var waits: [Int?] = []
+            for _ in 0..<4 { waits.append(try await store.startStudyPasswordAttempt(userId: ada, studyId: "secret", rule: rule, now: now)) }
+            #expect(waits[0] == nil && waits[1] == nil, "the free tries")
+            #expect(waits.dropFirst(2).allSatisfy { $0 != nil }, "\(waits)")
+            #expect(try await store.startStudyPasswordAttempt(userId: bo, studyId: "secret", rule: rule, now: now) == nil, "another person counts apart")
+            try await store.clearStudyPasswordFailures(userId: ada, studyId: "secret")
+            #expect(try await store.startStudyPasswordAttempt(userId: ada, studyId: "secret", rule: rule, now: now) == nil)
+        }
+    }
+
+    @Test("one record by its address, and a person's data without secrets and without anyone else's", arguments: StoreKind.allCases)
+    func recordLookupAndPersonalData(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            try await study(store, "open")
+            _ = try await questionnaire(store, study: "open")
+            let ada = try await user(store, "ada"), bo = try await user(store, "bo")
+            try await store.setMembership(studyId: "open", userId: ada, status: .member, now: now)
+            let mine = sheet()
+            _ = try await store.storeSheets(userId: ada, sheets: [ValidatedSheet(sheet: mine, studyId: "open")], receivedAt: now)
+            _ = try await store.storeSheets(userId: bo, sheets: [ValidatedSheet(sheet: sheet(), studyId: "open")], receivedAt: now)
+            let time = now.addingTimeInterval(1)
+            let upsert = ModuleRecordUpsert(moduleId: "tn", clientId: "event:1", updatedAt: Timestamps.formatMilliseconds(time),
+                                            payload: .object(["title": .string("ENT")]))
+            _ = try await store.applyRecords(userId: ada, changes: [RecordChange(upsert: upsert, updatedAt: time)])
+            #expect(try await store.record(userId: ada, moduleId: "tn", clientId: "event:1")?.payload == upsert.payload)
+            #expect(try await store.record(userId: bo, moduleId: "tn", clientId: "event:1") == nil)
+            try await store.createSession(userId: ada, accessHash: "secret-access", accessExpiresAt: now.addingTimeInterval(60),
+                                          refreshHash: "secret-refresh", refreshExpiresAt: now.addingTimeInterval(600), now: now)
+
+            let data = try #require(try await store.personalData(userId: ada))
+            #expect(data.account.username == "ada" && data.memberships.map(\.studyId) == ["open"])
+            #expect(data.sheets.map(\.sheet.id) == [mine.id] && data.records.map(\.clientId) == ["event:1"])
+            #expect(data.sessions.count == 1)
+            let encoded = String(decoding: try JSONEncoder().encode(data), as: UTF8.self)
+            for secret in ["hash-ada", "secret-access", "secret-refresh"] { #expect(!encoded.contains(secret)) }
+            #expect(try await store.personalData(userId: 999) == nil)
+        }
+    }
 }

@@ -12,6 +12,7 @@ import PostgresNIO
 enum PostgreSQLMigrations {
     static let steps: [(identifier: String, sql: String)] = [
         ("pg1-schema", schemaV1),
+        ("pg2-portal", portalV2),
     ]
 
     /// The lock key that serialises migrations across processes.
@@ -193,6 +194,25 @@ enum PostgreSQLMigrations {
             content text NOT NULL,
             updated_at double precision NOT NULL,
             PRIMARY KEY (module_id, name)
+        )
+        """
+
+    /// `pg2-portal`: what SQLite's `v6-server-secrets` and `v6-study-password-failures` add —
+    /// keys every server process shares (the portal's CSRF key), and wrong study passwords per
+    /// person and study for the throttle.
+    static let portalV2 = """
+        CREATE TABLE server_secrets (
+            name text PRIMARY KEY,
+            value bytea NOT NULL,
+            created_at double precision NOT NULL
+        );
+        CREATE TABLE study_password_failures (
+            user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            study_id text NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+            failures integer NOT NULL,
+            first_failure double precision NOT NULL,
+            last_failure double precision NOT NULL,
+            PRIMARY KEY (user_id, study_id)
         )
         """
 }

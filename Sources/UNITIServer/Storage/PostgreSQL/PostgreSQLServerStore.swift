@@ -85,6 +85,7 @@ public final class PostgreSQLServerStore: ClosableServerStore, Sendable {
     enum PersonLock: Int32 {
         case sheets = 7101
         case records = 7102
+        case studyPasswords = 7103
     }
 }
 

@@ -54,13 +54,23 @@ extension PostgreSQLServerStore: RecordStore {
               AND (\(updatedSince?.timeIntervalSince1970)::double precision IS NULL OR updated_at >= \(updatedSince?.timeIntervalSince1970))
             ORDER BY sequence LIMIT \(Int64(limit) + 1)
             """)
-        let page = try rows.prefix(limit).map { row -> (Int64, ModuleRecord) in
-            let payload: String? = try row.value("payload")
-            return (try row.value("sequence"), ModuleRecord(
-                moduleId: try row.value("module_id"), clientId: try row.value("client_id"),
-                updatedAt: Timestamps.formatMilliseconds(Date(timeIntervalSince1970: try row.value("updated_at"))),
-                deleted: try row.value("deleted"), payload: try payload.map { try JSONCoding.decode(JSONValue.self, from: $0) }))
-        }
+        let page = try rows.prefix(limit).map { row in (try row.value("sequence", as: Int64.self), try Self.moduleRecord(row)) }
         return (page.map(\.1), page.last?.0 ?? cursor, rows.count > limit)
+    }
+
+    public func record(userId: Int64, moduleId: String, clientId: String) async throws -> ModuleRecord? {
+        try await rows("""
+            SELECT module_id, client_id, updated_at, deleted, payload FROM module_records
+            WHERE user_id = \(userId) AND module_id = \(moduleId) AND client_id = \(clientId)
+            """).first.map(Self.moduleRecord)
+    }
+
+    /// A row of `module_records` as its owner pulls it.
+    static func moduleRecord(_ row: PostgresRandomAccessRow) throws -> ModuleRecord {
+        let payload: String? = try row.value("payload")
+        return ModuleRecord(
+            moduleId: try row.value("module_id"), clientId: try row.value("client_id"),
+            updatedAt: Timestamps.formatMilliseconds(Date(timeIntervalSince1970: try row.value("updated_at"))),
+            deleted: try row.value("deleted"), payload: try payload.map { try JSONCoding.decode(JSONValue.self, from: $0) })
     }
 }
