@@ -67,3 +67,12 @@ public struct PersonalData: Codable, Sendable {
     public var mailedCodes: [MailedCode]
     public var studyPasswordFailures: [StudyPasswordFailures]
 }
+
+extension PersonalData.Account {
+    /// What the download shows of an account: everything but the password hash.
+    init(_ account: UserAccount) {
+        self.init(username: account.username, email: account.email, firstName: account.firstName, lastName: account.lastName,
+                  gender: account.gender.rawValue, language: account.language, activated: account.activated,
+                  active: account.active, pseudonym: account.pseudonym, createdAt: Timestamps.format(account.createdAt))
+    }
+}

@@ -54,10 +54,7 @@ extension SQLiteServerStore: PersonalDataStore {
                                                           lastFailure: Timestamps.format(count.lastFailure))
             }
             return PersonalData(
-                account: .init(username: account.username, email: account.email, firstName: account.firstName,
-                               lastName: account.lastName, gender: account.gender.rawValue, language: account.language,
-                               activated: account.activated, active: account.active, pseudonym: account.pseudonym,
-                               createdAt: Timestamps.format(account.createdAt)),
+                account: PersonalData.Account(account),
                 memberships: memberships, sheets: sheets, records: records, sessions: sessions, mailedCodes: codes,
                 studyPasswordFailures: failures)
         }
