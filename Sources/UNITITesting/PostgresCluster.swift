@@ -104,6 +104,10 @@ public final class PostgresCluster: @unchecked Sendable {
 
     // MARK: Programs
 
+    /// util-linux's `runuser` (in /usr/sbin, or /sbin on systems without the merged /usr).
+    static let runuser = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "runuser"
+
     /// Debian keeps the server programs in /usr/lib/postgresql/<version>/bin; the newest wins.
     static func binDirectory() throws -> String {
         let root = "/usr/lib/postgresql"
@@ -119,7 +123,7 @@ public final class PostgresCluster: @unchecked Sendable {
     @discardableResult
     private func run(_ program: String, _ arguments: [String]) throws -> String {
         let path = program == "psql" || program == "createdb" ? try Self.clientProgram(program, bin: bin) : bin + "/" + program
-        let command = (owner.map { ["/usr/sbin/runuser", "-u", $0, "--"] } ?? []) + [path] + arguments
+        let command = (owner.map { [Self.runuser, "-u", $0, "--"] } ?? []) + [path] + arguments
         // Through a shell that first closes every descriptor above 2: the server `pg_ctl start`
         // leaves running would otherwise inherit the descriptor by which Foundation learns that
         // the program ended, and the test would wait for the server instead of for pg_ctl.
@@ -169,7 +173,7 @@ public final class PostgresCluster: @unchecked Sendable {
     /// killed by a signal runs no `atexit`, and a server left running would hold its port and files.
     private func watchOverThisProcess(data: String) {
         let ctl = bin + "/pg_ctl"
-        let stop = owner.map { "/usr/sbin/runuser -u \($0) -- \(ctl)" } ?? ctl
+        let stop = owner.map { "\(Self.runuser) -u \($0) -- \(ctl)" } ?? ctl
         let script = "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; "
             + "\(stop) -D '\(data)' -m immediate stop >/dev/null 2>&1; rm -rf '\(directory)'"
         let watchdog = Process()

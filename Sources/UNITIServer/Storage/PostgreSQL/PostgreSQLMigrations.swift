@@ -29,7 +29,7 @@ enum PostgreSQLMigrations {
         do {
             try await steps(client, logger: logger)
         } catch let error as PostgresTransactionError {
-            throw error.closureError ?? error.commitError ?? error.beginError ?? error
+            throw PostgreSQLServerStore.unwrapped(error)
         }
     }
 

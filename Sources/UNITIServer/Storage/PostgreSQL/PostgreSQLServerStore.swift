@@ -69,8 +69,13 @@ public final class PostgreSQLServerStore: ClosableServerStore, Sendable {
         do {
             return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
         } catch let error as PostgresTransactionError {
-            throw error.closureError ?? error.commitError ?? error.beginError ?? error
+            throw Self.unwrapped(error)
         }
+    }
+
+    /// The error that made a transaction fail: the closure's own, else the commit's or begin's.
+    static func unwrapped(_ error: PostgresTransactionError) -> any Error {
+        error.closureError ?? error.commitError ?? error.beginError ?? error
     }
 
     /// Inside a transaction: waits until no other transaction (of any server process) writes the
