@@ -73,13 +73,17 @@ def journey_download(driver):
     """The JSON download, fetched with this browser's session cookie, holds the person's data and
     no password hash."""
     driver.get(BASE + "/data")
-    link = driver.find_element(By.ID, "download-json")
     session = next(c["value"] for c in driver.get_cookies() if c["name"] == "uniti_session")
-    with urllib.request.urlopen(urllib.request.Request(link.get_attribute("href"),
-                                                       headers={"Cookie": f"uniti_session={session}"})) as response:
-        disposition = response.headers.get("Content-Disposition", "")
-        body = response.read().decode("utf-8")
-    check(disposition.startswith("attachment"), f"the download is not an attachment: {disposition}")
+
+    def fetch(link_id):
+        link = driver.find_element(By.ID, link_id)
+        with urllib.request.urlopen(urllib.request.Request(link.get_attribute("href"),
+                                                           headers={"Cookie": f"uniti_session={session}"})) as response:
+            disposition = response.headers.get("Content-Disposition", "")
+            check(disposition.startswith("attachment"), f"the {link_id} download is not an attachment: {disposition}")
+            return response.headers.get("Content-Type", ""), response.read().decode("utf-8")
+
+    _, body = fetch("download-json")
     data = json.loads(body)
     check(data["account"]["username"] == "petra", "the download is not petra's")
     check(data["account"]["email"] == "petra@example.org", "the download lacks the e-mail address")
@@ -87,7 +91,13 @@ def journey_download(driver):
     check(studies.get("secret") == "member" and studies.get("asking") == "pending", f"memberships wrong: {studies}")
     check(len(data["sessions"]) >= 2, "the logins are missing")
     check("$2" not in body and "hash" not in body.lower(), "the download contains a hash")
-    print("download journey: JSON attachment with the account, studies and logins, no hash")
+    content_type, fhir = fetch("download-fhir")
+    check(content_type.startswith("application/fhir+json"), f"the FHIR download is {content_type}")
+    bundle = json.loads(fhir)
+    types = [entry["resource"]["resourceType"] for entry in bundle["entry"]]
+    check(bundle["type"] == "collection" and types[0] == "Patient", f"not a FHIR collection with the Patient first: {types[:3]}")
+    check("petra" not in fhir, "the FHIR bundle names the person")
+    print("download journey: JSON attachment with the account, studies and logins, no hash; FHIR bundle by pseudonym")
 
 
 def journey_deactivate(driver):

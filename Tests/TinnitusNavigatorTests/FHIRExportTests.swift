@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TinnitusNavigator
 @testable import UNITICore
+import UNITIHealthRecord
 import UNITIProtocol
 import UNITITesting
 

@@ -2,12 +2,13 @@ import Foundation
 import Testing
 @testable import TinnitusNavigator
 @testable import UNITICore
+import UNITIHealthRecord
 import UNITIProtocol
 import UNITITesting
 
 @Suite("FHIR mapping: therapy status by dates, questionnaire item types, answers, ids")
 struct FHIRMappingTests {
-    static let today = LocalDate(year: 2026, month: 11, day: 23)
+    static let today = "2026-11-23"
 
     static func therapy(_ type: Therapy.Kind, _ start: String, _ end: String?) throws -> Therapy {
         try Therapy(name: "t", type: type, start: LocalDate(parsing: start), end: end.map { try LocalDate(parsing: $0) },
@@ -33,7 +34,7 @@ struct FHIRMappingTests {
             #expect(TherapyFHIR.resourceType(of: try Self.therapy(kind, "2026-01-01", nil)) == (kind == .medical ? "MedicationStatement" : "Procedure"))
         }
         let patient = PseudonymousPatient(id: .named("p"))
-        let entry = TherapyFHIR(patient: patient, today: Self.today).entry(try Self.therapy(.trt, "2026-01-01", "2026-02-01"))
+        let entry = TherapyFHIR(patient: patient, words: FHIRExportWords { key, _ in key }, today: Self.today).entry(try Self.therapy(.trt, "2026-01-01", "2026-02-01"))
         #expect(entry.resource["performedPeriod"] == .object(["start": .string("2026-01-01"), "end": .string("2026-02-01")]))
         #expect(entry.resource["subject"] == FHIR.reference(patient.id))
     }

@@ -22,9 +22,10 @@ extension PortalRoutes {
         group.get("data") { request, _ in try await dataPage(request) }
         group.get("data/sheets/:id") { request, context in try await sheetPage(request, context) }
         group.get("data/export.json") { request, _ in try await exportData(request) }
+        group.get("data/record.fhir.json") { request, _ in try await exportFHIR(request) }
     }
 
-    private static var toLogin: Response { Response(status: .seeOther, headers: [.location: "/login"]) }
+    static var toLogin: Response { Response(status: .seeOther, headers: [.location: "/login"]) }
 
     /// A posted form of a logged-in person (CSRF checked), or nil when the session is gone.
     private func signedInForm(_ request: Request) async throws -> (PortalForm, PortalVisit, PortalSession)? {
@@ -246,7 +247,7 @@ extension PortalRoutes {
         }
     }
 
-    private func ownSheets(_ userId: Int64) async throws -> [StoredAnswerSheet] {
+    func ownSheets(_ userId: Int64) async throws -> [StoredAnswerSheet] {
         var all: [StoredAnswerSheet] = []
         while true {
             let page = try await environment.store.sheets(userId: userId, offset: all.count, limit: 500)

@@ -15,9 +15,15 @@ struct PortalHealthRecord: Sendable {
     /// The entries of one kind that are not deleted. A payload this version cannot read (a newer
     /// module's) is left out here and left alone in the store.
     func entries<Entry: HealthRecordPayload>(_ type: Entry.Type) async throws -> [Entry] {
-        try await stored(kind: Entry.recordKind).compactMap { record in
+        try await payloads(Entry.self, kind: Entry.recordKind)
+    }
+
+    /// The payloads of one kind that are not deleted, read as `Payload` (which may name only the
+    /// fields it needs); one that does not read so is left out here and left alone in the store.
+    func payloads<Payload: Decodable>(_ type: Payload.Type, kind: String) async throws -> [Payload] {
+        try await stored(kind: kind).compactMap { record in
             guard !record.deleted, let payload = record.payload else { return nil }
-            return try? RecordPayloadCoding.decode(Entry.self, from: payload)
+            return try? RecordPayloadCoding.decode(Payload.self, from: payload)
         }
     }
 

@@ -21,10 +21,10 @@ struct ExportCommand: ShellCommand {
         guard let path = fhir, !path.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw UNITIError(L("tn.export.error.usage"))
         }
-        let builder = FHIRBundleBuilder(context: context)
+        let bundle = try FHIRBundleBuilder(context: context).bundle()
         let count = try AtomicFile.write(path) { output in
-            let writer = FHIRCollectionWriter(timestamp: builder.timestamp, output: output)
-            try builder.forEachEntry { try writer.append($0) }
+            let writer = FHIRCollectionWriter(timestamp: bundle.timestamp, output: output)
+            try bundle.forEachEntry { try writer.append($0) }
             try writer.finish()
             return writer.count
         }

@@ -1,5 +1,4 @@
 import Foundation
-import UNITICore
 import UNITIProtocol
 
 /// A therapy as a FHIR `Procedure`, or a `MedicationStatement` for a medical (drug) treatment.
@@ -11,26 +10,33 @@ import UNITIProtocol
 /// `DeviceUseStatement`, but that requires a `Device` resource, and the record names a therapy,
 /// not a device: a `Device` made up from the therapy's name would claim more than is known.
 ///
-/// Status by the dates on today (the context's clock): not yet started → `preparation`
+/// Status by the dates on today (the caller's clock, in the person's zone): not yet started → `preparation`
 /// (`intended`), running → `in-progress` (`active`), ended → `completed`.
-struct TherapyFHIR {
-    let patient: PseudonymousPatient
-    /// Today, in the person's time zone.
-    let today: LocalDate
+public struct TherapyFHIR: Sendable {
+    public let patient: PseudonymousPatient
+    public let words: FHIRExportWords
+    /// Today in the person's time zone, `YYYY-MM-DD`.
+    public let today: String
 
-    enum Phase: Equatable {
+    public init(patient: PseudonymousPatient, words: FHIRExportWords, today: String) {
+        self.patient = patient
+        self.words = words
+        self.today = today
+    }
+
+    public enum Phase: Equatable {
         case planned, running, ended
     }
 
     /// Where a therapy stands on `day`: a therapy ending today still runs.
-    static func phase(of therapy: Therapy, on day: LocalDate) -> Phase {
-        if day < therapy.startDate { return .planned }
-        if let end = therapy.endDate, end < day { return .ended }
+    public static func phase(of therapy: Therapy, on day: String) -> Phase {
+        if RecordDay.isBefore(day, therapy.start) { return .planned }
+        if let end = therapy.end, RecordDay.isBefore(end, day) { return .ended }
         return .running
     }
 
     /// The FHIR status of a therapy on `day`, for the resource type it becomes.
-    static func status(of therapy: Therapy, on day: LocalDate) -> String {
+    public static func status(of therapy: Therapy, on day: String) -> String {
         switch (phase(of: therapy, on: day), therapy.type == .medical) {
         case (.planned, false): return "preparation"
         case (.planned, true): return "intended"
@@ -40,13 +46,13 @@ struct TherapyFHIR {
         }
     }
 
-    static func resourceType(of therapy: Therapy) -> String {
+    public static func resourceType(of therapy: Therapy) -> String {
         therapy.type == .medical ? "MedicationStatement" : "Procedure"
     }
 
-    func entry(_ therapy: Therapy) -> FHIRBundleEntry {
+    public func entry(_ therapy: Therapy) -> FHIRBundleEntry {
         let period = FHIR.period(start: therapy.start, end: therapy.end)
-        let kind = FHIR.concept(text: therapy.type.title)
+        let kind = FHIR.concept(text: words.therapyKind(therapy.type))
         let name = FHIR.concept(text: therapy.name)
         var members: [String: JSONValue?] = [
             "resourceType": .string(Self.resourceType(of: therapy)),

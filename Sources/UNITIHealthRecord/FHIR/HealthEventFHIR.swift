@@ -1,5 +1,4 @@
 import Foundation
-import UNITICore
 import UNITIProtocol
 
 /// An event as FHIR: an appointment becomes an `Encounter`, anything else (a tinnitus attack,
@@ -15,17 +14,27 @@ import UNITIProtocol
 /// self-reported attack is not, so no code is claimed), the title as `valueString` and the
 /// description as a `note`. A period of mental illness reported by the person is not a
 /// diagnosed `Condition` either.
-struct HealthEventFHIR {
-    let patient: PseudonymousPatient
-    let now: Date
-    let timeZone: TimeZone
+public struct HealthEventFHIR: Sendable {
+    public let patient: PseudonymousPatient
+    public let words: FHIRExportWords
+    /// Decides whether an appointment is planned or finished.
+    public let now: Date
+    /// The zone the event times are written in, with its offset.
+    public let timeZone: TimeZone
+
+    public init(patient: PseudonymousPatient, words: FHIRExportWords, now: Date, timeZone: TimeZone) {
+        self.patient = patient
+        self.words = words
+        self.now = now
+        self.timeZone = timeZone
+    }
 
     /// The FHIR resource type an event becomes.
-    static func resourceType(of kind: HealthEvent.Kind) -> String {
+    public static func resourceType(of kind: HealthEvent.Kind) -> String {
         kind == .appointment ? "Encounter" : "Observation"
     }
 
-    func entry(_ event: HealthEvent) -> FHIRBundleEntry {
+    public func entry(_ event: HealthEvent) -> FHIRBundleEntry {
         let at = OffsetTimestamp(event.at, in: timeZone).text
         let subject = FHIR.reference(patient.id)
         let resource: JSONValue
@@ -43,7 +52,7 @@ struct HealthEventFHIR {
             resource = FHIR.object([
                 "resourceType": .string("Observation"),
                 "status": .string("final"),
-                "code": FHIR.concept(text: event.type.title),
+                "code": FHIR.concept(text: words.eventKind(event.type)),
                 "subject": subject,
                 "effectiveDateTime": .string(at),
                 "valueString": .string(event.title),

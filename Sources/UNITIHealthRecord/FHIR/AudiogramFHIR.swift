@@ -1,5 +1,4 @@
 import Foundation
-import UNITICore
 import UNITIProtocol
 
 /// An audiogram as FHIR `Observation`s: a panel (LOINC 89015-2) whose `hasMember`s are one
@@ -16,17 +15,22 @@ import UNITIProtocol
 /// is not valid UCUM), and the published examples of these LOINC codes use `dB`; the shown
 /// `unit` says HL. Every value also has a `component` "frequency" in Hz, so one reader finds the
 /// frequency the same way whether or not LOINC has a code for it.
-struct AudiogramFHIR {
-    let patient: PseudonymousPatient
-    let localizer: Localizer
+public struct AudiogramFHIR: Sendable {
+    public let patient: PseudonymousPatient
+    public let words: FHIRExportWords
 
-    func entries(_ audiogram: Audiogram) -> [FHIRBundleEntry] {
+    public init(patient: PseudonymousPatient, words: FHIRExportWords) {
+        self.patient = patient
+        self.words = words
+    }
+
+    public func entries(_ audiogram: Audiogram) -> [FHIRBundleEntry] {
         var members: [FHIRBundleEntry] = []
         for values in audiogram.thresholds {
             for ear in Ear.allCases {
                 guard let level = ear == .left ? values.left : values.right else { continue }
                 let coding = HearingThresholdCodes.coding(ear, hz: values.hz)
-                let text = localizer("tn.export.threshold", ["ear": ear.title, "hz": "\(values.hz)"])
+                let text = words("tn.export.threshold", ["ear": words.ear(ear), "hz": "\(values.hz)"])
                 members.append(observation(
                     id: patient.resourceID("audiogram", audiogram.id, "threshold", ear.rawValue, "\(values.hz)"),
                     audiogram: audiogram, code: FHIR.concept(coding.map { [$0] } ?? [], text: text), ear: ear,
@@ -36,7 +40,7 @@ struct AudiogramFHIR {
         for values in audiogram.discomfort {
             for ear in Ear.allCases {
                 guard let level = ear == .left ? values.left : values.right else { continue }
-                let text = localizer("tn.export.discomfort", ["ear": ear.title, "hz": "\(values.hz)"])
+                let text = words("tn.export.discomfort", ["ear": words.ear(ear), "hz": "\(values.hz)"])
                 members.append(observation(
                     id: patient.resourceID("audiogram", audiogram.id, "discomfort", ear.rawValue, "\(values.hz)"),
                     audiogram: audiogram, code: FHIR.concept(text: text), ear: ear,
@@ -47,13 +51,13 @@ struct AudiogramFHIR {
             if let pitch = ear == .left ? audiogram.pitchLeft : audiogram.pitchRight {
                 members.append(observation(
                     id: patient.resourceID("audiogram", audiogram.id, "pitch", ear.rawValue), audiogram: audiogram,
-                    code: FHIR.concept(text: localizer("tn.export.pitch", ["ear": ear.title])), ear: ear,
+                    code: FHIR.concept(text: words("tn.export.pitch", ["ear": words.ear(ear)])), ear: ear,
                     value: FHIR.quantity(Double(pitch), unit: "Hz", code: "Hz"), hz: nil))
             }
             if let loudness = ear == .left ? audiogram.loudnessLeft : audiogram.loudnessRight {
                 members.append(observation(
                     id: patient.resourceID("audiogram", audiogram.id, "loudness", ear.rawValue), audiogram: audiogram,
-                    code: FHIR.concept(text: localizer("tn.export.loudness", ["ear": ear.title])), ear: ear,
+                    code: FHIR.concept(text: words("tn.export.loudness", ["ear": words.ear(ear)])), ear: ear,
                     value: FHIR.quantity(Double(loudness), unit: "dB", code: "dB"), hz: nil))
             }
         }
@@ -61,7 +65,7 @@ struct AudiogramFHIR {
             "resourceType": .string("Observation"),
             "status": .string("final"),
             "category": FHIR.examCategory,
-            "code": FHIR.concept([HearingThresholdCodes.panel], text: localizer("tn.export.audiogram")),
+            "code": FHIR.concept([HearingThresholdCodes.panel], text: words("tn.export.audiogram")),
             "subject": FHIR.reference(patient.id),
             "effectiveDateTime": .string(audiogram.date),
             "hasMember": .array(members.map { FHIR.reference($0.id) }),
@@ -80,10 +84,10 @@ struct AudiogramFHIR {
             "subject": FHIR.reference(patient.id),
             "effectiveDateTime": .string(audiogram.date),
             "valueQuantity": value,
-            "bodySite": FHIR.concept(text: localizer("tn.export.ear", ["ear": ear.title])),
+            "bodySite": FHIR.concept(text: words("tn.export.ear", ["ear": words.ear(ear)])),
             "component": hz.map { hz in
                 .array([.object([
-                    "code": FHIR.concept(text: localizer("tn.export.frequency")),
+                    "code": FHIR.concept(text: words("tn.export.frequency")),
                     "valueQuantity": FHIR.quantity(Double(hz), unit: "Hz", code: "Hz"),
                 ])])
             },
