@@ -58,7 +58,7 @@ struct PortalRecordTests {
             #expect(event.title == "ENT appointment")
             #expect(event.type == .appointment)
             #expect(event.description == "Dr. Weber")
-            #expect(RecordClock.minute(event.at) == "2026-11-20 14:30")
+            #expect(RecordClock(timeZone: .current).minute(event.at) == "2026-11-20 14:30")
             #expect(event.problems.isEmpty)
             // The payload's own update time is the record's, as the shell stamps both.
             #expect(OffsetTimestamp.utcMilliseconds(event.updatedAt) == record.updatedAt)
@@ -68,6 +68,30 @@ struct PortalRecordTests {
             #expect(list.text.contains("ENT appointment"))
             #expect(list.text.contains("2026-11-20 14:30"))
             #expect(list.text.contains("Saved."))
+        }
+    }
+
+    @Test("record times are typed and shown in the browser's zone (its cookie), whatever the server's; an unknown zone falls back")
+    func timesInBrowserZone() async throws {
+        let server = try TestServer()
+        try await server.run { client in
+            let anna = try await signedIn(server, client, "anna")
+            anna.cookies["uniti_zone"] = "America/New_York"
+            #expect(try await anna.submit("/record/events/new", to: "/record/events", [
+                "title": "Tinnitus louder", "at": "2026-11-20T14:30", "type": "attack", "description": ""]).status == .seeOther)
+            let event = try payload(HealthEvent.self, try #require(try await stored(server, "anna").first))
+            // 14:30 in New York in November (UTC-5) is 19:30 UTC.
+            #expect(Timestamps.format(event.at) == "2026-11-20T19:30:00Z")
+            #expect(try await anna.get("/record/events").text.contains("2026-11-20 14:30"))
+
+            anna.cookies["uniti_zone"] = "Europe%2FBerlin"
+            #expect(try await anna.get("/record/events").text.contains("2026-11-20 20:30"))
+            let edit = try await anna.get("/record/events/\(event.id)/edit")
+            #expect(edit.text.contains(#"value="2026-11-20T20:30""#))
+
+            anna.cookies["uniti_zone"] = "Mars/Olympus_Mons"
+            let fallback = RecordClock(timeZone: .current).minute(event.at)
+            #expect(try await anna.get("/record/events").text.contains(fallback))
         }
     }
 

@@ -54,7 +54,7 @@ extension PortalRoutes {
         let events = try await record.entries(HealthEvent.self)
         let therapies = try await record.entries(Therapy.self)
         let audiograms = try await record.entries(Audiogram.self)
-        let today = RecordClock.day(environment.clock.now())
+        let today = visit.recordClock.day(environment.clock.now())
         let text = { (key: String, values: [String: String]) in PortalText.text("portal.record.overview.\(key)", visit.language, values) }
         var values: [String: Any] = [
             "events": text("events", ["count": "\(events.count)"]),
@@ -63,7 +63,7 @@ extension PortalRoutes {
             "audiograms": text("audiograms", ["count": "\(audiograms.count)"]),
         ]
         if let latest = Self.newestFirst(events).first {
-            values["latestEvent"] = text("latestEvent", ["title": latest.title, "at": RecordClock.minute(latest.at)])
+            values["latestEvent"] = text("latestEvent", ["title": latest.title, "at": visit.recordClock.minute(latest.at)])
         }
         if let latest = Self.newestFirst(audiograms).first {
             values["latestAudiogram"] = text("latestAudiogram", ["date": latest.date, "grade": gradeText(latest, visit.language)])
@@ -81,14 +81,14 @@ extension PortalRoutes {
             let events = Self.newestFirst(try await record.entries(HealthEvent.self))
             // Absent, not empty, where there is nothing: a section shows for any string.
             values["entries"] = events.map { event -> [String: Any] in
-                var entry: [String: Any] = ["id": event.id, "title": event.title, "at": RecordClock.minute(event.at),
+                var entry: [String: Any] = ["id": event.id, "title": event.title, "at": visit.recordClock.minute(event.at),
                                             "type": PortalText.text("portal.record.eventType.\(event.type.rawValue)", language)]
                 entry["description"] = event.description
                 return entry
             }
             values["empty"] = events.isEmpty
         case .therapies:
-            let today = RecordClock.day(environment.clock.now())
+            let today = visit.recordClock.day(environment.clock.now())
             let therapies = try await record.entries(Therapy.self)
                 .sorted { ($0.start, $0.id) > ($1.start, $1.id) }
             values["entries"] = therapies.map { therapy -> [String: Any] in
@@ -174,7 +174,7 @@ extension PortalRoutes {
     private func recordForm(_ kind: RecordPageKind, id: String?, _ request: Request) async throws -> Response {
         guard let (visit, session) = try await signedIn(request) else { return Self.loginRedirect }
         let record = healthRecord(session)
-        var draft = RecordFormDraft(kind: kind, id: id, language: visit.language)
+        var draft = RecordFormDraft(kind: kind, id: id, language: visit.language, clock: visit.recordClock)
         if let id {
             switch kind {
             case .events:
@@ -188,9 +188,9 @@ extension PortalRoutes {
                 draft.fill(audiogram)
             }
         } else if kind == .events {
-            draft.fields["at"] = RecordClock.inputMinute(environment.clock.now())
+            draft.fields["at"] = visit.recordClock.inputMinute(environment.clock.now())
         } else {
-            draft.fields[kind == .therapies ? "start" : "date"] = RecordClock.day(environment.clock.now())
+            draft.fields[kind == .therapies ? "start" : "date"] = visit.recordClock.day(environment.clock.now())
         }
         return try page("record-\(kind.singular)-form", visit, draft.values())
     }
@@ -201,7 +201,7 @@ extension PortalRoutes {
         let (form, visit) = try await checkedForm(request)
         guard let session = visit.session else { return visit.redirect(to: "/login") }
         let record = healthRecord(session)
-        var draft = RecordFormDraft(kind: kind, id: id, language: visit.language, form: form)
+        var draft = RecordFormDraft(kind: kind, id: id, language: visit.language, clock: visit.recordClock, form: form)
         let now = environment.clock.now()
         let saved: String? = switch kind {
         case .events:
@@ -286,36 +286,37 @@ enum RecordPageKind: String, CaseIterable, Sendable {
     }
 }
 
-/// Days and minutes as the portal reads and shows them: in the server's time zone, which is the
-/// shell's too when both run on one machine (the portal has no script to learn the browser's).
-enum RecordClock {
-    static var timeZone: TimeZone { TimeZone.current }
+/// Days and minutes as the portal reads and shows them: in the visitor's time zone
+/// (``PortalVisit/timeZone``), so that 14:30 typed in Berlin is 14:30 in the person's shell in
+/// Berlin whatever zone the server runs in.
+struct RecordClock {
+    let timeZone: TimeZone
 
-    private static var calendar: Calendar {
+    private var calendar: Calendar {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         return calendar
     }
 
     /// `2026-11-23`.
-    static func day(_ date: Date) -> String {
+    func day(_ date: Date) -> String {
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
         return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
 
     /// `2026-11-23 14:30`, as the shell lists events.
-    static func minute(_ date: Date) -> String {
+    func minute(_ date: Date) -> String {
         let parts = calendar.dateComponents([.hour, .minute], from: date)
         return day(date) + String(format: " %02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
 
     /// `2026-11-23T14:30`, what a `datetime-local` input holds.
-    static func inputMinute(_ date: Date) -> String {
+    func inputMinute(_ date: Date) -> String {
         minute(date).replacingOccurrences(of: " ", with: "T")
     }
 
     /// A date and time typed as `YYYY-MM-DD HH:MM` (or with `T`, or with seconds); nil otherwise.
-    static func parseMinute(_ text: String) -> Date? {
+    func parseMinute(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let halves = trimmed.split(whereSeparator: { $0 == "T" || $0 == " " })
         guard halves.count == 2, let day = RecordDay.components(String(halves[0])) else { return nil }

@@ -59,6 +59,7 @@ struct PortalRoutes: Sendable {
         let session = try await sessions.current(request)
         let csrf = try await csrfKeys.csrf()
         var visit = PortalVisit(language: language, session: session, csrfToken: "", secure: secure, path: request.uri.path)
+        visit.timeZone = PortalVisit.timeZone(cookie: request.cookies[PortalVisit.timeZoneCookie]?.value) ?? .current
         if let session {
             visit.csrfToken = csrf.token(sessionHash: session.storedHash)
         } else if !renewingVisitorToken, let existing = request.cookies[CSRF.visitorCookie]?.value,

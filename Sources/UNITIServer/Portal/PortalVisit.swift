@@ -11,7 +11,24 @@ struct PortalVisit {
     /// Whether the page came over TLS (directly or, behind a proxy, per `X-Forwarded-Proto`).
     var secure: Bool
     var path: String
+    /// The visitor's time zone, for the health record's times (``RecordClock``).
+    var timeZone: TimeZone = .current
     var cookies: [Cookie] = []
+
+    /// The cookie `/portal.js` keeps the browser's time zone in (an IANA name such as
+    /// `Europe/Berlin`): a record's time typed or shown here is the person's wall-clock time, not
+    /// the server's. Without it (no script yet, or none at all) the server's own zone is used.
+    static let timeZoneCookie = "uniti_zone"
+
+    /// The zone a cookie names, nil for anything that is no known zone.
+    static func timeZone(cookie: String?) -> TimeZone? {
+        guard let cookie, (1...64).contains(cookie.utf8.count),
+              let name = cookie.removingPercentEncoding, let zone = TimeZone(identifier: name) else { return nil }
+        return zone
+    }
+
+    /// Reads and writes record times in the visitor's zone.
+    var recordClock: RecordClock { RecordClock(timeZone: timeZone) }
 
     /// The values every page's layout needs, merged with the page's own.
     func values(_ page: [String: Any]) -> [String: Any] {

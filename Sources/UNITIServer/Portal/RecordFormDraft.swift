@@ -13,22 +13,25 @@ struct RecordFormDraft {
     var errors: [String: String] = [:]
     /// The language problems are worded in.
     let language: String
+    /// The zone times are typed and shown in.
+    let clock: RecordClock
 
-    init(kind: RecordPageKind, id: String?, language: String) {
+    init(kind: RecordPageKind, id: String?, language: String, clock: RecordClock) {
         self.kind = kind
         self.id = id
         self.language = language
+        self.clock = clock
     }
 
-    init(kind: RecordPageKind, id: String?, language: String, form: PortalForm) {
-        self.init(kind: kind, id: id, language: language)
+    init(kind: RecordPageKind, id: String?, language: String, clock: RecordClock, form: PortalForm) {
+        self.init(kind: kind, id: id, language: language, clock: clock)
         fields = form.fields.filter { $0.key != CSRF.fieldName }
     }
 
     // MARK: Filling from an entry
 
     mutating func fill(_ event: HealthEvent) {
-        fields = ["title": event.title, "at": RecordClock.inputMinute(event.at), "type": event.type.rawValue,
+        fields = ["title": event.title, "at": clock.inputMinute(event.at), "type": event.type.rawValue,
                   "description": event.description ?? ""]
     }
 
@@ -53,7 +56,7 @@ struct RecordFormDraft {
 
     /// The event the form makes, or nil with ``errors`` filled.
     mutating func event(id: String, createdAt: Date?, now: Date) -> HealthEvent? {
-        let at = RecordClock.parseMinute(fields["at"] ?? "")
+        let at = clock.parseMinute(fields["at"] ?? "")
         if at == nil { errors["at"] = text("time", ["text": fields["at"] ?? ""]) }
         let type = HealthEvent.Kind(rawValue: fields["type"] ?? "")
         if type == nil { errors["type"] = text("choice") }

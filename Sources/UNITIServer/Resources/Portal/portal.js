@@ -2,6 +2,7 @@
 // script or event handler). Every page works without it: the server applies showIf and checks
 // every answer on each post. With it, questionnaire forms
 //  - tell the server the browser's UTC offset (answer times keep the person's local time),
+//    and on every page its time zone (a cookie; health-record times are in it),
 //  - show a slider once JavaScript can move it, with its value live, and send nothing until it
 //    was moved (the number field beside it is what is posted, and it stays empty until then),
 //  - show and hide items by their showIf as the person answers.
@@ -14,6 +15,15 @@
 
   var offset = String(-new Date().getTimezoneOffset());
   each("input[data-utc-offset]", function (field) { field.value = offset; });
+
+  // The browser's time zone, kept in a cookie for the server: record times are typed and shown
+  // in the person's zone, not the server's.
+  try {
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone && document.cookie.split("; ").indexOf("uniti_zone=" + encodeURIComponent(zone)) < 0) {
+      document.cookie = "uniti_zone=" + encodeURIComponent(zone) + "; path=/; max-age=31536000; SameSite=Lax";
+    }
+  } catch (ignored) { /* no Intl: the server's zone is used */ }
 
   // Sliders: the range has no name; moving it writes the number field, which is posted.
   each("input.slider[data-for]", function (range) {
