@@ -40,7 +40,14 @@ public final class PostgreSQLServerStore: ClosableServerStore, Sendable {
         self.logger = logger
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
-        running = Task { await client.run() }
+        // The pool runs in its own task; the first query waits until that task is running, so
+        // postgres-nio does not warn (on the coordinator's terminal too) of a lease before `run()`.
+        let (started, signal) = AsyncStream<Void>.makeStream()
+        running = Task {
+            signal.finish()
+            await client.run()
+        }
+        for await _ in started {}
         do {
             try await PostgreSQLMigrations.migrate(client, logger: logger)
         } catch {
