@@ -56,6 +56,25 @@ struct PostgreSQLConcurrencyTests {
         }
     }
 
+    @Test("wrong logins at one name sent to two processes at once: exactly the free tries reach the password check")
+    func loginThrottleAcrossProcesses() async throws {
+        try await withTwoProcesses { first, second, _ in
+            let rule = ThrottleRule(freeAttempts: 5, window: 600, baseDelay: 2, maximumDelay: 60)
+            let stores: [any ServerStore] = [first.store, second]
+            for round in 0..<5 {
+                let login = "guessed-\(round)"
+                let results = try await withThrowingTaskGroup(of: Int?.self) { group in
+                    for index in 0..<24 {
+                        let store = stores[index % 2]
+                        group.addTask { try await store.startLoginAttempt(login: login, rule: rule, now: self.now) }
+                    }
+                    return try await group.reduce(into: [Int?]()) { $0.append($1) }
+                }
+                #expect(results.filter { $0 == nil }.count == 5, "round \(round): \(results)")
+            }
+        }
+    }
+
     @Test("record upserts from many parallel writers in two processes keep the newest updatedAt")
     func newestWinsUnderConcurrency() async throws {
         try await withTwoProcesses { first, second, user in

@@ -384,6 +384,39 @@ struct StoreContractTests {
         }
     }
 
+    @Test("login failures throttle a name after the free tries, regardless of case, clear on success, and old counts are tidied", arguments: StoreKind.allCases)
+    func loginFailures(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            let rule = ThrottleRule(freeAttempts: 3, window: 600, baseDelay: 2, maximumDelay: 60)
+            var waits: [Int?] = []
+            for login in ["Ada", "ada", " ADA ", "ada", "ada"] {
+                waits.append(try await store.startLoginAttempt(login: login, rule: rule, now: now))
+            }
+            #expect(waits == [nil, nil, nil, 2, 2], "three free tries, then a wait that does not grow while refused")
+            #expect(try await store.startLoginAttempt(login: "ada", rule: rule, now: now.addingTimeInterval(2.5)) == nil,
+                    "the wait is over: one more try, counted")
+            #expect(try await store.startLoginAttempt(login: "ada", rule: rule, now: now.addingTimeInterval(2.6)) == 4, "the delay doubled")
+            #expect(try await store.startLoginAttempt(login: "bo", rule: rule, now: now) == nil, "another name counts apart")
+            try await store.clearLoginFailures(login: "ADA")
+            #expect(try await store.startLoginAttempt(login: "ada", rule: rule, now: now.addingTimeInterval(3)) == nil, "a success clears")
+
+            // Guesses arriving at once: exactly the free tries pass, whatever the interleaving.
+            let results = try await withThrowingTaskGroup(of: Int?.self) { group in
+                for _ in 0..<12 { group.addTask { try await store.startLoginAttempt(login: "cy", rule: rule, now: self.now) } }
+                return try await group.reduce(into: [Int?]()) { $0.append($1) }
+            }
+            #expect(results.filter { $0 == nil }.count == 3, "\(results)")
+
+            // A new count deletes the counts every rule has forgotten: the table keeps recent names only.
+            let later = now.addingTimeInterval(rule.window + rule.maximumDelay + 10)
+            #expect(try await store.startLoginAttempt(login: "dee", rule: rule, now: later) == nil)
+            #expect(try await store.startLoginAttempt(login: "cy", rule: rule, now: later) == nil, "cy's old count is gone")
+            #expect(try await store.startLoginAttempt(login: "cy", rule: rule, now: later) == nil)
+            #expect(try await store.startLoginAttempt(login: "cy", rule: rule, now: later) == nil)
+            #expect(try await store.startLoginAttempt(login: "cy", rule: rule, now: later) != nil)
+        }
+    }
+
     @Test("one record by its address, and a person's data without secrets and without anyone else's", arguments: StoreKind.allCases)
     func recordLookupAndPersonalData(_ kind: StoreKind) async throws {
         try await with(kind) { store in

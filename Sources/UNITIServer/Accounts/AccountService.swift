@@ -51,7 +51,7 @@ struct AccountService: Sendable {
     /// Checks a login and password with throttling; returns the account when both are right.
     func verifiedAccount(login: String, password: String) async throws -> UserAccount {
         let now = environment.clock.now()
-        if let wait = environment.throttle.retryAfter(login: login, now: now) {
+        if let wait = try await environment.throttle.startAttempt(login: login, store: store, now: now) {
             throw APIError(.tooManyRequests, "too_many_attempts",
                            "Too many failed logins; wait \(wait) seconds before trying again.", headers: ["Retry-After": "\(wait)"])
         }
@@ -60,10 +60,10 @@ struct AccountService: Sendable {
         let hash = account?.passwordHash ?? environment.passwords.decoyHash
         let correct = await environment.passwords.verify(password, hash: hash)
         guard let account, correct else {
-            environment.throttle.recordFailure(login: login, now: now)
+            // Counted as a failure when the attempt started.
             throw APIError(.unauthorized, "invalid_credentials", "The login or the password is wrong.")
         }
-        environment.throttle.recordSuccess(login: login)
+        try await environment.throttle.recordSuccess(login: login, store: store)
         return account
     }
 

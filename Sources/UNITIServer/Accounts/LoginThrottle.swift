@@ -55,38 +55,26 @@ public struct ThrottleRule: Sendable {
 }
 
 /// Slows repeated failed logins for one login name by ``ThrottleRule``, answered with 429 and
-/// `Retry-After`. A success clears the count. Kept in memory: a restart forgets it, which only ever
-/// makes the server more lenient, never locks anyone out.
-public final class LoginThrottle: @unchecked Sendable {
-    // All state is guarded by `lock`.
-    private var entries: [String: ThrottleRule.Count] = [:]
-    private let lock = NSLock()
-    let rule: ThrottleRule
+/// `Retry-After`. A success clears the count.
+///
+/// The count lives in the store (``LoginFailureStore``), checked and counted in one step: every
+/// server process behind one port counts the same guesses, a restart forgets nothing, and
+/// simultaneous guesses cannot all pass one check before any of them is counted.
+public struct LoginThrottle: Sendable {
+    public let rule: ThrottleRule
 
     public init(freeAttempts: Int = 5, window: TimeInterval = 15 * 60, baseDelay: TimeInterval = 2,
                 maximumDelay: TimeInterval = 15 * 60) {
         rule = ThrottleRule(freeAttempts: freeAttempts, window: window, baseDelay: baseDelay, maximumDelay: maximumDelay)
     }
 
-    /// Seconds the caller must still wait before trying `login` again, or nil when it may try now.
-    public func retryAfter(login: String, now: Date) -> Int? {
-        lock.withLock {
-            if let entry = entries[key(login)], rule.isExpired(entry, now: now) {
-                entries[key(login)] = nil
-            }
-            return rule.retryAfter(entries[key(login)], now: now)
-        }
+    /// Seconds the caller must still wait before trying `login` again, or nil after counting this
+    /// try as a failure (``recordSuccess(login:store:)`` takes it back).
+    func startAttempt(login: String, store: any LoginFailureStore, now: Date) async throws -> Int? {
+        try await store.startLoginAttempt(login: login, rule: rule, now: now)
     }
 
-    public func recordFailure(login: String, now: Date) {
-        lock.withLock {
-            entries[key(login)] = rule.adding(failureAt: now, to: entries[key(login)])
-        }
+    func recordSuccess(login: String, store: any LoginFailureStore) async throws {
+        try await store.clearLoginFailures(login: login)
     }
-
-    public func recordSuccess(login: String) {
-        lock.withLock { entries[key(login)] = nil }
-    }
-
-    private func key(_ login: String) -> String { login.lowercased() }
 }

@@ -23,6 +23,7 @@ enum ServerMigrations {
         migrator.registerMigration("v5-sheet-reward-times", migrate: SheetSchema.v5)
         migrator.registerMigration("v6-server-secrets", migrate: ServerSecretSchema.v6)
         migrator.registerMigration("v6-study-password-failures", migrate: StudyPasswordFailureSchema.v6)
+        migrator.registerMigration("v7-login-failures", migrate: LoginFailureSchema.v7)
         return migrator
     }
 }

@@ -13,6 +13,7 @@ enum PostgreSQLMigrations {
     static let steps: [(identifier: String, sql: String)] = [
         ("pg1-schema", schemaV1),
         ("pg2-portal", portalV2),
+        ("pg3-login-failures", loginFailuresV3),
     ]
 
     /// The lock key that serialises migrations across processes.
@@ -214,5 +215,17 @@ enum PostgreSQLMigrations {
             last_failure double precision NOT NULL,
             PRIMARY KEY (user_id, study_id)
         )
+        """
+
+    /// `pg3-login-failures`: what SQLite's `v7-login-failures` adds — failed logins per login
+    /// name, so that the login throttle holds across server processes and restarts.
+    static let loginFailuresV3 = """
+        CREATE TABLE login_failures (
+            login text PRIMARY KEY,
+            failures integer NOT NULL,
+            first_failure double precision NOT NULL,
+            last_failure double precision NOT NULL
+        );
+        CREATE INDEX login_failures_last ON login_failures (last_failure)
         """
 }

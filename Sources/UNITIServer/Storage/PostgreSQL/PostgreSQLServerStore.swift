@@ -98,6 +98,8 @@ public final class PostgreSQLServerStore: ClosableServerStore, Sendable {
         case sheets = 7101
         case records = 7102
         case studyPasswords = 7103
+        /// Not a person's: one login name's throttle count (the second key is the name's `hashtext`).
+        case logins = 7104
     }
 }
 
