@@ -50,7 +50,7 @@ public final class PostgresCluster: @unchecked Sendable {
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
         directory = base.path
         if let owner {
-            try Self.checked("/bin/chown", [owner, directory])
+            try ServerProgram.checked("/bin/chown", [owner, directory])
         }
         port = Int(try LoopbackListener().port)
         let data = directory + "/data"
@@ -104,10 +104,6 @@ public final class PostgresCluster: @unchecked Sendable {
 
     // MARK: Programs
 
-    /// util-linux's `runuser` (in /usr/sbin, or /sbin on systems without the merged /usr).
-    static let runuser = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "runuser"
-
     /// Debian keeps the server programs in /usr/lib/postgresql/<version>/bin; the newest wins.
     static func binDirectory() throws -> String {
         let root = "/usr/lib/postgresql"
@@ -123,12 +119,11 @@ public final class PostgresCluster: @unchecked Sendable {
     @discardableResult
     private func run(_ program: String, _ arguments: [String]) throws -> String {
         let path = program == "psql" || program == "createdb" ? try Self.clientProgram(program, bin: bin) : bin + "/" + program
-        let command = (owner.map { [Self.runuser, "-u", $0, "--"] } ?? []) + [path] + arguments
-        // Through a shell that first closes every descriptor above 2: the server `pg_ctl start`
-        // leaves running would otherwise inherit the descriptor by which Foundation learns that
-        // the program ended, and the test would wait for the server instead of for pg_ctl.
-        let script = "for fd in /proc/$$/fd/*; do n=${fd##*/}; if [ \"$n\" -gt 2 ] 2>/dev/null; then eval \"exec $n>&-\"; fi; done; exec \"$@\""
-        return try Self.checked("/bin/bash", ["-c", script, "bash"] + command)
+        do {
+            return try ServerProgram.run([path] + arguments, as: owner)
+        } catch let failure as ServerProgram.Failure {
+            throw Missing(description: failure.description)
+        }
     }
 
     private static func clientProgram(_ name: String, bin: String) throws -> String {
@@ -139,49 +134,10 @@ public final class PostgresCluster: @unchecked Sendable {
         throw Missing(description: "\(name) is not installed: run Scripts/bootstrap --tests (it installs postgresql)")
     }
 
-    /// Runs a program and returns what it printed; throws with its error output when it fails.
-    /// Output goes to files, not pipes: `pg_ctl start` leaves a server running that may keep
-    /// inherited descriptors open, and a pipe would then never reach its end.
-    @discardableResult
-    private static func checked(_ executable: String, _ arguments: [String]) throws -> String {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-pg-run-\(UUID().uuidString)")
-        let outPath = scratch.path + ".out", errPath = scratch.path + ".err"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(atPath: outPath)
-            try? FileManager.default.removeItem(atPath: errPath)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        try process.run()
-        process.waitUntilExit()
-        let output = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0 else {
-            let message = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-            throw Missing(description: "\((executable as NSString).lastPathComponent) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(message)\(output)")
-        }
-        return output
-    }
-
-    /// A shell that waits for this test process to end and then stops the server: a process
-    /// killed by a signal runs no `atexit`, and a server left running would hold its port and files.
+    /// Stops the server when this test process ends, even when it was killed.
     private func watchOverThisProcess(data: String) {
         let ctl = bin + "/pg_ctl"
-        let stop = owner.map { "\(Self.runuser) -u \($0) -- \(ctl)" } ?? ctl
-        let script = "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; "
-            + "\(stop) -D '\(data)' -m immediate stop >/dev/null 2>&1; rm -rf '\(directory)'"
-        let watchdog = Process()
-        watchdog.executableURL = URL(fileURLWithPath: "/bin/sh")
-        watchdog.arguments = ["-c", script]
-        watchdog.standardInput = FileHandle.nullDevice
-        watchdog.standardOutput = FileHandle.nullDevice
-        watchdog.standardError = FileHandle.nullDevice
-        try? watchdog.run()
+        let stop = owner.map { "\(ServerProgram.runuser) -u \($0) -- \(ctl)" } ?? ctl
+        ServerProgram.watchOverThisProcess(stop: "\(stop) -D '\(data)' -m immediate stop >/dev/null 2>&1; rm -rf '\(directory)'")
     }
 }
