@@ -75,6 +75,29 @@ struct PostgreSQLConcurrencyTests {
         }
     }
 
+    @Test("the comparison sums lose no increment and count no duplicate when two processes store one person's batches at once")
+    func comparisonSumsUnderConcurrency() async throws {
+        try await withTwoProcesses { first, second, user in
+            let batches = (0..<16).map { round in
+                (0..<5).map { index in ValidatedSheet(sheet: sheet(loudness: Double(round * 5 + index)), studyId: "open") }
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for batch in batches {
+                    // Each batch reaches both processes, as a client retrying through another one would.
+                    group.addTask { _ = try await first.store.storeSheets(userId: user, sheets: batch, receivedAt: self.now) }
+                    group.addTask { _ = try await second.storeSheets(userId: user, sheets: batch, receivedAt: self.now) }
+                }
+                try await group.waitForAll()
+            }
+            // 80 distinct sheets with loudness 0…79: mean 39.5, whatever the interleaving.
+            let means = try await first.store.participantMeans(questionnaireId: "daily", studyId: "open", label: "loudness", from: nil, to: nil)
+            #expect(means == [user: 39.5])
+            let counts = try PostgresCluster.shared().query(
+                "SELECT count FROM comparison_totals WHERE label = 'loudness'", database: String(first.location.split(separator: "/").last!))
+            #expect(counts == ["80"])
+        }
+    }
+
     @Test("record upserts from many parallel writers in two processes keep the newest updatedAt")
     func newestWinsUnderConcurrency() async throws {
         try await withTwoProcesses { first, second, user in

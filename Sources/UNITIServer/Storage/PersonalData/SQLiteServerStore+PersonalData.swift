@@ -14,6 +14,9 @@ extension SQLiteServerStore: PersonalDataStore {
         "sessions": "sessions",
         "mail_tokens": "mailedCodes",
         "study_password_failures": "studyPasswordFailures",
+        // Sums of the person's numeric answers, derived from the sheets the download holds in full.
+        "comparison_totals": "sheets",
+        "comparison_days": "sheets",
     ]
 
     public func personalData(userId: Int64) async throws -> PersonalData? {

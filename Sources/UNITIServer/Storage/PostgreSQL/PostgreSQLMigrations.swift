@@ -14,6 +14,7 @@ enum PostgreSQLMigrations {
         ("pg1-schema", schemaV1),
         ("pg2-portal", portalV2),
         ("pg3-login-failures", loginFailuresV3),
+        ("pg4-comparison-sums", comparisonSumsV4),
     ]
 
     /// The lock key that serialises migrations across processes.
@@ -227,5 +228,41 @@ enum PostgreSQLMigrations {
             last_failure double precision NOT NULL
         );
         CREATE INDEX login_failures_last ON login_failures (last_failure)
+        """
+
+    /// `pg4-comparison-sums`: what SQLite's `v8-comparison-sums` adds — the comparison's running
+    /// sums per questionnaire item and participant, in total and per UTC day, filled from the
+    /// answers already stored. (The fill is written out here, so that this step never changes.)
+    static let comparisonSumsV4 = """
+        CREATE TABLE comparison_totals (
+            questionnaire_id text NOT NULL,
+            label text NOT NULL,
+            user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            total double precision NOT NULL,
+            count bigint NOT NULL,
+            PRIMARY KEY (questionnaire_id, label, user_id)
+        );
+        CREATE TABLE comparison_days (
+            questionnaire_id text NOT NULL,
+            label text NOT NULL,
+            day bigint NOT NULL,
+            user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            total double precision NOT NULL,
+            count bigint NOT NULL,
+            PRIMARY KEY (questionnaire_id, label, day, user_id)
+        );
+        CREATE INDEX comparison_totals_user ON comparison_totals (user_id);
+        CREATE INDEX comparison_days_user ON comparison_days (user_id);
+        INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count)
+        SELECT s.questionnaire_id, a.label, s.user_id, SUM(a.number), COUNT(*)
+        FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
+        WHERE a.number IS NOT NULL
+        GROUP BY s.questionnaire_id, a.label, s.user_id;
+        INSERT INTO comparison_days (questionnaire_id, label, day, user_id, total, count)
+        SELECT s.questionnaire_id, a.label, trunc(s.started_at / 86400)::bigint - (s.started_at < trunc(s.started_at / 86400) * 86400)::int,
+            s.user_id, SUM(a.number), COUNT(*)
+        FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
+        WHERE a.number IS NOT NULL
+        GROUP BY 1, 2, 3, 4
         """
 }

@@ -23,6 +23,7 @@ extension PostgreSQLServerStore: SheetStore {
         return try await transaction { connection in
             try await Self.lockPerson(userId, .sheets, on: connection, logger: logger)
             var outcomes: [AnswerSheetBatchResult.Outcome] = []
+            var stored: [AnswerSheet] = []
             for (validated, json, answers) in encoded {
                 let sheet = validated.sheet
                 let inserted = try await connection.query("""
@@ -45,7 +46,9 @@ extension PostgreSQLServerStore: SheetStore {
                                                logger: logger)
                 }
                 outcomes.append(.stored)
+                stored.append(sheet)
             }
+            try await Self.addComparisonSums(connection, userId: userId, stored: stored, logger: logger)
             return outcomes
         }
     }
@@ -89,22 +92,6 @@ extension PostgreSQLServerStore: SheetStore {
             """).map(Self.storedSheet)
         let page = rows.prefix(limit)
         return (page.map(\.1), page.last?.0 ?? cursor, rows.count > limit)
-    }
-
-    public func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
-        var result: [Int64: Double] = [:]
-        let fromSeconds = from?.timeIntervalSince1970, toSeconds = to?.timeIntervalSince1970
-        for row in try await rows("""
-            SELECT s.user_id, AVG(a.number) AS mean FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
-            JOIN memberships m ON m.study_id = \(studyId) AND m.user_id = s.user_id AND m.status = 'member'
-            WHERE s.questionnaire_id = \(questionnaireId) AND a.label = \(label) AND a.number IS NOT NULL
-              AND (\(fromSeconds)::float8 IS NULL OR s.started_at >= \(fromSeconds))
-              AND (\(toSeconds)::float8 IS NULL OR s.started_at < \(toSeconds))
-            GROUP BY s.user_id
-            """) {
-            result[try row.value("user_id")] = try row.value("mean")
-        }
-        return result
     }
 
     public func exportRows(studyId: String) async throws -> [ExportRow] {

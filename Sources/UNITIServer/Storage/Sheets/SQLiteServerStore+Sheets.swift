@@ -112,6 +112,7 @@ extension SQLiteServerStore: SheetStore {
     /// Writes one upload inside a (possibly shared) transaction of ``GroupCommit``.
     static func insert(_ db: Database, _ write: SheetWrite) throws -> [AnswerSheetBatchResult.Outcome] {
         var outcomes: [AnswerSheetBatchResult.Outcome] = []
+        var stored: [AnswerSheet] = []
         let insertSheet = try db.cachedStatement(sql: """
             INSERT INTO answer_sheets (user_id, client_id, study_id, questionnaire_id, questionnaire_version,
                 started_at, ended_at, received_at, sheet, finished_at, is_partial, reminded_at)
@@ -145,7 +146,9 @@ extension SQLiteServerStore: SheetStore {
                 ])
             }
             outcomes.append(.stored)
+            stored.append(sheet)
         }
+        try addComparisonSums(db, userId: write.userId, stored: stored)
         return outcomes
     }
 
@@ -169,22 +172,6 @@ extension SQLiteServerStore: SheetStore {
                 """, arguments: [userId, cursor, limit + 1])
             let page = rows.prefix(limit)
             return (page.map(\.stored), page.last?.sequence ?? cursor, rows.count > limit)
-        }
-    }
-
-    public func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
-        try await pool.read { db in
-            var result: [Int64: Double] = [:]
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT s.user_id, AVG(a.number) AS mean FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
-                JOIN memberships m ON m.study_id = :studyId AND m.user_id = s.user_id AND m.status = 'member'
-                WHERE s.questionnaire_id = :questionnaireId AND a.label = :label AND a.number IS NOT NULL
-                  AND (:from IS NULL OR s.started_at >= :from) AND (:to IS NULL OR s.started_at < :to)
-                GROUP BY s.user_id
-                """, arguments: ["questionnaireId": questionnaireId, "studyId": studyId, "label": label,
-                                 "from": from?.timeIntervalSince1970, "to": to?.timeIntervalSince1970])
-            for row in rows { result[row["user_id"]] = row["mean"] }
-            return result
         }
     }
 

@@ -1,0 +1,94 @@
+import Foundation
+import PostgresNIO
+import UNITIProtocol
+
+/// The comparison's running sums on PostgreSQL: the twin of
+/// `SQLiteServerStore+ComparisonSums.swift`. Increments are added with `ON CONFLICT … DO UPDATE
+/// SET total = total + excluded.total`, which PostgreSQL applies under the row's lock, so uploads
+/// for one person from several processes never lose one (they also hold the person's sheet lock).
+extension PostgreSQLServerStore {
+    /// The UTC day of `answer_sheets.started_at`, as ``ComparisonSums/day(of:)`` computes it.
+    static let comparisonDaySQL = "(trunc(s.started_at / 86400)::bigint - (s.started_at < trunc(s.started_at / 86400) * 86400)::int)"
+
+    /// Fills both tables from every stored answer (the migration, and `maintenance rebuild-comparison`).
+    static let comparisonFillSQL = """
+        INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count)
+        SELECT s.questionnaire_id, a.label, s.user_id, SUM(a.number), COUNT(*)
+        FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
+        WHERE a.number IS NOT NULL
+        GROUP BY s.questionnaire_id, a.label, s.user_id;
+        INSERT INTO comparison_days (questionnaire_id, label, day, user_id, total, count)
+        SELECT s.questionnaire_id, a.label, \(comparisonDaySQL), s.user_id, SUM(a.number), COUNT(*)
+        FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
+        WHERE a.number IS NOT NULL
+        GROUP BY s.questionnaire_id, a.label, \(comparisonDaySQL), s.user_id
+        """
+
+    /// Adds the numeric answers of sheets just stored to the sums, in the storing transaction.
+    static func addComparisonSums(_ connection: PostgresConnection, userId: Int64, stored sheets: [AnswerSheet],
+                                  logger: Logger) async throws {
+        for (key, sum) in ComparisonSums.increments(of: sheets).sorted(by: { ($0.key.label, $0.key.day ?? -1) < ($1.key.label, $1.key.day ?? -1) }) {
+            if let day = key.day {
+                try await connection.query("""
+                    INSERT INTO comparison_days (questionnaire_id, label, day, user_id, total, count)
+                    VALUES (\(key.questionnaireId), \(key.label), \(day), \(userId), \(sum.total), \(Int64(sum.count)))
+                    ON CONFLICT (questionnaire_id, label, day, user_id) DO UPDATE
+                    SET total = comparison_days.total + excluded.total, count = comparison_days.count + excluded.count
+                    """, logger: logger)
+            } else {
+                try await connection.query("""
+                    INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count)
+                    VALUES (\(key.questionnaireId), \(key.label), \(userId), \(sum.total), \(Int64(sum.count)))
+                    ON CONFLICT (questionnaire_id, label, user_id) DO UPDATE
+                    SET total = comparison_totals.total + excluded.total, count = comparison_totals.count + excluded.count
+                    """, logger: logger)
+            }
+        }
+    }
+
+    public func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
+        var sums = ComparisonSums.Accumulator()
+        func add(_ query: PostgresQuery) async throws {
+            for try await (userId, total, count) in try await client.query(query, logger: logger).decode((Int64, Double, Int64).self) {
+                sums.add(userId: userId, total: total, count: Int(count))
+            }
+        }
+        guard let window = ComparisonSums.Window(from: from, to: to) else {
+            try await add("""
+                SELECT x.user_id, x.total, x.count FROM comparison_totals x
+                JOIN memberships m ON m.study_id = \(studyId) AND m.user_id = x.user_id AND m.status = 'member'
+                WHERE x.questionnaire_id = \(questionnaireId) AND x.label = \(label)
+                """)
+            return sums.means
+        }
+        if let days = window.days {
+            try await add("""
+                SELECT x.user_id, SUM(x.total)::float8, SUM(x.count)::bigint FROM comparison_days x
+                JOIN memberships m ON m.study_id = \(studyId) AND m.user_id = x.user_id AND m.status = 'member'
+                WHERE x.questionnaire_id = \(questionnaireId) AND x.label = \(label)
+                  AND (\(days.lower)::bigint IS NULL OR x.day >= \(days.lower)) AND (\(days.upper)::bigint IS NULL OR x.day < \(days.upper))
+                GROUP BY x.user_id
+                """)
+        }
+        for edge in window.edges {
+            try await add("""
+                SELECT x.user_id, SUM(a.number)::float8, COUNT(*)::bigint FROM answers a JOIN answer_sheets x ON x.id = a.sheet_id
+                JOIN memberships m ON m.study_id = \(studyId) AND m.user_id = x.user_id AND m.status = 'member'
+                WHERE x.questionnaire_id = \(questionnaireId) AND a.label = \(label) AND a.number IS NOT NULL
+                  AND x.started_at >= \(edge.start) AND x.started_at < \(edge.end)
+                GROUP BY x.user_id
+                """)
+        }
+        return sums.means
+    }
+
+    public func rebuildComparisonSums() async throws {
+        try await transaction { connection in
+            try await connection.query("DELETE FROM comparison_totals", logger: logger)
+            try await connection.query("DELETE FROM comparison_days", logger: logger)
+            for statement in PostgreSQLMigrations.statements(Self.comparisonFillSQL + ";\n") {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+        }
+    }
+}

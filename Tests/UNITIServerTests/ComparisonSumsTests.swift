@@ -1,0 +1,191 @@
+import Foundation
+import GRDB
+import Testing
+import UNITIProtocol
+import UNITITesting
+@testable import UNITIServer
+
+/// The comparison read from running sums (issue 16) gives the same means as averaging every
+/// answer, for any period, on both stores: checked on random data against a reference computed
+/// here from the generated sheets themselves.
+@Suite("Comparison from running sums (SQLite and PostgreSQL)")
+struct ComparisonSumsTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    /// Midnight UTC, the first day the generated sheets may start on.
+    static let firstDay = Date(timeIntervalSince1970: 1_798_761_600)
+
+    /// SplitMix64: the same data on every run and machine.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
+        mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
+    }
+
+    struct Generated {
+        var members: Set<Int64> = []
+        var sheets: [(userId: Int64, sheet: AnswerSheet)] = []
+    }
+
+    /// Participants (members, some who left, some never joined) with sheets of two
+    /// questionnaires across ten days, started in many UTC offsets, with numeric, choice and text answers.
+    func generate(_ store: any ServerStore, random: inout Random) async throws -> Generated {
+        try await store.createStudy(StudyRecord(id: "s", title: LocalizedText(["en": "S"]), modules: [.tyt]), now: now)
+        var generated = Generated()
+        for index in 0..<24 {
+            let user = try await store.createUser(username: "u\(index)", email: "u\(index)@example.org", passwordHash: "x",
+                                                  language: "en", pseudonym: "p\(index)", now: now)
+            let status: MembershipStatus? = index < 18 ? .member : index < 21 ? .left : nil
+            if let status { try await store.setMembership(studyId: "s", userId: user, status: status, now: now) }
+            if status == .member { generated.members.insert(user) }
+            for _ in 0..<random.int(0...14) {
+                let offset = random.int(-11...14) * 3600 + (random.chance(20) ? 1800 : 0)
+                let seconds = Double(random.int(0...(10 * 86_400 - 1))) + (random.chance(30) ? Double(random.int(0...999)) / 1000 : 0)
+                let started = OffsetTimestamp(Self.firstDay.addingTimeInterval(seconds), in: TimeZone(secondsFromGMT: offset)!)
+                var answers: [String: Answer] = [:]
+                if random.chance(85) { answers["loudness"] = Answer(value: .number(Double(random.int(0...100))), answeredAt: started) }
+                if random.chance(70) { answers["mood"] = Answer(value: .number(Double(random.int(1...3)) + (random.chance(10) ? 0.5 : 0)), answeredAt: started) }
+                if random.chance(30) { answers["tags"] = Answer(value: .choices([random.int(1...4)]), answeredAt: started) }
+                if random.chance(20) { answers["note"] = Answer(value: .text("n\(random.int(0...9))"), answeredAt: started) }
+                let sheet = AnswerSheet(id: UUID(), questionnaireID: random.chance(80) ? "daily" : "weekly", questionnaireVersion: 1,
+                                        answers: answers, startedAt: started, endedAt: nil, clientVersion: "test")
+                generated.sheets.append((user, sheet))
+            }
+        }
+        // Stored in batches of one person's sheets, some batches sent twice (a retry): counted once.
+        var index = 0
+        while index < generated.sheets.count {
+            let user = generated.sheets[index].userId
+            var batch: [ValidatedSheet] = []
+            while index < generated.sheets.count, generated.sheets[index].userId == user, batch.count < random.int(1...5) {
+                batch.append(ValidatedSheet(sheet: generated.sheets[index].sheet, studyId: "s"))
+                index += 1
+            }
+            _ = try await store.storeSheets(userId: user, sheets: batch, receivedAt: now)
+            if random.chance(25) { _ = try await store.storeSheets(userId: user, sheets: batch, receivedAt: now) }
+        }
+        return generated
+    }
+
+    /// What averaging every answer gives: each current member's mean of the numeric answers to
+    /// `label` in sheets of `questionnaire` started in `[from, to)`.
+    static func reference(_ generated: Generated, questionnaire: String, label: String, from: Date?, to: Date?) -> [Int64: Double] {
+        var sums: [Int64: (Double, Int)] = [:]
+        for (user, sheet) in generated.sheets where generated.members.contains(user) && sheet.questionnaireID == questionnaire {
+            let start = sheet.startedAt.date
+            guard from.map({ start >= $0 }) ?? true, to.map({ start < $0 }) ?? true,
+                  let number = sheet.answers[label]?.value.number else { continue }
+            let current = sums[user] ?? (0, 0)
+            sums[user] = (current.0 + number, current.1 + 1)
+        }
+        return sums.mapValues { $0.0 / Double($0.1) }
+    }
+
+    /// Periods on and off UTC midnight, open on either side, inside one day, across all, empty.
+    static func windows(_ random: inout Random) -> [(Date?, Date?)] {
+        let day = 86_400.0
+        var windows: [(Date?, Date?)] = [
+            (nil, nil), (firstDay, nil), (nil, firstDay.addingTimeInterval(5 * day)),
+            (firstDay.addingTimeInterval(2 * day), firstDay.addingTimeInterval(6 * day)),
+            (firstDay.addingTimeInterval(3 * day + 3600), firstDay.addingTimeInterval(3 * day + 7200)),
+            (firstDay.addingTimeInterval(4 * day + 100), firstDay.addingTimeInterval(5 * day + 100)),
+            (firstDay.addingTimeInterval(6 * day), firstDay.addingTimeInterval(6 * day)),
+            (firstDay.addingTimeInterval(7 * day), firstDay.addingTimeInterval(2 * day)),
+        ]
+        for _ in 0..<40 {
+            let a = Double(random.int(-86_400...(11 * 86_400))) + Double(random.int(0...999)) / 1000
+            let b = a + Double(random.int(0...(6 * 86_400)))
+            windows.append((random.chance(10) ? nil : firstDay.addingTimeInterval(a), random.chance(10) ? nil : firstDay.addingTimeInterval(b)))
+        }
+        return windows
+    }
+
+    static func expectSame(_ actual: [Int64: Double], _ expected: [Int64: Double], _ context: String) {
+        #expect(Set(actual.keys) == Set(expected.keys), "\(context): participants differ")
+        for (user, mean) in expected {
+            guard let got = actual[user] else { continue }
+            // Sums added in another order may differ in the last bits from one long sum.
+            #expect(abs(got - mean) <= 1e-9 * max(1, abs(mean)), "\(context): participant \(user) \(got) ≠ \(mean)")
+        }
+    }
+
+    @Test("the means from the sums equal the means of the answers for every period, on random data", arguments: StoreKind.allCases)
+    func sameAsAveragingAnswers(_ kind: StoreKind) async throws {
+        let opened = try await kind.open()
+        defer { Task { await opened.close() } }
+        var random = Random(state: 2026)
+        let generated = try await generate(opened.store, random: &random)
+        let windows = Self.windows(&random)
+        for (questionnaire, label) in [("daily", "loudness"), ("daily", "mood"), ("weekly", "loudness"), ("daily", "tags"), ("daily", "note")] {
+            for (from, to) in windows {
+                let actual = try await opened.store.participantMeans(questionnaireId: questionnaire, studyId: "s", label: label, from: from, to: to)
+                Self.expectSame(actual, Self.reference(generated, questionnaire: questionnaire, label: label, from: from, to: to),
+                                "\(kind) \(questionnaire)/\(label) [\(String(describing: from)), \(String(describing: to)))")
+            }
+        }
+        // Choices and text have no mean; the two questionnaires do not mix.
+        #expect(try await opened.store.participantMeans(questionnaireId: "daily", studyId: "s", label: "note", from: nil, to: nil).isEmpty)
+    }
+
+    @Test("a database from before the sums gets them filled by its migration; a rebuild gives the same", arguments: StoreKind.allCases)
+    func migrationAndRebuildFill(_ kind: StoreKind) async throws {
+        let opened = try await kind.open()
+        var random = Random(state: 7)
+        let generated = try await generate(opened.store, random: &random)
+        await opened.store.close()
+        // Back to the schema before the step: the sums tables gone, the step not recorded.
+        switch kind {
+        case .sqlite:
+            let queue = try DatabaseQueue(path: opened.location)
+            try await queue.write { db in
+                try db.execute(sql: """
+                    DROP TABLE comparison_totals; DROP TABLE comparison_days;
+                    DELETE FROM grdb_migrations WHERE identifier = 'v8-comparison-sums'
+                    """)
+            }
+            try queue.close()
+        case .postgres:
+            let database = String(opened.location.split(separator: "/").last!)
+            _ = try PostgresCluster.shared().query("""
+                DROP TABLE comparison_totals; DROP TABLE comparison_days;
+                DELETE FROM schema_migrations WHERE identifier = 'pg4-comparison-sums'
+                """, database: database)
+        }
+        let migrated = try await opened.reopen()
+        let windows = [(nil, nil), (Self.firstDay.addingTimeInterval(86_400 + 5), Self.firstDay.addingTimeInterval(8 * 86_400 - 5))] as [(Date?, Date?)]
+        for (from, to) in windows {
+            Self.expectSame(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to),
+                            Self.reference(generated, questionnaire: "daily", label: "loudness", from: from, to: to), "\(kind) migrated")
+        }
+        try await migrated.rebuildComparisonSums()
+        try await migrated.rebuildComparisonSums()
+        for (from, to) in windows {
+            Self.expectSame(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to),
+                            Self.reference(generated, questionnaire: "daily", label: "loudness", from: from, to: to), "\(kind) rebuilt")
+        }
+        await migrated.close()
+        opened.cleanup()
+    }
+
+    @Test("a period is read as whole UTC days plus at most two partial edges shorter than a day")
+    func windowSplit() throws {
+        let day = 86_400.0
+        let start = Date(timeIntervalSince1970: 10 * day + 3600), end = Date(timeIntervalSince1970: 14 * day + 60)
+        let window = try #require(ComparisonSums.Window(from: start, to: end))
+        #expect(window.days?.lower == 11 && window.days?.upper == 14)
+        #expect(window.edges.map(\.start) == [10 * day + 3600, 14 * day] && window.edges.map(\.end) == [11 * day, 14 * day + 60])
+        let exact = try #require(ComparisonSums.Window(from: Date(timeIntervalSince1970: 10 * day), to: Date(timeIntervalSince1970: 12 * day)))
+        #expect(exact.days?.lower == 10 && exact.days?.upper == 12 && exact.edges.isEmpty)
+        let short = try #require(ComparisonSums.Window(from: Date(timeIntervalSince1970: 10 * day + 5), to: Date(timeIntervalSince1970: 11 * day + 5)))
+        #expect(short.days == nil && short.edges.count == 1)
+        #expect(ComparisonSums.Window(from: nil, to: nil) == nil)
+        #expect(ComparisonSums.day(of: Date(timeIntervalSince1970: -0.5)) == -1)
+        #expect(ComparisonSums.day(of: Date(timeIntervalSince1970: 86_399.999)) == 0)
+    }
+}
