@@ -2,64 +2,72 @@ import ArgumentParser
 import Foundation
 import UNITIProtocol
 
-/// `uniti-server export --study ID --format csv|json --out DIR`: one row per answer, participants
-/// by pseudonym only, with the module presenting the questionnaire and the sheet's sensor readings.
+/// `uniti-server export --study ID --format csv|json|jsonl|fhir-ndjson --out DIR`: a study's
+/// answers, participants by pseudonym only, with the module presenting each questionnaire and the
+/// sheet's sensor readings.
+///
+/// Streamed: the store hands over one sheet at a time from one snapshot
+/// (``SheetStore/exportSheets(studyId:_:)``) and its rows go straight to a buffered file, so the
+/// memory needed does not grow with the study (Scripts/bench/scale measures it). Each file is
+/// written under a temporary name and renamed when complete.
+/// - `csv`: one row per answer (``StudyExport``), RFC 4180;
+/// - `json`: the same rows as one JSON array, one row object per line;
+/// - `jsonl`: the same rows as JSON lines, one object per line;
+/// - `fhir-ndjson`: FHIR R4 bulk-data style, one resource per line and one file per type:
+///   `ID-Patient.ndjson`, `ID-Questionnaire.ndjson`, `ID-QuestionnaireResponse.ndjson` (``FHIRBulkExport``).
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "export", abstract: "Export a study's answers.")
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case csv, json }
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case csv, json, jsonl
+        case fhirNDJSON = "fhir-ndjson"
+    }
 
     @OptionGroup var database: DatabaseOptions
     @Option(help: "Study id.") var study: String
-    @Option(help: "csv or json.") var format: Format = .csv
+    @Option(help: "csv, json, jsonl (JSON lines) or fhir-ndjson (FHIR R4 resources, one per line).") var format: Format = .csv
     @Option(help: "Directory to write into (created if needed).") var out: String
 
     func run() async throws {
         let store = try await database.openStore()
+        do {
+            try await export(store)
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+
+    private func export(_ store: any ServerStore) async throws {
         guard try await store.study(id: study) != nil else { throw ValidationError("No study '\(study)'; see 'study list'.") }
-        let rows = try await store.exportRows(studyId: study)
         let directory = URL(fileURLWithPath: out)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent("\(study)-answers.\(format.rawValue)")
-        let data: Data
         switch format {
-        case .csv: data = Data(StudyExport.csv(rows).utf8)
-        case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            data = try encoder.encode(rows)
+        case .csv, .json, .jsonl:
+            let file = try ExportFile(directory.appendingPathComponent("\(study)-answers.\(format.rawValue)"))
+            let count = try await writing([file]) { try await StudyExport.rows(of: study, from: store, format: format, to: file) }
+            print("Wrote \(count) rows to \(file.destination.path).")
+        case .fhirNDJSON:
+            let files = try ["Patient", "Questionnaire", "QuestionnaireResponse"].map {
+                try ExportFile(directory.appendingPathComponent("\(study)-\($0).ndjson"))
+            }
+            let count = try await writing(files) {
+                try await StudyExport.fhir(of: study, from: store, patients: files[0], questionnaires: files[1], responses: files[2])
+            }
+            print("Wrote \(count.patients) Patient, \(count.questionnaires) Questionnaire and \(count.responses) QuestionnaireResponse resources to \(directory.path).")
         }
-        try data.write(to: file, options: .atomic)
-        print("Wrote \(rows.count) rows to \(file.path).")
     }
-}
 
-/// The CSV form of an export (RFC 4180 quoting). Columns added later go at the end, so that a
-/// script reading the older columns by position keeps working.
-public enum StudyExport {
-    static let header = ["participant", "sheet", "questionnaire", "version", "label", "value", "answered_at", "started_at",
-                         "ended_at", "received_at", "module", "microphone_dbfs", "microphone_measured_at",
-                         "latitude", "longitude", "altitude_m", "accuracy_m", "location_measured_at"]
-
-    static func csv(_ rows: [ExportRow]) -> String {
-        var lines = [header.joined(separator: ",")]
-        for row in rows {
-            lines.append([row.participant, row.sheetId, row.questionnaireId, String(row.questionnaireVersion), row.label, row.value,
-                          row.answeredAt, row.startedAt, row.endedAt ?? "", row.receivedAt, row.module ?? "",
-                          number(row.microphoneDbfs), row.microphoneMeasuredAt ?? "",
-                          number(row.latitude), number(row.longitude), number(row.altitudeMeters), number(row.accuracyMeters),
-                          row.locationMeasuredAt ?? ""].map(quote).joined(separator: ","))
+    /// Runs `body`, then puts every file in place; on failure none is.
+    private func writing<Result>(_ files: [ExportFile], _ body: () async throws -> Result) async throws -> Result {
+        do {
+            let result = try await body()
+            for file in files { try file.finish() }
+            return result
+        } catch {
+            for file in files { file.abandon() }
+            throw error
         }
-        return lines.joined(separator: "\r\n") + "\r\n"
-    }
-
-    /// A reading as an answer's number is written (`520`, `-42.5`); empty when absent.
-    static func number(_ value: Double?) -> String {
-        value.map { AnswerValue.number($0).description } ?? ""
-    }
-
-    static func quote(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -94,17 +94,30 @@ extension PostgreSQLServerStore: SheetStore {
         return (page.map(\.1), page.last?.0 ?? cursor, rows.count > limit)
     }
 
-    public func exportRows(studyId: String) async throws -> [ExportRow] {
-        var rows: [ExportRow] = []
-        for row in try await self.rows("""
-            SELECT s.id, u.pseudonym, s.sheet, s.received_at, l.module FROM answer_sheets s JOIN users u ON u.id = s.user_id
-            LEFT JOIN questionnaire_links l ON l.questionnaire_id = s.questionnaire_id
-            WHERE s.study_id = \(studyId) ORDER BY u.pseudonym, s.started_at, s.id
-            """) {
-            rows += ExportRow.rows(of: try JSONCoding.decode(AnswerSheet.self, from: try row.value("sheet")),
-                                   participant: try row.value("pseudonym"),
-                                   receivedAt: Date(timeIntervalSince1970: try row.value("received_at")), module: try row.value("module"))
+    public func exportSheets(studyId: String, _ body: @escaping @Sendable (ExportedSheet) throws -> Void) async throws {
+        // One statement (a snapshot) whose rows postgres-nio streams with back pressure: one
+        // sheet at a time in this process, however large the study.
+        try await client.withConnection { connection in
+            let rows = try await connection.query("""
+                SELECT u.pseudonym, s.sheet, s.received_at, l.module FROM answer_sheets s JOIN users u ON u.id = s.user_id
+                LEFT JOIN questionnaire_links l ON l.questionnaire_id = s.questionnaire_id
+                WHERE s.study_id = \(studyId) ORDER BY u.pseudonym, s.started_at, s.id
+                """, logger: logger)
+            for try await (pseudonym, sheet, receivedAt, module) in rows.decode((String, String, Double, String?).self) {
+                try body(ExportedSheet(participant: pseudonym, sheet: try JSONCoding.decode(AnswerSheet.self, from: sheet),
+                                       receivedAt: Date(timeIntervalSince1970: receivedAt), module: module))
+            }
         }
-        return rows
+    }
+
+    public func answeredQuestionnaireVersions(studyId: String) async throws -> [(id: String, version: Int)] {
+        var versions: [(id: String, version: Int)] = []
+        for try await (id, version) in try await client.query("""
+            SELECT DISTINCT questionnaire_id, questionnaire_version FROM answer_sheets WHERE study_id = \(studyId)
+            ORDER BY questionnaire_id, questionnaire_version
+            """, logger: logger).decode((String, Int32).self) {
+            versions.append((id, Int(version)))
+        }
+        return versions
     }
 }

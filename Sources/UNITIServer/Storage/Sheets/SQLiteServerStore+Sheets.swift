@@ -175,19 +175,27 @@ extension SQLiteServerStore: SheetStore {
         }
     }
 
-    public func exportRows(studyId: String) async throws -> [ExportRow] {
+    public func exportSheets(studyId: String, _ body: @escaping @Sendable (ExportedSheet) throws -> Void) async throws {
+        // One read transaction: a snapshot, whatever is stored meanwhile; a cursor: one row at a time.
         try await pool.read { db in
-            var rows: [ExportRow] = []
-            let sheets = try Row.fetchAll(db, sql: """
-                SELECT s.id, u.pseudonym, s.sheet, s.received_at, l.module FROM answer_sheets s JOIN users u ON u.id = s.user_id
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT u.pseudonym, s.sheet, s.received_at, l.module FROM answer_sheets s JOIN users u ON u.id = s.user_id
                 LEFT JOIN questionnaire_links l ON l.questionnaire_id = s.questionnaire_id
                 WHERE s.study_id = ? ORDER BY u.pseudonym, s.started_at, s.id
                 """, arguments: [studyId])
-            for row in sheets {
-                rows += ExportRow.rows(of: try JSONCoding.decode(AnswerSheet.self, from: row["sheet"]), participant: row["pseudonym"],
-                                       receivedAt: Date(timeIntervalSince1970: row["received_at"]), module: row["module"])
+            while let row = try rows.next() {
+                try body(ExportedSheet(participant: row["pseudonym"], sheet: try JSONCoding.decode(AnswerSheet.self, from: row["sheet"]),
+                                       receivedAt: Date(timeIntervalSince1970: row["received_at"]), module: row["module"]))
             }
-            return rows
+        }
+    }
+
+    public func answeredQuestionnaireVersions(studyId: String) async throws -> [(id: String, version: Int)] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT DISTINCT questionnaire_id, questionnaire_version FROM answer_sheets WHERE study_id = ?
+                ORDER BY questionnaire_id, questionnaire_version
+                """, arguments: [studyId]).map { ($0["questionnaire_id"], $0["questionnaire_version"]) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import UNITIProtocol
 
 /// Where answer sheets are kept, and what is read from all of them: the participant means behind
@@ -25,9 +26,39 @@ public protocol SheetStore: Sendable {
     /// Recomputes the comparison's running sums from the stored answers (`uniti-server
     /// maintenance rebuild-comparison`: after answers were loaded into the database directly).
     func rebuildComparisonSums() async throws
+    /// A study's sheets, by participant pseudonym, then sheet start, then id, read in one
+    /// snapshot and handed to `body` one at a time as they are read, so an export of any size
+    /// needs the memory of one sheet (`body` runs on the store's reading thread and must not block
+    /// on the store).
+    func exportSheets(studyId: String, _ body: @escaping @Sendable (ExportedSheet) throws -> Void) async throws
+    /// The questionnaire versions a study's sheets answer (few: one per id and version).
+    func answeredQuestionnaireVersions(studyId: String) async throws -> [(id: String, version: Int)]
+}
+
+/// One sheet of a study export, with what the server knows of it besides the sheet.
+public struct ExportedSheet: Sendable {
+    /// The participant's study pseudonym (never the username or address).
+    public var participant: String
+    public var sheet: AnswerSheet
+    public var receivedAt: Date
+    /// The module presenting the questionnaire (nil when the server cannot link it).
+    public var module: String?
+
+    /// The sheet as export rows: one per answer (``ExportRow/rows(of:participant:receivedAt:module:)``).
+    public var rows: [ExportRow] {
+        ExportRow.rows(of: sheet, participant: participant, receivedAt: receivedAt, module: module)
+    }
+}
+
+extension SheetStore {
     /// A study's answers, one row each (a sheet without answers one row with empty label, value and
-    /// answer time), by participant pseudonym, then sheet start, then answer time.
-    func exportRows(studyId: String) async throws -> [ExportRow]
+    /// answer time), by participant pseudonym, then sheet start, then answer time: all at once, for
+    /// tests and small studies. The export command streams (``exportSheets(studyId:_:)``).
+    public func exportRows(studyId: String) async throws -> [ExportRow] {
+        let rows = Mutex<[ExportRow]>([])
+        try await exportSheets(studyId: studyId) { exported in rows.withLock { $0 += exported.rows } }
+        return rows.withLock { $0 }
+    }
 }
 
 /// A sheet that passed validation against its questionnaire version, ready to store.

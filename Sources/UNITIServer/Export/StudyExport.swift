@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+import UNITIProtocol
+
+/// The rows of a study export as CSV (RFC 4180 quoting), JSON or JSON lines, and its sheets as
+/// FHIR NDJSON, written as the store hands them over. CSV columns added later go at the end, so
+/// that a script reading the older columns by position keeps working.
+public enum StudyExport {
+    /// Streams a study's rows into `file` in `format` (csv, json or jsonl); returns the row count.
+    static func rows(of study: String, from store: any SheetStore, format: ExportCommand.Format, to file: ExportFile) async throws -> Int {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let count = Mutex(0)
+        switch format {
+        case .csv: try file.write(csvLine(header))
+        case .json: try file.write("[")
+        default: break
+        }
+        try await store.exportSheets(studyId: study) { exported in
+            for row in exported.rows {
+                let index = count.withLock { count in
+                    defer { count += 1 }
+                    return count
+                }
+                switch format {
+                case .csv: try file.write(csvLine(fields(row)))
+                case .json:
+                    try file.write(index == 0 ? "\n" : ",\n")
+                    try file.write(try encoder.encode(row))
+                default:
+                    try file.write(try encoder.encode(row))
+                    try file.write("\n")
+                }
+            }
+        }
+        if format == .json { try file.write(count.withLock { $0 } == 0 ? "]\n" : "\n]\n") }
+        return count.withLock { $0 }
+    }
+
+    /// Streams a study's sheets as FHIR resources into the three files; returns the counts.
+    static func fhir(of study: String, from store: any ServerStore, patients: ExportFile, questionnaires: ExportFile,
+                     responses: ExportFile) async throws -> (patients: Int, questionnaires: Int, responses: Int) {
+        // The versions answered are few; they are read before the sheets stream.
+        var definitions: [String: QuestionnaireDefinition] = [:]
+        for (id, version) in try await store.answeredQuestionnaireVersions(studyId: study) {
+            if let document = try await store.questionnaire(id: id, version: version) {
+                definitions["\(id)#\(version)"] = document.definition
+                try questionnaires.write(try FHIRBulkExport.line(FHIRBulkExport.questionnaireResource(document.definition)))
+            }
+        }
+        let known = definitions
+        // Sheets come by pseudonym, so a Patient is written when its pseudonym first appears.
+        let state = Mutex((last: "", patients: 0, responses: 0))
+        try await store.exportSheets(studyId: study) { exported in
+            let patient = FHIRBulkExport.patient(pseudonym: exported.participant)
+            let isNew = state.withLock { state in
+                defer { state.last = exported.participant; state.responses += 1 }
+                guard state.last != exported.participant else { return false }
+                state.patients += 1
+                return true
+            }
+            if isNew { try patients.write(try FHIRBulkExport.line(FHIRBulkExport.patientResource(patient))) }
+            let definition = known["\(exported.sheet.questionnaireID)#\(exported.sheet.questionnaireVersion)"]
+            try responses.write(try FHIRBulkExport.line(FHIRBulkExport.responseResource(exported.sheet, definition: definition, patient: patient)))
+        }
+        let counts = state.withLock { $0 }
+        return (counts.patients, definitions.count, counts.responses)
+    }
+
+    static let header = ["participant", "sheet", "questionnaire", "version", "label", "value", "answered_at", "started_at",
+                         "ended_at", "received_at", "module", "microphone_dbfs", "microphone_measured_at",
+                         "latitude", "longitude", "altitude_m", "accuracy_m", "location_measured_at"]
+
+    /// The whole CSV text of `rows` (tests; the command streams line by line).
+    static func csv(_ rows: [ExportRow]) -> String {
+        csvLine(header) + rows.map { csvLine(fields($0)) }.joined()
+    }
+
+    /// One CSV record with its line break (CRLF).
+    static func csvLine(_ fields: [String]) -> String {
+        fields.map(quote).joined(separator: ",") + "\r\n"
+    }
+
+    /// A row's fields in the order of ``header``.
+    static func fields(_ row: ExportRow) -> [String] {
+        [row.participant, row.sheetId, row.questionnaireId, String(row.questionnaireVersion), row.label, row.value,
+         row.answeredAt, row.startedAt, row.endedAt ?? "", row.receivedAt, row.module ?? "",
+         number(row.microphoneDbfs), row.microphoneMeasuredAt ?? "",
+         number(row.latitude), number(row.longitude), number(row.altitudeMeters), number(row.accuracyMeters),
+         row.locationMeasuredAt ?? ""]
+    }
+
+    /// A reading as an answer's number is written (`520`, `-42.5`); empty when absent.
+    static func number(_ value: Double?) -> String {
+        value.map { AnswerValue.number($0).description } ?? ""
+    }
+
+    static func quote(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
