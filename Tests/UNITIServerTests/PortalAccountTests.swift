@@ -496,4 +496,34 @@ struct PortalDataTests {
             #expect(foreign.status == .notFound)
         }
     }
+
+    @Test("the sheet list is paged newest first: every sheet on exactly one page, links between pages, a page past the end shows the last")
+    func sheetListPaged() async throws {
+        let server = try TestServer()
+        try await server.createStudy("open")
+        try await server.addQuestionnaire(study: "open", module: .tyt)
+        try await server.run { client in
+            let anna = try await server.loggedInPortalAccount(client, "anna")
+            let user = try #require(try await server.store.user(login: "anna")).id
+            let start = Date(timeIntervalSince1970: 1_800_000_000)
+            let sheets = (0..<120).map { index in
+                sheet(startedAt: OffsetTimestamp(start.addingTimeInterval(Double(index) * 3600), in: TimeZone(secondsFromGMT: 3600)!).text)
+            }
+            _ = try await server.store.storeSheets(userId: user, sheets: sheets.map { ValidatedSheet(sheet: $0, studyId: "open") }, receivedAt: start)
+            var seen: [String] = []
+            for page in 1...3 {
+                let html = try await anna.get("/data?page=\(page)").text
+                seen += sheets.map { $0.id.uuidString.lowercased() }.filter { html.contains("/data/sheets/\($0)") }
+                #expect(html.contains("Page \(page) of 3"))
+                #expect(html.contains(#"href="/data?page=\#(page + 1)" id="older-sheets""#) == (page < 3))
+                #expect(html.contains(#"href="/data?page=\#(page - 1)" id="newer-sheets""#) == (page > 1))
+            }
+            #expect(seen.count == 120 && Set(seen).count == 120)
+            // Newest first: the last sheet started is on the first page, the first on the last.
+            #expect(try await anna.get("/data").text.contains(sheets[119].id.uuidString.lowercased()))
+            let past = try await anna.get("/data?page=99").text
+            #expect(past.contains("Page 3 of 3") && past.contains(sheets[0].id.uuidString.lowercased()))
+            #expect(try await anna.get("/data?page=-4").text.contains("Page 1 of 3"))
+        }
+    }
 }

@@ -186,10 +186,25 @@ extension PortalRoutes {
 
     // MARK: Data
 
+    /// Answered sheets shown per page on `/data` (`?page=N`, newest first).
+    static let sheetsPerPage = 50
+
     private func dataPage(_ request: Request) async throws -> Response {
         guard let (visit, session) = try await signedIn(request) else { return Self.toLogin }
+        let requested = request.uri.queryParameters.get("page").flatMap { Int($0) } ?? 1
+        var page = min(max(requested, 1), 1_000_000)
+        func read(_ page: Int) async throws -> (sheets: [StoredAnswerSheet], total: Int) {
+            try await environment.store.sheets(userId: session.account.id, offset: (page - 1) * Self.sheetsPerPage, limit: Self.sheetsPerPage)
+        }
+        var stored = try await read(page)
+        let pages = max(1, (stored.total + Self.sheetsPerPage - 1) / Self.sheetsPerPage)
+        if page > pages {
+            // A page past the end (an old link, a typed number) shows the last one.
+            page = pages
+            stored = try await read(page)
+        }
         var rows: [[String: Any]] = []
-        for stored in try await ownSheets(session.account.id) {
+        for stored in stored.sheets {
             let sheet = stored.sheet
             rows.append([
                 "id": sheet.id.uuidString.lowercased(),
@@ -198,14 +213,20 @@ extension PortalRoutes {
                 "partial": sheet.isPartial,
             ])
         }
-        return try page("data", visit, ["sheets": rows, "hasSheets": !rows.isEmpty])
+        var values: [String: Any] = ["sheets": rows, "hasSheets": !rows.isEmpty]
+        if pages > 1 {
+            values["paging"] = PortalText.text("portal.data.page", visit.language, ["page": "\(page)", "pages": "\(pages)"])
+            if page > 1 { values["newerPage"] = page - 1 }
+            if page < pages { values["olderPage"] = page + 1 }
+        }
+        return try self.page("data", visit, values)
     }
 
     /// One of the person's own sheets; another person's id is as unknown as a made-up one (404).
     private func sheetPage(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         guard let (visit, session) = try await signedIn(request) else { return Self.toLogin }
         guard let raw = context.parameters.get("id"), let id = UUID(uuidString: raw),
-              let stored = try await ownSheets(session.account.id).first(where: { $0.sheet.id == id }) else {
+              let stored = try await environment.store.sheet(userId: session.account.id, id: id) else {
             throw PortalRefusal(status: .notFound, messageKey: "portal.data.noSuchSheet")
         }
         let sheet = stored.sheet

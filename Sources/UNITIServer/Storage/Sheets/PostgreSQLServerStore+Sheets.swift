@@ -85,6 +85,12 @@ extension PostgreSQLServerStore: SheetStore {
         return (page.map(\.1), Int(total))
     }
 
+    public func sheet(userId: Int64, id: UUID) async throws -> StoredAnswerSheet? {
+        try await rows("""
+            SELECT id, sheet, study_id, received_at FROM answer_sheets WHERE user_id = \(userId) AND client_id = \(id.uuidString.lowercased())
+            """).first.map(Self.storedSheet)?.1
+    }
+
     public func sheetChanges(userId: Int64, after cursor: Int64, limit: Int) async throws -> (sheets: [StoredAnswerSheet], cursor: Int64, more: Bool) {
         let rows = try await rows("""
             SELECT id, sheet, study_id, received_at FROM answer_sheets WHERE user_id = \(userId) AND id > \(cursor)

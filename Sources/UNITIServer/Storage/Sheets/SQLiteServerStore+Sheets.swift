@@ -163,6 +163,13 @@ extension SQLiteServerStore: SheetStore {
         }
     }
 
+    public func sheet(userId: Int64, id: UUID) async throws -> StoredAnswerSheet? {
+        try await pool.read { db in
+            try StoredSheetRow.fetchOne(db, sql: "SELECT id, sheet, study_id, received_at FROM answer_sheets WHERE user_id = ? AND client_id = ?",
+                                        arguments: [userId, id.uuidString.lowercased()])?.stored
+        }
+    }
+
     public func sheetChanges(userId: Int64, after cursor: Int64, limit: Int) async throws -> (sheets: [StoredAnswerSheet], cursor: Int64, more: Bool) {
         try await pool.read { db in
             // One writer assigns the ids in commit order, so everything below the last id read is final.

@@ -12,6 +12,9 @@ public protocol SheetStore: Sendable {
     func storeSheets(userId: Int64, sheets: [ValidatedSheet], receivedAt: Date) async throws -> [AnswerSheetBatchResult.Outcome]
     /// The user's sheets, newest start first, and how many there are.
     func sheets(userId: Int64, offset: Int, limit: Int) async throws -> (sheets: [StoredAnswerSheet], total: Int)
+    /// One of the user's sheets by its id; nil when the user has none with it (another person's is
+    /// as unknown as a made-up id).
+    func sheet(userId: Int64, id: UUID) async throws -> StoredAnswerSheet?
     /// The user's sheets stored after `cursor` (a sequence number the store gives each stored sheet
     /// and returns as the new cursor), oldest first. The sequence only grows and is given in commit
     /// order, so a sheet stored later never appears behind a cursor already handed out.
