@@ -132,10 +132,13 @@ struct TrackYourStressEndToEndTests {
             #expect(try person.run("tys fill", stdin: "\(10 + index * 10)\n0\nsave\n").status == 0)
             #expect(try person.run("sync").status == 0)
         }
+        // All five daily sheets are on the server, each from a current member, before comparing.
+        #expect(try server.sheets(of: "stress-daily") == 5)
         let compared = try ada.run("tys results")
         #expect(compared.status == 0)
         #expect(compared.out.contains("higher than those of 90 % of participants"), "\(compared.out)")
-        #expect(compared.out.contains("5 participants"))
+        let stored = try server.query("SELECT s.user_id, s.started_at, m.status FROM answer_sheets s LEFT JOIN memberships m ON m.user_id = s.user_id WHERE s.questionnaire_id = 'stress-daily'")
+        #expect(compared.out.contains("5 participants"), "\(compared.out)\(stored)")
 
         // The coordinator deactivates the daily questionnaire: after a sync the client refuses it.
         #expect(try server.coordinator(["questionnaire", "deactivate", "stress-daily", "--study", "stress"]).status == 0)

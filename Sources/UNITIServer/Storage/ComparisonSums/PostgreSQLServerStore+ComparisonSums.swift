@@ -24,25 +24,47 @@ extension PostgreSQLServerStore {
         GROUP BY s.questionnaire_id, a.label, \(comparisonDaySQL), s.user_id
         """
 
-    /// Adds the numeric answers of sheets just stored to the sums, in the storing transaction.
+    /// Adds the numeric answers of sheets just stored to the sums, in the storing transaction:
+    /// one statement for the totals and one for the days per ``upsertRowsPerStatement`` items.
     static func addComparisonSums(_ connection: PostgresConnection, userId: Int64, stored sheets: [AnswerSheet],
                                   logger: Logger) async throws {
-        for (key, sum) in ComparisonSums.increments(of: sheets).sorted(by: { ($0.key.label, $0.key.day ?? -1) < ($1.key.label, $1.key.day ?? -1) }) {
-            if let day = key.day {
-                try await connection.query("""
-                    INSERT INTO comparison_days (questionnaire_id, label, day, user_id, total, count)
-                    VALUES (\(key.questionnaireId), \(key.label), \(day), \(userId), \(sum.total), \(Int64(sum.count)))
-                    ON CONFLICT (questionnaire_id, label, day, user_id) DO UPDATE
-                    SET total = comparison_days.total + excluded.total, count = comparison_days.count + excluded.count
-                    """, logger: logger)
-            } else {
-                try await connection.query("""
-                    INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count)
-                    VALUES (\(key.questionnaireId), \(key.label), \(userId), \(sum.total), \(Int64(sum.count)))
-                    ON CONFLICT (questionnaire_id, label, user_id) DO UPDATE
-                    SET total = comparison_totals.total + excluded.total, count = comparison_totals.count + excluded.count
-                    """, logger: logger)
+        // Sorted, so two transactions touching the same rows lock them in the same order.
+        let increments = ComparisonSums.increments(of: sheets).sorted { ($0.key.label, $0.key.day ?? -1) < ($1.key.label, $1.key.day ?? -1) }
+        try await upsertSums(connection, table: "comparison_totals", hasDay: false,
+                             increments.filter { $0.key.day == nil }, userId: userId, logger: logger)
+        try await upsertSums(connection, table: "comparison_days", hasDay: true,
+                             increments.filter { $0.key.day != nil }, userId: userId, logger: logger)
+    }
+
+    /// Rows per multi-row upsert: six binds each keeps a statement far below PostgreSQL's 65,535
+    /// parameters, whatever a batch from a device that was offline for a year holds.
+    static let upsertRowsPerStatement = 1_000
+
+    private static func upsertSums(_ connection: PostgresConnection, table: String, hasDay: Bool,
+                                   _ increments: [(key: ComparisonSums.Increment, value: (total: Double, count: Int))],
+                                   userId: Int64, logger: Logger) async throws {
+        let columns = hasDay ? ["questionnaire_id", "label", "day", "user_id", "total", "count"]
+                             : ["questionnaire_id", "label", "user_id", "total", "count"]
+        let conflict = columns.dropLast(2).joined(separator: ", ")
+        for start in stride(from: 0, to: increments.count, by: upsertRowsPerStatement) {
+            let chunk = increments[start..<min(start + upsertRowsPerStatement, increments.count)]
+            var binds = PostgresBindings(capacity: chunk.count * columns.count)
+            var tuples: [String] = []
+            for (key, sum) in chunk {
+                tuples.append("(" + (1...columns.count).map { "$\(binds.count + $0)" }.joined(separator: ", ") + ")")
+                binds.append(key.questionnaireId)
+                binds.append(key.label)
+                if hasDay { binds.append(key.day ?? 0) }
+                binds.append(userId)
+                binds.append(sum.total)
+                binds.append(Int64(sum.count))
             }
+            let sql = """
+                INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))
+                ON CONFLICT (\(conflict)) DO UPDATE
+                SET total = \(table).total + excluded.total, count = \(table).count + excluded.count
+                """
+            try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
         }
     }
 
