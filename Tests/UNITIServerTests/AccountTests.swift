@@ -35,7 +35,7 @@ struct AccountTests {
             #expect(after.errorCode == "unauthorized")
         }
         // Only a hash of the token is stored.
-        let users = try await server.store.users()
+        let users = try await server.store.users(offset: 0, limit: 10).users
         #expect(users.count == 1)
         #expect(users[0].passwordHash.hasPrefix("$2"))
     }

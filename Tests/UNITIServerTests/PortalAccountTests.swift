@@ -515,8 +515,8 @@ struct PortalDataTests {
                 let html = try await anna.get("/data?page=\(page)").text
                 seen += sheets.map { $0.id.uuidString.lowercased() }.filter { html.contains("/data/sheets/\($0)") }
                 #expect(html.contains("Page \(page) of 3"))
-                #expect(html.contains(#"href="/data?page=\#(page + 1)" id="older-sheets""#) == (page < 3))
-                #expect(html.contains(#"href="/data?page=\#(page - 1)" id="newer-sheets""#) == (page > 1))
+                #expect(html.contains(#"href="/data?page=\#(page + 1)" id="older-page""#) == (page < 3))
+                #expect(html.contains(#"href="/data?page=\#(page - 1)" id="newer-page""#) == (page > 1))
             }
             #expect(seen.count == 120 && Set(seen).count == 120)
             // Newest first: the last sheet started is on the first page, the first on the last.

@@ -71,6 +71,37 @@ struct PortalRecordTests {
         }
     }
 
+    @Test("a long list of entries is shown 50 per page, newest first, with links between the pages")
+    func entriesPaged() async throws {
+        let server = try TestServer()
+        try await server.run { client in
+            let anna = try await signedIn(server, client, "anna")
+            // 55 events on 55 days of 2026: event 55 is the newest.
+            let day = { (index: Int) in Calendar(identifier: .gregorian).date(byAdding: .day, value: index, to: Date(timeIntervalSince1970: 1_767_225_600))! }
+            let format = { (index: Int) -> String in
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = .current
+                let parts = calendar.dateComponents([.year, .month, .day], from: day(index))
+                return String(format: "%04d-%02d-%02dT09:00", parts.year!, parts.month!, parts.day!)
+            }
+            for index in 1...55 {
+                #expect(try await anna.submit("/record/events/new", to: "/record/events", [
+                    "title": "Event number \(index).", "at": format(index), "type": "attack", "description": ""]).status == .seeOther)
+            }
+            let first = try await anna.get("/record/events").text
+            let second = try await anna.get("/record/events?page=2").text
+            let shown = { (html: String) in (1...55).filter { html.contains("Event number \($0).") } }
+            #expect(shown(first) == Array(6...55))
+            #expect(shown(second) == Array(1...5))
+            #expect(first.contains("Page 1 of 2") && first.contains(#"href="/record/events?page=2" id="older-page""#))
+            #expect(!first.contains(#"id="newer-page""#))
+            #expect(second.contains("Page 2 of 2") && second.contains(#"href="/record/events?page=1" id="newer-page""#))
+            #expect(try await anna.get("/record/events?page=40").text.contains("Page 2 of 2"))
+            // The overview still counts them all.
+            #expect(try await anna.get("/record").text.contains("55"))
+        }
+    }
+
     @Test("record times are typed and shown in the browser's zone (its cookie), whatever the server's; an unknown zone falls back")
     func timesInBrowserZone() async throws {
         let server = try TestServer()

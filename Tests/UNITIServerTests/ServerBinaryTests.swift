@@ -102,4 +102,28 @@ struct ServerBinaryTests {
         #expect(try await store.user(login: "vera") != nil)
         #expect(try await store.study(id: "live")?.modules == [.tyt, .son])
     }
+
+    @Test("users list shows one page of accounts and says where the next begins")
+    func usersListPaged() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-server-users-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("server.sqlite").path
+        let store = try SQLiteServerStore(path: database)
+        for name in ["ada", "bo", "cy"] {
+            _ = try await store.createUser(username: name, email: "\(name)@example.org", passwordHash: "x", language: "en",
+                                           pseudonym: "p-\(name)", now: Date())
+        }
+        let (status, first) = try Self.runCommand(["users", "list", "--limit", "2", "--database", database])
+        #expect(status == 0, "\(first)")
+        #expect(first.contains("ada@example.org") && first.contains("bo@example.org") && !first.contains("cy@example.org"))
+        #expect(first.contains("Accounts 1–2 of 3; --offset 2 for the next."))
+        let (_, last) = try Self.runCommand(["users", "list", "--limit", "2", "--offset", "2", "--database", database])
+        #expect(last.contains("cy@example.org") && !last.contains("ada@example.org"))
+        #expect(last.contains("Accounts 3–3 of 3."))
+        let (_, whole) = try Self.runCommand(["users", "list", "--database", database])
+        #expect(whole.contains("cy@example.org") && !whole.contains("Accounts"))
+        let (refused, message) = try Self.runCommand(["users", "list", "--limit", "0", "--database", database])
+        #expect(refused != 0 && message.contains("--limit must be between 1 and 10000."))
+    }
 }

@@ -96,7 +96,12 @@ struct StoreContractTests {
             #expect(try await store.user(login: "ada@EXAMPLE.org")?.id == ada)
             #expect(try await store.user(login: "ada")?.id == ada)
             #expect(try await store.user(login: "nobody") == nil)
-            #expect(try await store.users().map(\.username) == ["Ada", "bo"])
+            #expect(try await store.users(offset: 0, limit: 10).users.map(\.username) == ["Ada", "bo"])
+            // Paged in the order the accounts were made, with the count of all.
+            let second = try await store.users(offset: 1, limit: 1)
+            #expect(second.users.map(\.username) == ["bo"] && second.total == 2)
+            let past = try await store.users(offset: 2, limit: 1)
+            #expect(past.users.isEmpty && past.total == 2)
 
             var account = try #require(try await store.user(id: ada))
             #expect(!account.activated && account.active && account.gender == .undisclosed && account.language == "en")

@@ -67,19 +67,40 @@ struct UsersCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List accounts.")
+        static let configuration = CommandConfiguration(
+            abstract: "List accounts in the order they were made, a page at a time (--limit, --offset).")
         @OptionGroup var database: DatabaseOptions
+        @Option(help: "Accounts per page (1–10000).") var limit = 100
+        @Option(help: "Accounts to skip before the page.") var offset = 0
         @Flag(help: "Print JSON.") var json = false
 
+        func validate() throws {
+            guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 10000.") }
+            guard offset >= 0 else { throw ValidationError("--offset must be 0 or more.") }
+        }
+
         func run() async throws {
-            let rows = try await database.openStore().users().map {
+            let page = try await database.openStore().users(offset: offset, limit: limit)
+            let rows = page.users.map {
                 Row(username: $0.username, email: $0.email, pseudonym: $0.pseudonym, activated: $0.activated,
                     active: $0.active, createdAt: Timestamps.format($0.createdAt))
             }
-            if json { return try CommandOutput.json(rows) }
+            // Where the page lies in the whole list: on stderr beside JSON, which stays one array.
+            var position: String?
+            if offset + rows.count < page.total || offset > 0 {
+                let shown = rows.isEmpty ? "none" : "\(offset + 1)–\(offset + rows.count)"
+                let next = offset + rows.count < page.total ? "; --offset \(offset + rows.count) for the next" : ""
+                position = "Accounts \(shown) of \(page.total)\(next)."
+            }
+            if json {
+                try CommandOutput.json(rows)
+                if let position { FileHandle.standardError.write(Data((position + "\n").utf8)) }
+                return
+            }
             CommandOutput.table(["USERNAME", "E-MAIL", "PSEUDONYM", "ACTIVATED", "ACTIVE", "CREATED"], rows.map {
                 [$0.username, $0.email, $0.pseudonym, $0.activated ? "yes" : "no", $0.active ? "yes" : "no", $0.createdAt]
             })
+            if let position { print(position) }
         }
     }
 }

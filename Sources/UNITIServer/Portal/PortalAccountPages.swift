@@ -186,22 +186,17 @@ extension PortalRoutes {
 
     // MARK: Data
 
-    /// Answered sheets shown per page on `/data` (`?page=N`, newest first).
-    static let sheetsPerPage = 50
-
     private func dataPage(_ request: Request) async throws -> Response {
         guard let (visit, session) = try await signedIn(request) else { return Self.toLogin }
-        let requested = request.uri.queryParameters.get("page").flatMap { Int($0) } ?? 1
-        var page = min(max(requested, 1), 1_000_000)
+        let requested = min(PortalPaging.requested(request), 1_000_000)
         func read(_ page: Int) async throws -> (sheets: [StoredAnswerSheet], total: Int) {
-            try await environment.store.sheets(userId: session.account.id, offset: (page - 1) * Self.sheetsPerPage, limit: Self.sheetsPerPage)
+            try await environment.store.sheets(userId: session.account.id, offset: (page - 1) * PortalPaging.size, limit: PortalPaging.size)
         }
-        var stored = try await read(page)
-        let pages = max(1, (stored.total + Self.sheetsPerPage - 1) / Self.sheetsPerPage)
-        if page > pages {
+        var stored = try await read(max(requested, 1))
+        let paging = PortalPaging(requested: requested, total: stored.total)
+        if paging.number != max(requested, 1) {
             // A page past the end (an old link, a typed number) shows the last one.
-            page = pages
-            stored = try await read(page)
+            stored = try await read(paging.number)
         }
         var rows: [[String: Any]] = []
         for stored in stored.sheets {
@@ -213,12 +208,9 @@ extension PortalRoutes {
                 "partial": sheet.isPartial,
             ])
         }
-        var values: [String: Any] = ["sheets": rows, "hasSheets": !rows.isEmpty]
-        if pages > 1 {
-            values["paging"] = PortalText.text("portal.data.page", visit.language, ["page": "\(page)", "pages": "\(pages)"])
-            if page > 1 { values["newerPage"] = page - 1 }
-            if page < pages { values["olderPage"] = page + 1 }
-        }
+        var values = paging.values(path: "/data", language: visit.language)
+        values["sheets"] = rows
+        values["hasSheets"] = !rows.isEmpty
         return try self.page("data", visit, values)
     }
 

@@ -79,8 +79,10 @@ extension PortalRoutes {
         switch kind {
         case .events:
             let events = Self.newestFirst(try await record.entries(HealthEvent.self))
+            let paging = PortalPaging(request, total: events.count)
+            values.merge(paging.values(path: "/record/\(kind.path)", language: language)) { _, new in new }
             // Absent, not empty, where there is nothing: a section shows for any string.
-            values["entries"] = events.map { event -> [String: Any] in
+            values["entries"] = paging.slice(events).map { event -> [String: Any] in
                 var entry: [String: Any] = ["id": event.id, "title": event.title, "at": visit.recordClock.minute(event.at),
                                             "type": PortalText.text("portal.record.eventType.\(event.type.rawValue)", language)]
                 entry["description"] = event.description
@@ -91,7 +93,9 @@ extension PortalRoutes {
             let today = visit.recordClock.day(environment.clock.now())
             let therapies = try await record.entries(Therapy.self)
                 .sorted { ($0.start, $0.id) > ($1.start, $1.id) }
-            values["entries"] = therapies.map { therapy -> [String: Any] in
+            let paging = PortalPaging(request, total: therapies.count)
+            values.merge(paging.values(path: "/record/\(kind.path)", language: language)) { _, new in new }
+            values["entries"] = paging.slice(therapies).map { therapy -> [String: Any] in
                 var entry: [String: Any] = ["id": therapy.id, "name": therapy.name, "start": therapy.start,
                                             "type": PortalText.text("portal.record.therapyType.\(therapy.type.rawValue)", language),
                                             "ongoing": therapy.isOngoing(on: today)]
@@ -102,7 +106,9 @@ extension PortalRoutes {
             values["empty"] = therapies.isEmpty
         case .audiograms:
             let audiograms = Self.newestFirst(try await record.entries(Audiogram.self))
-            values["entries"] = audiograms.map { audiogram -> [String: Any] in
+            let paging = PortalPaging(request, total: audiograms.count)
+            values.merge(paging.values(path: "/record/\(kind.path)", language: language)) { _, new in new }
+            values["entries"] = paging.slice(audiograms).map { audiogram -> [String: Any] in
                 ["id": audiogram.id, "date": audiogram.date,
                  "left": Self.average(audiogram, .left), "right": Self.average(audiogram, .right),
                  "grade": gradeText(audiogram, language)]

@@ -12,7 +12,8 @@ public protocol AccountStore: Sendable {
     func user(id: Int64) async throws -> UserAccount?
     /// By e-mail (case-insensitive) or username.
     func user(login: String) async throws -> UserAccount?
-    func users() async throws -> [UserAccount]
+    /// One page of all accounts in the order they were made, and how many there are in all.
+    func users(offset: Int, limit: Int) async throws -> (users: [UserAccount], total: Int)
     func setActivated(userId: Int64) async throws
     func setActive(userId: Int64, active: Bool) async throws
     func setPasswordHash(userId: Int64, hash: String) async throws

@@ -54,8 +54,12 @@ extension PostgreSQLServerStore: AccountStore {
             """).first.map(Self.account)
     }
 
-    public func users() async throws -> [UserAccount] {
-        try await rows("SELECT \(unescaped: Self.accountColumns) FROM users ORDER BY id").map(Self.account)
+    public func users(offset: Int, limit: Int) async throws -> (users: [UserAccount], total: Int) {
+        let total: Int64 = try await rows("SELECT COUNT(*) AS total FROM users")[0].value("total")
+        let page = try await rows("""
+            SELECT \(unescaped: Self.accountColumns) FROM users ORDER BY id LIMIT \(Int64(limit)) OFFSET \(Int64(offset))
+            """).map(Self.account)
+        return (page, Int(total))
     }
 
     public func setActivated(userId: Int64) async throws {

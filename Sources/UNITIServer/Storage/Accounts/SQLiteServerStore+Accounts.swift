@@ -91,9 +91,11 @@ extension SQLiteServerStore: AccountStore {
         }
     }
 
-    public func users() async throws -> [UserAccount] {
+    public func users(offset: Int, limit: Int) async throws -> (users: [UserAccount], total: Int) {
         try await pool.read { db in
-            try AccountRow.fetchAll(db, sql: "SELECT * FROM users ORDER BY id").map(\.account)
+            let users = try AccountRow.fetchAll(db, sql: "SELECT * FROM users ORDER BY id LIMIT ? OFFSET ?",
+                                                arguments: [limit, offset]).map(\.account)
+            return (users, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") ?? 0)
         }
     }
 

@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+
+/// One page of a list the portal shows (`?page=N`, ``size`` entries, newest first): the sheets on
+/// `/data` and each kind of health-record entry. No list page grows with the person's data; a
+/// page number past the end shows the last page, and one below 1 the first.
+///
+/// The template side is the `pager` partial, fed by ``values(path:language:)``.
+struct PortalPaging {
+    static let size = 50
+
+    /// The page shown, from 1.
+    let number: Int
+    /// How many pages the list has (at least 1, also for an empty list).
+    let pages: Int
+
+    /// The page a request asks for, clamped to the list's `total` entries.
+    init(_ request: Request, total: Int) {
+        self.init(requested: Self.requested(request), total: total)
+    }
+
+    init(requested: Int, total: Int) {
+        pages = max(1, (total + Self.size - 1) / Self.size)
+        number = min(max(requested, 1), pages)
+    }
+
+    /// The number in `?page=`, 1 when absent or not a number.
+    static func requested(_ request: Request) -> Int {
+        request.uri.queryParameters.get("page").flatMap { Int($0) } ?? 1
+    }
+
+    /// The first entry's position in the whole list.
+    var offset: Int { (number - 1) * Self.size }
+
+    /// This page's entries of a list already in its order.
+    func slice<Entry>(_ entries: [Entry]) -> ArraySlice<Entry> {
+        entries.dropFirst(offset).prefix(Self.size)
+    }
+
+    /// The `pager` partial's values: absent for a list that fits one page.
+    func values(path: String, language: String) -> [String: Any] {
+        guard pages > 1 else { return [:] }
+        var paging: [String: Any] = ["text": PortalText.text("portal.paging.page", language, ["page": "\(number)", "pages": "\(pages)"])]
+        if number > 1 { paging["newer"] = "\(path)?page=\(number - 1)" }
+        if number < pages { paging["older"] = "\(path)?page=\(number + 1)" }
+        return ["paging": paging]
+    }
+}
