@@ -191,11 +191,16 @@ struct StoreContractTests {
             try await store.setMembership(studyId: "a-closed", userId: bo, status: .pending, now: now.addingTimeInterval(1))
             try await store.setMembership(studyId: "b-open", userId: ada, status: .member, now: now)
             #expect(try await store.memberships(userId: ada) == ["a-closed": .pending, "b-open": .member])
-            #expect(try await store.joinRequests(studyId: nil).map(\.username) == ["ada", "bo"])
-            #expect(try await store.joinRequests(studyId: "b-open").isEmpty)
+            #expect(try await store.joinRequests(studyId: nil, pendingOnly: true, offset: 0, limit: 10).requests.map(\.username) == ["ada", "bo"])
+            #expect(try await store.joinRequests(studyId: "b-open", pendingOnly: false, offset: 0, limit: 10).requests.isEmpty)
             try await store.setMembership(studyId: "a-closed", userId: ada, status: .member, now: now.addingTimeInterval(10))
-            let requests = try await store.joinRequests(studyId: "a-closed")
+            let requests = try await store.joinRequests(studyId: "a-closed", pendingOnly: false, offset: 0, limit: 10).requests
             #expect(requests.map(\.status) == [.member, .pending])
+            // Only the pending ones, and paged with the count of all that match.
+            let pending = try await store.joinRequests(studyId: "a-closed", pendingOnly: true, offset: 0, limit: 10)
+            #expect(pending.requests.map(\.username) == ["bo"] && pending.total == 1)
+            let second = try await store.joinRequests(studyId: nil, pendingOnly: false, offset: 1, limit: 1)
+            #expect(second.requests.map(\.username) == ["bo"] && second.total == 2)
             #expect(requests[0].requestedAt == now, "deciding keeps the time of the request")
 
             // The joining time (read through the member's questionnaires) survives a repeated `member`.

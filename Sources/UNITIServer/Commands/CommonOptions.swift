@@ -28,6 +28,36 @@ struct DatabaseOptions: ParsableArguments {
     }
 }
 
+/// `--limit N --offset M`: one page of a list that grows with the participants (accounts, join
+/// requests), and the line saying where the page lies in the whole list.
+struct PageOptions: ParsableArguments {
+    @Option(help: "Entries per page (1–10000).") var limit = 100
+    @Option(help: "Entries to skip before the page.") var offset = 0
+
+    func validate() throws {
+        guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 10000.") }
+        guard offset >= 0 else { throw ValidationError("--offset must be 0 or more.") }
+    }
+
+    /// "Accounts 1–100 of 2,345; --offset 100 for the next." when the page is not the whole list.
+    func position(_ noun: String, shown: Int, total: Int) -> String? {
+        guard offset + shown < total || offset > 0 else { return nil }
+        let range = shown == 0 ? "none" : "\(offset + 1)–\(offset + shown)"
+        let next = offset + shown < total ? "; --offset \(offset + shown) for the next" : ""
+        return "\(noun) \(range) of \(total)\(next)."
+    }
+
+    /// Prints the position: after a table on stdout, beside JSON on stderr (stdout stays one array).
+    func printPosition(_ noun: String, shown: Int, total: Int, json: Bool) {
+        guard let line = position(noun, shown: shown, total: total) else { return }
+        if json {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        } else {
+            print(line)
+        }
+    }
+}
+
 /// `--mail-spool DIR`, shared by `serve` and `mail`.
 struct MailSpoolOptions: ParsableArguments {
     @Option(name: .long, help: "Directory the server writes mail to as .eml files.")

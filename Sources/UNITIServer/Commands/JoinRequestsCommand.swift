@@ -9,19 +9,25 @@ struct JoinRequestsCommand: AsyncParsableCommand {
         subcommands: [List.self, Approve.self, Deny.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List join requests (pending unless --all).")
+        static let configuration = CommandConfiguration(
+            abstract: "List join requests (pending unless --all), oldest first, a page at a time (--limit, --offset).")
         @OptionGroup var database: DatabaseOptions
         @Option(help: "Only this study.") var study: String?
         @Flag(help: "Also decided requests.") var all = false
+        @OptionGroup var page: PageOptions
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
             let store = try await database.openStore()
-            let requests = try await store.joinRequests(studyId: study).filter { all || $0.status == .pending }
-            if json { return try CommandOutput.json(requests) }
-            CommandOutput.table(["STUDY", "USER", "STATUS", "REQUESTED"], requests.map {
-                [$0.studyId, $0.username, $0.status.rawValue, Timestamps.format($0.requestedAt)]
-            })
+            let stored = try await store.joinRequests(studyId: study, pendingOnly: !all, offset: page.offset, limit: page.limit)
+            if json {
+                try CommandOutput.json(stored.requests)
+            } else {
+                CommandOutput.table(["STUDY", "USER", "STATUS", "REQUESTED"], stored.requests.map {
+                    [$0.studyId, $0.username, $0.status.rawValue, Timestamps.format($0.requestedAt)]
+                })
+            }
+            page.printPosition("Requests", shown: stored.requests.count, total: stored.total, json: json)
         }
     }
 
@@ -70,37 +76,23 @@ struct UsersCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List accounts in the order they were made, a page at a time (--limit, --offset).")
         @OptionGroup var database: DatabaseOptions
-        @Option(help: "Accounts per page (1–10000).") var limit = 100
-        @Option(help: "Accounts to skip before the page.") var offset = 0
+        @OptionGroup var page: PageOptions
         @Flag(help: "Print JSON.") var json = false
 
-        func validate() throws {
-            guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 10000.") }
-            guard offset >= 0 else { throw ValidationError("--offset must be 0 or more.") }
-        }
-
         func run() async throws {
-            let page = try await database.openStore().users(offset: offset, limit: limit)
-            let rows = page.users.map {
+            let stored = try await database.openStore().users(offset: page.offset, limit: page.limit)
+            let rows = stored.users.map {
                 Row(username: $0.username, email: $0.email, pseudonym: $0.pseudonym, activated: $0.activated,
                     active: $0.active, createdAt: Timestamps.format($0.createdAt))
             }
-            // Where the page lies in the whole list: on stderr beside JSON, which stays one array.
-            var position: String?
-            if offset + rows.count < page.total || offset > 0 {
-                let shown = rows.isEmpty ? "none" : "\(offset + 1)–\(offset + rows.count)"
-                let next = offset + rows.count < page.total ? "; --offset \(offset + rows.count) for the next" : ""
-                position = "Accounts \(shown) of \(page.total)\(next)."
-            }
             if json {
                 try CommandOutput.json(rows)
-                if let position { FileHandle.standardError.write(Data((position + "\n").utf8)) }
-                return
+            } else {
+                CommandOutput.table(["USERNAME", "E-MAIL", "PSEUDONYM", "ACTIVATED", "ACTIVE", "CREATED"], rows.map {
+                    [$0.username, $0.email, $0.pseudonym, $0.activated ? "yes" : "no", $0.active ? "yes" : "no", $0.createdAt]
+                })
             }
-            CommandOutput.table(["USERNAME", "E-MAIL", "PSEUDONYM", "ACTIVATED", "ACTIVE", "CREATED"], rows.map {
-                [$0.username, $0.email, $0.pseudonym, $0.activated ? "yes" : "no", $0.active ? "yes" : "no", $0.createdAt]
-            })
-            if let position { print(position) }
+            page.printPosition("Accounts", shown: rows.count, total: stored.total, json: json)
         }
     }
 }

@@ -91,16 +91,22 @@ extension PostgreSQLServerStore: StudyStore {
             """, logger: logger)
     }
 
-    public func joinRequests(studyId: String?) async throws -> [JoinRequestRecord] {
-        try await rows("""
+    public func joinRequests(studyId: String?, pendingOnly: Bool, offset: Int, limit: Int) async throws -> (requests: [JoinRequestRecord], total: Int) {
+        let total: Int64 = try await rows("""
+            SELECT COUNT(*) AS total
+            FROM memberships m JOIN studies s ON s.id = m.study_id
+            WHERE s.access = 'byRequest' AND (\(studyId)::text IS NULL OR m.study_id = \(studyId)) AND (NOT \(pendingOnly) OR m.status = 'pending')
+            """)[0].value("total")
+        let requests = try await rows("""
             SELECT m.study_id, m.user_id, u.username, m.status, m.requested_at
             FROM memberships m JOIN users u ON u.id = m.user_id JOIN studies s ON s.id = m.study_id
-            WHERE s.access = 'byRequest' AND (\(studyId)::text IS NULL OR m.study_id = \(studyId))
-            ORDER BY m.requested_at, m.user_id
+            WHERE s.access = 'byRequest' AND (\(studyId)::text IS NULL OR m.study_id = \(studyId)) AND (NOT \(pendingOnly) OR m.status = 'pending')
+            ORDER BY m.requested_at, m.user_id LIMIT \(Int64(limit)) OFFSET \(Int64(offset))
             """).map { row in
             JoinRequestRecord(studyId: try row.value("study_id"), userId: try row.value("user_id"), username: try row.value("username"),
                               status: MembershipStatus(rawValue: try row.value("status")) ?? .pending,
                               requestedAt: Date(timeIntervalSince1970: try row.value("requested_at")))
         }
+        return (requests, Int(total))
     }
 }

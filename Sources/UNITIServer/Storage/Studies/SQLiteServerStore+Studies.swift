@@ -187,14 +187,18 @@ extension SQLiteServerStore: StudyStore {
         }
     }
 
-    public func joinRequests(studyId: String?) async throws -> [JoinRequestRecord] {
+    public func joinRequests(studyId: String?, pendingOnly: Bool, offset: Int, limit: Int) async throws -> (requests: [JoinRequestRecord], total: Int) {
         try await pool.read { db in
-            try JoinRequestRow.fetchAll(db, sql: """
-                SELECT m.study_id, m.user_id, u.username, m.status, m.requested_at
+            let from = """
                 FROM memberships m JOIN users u ON u.id = m.user_id JOIN studies s ON s.id = m.study_id
-                WHERE s.access = 'byRequest' AND (:studyId IS NULL OR m.study_id = :studyId)
-                ORDER BY m.requested_at, m.user_id
-                """, arguments: ["studyId": studyId]).map(\.request)
+                WHERE s.access = 'byRequest' AND (:studyId IS NULL OR m.study_id = :studyId) AND (NOT :pending OR m.status = 'pending')
+                """
+            let arguments: StatementArguments = ["studyId": studyId, "pending": pendingOnly, "limit": limit, "offset": offset]
+            let requests = try JoinRequestRow.fetchAll(db, sql: """
+                SELECT m.study_id, m.user_id, u.username, m.status, m.requested_at \(from)
+                ORDER BY m.requested_at, m.user_id LIMIT :limit OFFSET :offset
+                """, arguments: arguments).map(\.request)
+            return (requests, try Int.fetchOne(db, sql: "SELECT COUNT(*) \(from)", arguments: arguments) ?? 0)
         }
     }
 }

@@ -18,7 +18,9 @@ public protocol StudyStore: Sendable {
     /// becoming `.member` (again) records the time of joining.
     func setMembership(studyId: String, userId: Int64, status: MembershipStatus, now: Date) async throws
     /// Requests to join by-request studies (of one study, or of all), oldest first, decided ones included.
-    func joinRequests(studyId: String?) async throws -> [JoinRequestRecord]
+    /// One page of the requests to join by-request studies (all of them, or one study's; only
+    /// the pending ones, or also those decided), oldest first, and how many there are in all.
+    func joinRequests(studyId: String?, pendingOnly: Bool, offset: Int, limit: Int) async throws -> (requests: [JoinRequestRecord], total: Int)
 
     /// Starts one study-password attempt of a person under `rule`: when the person must still
     /// wait, returns the seconds and counts nothing; else counts the attempt as a failure (until
