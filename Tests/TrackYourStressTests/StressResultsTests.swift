@@ -38,6 +38,23 @@ struct StressResultsTests {
         #expect(text.out.contains("3 answers") && text.out.contains("Log in to compare"))
     }
 
+    @Test("the comparison's period begins when the first sheet was started, not when it was finished (the server places sheets by their start)")
+    func comparisonPeriodFromStart() throws {
+        let fixture = try Self.withAnswers()
+        // The first daily sheet took the person 3 seconds: started at 09:59:57, finished at 10:00:00.
+        let started = OffsetTimestamp(StressFixture.now.addingTimeInterval(-3), in: ModuleHarness.berlin).text
+        try fixture.services.database.writer.write { db in
+            try db.execute(sql: """
+                UPDATE core_answer_sheets SET sheet = json_set(sheet, '$.startedAt', ?)
+                WHERE questionnaireID = 'tys-demo-daily' AND endedAt = (SELECT MIN(endedAt) FROM core_answer_sheets WHERE questionnaireID = 'tys-demo-daily')
+                """, arguments: [started])
+            #expect(db.changesCount == 1)
+        }
+        let series = try StressSeries.load(fixture.context, id: nil, label: nil)
+        #expect(series.values.first?.0 == StressFixture.now)
+        #expect(series.firstStarted == StressFixture.now.addingTimeInterval(-3))
+    }
+
     @Test("an item without numbers or an unknown label is refused naming the items that can be charted")
     func unknownLabel() throws {
         let fixture = try Self.withAnswers()

@@ -328,6 +328,24 @@ public struct StudyQuestionnaires: Sendable {
         }
     }
 
+    /// When the earliest of those sheets was started: where a comparison over the same sheets
+    /// begins, as the server places a sheet in a period by its start, not its end.
+    public func firstStart(of label: String, questionnaireID: String) throws -> Date? {
+        let path = "$.answers.\"\(label.replacingOccurrences(of: "\"", with: ""))\".value"
+        return try services.database.writer.read { db in
+            var earliest: Date?
+            let rows = try String.fetchCursor(db, sql: """
+                SELECT json_extract(sheet, '$.startedAt') FROM core_answer_sheets
+                WHERE questionnaireID = ? AND isPartial = 0 AND json_type(sheet, ?) IN ('integer', 'real')
+                """, arguments: [questionnaireID, path])
+            while let text = try rows.next() {
+                guard let started = OffsetTimestamp(parsing: text)?.date else { continue }
+                earliest = min(earliest ?? started, started)
+            }
+            return earliest
+        }
+    }
+
     /// When each questionnaire's finished sheets were finished, from every device.
     public func answerTimes(of ids: [String]) throws -> [String: [Date]] {
         guard !ids.isEmpty else { return [:] }

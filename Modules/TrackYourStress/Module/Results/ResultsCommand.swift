@@ -100,7 +100,9 @@ enum ComparisonLookup {
             guard try context.sessions.current() != nil else { return .unavailable(L("tys.compare.notLoggedIn")) }
             var query = [URLQueryItem(name: "questionnaire", value: series.questionnaire.id),
                          URLQueryItem(name: "label", value: series.item.label)]
-            if let first = series.values.first?.0 {
+            // The period of the person's own sheets, by their start as the server counts them (the
+            // chart's times are when they were finished, which may be a second or more later).
+            if let first = series.firstStarted {
                 query.append(URLQueryItem(name: "from", value: OffsetTimestamp.utcMilliseconds(first)))
                 query.append(URLQueryItem(name: "to", value: OffsetTimestamp.utcMilliseconds(context.clock.now.addingTimeInterval(1))))
             }

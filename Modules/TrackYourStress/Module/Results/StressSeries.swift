@@ -9,6 +9,8 @@ struct StressSeries {
     let item: QuestionnaireItem
     /// (finished at, value), oldest first.
     let values: [(Date, Double)]
+    /// When the first of these sheets was started (where the comparison's period begins).
+    let firstStarted: Date?
 
     /// Items that can be charted: a number on a range (sliders, scales, SAM, single choices).
     static func chartable(_ definition: QuestionnaireDefinition) -> [QuestionnaireItem] {
@@ -49,7 +51,8 @@ struct StressSeries {
             item = items[0]
         }
         let values = try service.values(of: item.label, questionnaireID: questionnaire.id)
-        return StressSeries(questionnaire: questionnaire, item: item, values: values)
+        return StressSeries(questionnaire: questionnaire, item: item, values: values,
+                            firstStarted: try service.firstStart(of: item.label, questionnaireID: questionnaire.id))
     }
 
     var bounds: (min: Double, max: Double) { item.element.numericBounds ?? (0, 100) }

@@ -22,6 +22,23 @@ enum ComparisonSums {
         return seconds < Double(truncated) * secondsPerDay ? truncated - 1 : truncated
     }
 
+    /// The two statements that fill both tables from every stored answer (the SQLite migration and
+    /// `maintenance rebuild-comparison` on either store), given the store's SQL for a sheet's day.
+    static func fillSQL(day: String) -> String {
+        """
+        INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count)
+        SELECT s.questionnaire_id, a.label, s.user_id, SUM(a.number), COUNT(*)
+        FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
+        WHERE a.number IS NOT NULL
+        GROUP BY s.questionnaire_id, a.label, s.user_id;
+        INSERT INTO comparison_days (questionnaire_id, label, day, user_id, total, count)
+        SELECT s.questionnaire_id, a.label, \(day), s.user_id, SUM(a.number), COUNT(*)
+        FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
+        WHERE a.number IS NOT NULL
+        GROUP BY s.questionnaire_id, a.label, \(day), s.user_id
+        """
+    }
+
     /// What one batch adds: per item (and day), the sum and count of its numeric answers.
     struct Increment: Hashable {
         var questionnaireId: String

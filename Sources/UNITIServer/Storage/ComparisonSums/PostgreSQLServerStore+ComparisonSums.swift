@@ -10,19 +10,9 @@ extension PostgreSQLServerStore {
     /// The UTC day of `answer_sheets.started_at`, as ``ComparisonSums/day(of:)`` computes it.
     static let comparisonDaySQL = "(trunc(s.started_at / 86400)::bigint - (s.started_at < trunc(s.started_at / 86400) * 86400)::int)"
 
-    /// Fills both tables from every stored answer (the migration, and `maintenance rebuild-comparison`).
-    static let comparisonFillSQL = """
-        INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count)
-        SELECT s.questionnaire_id, a.label, s.user_id, SUM(a.number), COUNT(*)
-        FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
-        WHERE a.number IS NOT NULL
-        GROUP BY s.questionnaire_id, a.label, s.user_id;
-        INSERT INTO comparison_days (questionnaire_id, label, day, user_id, total, count)
-        SELECT s.questionnaire_id, a.label, \(comparisonDaySQL), s.user_id, SUM(a.number), COUNT(*)
-        FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
-        WHERE a.number IS NOT NULL
-        GROUP BY s.questionnaire_id, a.label, \(comparisonDaySQL), s.user_id
-        """
+    /// Fills both tables from every stored answer (`maintenance rebuild-comparison`; the migration
+    /// `pg4` keeps its own frozen copy, as a shipped step never changes).
+    static let comparisonFillSQL = ComparisonSums.fillSQL(day: comparisonDaySQL)
 
     /// Adds the numeric answers of sheets just stored to the sums, in the storing transaction:
     /// one statement for the totals and one for the days per ``upsertRowsPerStatement`` items.

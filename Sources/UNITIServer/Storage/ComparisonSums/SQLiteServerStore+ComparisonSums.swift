@@ -37,18 +37,7 @@ enum ComparisonSumSchema {
 
     /// Fills both tables from every stored answer (the migration, and `maintenance rebuild-comparison`).
     static func fill(_ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count)
-            SELECT s.questionnaire_id, a.label, s.user_id, SUM(a.number), COUNT(*)
-            FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
-            WHERE a.number IS NOT NULL
-            GROUP BY s.questionnaire_id, a.label, s.user_id;
-            INSERT INTO comparison_days (questionnaire_id, label, day, user_id, total, count)
-            SELECT s.questionnaire_id, a.label, \(daySQL), s.user_id, SUM(a.number), COUNT(*)
-            FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
-            WHERE a.number IS NOT NULL
-            GROUP BY s.questionnaire_id, a.label, \(daySQL), s.user_id;
-            """)
+        try db.execute(sql: ComparisonSums.fillSQL(day: daySQL))
     }
 }
 
