@@ -76,10 +76,11 @@ public enum RecordDay {
     }
 
     /// Year, month and day of a valid day, nil otherwise (31 February included). Reads what
-    /// the shell's `LocalDate` reads: three numbers joined by `-`.
+    /// the shell's `LocalDate` reads, three numbers joined by `-`, with a year of four digits: a
+    /// date typed key by key into a browser's date field can come out as year 61120.
     public static func components(_ text: String) -> (year: Int, month: Int, day: Int)? {
-        let parts = text.split(separator: "-").map { Int($0) }
-        guard parts.count == 3, let year = parts[0], let month = parts[1], let day = parts[2],
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 3, let year = parts[0], (1000...9999).contains(year), let month = parts[1], let day = parts[2],
               (1...12).contains(month), day >= 1 else { return nil }
         let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
         let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]

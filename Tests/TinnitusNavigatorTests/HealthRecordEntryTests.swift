@@ -19,6 +19,18 @@ struct HealthRecordEntryTests {
         #expect(try fixture.store.all(Audiogram.self).isEmpty)
     }
 
+    @Test("a pulled audiogram dated in year 61120 is parked: a day has a four-digit year")
+    func pulledAudiogramFromFarFuture() throws {
+        let fixture = try TNFixture()
+        var audiogram = try Audiogram(date: TNFixture.today, thresholds: Audiogram.standardFrequencies.map { EarValues(hz: $0, left: 10, right: 15) },
+                                      now: TNFixture.now)
+        audiogram.date = "61120-11-23"
+        let outcomes = try fixture.harness.pull(records: [ModuleHarness.record(audiogram, owner: .tn, at: TNFixture.now)])
+        guard case .parked(let reason) = outcomes.first else { Issue.record("not parked: \(outcomes)"); return }
+        #expect(reason.contains("61120-11-23"))
+        #expect(try fixture.store.all(Audiogram.self).isEmpty)
+    }
+
     @Test("a pulled therapy ending before it starts is parked; a valid one is stored")
     func pulledTherapy() throws {
         let fixture = try TNFixture()
