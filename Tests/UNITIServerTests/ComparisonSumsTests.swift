@@ -97,6 +97,9 @@ struct ComparisonSumsTests {
             (firstDay.addingTimeInterval(4 * day + 100), firstDay.addingTimeInterval(5 * day + 100)),
             (firstDay.addingTimeInterval(6 * day), firstDay.addingTimeInterval(6 * day)),
             (firstDay.addingTimeInterval(7 * day), firstDay.addingTimeInterval(2 * day)),
+            // Most of the days inside: read as the totals minus the days outside.
+            (firstDay.addingTimeInterval(day + 100), firstDay.addingTimeInterval(9 * day + 50)),
+            (firstDay.addingTimeInterval(day), nil), (nil, firstDay.addingTimeInterval(9 * day)),
         ]
         for _ in 0..<40 {
             let a = Double(random.int(-86_400...(11 * 86_400))) + Double(random.int(0...999)) / 1000
@@ -187,5 +190,20 @@ struct ComparisonSumsTests {
         #expect(ComparisonSums.Window(from: nil, to: nil) == nil)
         #expect(ComparisonSums.day(of: Date(timeIntervalSince1970: -0.5)) == -1)
         #expect(ComparisonSums.day(of: Date(timeIntervalSince1970: 86_399.999)) == 0)
+    }
+
+    @Test("whole days are summed where fewer lie inside, else taken from the totals minus the days outside")
+    func dayRead() {
+        // Sums stored for days 0 to 99.
+        let stored: ClosedRange<Int64> = 0...99
+        #expect(ComparisonSums.DayRead((10, 20), stored: stored) == .inside(lower: 10, upper: 20))
+        #expect(ComparisonSums.DayRead((5, 98), stored: stored) == .totalsMinus(before: 5, from: 98))
+        #expect(ComparisonSums.DayRead((nil, 90), stored: stored) == .totalsMinus(before: nil, from: 90))
+        #expect(ComparisonSums.DayRead((3, nil), stored: stored) == .totalsMinus(before: 3, from: nil))
+        #expect(ComparisonSums.DayRead((-50, 500), stored: stored) == .totalsMinus(before: nil, from: nil))
+        #expect(ComparisonSums.DayRead((200, 300), stored: stored) == .nothing)
+        #expect(ComparisonSums.DayRead((10, 20), stored: nil) == .nothing)
+        // Half and half: summing the inside is as cheap.
+        #expect(ComparisonSums.DayRead((0, 50), stored: stored) == .inside(lower: 0, upper: 50))
     }
 }

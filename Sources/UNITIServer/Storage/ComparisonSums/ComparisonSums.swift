@@ -103,18 +103,50 @@ enum ComparisonSums {
         }
     }
 
-    /// Sums and counts per participant, added up from the parts of a window.
+    /// How the whole days of a window are read, given the first and last day with sums stored
+    /// for the item: the days inside summed, or — when fewer days lie outside, as for a period
+    /// from a person's first sheet until now — the totals minus the days outside. Either way the
+    /// rows read are at most half the item's days per participant.
+    enum DayRead: Equatable {
+        /// Sum the days `[lower, upper)` (nil bounds are open).
+        case inside(lower: Int64?, upper: Int64?)
+        /// The totals, minus the days before `before` and from `from` on (where not nil).
+        case totalsMinus(before: Int64?, from: Int64?)
+        /// No stored day lies inside.
+        case nothing
+
+        init(_ days: (lower: Int64?, upper: Int64?), stored: ClosedRange<Int64>?) {
+            guard let stored else { self = .nothing; return }
+            let lower = max(days.lower ?? stored.lowerBound, stored.lowerBound)
+            let upper = min(days.upper ?? stored.upperBound + 1, stored.upperBound + 1)
+            guard lower < upper else { self = .nothing; return }
+            let outside = (lower - stored.lowerBound) + (stored.upperBound + 1 - upper)
+            if outside < upper - lower {
+                self = .totalsMinus(before: lower > stored.lowerBound ? lower : nil,
+                                    from: upper <= stored.upperBound ? upper : nil)
+            } else {
+                self = .inside(lower: days.lower, upper: days.upper)
+            }
+        }
+    }
+
+    /// Sums and counts per participant, added up (and taken away) from the parts of a window.
     struct Accumulator {
         private(set) var parts: [Int64: (total: Double, count: Int)] = [:]
 
         mutating func add(userId: Int64, total: Double, count: Int) {
-            guard count > 0 else { return }
+            guard count != 0 else { return }
             let current = parts[userId] ?? (0, 0)
             parts[userId] = (current.total + total, current.count + count)
         }
 
+        mutating func subtract(userId: Int64, total: Double, count: Int) {
+            add(userId: userId, total: -total, count: -count)
+        }
+
+        /// The mean of every participant with answers left in the window.
         var means: [Int64: Double] {
-            parts.mapValues { $0.total / Double($0.count) }
+            parts.filter { $0.value.count > 0 }.mapValues { $0.total / Double($0.count) }
         }
     }
 }

@@ -59,39 +59,68 @@ extension PostgreSQLServerStore {
     }
 
     public func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
-        var sums = ComparisonSums.Accumulator()
-        func add(_ query: PostgresQuery) async throws {
-            for try await (userId, total, count) in try await client.query(query, logger: logger).decode((Int64, Double, Int64).self) {
-                sums.add(userId: userId, total: total, count: Int(count))
+        // One snapshot: the totals and the days taken away from them must see the same sheets.
+        try await transaction { connection in
+            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+            var sums = ComparisonSums.Accumulator()
+            func read(_ query: PostgresQuery, subtracting: Bool = false) async throws {
+                for try await (userId, total, count) in try await connection.query(query, logger: logger).decode((Int64, Double, Int64).self) {
+                    if subtracting {
+                        sums.subtract(userId: userId, total: total, count: Int(count))
+                    } else {
+                        sums.add(userId: userId, total: total, count: Int(count))
+                    }
+                }
             }
-        }
-        guard let window = ComparisonSums.Window(from: from, to: to) else {
-            try await add("""
-                SELECT x.user_id, x.total, x.count FROM comparison_totals x
-                JOIN memberships m ON m.study_id = \(studyId) AND m.user_id = x.user_id AND m.status = 'member'
-                WHERE x.questionnaire_id = \(questionnaireId) AND x.label = \(label)
-                """)
+            func totals() async throws {
+                try await read("""
+                    SELECT x.user_id, x.total, x.count FROM comparison_totals x
+                    JOIN memberships m ON m.study_id = \(studyId) AND m.user_id = x.user_id AND m.status = 'member'
+                    WHERE x.questionnaire_id = \(questionnaireId) AND x.label = \(label)
+                    """)
+            }
+            func days(_ lower: Int64?, _ upper: Int64?, subtracting: Bool = false) async throws {
+                try await read("""
+                    SELECT x.user_id, SUM(x.total)::float8, SUM(x.count)::bigint FROM comparison_days x
+                    JOIN memberships m ON m.study_id = \(studyId) AND m.user_id = x.user_id AND m.status = 'member'
+                    WHERE x.questionnaire_id = \(questionnaireId) AND x.label = \(label)
+                      AND (\(lower)::bigint IS NULL OR x.day >= \(lower)) AND (\(upper)::bigint IS NULL OR x.day < \(upper))
+                    GROUP BY x.user_id
+                    """, subtracting: subtracting)
+            }
+            guard let window = ComparisonSums.Window(from: from, to: to) else {
+                try await totals()
+                return sums.means
+            }
+            if let range = window.days {
+                var stored: ClosedRange<Int64>?
+                for try await (first, last) in try await connection.query("""
+                    SELECT MIN(day), MAX(day) FROM comparison_days WHERE questionnaire_id = \(questionnaireId) AND label = \(label)
+                    """, logger: logger).decode((Int64?, Int64?).self) {
+                    if let first, let last { stored = first...last }
+                }
+                switch ComparisonSums.DayRead(range, stored: stored) {
+                case .nothing:
+                    break
+                case .inside(let lower, let upper):
+                    try await days(lower, upper)
+                case .totalsMinus(let before, let from):
+                    try await totals()
+                    if let before { try await days(nil, before, subtracting: true) }
+                    if let from { try await days(from, nil, subtracting: true) }
+                }
+            }
+            for edge in window.edges {
+                try await read("""
+                    SELECT x.user_id, SUM(a.number)::float8, COUNT(*)::bigint FROM answers a JOIN answer_sheets x ON x.id = a.sheet_id
+                    JOIN memberships m ON m.study_id = \(studyId) AND m.user_id = x.user_id AND m.status = 'member'
+                    WHERE x.questionnaire_id = \(questionnaireId) AND a.label = \(label) AND a.number IS NOT NULL
+                      AND x.started_at >= \(edge.start) AND x.started_at < \(edge.end)
+                    GROUP BY x.user_id
+                    """)
+            }
             return sums.means
         }
-        if let days = window.days {
-            try await add("""
-                SELECT x.user_id, SUM(x.total)::float8, SUM(x.count)::bigint FROM comparison_days x
-                JOIN memberships m ON m.study_id = \(studyId) AND m.user_id = x.user_id AND m.status = 'member'
-                WHERE x.questionnaire_id = \(questionnaireId) AND x.label = \(label)
-                  AND (\(days.lower)::bigint IS NULL OR x.day >= \(days.lower)) AND (\(days.upper)::bigint IS NULL OR x.day < \(days.upper))
-                GROUP BY x.user_id
-                """)
-        }
-        for edge in window.edges {
-            try await add("""
-                SELECT x.user_id, SUM(a.number)::float8, COUNT(*)::bigint FROM answers a JOIN answer_sheets x ON x.id = a.sheet_id
-                JOIN memberships m ON m.study_id = \(studyId) AND m.user_id = x.user_id AND m.status = 'member'
-                WHERE x.questionnaire_id = \(questionnaireId) AND a.label = \(label) AND a.number IS NOT NULL
-                  AND x.started_at >= \(edge.start) AND x.started_at < \(edge.end)
-                GROUP BY x.user_id
-                """)
-        }
-        return sums.means
     }
 
     public func rebuildComparisonSums() async throws {

@@ -66,28 +66,52 @@ extension SQLiteServerStore {
     public func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
         try await pool.read { db in
             var sums = ComparisonSums.Accumulator()
-            func add(_ sql: String, _ arguments: StatementArguments) throws {
+            func read(_ sql: String, _ arguments: StatementArguments, subtracting: Bool = false) throws {
                 let rows = try Row.fetchCursor(db, sql: sql, arguments: ["q": questionnaireId, "study": studyId, "label": label] + arguments)
                 while let row = try rows.next() {
-                    sums.add(userId: row["user_id"], total: row["total"], count: row["count"])
+                    if subtracting {
+                        sums.subtract(userId: row["user_id"], total: row["total"], count: row["count"])
+                    } else {
+                        sums.add(userId: row["user_id"], total: row["total"], count: row["count"])
+                    }
                 }
             }
             let member = "JOIN memberships m ON m.study_id = :study AND m.user_id = x.user_id AND m.status = 'member'"
-            guard let window = ComparisonSums.Window(from: from, to: to) else {
-                try add("SELECT x.user_id, x.total, x.count FROM comparison_totals x \(member) WHERE x.questionnaire_id = :q AND x.label = :label", [:])
-                return sums.means
-            }
-            if let days = window.days {
-                try add("""
+            let totals = "SELECT x.user_id, x.total, x.count FROM comparison_totals x \(member) WHERE x.questionnaire_id = :q AND x.label = :label"
+            func days(_ lower: Int64?, _ upper: Int64?, subtracting: Bool = false) throws {
+                try read("""
                     SELECT x.user_id, SUM(x.total) AS total, SUM(x.count) AS count FROM comparison_days x \(member)
                     WHERE x.questionnaire_id = :q AND x.label = :label
                       AND (:lower IS NULL OR x.day >= :lower) AND (:upper IS NULL OR x.day < :upper)
                     GROUP BY x.user_id
-                    """, ["lower": days.lower, "upper": days.upper])
+                    """, ["lower": lower, "upper": upper], subtracting: subtracting)
+            }
+            guard let window = ComparisonSums.Window(from: from, to: to) else {
+                try read(totals, [:])
+                return sums.means
+            }
+            if let range = window.days {
+                let stored = try Row.fetchOne(db, sql: """
+                    SELECT MIN(day) AS first, MAX(day) AS last FROM comparison_days WHERE questionnaire_id = :q AND label = :label
+                    """, arguments: ["q": questionnaireId, "label": label])
+                let first: Int64? = stored?["first"], last: Int64? = stored?["last"]
+                switch ComparisonSums.DayRead(range, stored: first.flatMap { first in last.map { first...$0 } }) {
+                case .nothing:
+                    break
+                case .inside(let lower, let upper):
+                    try days(lower, upper)
+                case .totalsMinus(let before, let from):
+                    try read(totals, [:])
+                    if let before { try days(nil, before, subtracting: true) }
+                    if let from { try days(from, nil, subtracting: true) }
+                }
             }
             for edge in window.edges {
-                try add("""
-                    SELECT x.user_id, SUM(a.number) AS total, COUNT(*) AS count FROM answers a JOIN answer_sheets x ON x.id = a.sheet_id \(member)
+                // The sheets started in the edge, by their time index: without `INDEXED BY` the
+                // planner walks every sheet in user order to spare itself the GROUP BY's sort.
+                try read("""
+                    SELECT x.user_id, SUM(a.number) AS total, COUNT(*) AS count
+                    FROM answers a JOIN answer_sheets x INDEXED BY sheets_questionnaire ON x.id = a.sheet_id \(member)
                     WHERE x.questionnaire_id = :q AND a.label = :label AND a.number IS NOT NULL
                       AND x.started_at >= :start AND x.started_at < :end
                     GROUP BY x.user_id
