@@ -310,39 +310,28 @@ public struct StudyQuestionnaires: Sendable {
     }
 
     /// The numeric answers to item `label` of a questionnaire, from every device's finished
-    /// sheets, as (finished at, value), oldest first. Read in SQL, without decoding the sheets,
-    /// so a chart over years of answers stays quick.
-    public func values(of label: String, questionnaireID: String) throws -> [(Date, Double)] {
+    /// sheets, as (finished at, value), oldest first, and when the earliest of those sheets was
+    /// started: where a comparison over the same sheets begins, as the server places a sheet in
+    /// a period by its start, not its end. Read in SQL, without decoding the sheets, so a chart
+    /// over years of answers stays quick.
+    public func values(of label: String, questionnaireID: String) throws -> (values: [(Date, Double)], firstStarted: Date?) {
         let path = "$.answers.\"\(label.replacingOccurrences(of: "\"", with: ""))\".value"
         return try services.database.writer.read { db in
             var result: [(Date, Double)] = []
+            var firstStarted: Date?
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT endedAt, storedAt, json_extract(sheet, ?) AS value FROM core_answer_sheets
+                SELECT endedAt, storedAt, json_extract(sheet, '$.startedAt') AS startedAt, json_extract(sheet, ?) AS value
+                FROM core_answer_sheets
                 WHERE questionnaireID = ? AND isPartial = 0 AND json_type(sheet, ?) IN ('integer', 'real')
                 """, arguments: [path, questionnaireID, path])
             while let row = try rows.next() {
                 let ended = (row["endedAt"] as String?).flatMap(OffsetTimestamp.init(parsing:))?.date
                 result.append((ended ?? row["storedAt"], row["value"]))
+                if let started = (row["startedAt"] as String?).flatMap(OffsetTimestamp.init(parsing:))?.date {
+                    firstStarted = min(firstStarted ?? started, started)
+                }
             }
-            return result.sorted { $0.0 < $1.0 }
-        }
-    }
-
-    /// When the earliest of those sheets was started: where a comparison over the same sheets
-    /// begins, as the server places a sheet in a period by its start, not its end.
-    public func firstStart(of label: String, questionnaireID: String) throws -> Date? {
-        let path = "$.answers.\"\(label.replacingOccurrences(of: "\"", with: ""))\".value"
-        return try services.database.writer.read { db in
-            var earliest: Date?
-            let rows = try String.fetchCursor(db, sql: """
-                SELECT json_extract(sheet, '$.startedAt') FROM core_answer_sheets
-                WHERE questionnaireID = ? AND isPartial = 0 AND json_type(sheet, ?) IN ('integer', 'real')
-                """, arguments: [questionnaireID, path])
-            while let text = try rows.next() {
-                guard let started = OffsetTimestamp(parsing: text)?.date else { continue }
-                earliest = min(earliest ?? started, started)
-            }
-            return earliest
+            return (result.sorted { $0.0 < $1.0 }, firstStarted)
         }
     }
 

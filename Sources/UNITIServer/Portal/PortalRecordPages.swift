@@ -79,10 +79,9 @@ extension PortalRoutes {
         switch kind {
         case .events:
             let events = Self.newestFirst(try await record.entries(HealthEvent.self))
-            let paging = PortalPaging(request, total: events.count)
-            values.merge(paging.values(path: "/record/\(kind.path)", language: language)) { _, new in new }
             // Absent, not empty, where there is nothing: a section shows for any string.
-            values["entries"] = paging.slice(events).map { event -> [String: Any] in
+            let shown = Self.pagedEntries(events, kind, request, language, into: &values)
+            values["entries"] = shown.map { event -> [String: Any] in
                 var entry: [String: Any] = ["id": event.id, "title": event.title, "at": visit.recordClock.minute(event.at),
                                             "type": PortalText.text("portal.record.eventType.\(event.type.rawValue)", language)]
                 entry["description"] = event.description
@@ -93,9 +92,8 @@ extension PortalRoutes {
             let today = visit.recordClock.day(environment.clock.now())
             let therapies = try await record.entries(Therapy.self)
                 .sorted { ($0.start, $0.id) > ($1.start, $1.id) }
-            let paging = PortalPaging(request, total: therapies.count)
-            values.merge(paging.values(path: "/record/\(kind.path)", language: language)) { _, new in new }
-            values["entries"] = paging.slice(therapies).map { therapy -> [String: Any] in
+            let shown = Self.pagedEntries(therapies, kind, request, language, into: &values)
+            values["entries"] = shown.map { therapy -> [String: Any] in
                 var entry: [String: Any] = ["id": therapy.id, "name": therapy.name, "start": therapy.start,
                                             "type": PortalText.text("portal.record.therapyType.\(therapy.type.rawValue)", language),
                                             "ongoing": therapy.isOngoing(on: today)]
@@ -106,9 +104,8 @@ extension PortalRoutes {
             values["empty"] = therapies.isEmpty
         case .audiograms:
             let audiograms = Self.newestFirst(try await record.entries(Audiogram.self))
-            let paging = PortalPaging(request, total: audiograms.count)
-            values.merge(paging.values(path: "/record/\(kind.path)", language: language)) { _, new in new }
-            values["entries"] = paging.slice(audiograms).map { audiogram -> [String: Any] in
+            let shown = Self.pagedEntries(audiograms, kind, request, language, into: &values)
+            values["entries"] = shown.map { audiogram -> [String: Any] in
                 ["id": audiogram.id, "date": audiogram.date,
                  "left": Self.average(audiogram, .left), "right": Self.average(audiogram, .right),
                  "grade": gradeText(audiogram, language)]
@@ -116,6 +113,14 @@ extension PortalRoutes {
             values["empty"] = audiograms.isEmpty
         }
         return try page("record-\(kind.path)", visit, values)
+    }
+
+    /// The entries of the page the request asks for, with the pager's values added to `values`.
+    private static func pagedEntries<Entry>(_ entries: [Entry], _ kind: RecordPageKind, _ request: Request, _ language: String,
+                                            into values: inout [String: Any]) -> ArraySlice<Entry> {
+        let paging = PortalPaging(request, total: entries.count)
+        values.merge(paging.values(path: "/record/\(kind.path)", language: language)) { _, new in new }
+        return paging.slice(entries)
     }
 
     private func audiogramPage(_ name: String, _ request: Request) async throws -> Response {

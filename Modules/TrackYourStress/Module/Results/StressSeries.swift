@@ -50,9 +50,8 @@ struct StressSeries {
         } else {
             item = items[0]
         }
-        let values = try service.values(of: item.label, questionnaireID: questionnaire.id)
-        return StressSeries(questionnaire: questionnaire, item: item, values: values,
-                            firstStarted: try service.firstStart(of: item.label, questionnaireID: questionnaire.id))
+        let read = try service.values(of: item.label, questionnaireID: questionnaire.id)
+        return StressSeries(questionnaire: questionnaire, item: item, values: read.values, firstStarted: read.firstStarted)
     }
 
     var bounds: (min: Double, max: Double) { item.element.numericBounds ?? (0, 100) }
