@@ -47,7 +47,9 @@ struct ComparisonSumsTests {
             for _ in 0..<random.int(0...14) {
                 let offset = random.int(-11...14) * 3600 + (random.chance(20) ? 1800 : 0)
                 let seconds = Double(random.int(0...(10 * 86_400 - 1))) + (random.chance(30) ? Double(random.int(0...999)) / 1000 : 0)
-                let started = OffsetTimestamp(Self.firstDay.addingTimeInterval(seconds), in: TimeZone(secondsFromGMT: offset)!)
+                // Some sheets start in the same instant as the one before (ties keep the store's order).
+                let instant = random.chance(10) ? (generated.sheets.last?.sheet.startedAt.date ?? Self.firstDay) : Self.firstDay.addingTimeInterval(seconds)
+                let started = OffsetTimestamp(instant, in: TimeZone(secondsFromGMT: offset)!)
                 var answers: [String: Answer] = [:]
                 if random.chance(85) { answers["loudness"] = Answer(value: .number(Double(random.int(0...100))), answeredAt: started) }
                 if random.chance(70) { answers["mood"] = Answer(value: .number(Double(random.int(1...3)) + (random.chance(10) ? 0.5 : 0)), answeredAt: started) }
@@ -58,7 +60,8 @@ struct ComparisonSumsTests {
                 generated.sheets.append((user, sheet))
             }
         }
-        // Stored in batches of one person's sheets, some batches sent twice (a retry): counted once.
+        // Stored in batches of one person's sheets, in no order of time (a device offline for
+        // days sends old sheets after newer ones), some batches sent twice (a retry): counted once.
         var index = 0
         while index < generated.sheets.count {
             let user = generated.sheets[index].userId
@@ -148,16 +151,16 @@ struct ComparisonSumsTests {
             let queue = try DatabaseQueue(path: opened.location)
             try await queue.write { db in
                 try db.execute(sql: """
-                    DROP TABLE comparison_totals; DROP TABLE comparison_days;
-                    DELETE FROM grdb_migrations WHERE identifier = 'v8-comparison-sums'
+                    DROP TABLE comparison_totals; DROP TABLE comparison_running;
+                    DELETE FROM grdb_migrations WHERE identifier IN ('v8-comparison-sums', 'v9-comparison-running')
                     """)
             }
             try queue.close()
         case .postgres:
             let database = String(opened.location.split(separator: "/").last!)
             _ = try PostgresCluster.shared().query("""
-                DROP TABLE comparison_totals; DROP TABLE comparison_days;
-                DELETE FROM schema_migrations WHERE identifier = 'pg4-comparison-sums'
+                DROP TABLE comparison_totals; DROP TABLE comparison_running;
+                DELETE FROM schema_migrations WHERE identifier IN ('pg4-comparison-sums', 'pg5-comparison-running')
                 """, database: database)
         }
         let migrated = try await opened.reopen()
@@ -176,34 +179,40 @@ struct ComparisonSumsTests {
         opened.cleanup()
     }
 
-    @Test("a period is read as whole UTC days plus at most two partial edges shorter than a day")
-    func windowSplit() throws {
-        let day = 86_400.0
-        let start = Date(timeIntervalSince1970: 10 * day + 3600), end = Date(timeIntervalSince1970: 14 * day + 60)
-        let window = try #require(ComparisonSums.Window(from: start, to: end))
-        #expect(window.days?.lower == 11 && window.days?.upper == 14)
-        #expect(window.edges.map(\.start) == [10 * day + 3600, 14 * day] && window.edges.map(\.end) == [11 * day, 14 * day + 60])
-        let exact = try #require(ComparisonSums.Window(from: Date(timeIntervalSince1970: 10 * day), to: Date(timeIntervalSince1970: 12 * day)))
-        #expect(exact.days?.lower == 10 && exact.days?.upper == 12 && exact.edges.isEmpty)
-        let short = try #require(ComparisonSums.Window(from: Date(timeIntervalSince1970: 10 * day + 5), to: Date(timeIntervalSince1970: 11 * day + 5)))
-        #expect(short.days == nil && short.edges.count == 1)
-        #expect(ComparisonSums.Window(from: nil, to: nil) == nil)
-        #expect(ComparisonSums.day(of: Date(timeIntervalSince1970: -0.5)) == -1)
-        #expect(ComparisonSums.day(of: Date(timeIntervalSince1970: 86_399.999)) == 0)
+    @Test("a bound before, after or inside a participant's sheets reads nothing, the totals, or the running row before it")
+    func boundLookups() {
+        let totals = ComparisonSums.Sum(total: 30, count: 3)
+        let participant = ComparisonSums.Participant(userId: 1, totals: totals, firstStarted: 100, lastStarted: 300)
+        let row = ComparisonSums.Sum(total: 10, count: 1)
+        // Only a bound after the first sheet's start and at or before the last one's needs the seek.
+        #expect(!participant.needsLookup(before: nil) && !participant.needsLookup(before: 100) && !participant.needsLookup(before: 301))
+        #expect(participant.needsLookup(before: 101) && participant.needsLookup(before: 300))
+        #expect(participant.sum(before: 100, open: totals, lookedUp: nil) == .zero)
+        #expect(participant.sum(before: 300.5, open: .zero, lookedUp: nil) == totals)
+        #expect(participant.sum(before: 200, open: .zero, lookedUp: row) == row)
+        #expect(participant.sum(before: nil, open: totals, lookedUp: nil) == totals)
+        // [200, ∞): the totals minus the row before 200; [0, 100): nothing.
+        #expect(participant.mean(from: 200, to: nil, lookedUpBeforeTo: nil, lookedUpBeforeFrom: row) == 10)
+        #expect(participant.mean(from: 0, to: 100, lookedUpBeforeTo: nil, lookedUpBeforeFrom: nil) == nil)
+        var means = ComparisonSums.Means(from: Date(timeIntervalSince1970: 5), to: Date(timeIntervalSince1970: 5))
+        #expect(means.isEmpty)
+        means.add(participant, beforeTo: nil, beforeFrom: nil)
+        #expect(means.means.isEmpty)
     }
 
-    @Test("whole days are summed where fewer lie inside, else taken from the totals minus the days outside")
-    func dayRead() {
-        // Sums stored for days 0 to 99.
-        let stored: ClosedRange<Int64> = 0...99
-        #expect(ComparisonSums.DayRead((10, 20), stored: stored) == .inside(lower: 10, upper: 20))
-        #expect(ComparisonSums.DayRead((5, 98), stored: stored) == .totalsMinus(before: 5, from: 98))
-        #expect(ComparisonSums.DayRead((nil, 90), stored: stored) == .totalsMinus(before: nil, from: 90))
-        #expect(ComparisonSums.DayRead((3, nil), stored: stored) == .totalsMinus(before: 3, from: nil))
-        #expect(ComparisonSums.DayRead((-50, 500), stored: stored) == .totalsMinus(before: nil, from: nil))
-        #expect(ComparisonSums.DayRead((200, 300), stored: stored) == .nothing)
-        #expect(ComparisonSums.DayRead((10, 20), stored: nil) == .nothing)
-        // Half and half: summing the inside is as cheap.
-        #expect(ComparisonSums.DayRead((0, 50), stored: stored) == .inside(lower: 0, upper: 50))
+    @Test("the running rows a batch adds come in the order of sheet start, ties by the store's sheet id")
+    func entryOrder() {
+        func sheet(_ questionnaire: String, _ seconds: Double, _ answers: [String: AnswerValue]) -> AnswerSheet {
+            let started = OffsetTimestamp(Date(timeIntervalSince1970: seconds), in: TimeZone(secondsFromGMT: 0)!)
+            return AnswerSheet(id: UUID(), questionnaireID: questionnaire, questionnaireVersion: 1,
+                               answers: answers.mapValues { Answer(value: $0, answeredAt: started) }, startedAt: started, endedAt: nil, clientVersion: "test")
+        }
+        let entries = ComparisonSums.entries(of: [
+            (7, sheet("daily", 500, ["loudness": .number(4), "note": .text("x")])),
+            (3, sheet("daily", 500, ["loudness": .number(2)])),
+            (9, sheet("daily", 100, ["loudness": .number(1), "tags": .choices([1])])),
+        ])
+        #expect(entries.map(\.sheetId) == [9, 3, 7])
+        #expect(entries.map(\.number) == [1, 2, 4])
     }
 }

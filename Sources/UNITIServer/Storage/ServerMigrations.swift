@@ -25,6 +25,7 @@ enum ServerMigrations {
         migrator.registerMigration("v6-study-password-failures", migrate: StudyPasswordFailureSchema.v6)
         migrator.registerMigration("v7-login-failures", migrate: LoginFailureSchema.v7)
         migrator.registerMigration("v8-comparison-sums", migrate: ComparisonSumSchema.v8)
+        migrator.registerMigration("v9-comparison-running", migrate: ComparisonSumSchema.v9)
         return migrator
     }
 }

@@ -1,152 +1,123 @@
 import Foundation
 import UNITIProtocol
 
-/// The running sums behind the comparison with all users (issue 16): per questionnaire item and
-/// participant, the sum and count of the numeric answers, in total and per UTC day of the
-/// sheet's start, kept up to date in the same transaction that stores a sheet. A comparison then
-/// reads one row per participant (or per participant and day), not every answer.
+/// The running sums behind the comparison with all users (issue 16), kept up to date in the
+/// transaction that stores a sheet, so that a comparison reads participants, not answers.
 ///
-/// The results are those of averaging the answers themselves (``SheetStore/participantMeans``):
-/// a period `[from, to)` is split into the whole UTC days inside it, read from the day sums, and
-/// at most two partial edge days, read from the answers of the sheets started in them
-/// (``Window``). Tables: `comparison_totals` and `comparison_days` (both stores).
+/// Per questionnaire item and participant:
+/// - `comparison_totals`: the sum and count of the numeric answers, with the start of the first
+///   and of the last sheet holding one;
+/// - `comparison_running`: one row per such sheet, in the order of `(started_at, sheet_id)`,
+///   holding the sum and count of the participant's answers up to and including that sheet.
+///
+/// A period `[from, to)` is then, per participant, the sum before `to` minus the sum before
+/// `from`, each either nothing, the totals, or the running row of the last sheet started before
+/// it: one index seek (``Participant/needsLookup(before:)``). The means equal those of averaging
+/// the answers themselves (``SheetStore/participantMeans``) for any period, to the second.
 enum ComparisonSums {
-    static let secondsPerDay = 86_400.0
-
-    /// The UTC day (days since 1970-01-01) a sheet started on: the quotient truncated, one less
-    /// when that day would begin after the time (before 1970). Written as the SQL of both stores
-    /// computes it (``daySQL``), so the two never put one sheet on different days.
-    static func day(of startedAt: Date) -> Int64 {
-        let seconds = startedAt.timeIntervalSince1970
-        let truncated = Int64(seconds / secondsPerDay)
-        return seconds < Double(truncated) * secondsPerDay ? truncated - 1 : truncated
-    }
-
-    /// The two statements that fill both tables from every stored answer (the SQLite migration and
-    /// `maintenance rebuild-comparison` on either store), given the store's SQL for a sheet's day.
-    static func fillSQL(day: String) -> String {
-        """
-        INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count)
-        SELECT s.questionnaire_id, a.label, s.user_id, SUM(a.number), COUNT(*)
+    /// The two statements that fill both tables from every stored answer (the migrations and
+    /// `maintenance rebuild-comparison`); the same SQL on both stores.
+    static let fillSQL = """
+        INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started)
+        SELECT s.questionnaire_id, a.label, s.user_id, SUM(a.number), COUNT(*), MIN(s.started_at), MAX(s.started_at)
         FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
         WHERE a.number IS NOT NULL
         GROUP BY s.questionnaire_id, a.label, s.user_id;
-        INSERT INTO comparison_days (questionnaire_id, label, day, user_id, total, count)
-        SELECT s.questionnaire_id, a.label, \(day), s.user_id, SUM(a.number), COUNT(*)
+        INSERT INTO comparison_running (questionnaire_id, label, user_id, started_at, sheet_id, total, count)
+        SELECT s.questionnaire_id, a.label, s.user_id, s.started_at, s.id, SUM(a.number) OVER running, COUNT(*) OVER running
         FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
         WHERE a.number IS NOT NULL
-        GROUP BY s.questionnaire_id, a.label, \(day), s.user_id
+        WINDOW running AS (PARTITION BY s.questionnaire_id, a.label, s.user_id ORDER BY s.started_at, s.id ROWS UNBOUNDED PRECEDING)
         """
-    }
 
-    /// What one batch adds: per item (and day), the sum and count of its numeric answers.
-    struct Increment: Hashable {
+    /// One numeric answer of a sheet just stored: what it adds to the sums.
+    struct Entry: Equatable {
         var questionnaireId: String
         var label: String
-        /// nil for the totals row.
-        var day: Int64?
+        var startedAt: Double
+        /// The store's own id of the sheet: the order of two sheets started in the same instant.
+        var sheetId: Int64
+        var number: Double
+
+        /// The order of the running rows of one participant and item.
+        static func precedes(_ a: Entry, _ b: Entry) -> Bool {
+            (a.questionnaireId, a.label, a.startedAt, a.sheetId) < (b.questionnaireId, b.label, b.startedAt, b.sheetId)
+        }
     }
 
-    /// The increments of the sheets actually stored (not duplicates), totals and days together.
-    static func increments(of sheets: [AnswerSheet]) -> [Increment: (total: Double, count: Int)] {
-        var result: [Increment: (total: Double, count: Int)] = [:]
-        for sheet in sheets {
-            let day = day(of: sheet.startedAt.date)
-            for (label, answer) in sheet.answers {
-                guard let number = answer.value.number else { continue }
-                for key in [Increment(questionnaireId: sheet.questionnaireID, label: label, day: nil),
-                            Increment(questionnaireId: sheet.questionnaireID, label: label, day: day)] {
-                    let current = result[key] ?? (0, 0)
-                    result[key] = (current.total + number, current.count + 1)
+    /// The numeric answers of the sheets actually stored (not duplicates), in running order.
+    static func entries(of stored: [(sheetId: Int64, sheet: AnswerSheet)]) -> [Entry] {
+        stored.flatMap { sheetId, sheet in
+            sheet.answers.compactMap { label, answer in
+                answer.value.number.map {
+                    Entry(questionnaireId: sheet.questionnaireID, label: label, startedAt: sheet.startedAt.date.timeIntervalSince1970,
+                          sheetId: sheetId, number: $0)
                 }
             }
-        }
-        return result
+        }.sorted(by: Entry.precedes)
     }
 
-    /// How a period is read: the whole days from the day sums, the rest from the answers.
-    struct Window {
-        /// Whole UTC days `[lower, upper)` read from `comparison_days`; nil bounds are open; nil
-        /// when no whole day lies inside the period.
-        var days: (lower: Int64?, upper: Int64?)?
-        /// Stretches `[start, end)` of sheet start times (UTC seconds) read from the answers: each
-        /// shorter than a day, at most two.
-        var edges: [(start: Double, end: Double)]
-
-        /// nil for no period at all: the totals answer it.
-        init?(from: Date?, to: Date?) {
-            guard from != nil || to != nil else { return nil }
-            let start = from?.timeIntervalSince1970, end = to?.timeIntervalSince1970
-            if let start, let end, end <= start {
-                days = nil
-                edges = []
-                return
-            }
-            // The first whole day begins at or after `from`; the whole days end at or before `to`.
-            let lower = start.map { Int64(($0 / ComparisonSums.secondsPerDay).rounded(.up)) }
-            let upper = end.map { Int64(($0 / ComparisonSums.secondsPerDay).rounded(.down)) }
-            if let lower, let upper, lower >= upper {
-                // No whole day inside: the period is under two days, read from the answers.
-                days = nil
-                edges = [(start!, end!)]
-                return
-            }
-            days = (lower, upper)
-            var edges: [(Double, Double)] = []
-            if let start, let lower, start < Double(lower) * ComparisonSums.secondsPerDay {
-                edges.append((start, Double(lower) * ComparisonSums.secondsPerDay))
-            }
-            if let end, let upper, Double(upper) * ComparisonSums.secondsPerDay < end {
-                edges.append((Double(upper) * ComparisonSums.secondsPerDay, end))
-            }
-            self.edges = edges
-        }
+    /// A sum and count of answers.
+    struct Sum: Equatable {
+        var total: Double
+        var count: Int64
+        static let zero = Sum(total: 0, count: 0)
     }
 
-    /// How the whole days of a window are read, given the first and last day with sums stored
-    /// for the item: the days inside summed, or — when fewer days lie outside, as for a period
-    /// from a person's first sheet until now — the totals minus the days outside. Either way the
-    /// rows read are at most half the item's days per participant.
-    enum DayRead: Equatable {
-        /// Sum the days `[lower, upper)` (nil bounds are open).
-        case inside(lower: Int64?, upper: Int64?)
-        /// The totals, minus the days before `before` and from `from` on (where not nil).
-        case totalsMinus(before: Int64?, from: Int64?)
-        /// No stored day lies inside.
-        case nothing
+    /// A participant's totals row for one item.
+    struct Participant {
+        var userId: Int64
+        var totals: Sum
+        var firstStarted: Double
+        var lastStarted: Double
 
-        init(_ days: (lower: Int64?, upper: Int64?), stored: ClosedRange<Int64>?) {
-            guard let stored else { self = .nothing; return }
-            let lower = max(days.lower ?? stored.lowerBound, stored.lowerBound)
-            let upper = min(days.upper ?? stored.upperBound + 1, stored.upperBound + 1)
-            guard lower < upper else { self = .nothing; return }
-            let outside = (lower - stored.lowerBound) + (stored.upperBound + 1 - upper)
-            if outside < upper - lower {
-                self = .totalsMinus(before: lower > stored.lowerBound ? lower : nil,
-                                    from: upper <= stored.upperBound ? upper : nil)
-            } else {
-                self = .inside(lower: days.lower, upper: days.upper)
-            }
+        /// Whether the sum of the sheets started before `time` must be looked up in the running
+        /// rows: some but not all of the participant's sheets started before it.
+        func needsLookup(before time: Double?) -> Bool {
+            guard let time else { return false }
+            return firstStarted < time && time <= lastStarted
+        }
+
+        /// The sum of the sheets started before `time` (nil: an open bound, `open`), given the
+        /// running row looked up when ``needsLookup(before:)`` says so.
+        func sum(before time: Double?, open: Sum, lookedUp: Sum?) -> Sum {
+            guard let time else { return open }
+            if time <= firstStarted { return .zero }
+            if lastStarted < time { return totals }
+            return lookedUp ?? .zero
+        }
+
+        /// The participant's mean in `[from, to)`; nil without an answer in it.
+        func mean(from: Double?, to: Double?, lookedUpBeforeTo lookedUpTo: Sum?, lookedUpBeforeFrom lookedUpFrom: Sum?) -> Double? {
+            let upper = sum(before: to, open: totals, lookedUp: lookedUpTo)
+            let lower = sum(before: from, open: .zero, lookedUp: lookedUpFrom)
+            let count = upper.count - lower.count
+            guard count > 0 else { return nil }
+            return (upper.total - lower.total) / Double(count)
         }
     }
 
-    /// Sums and counts per participant, added up (and taken away) from the parts of a window.
-    struct Accumulator {
-        private(set) var parts: [Int64: (total: Double, count: Int)] = [:]
+    /// Collects the means of the participants with answers in the period `[from, to)`.
+    struct Means {
+        let from: Double?
+        let to: Double?
+        private(set) var means: [Int64: Double] = [:]
 
-        mutating func add(userId: Int64, total: Double, count: Int) {
-            guard count != 0 else { return }
-            let current = parts[userId] ?? (0, 0)
-            parts[userId] = (current.total + total, current.count + count)
+        init(from: Date?, to: Date?) {
+            self.from = from?.timeIntervalSince1970
+            self.to = to?.timeIntervalSince1970
         }
 
-        mutating func subtract(userId: Int64, total: Double, count: Int) {
-            add(userId: userId, total: -total, count: -count)
+        /// Whether the period holds no instant at all: nothing to read.
+        var isEmpty: Bool {
+            guard let from, let to else { return false }
+            return to <= from
         }
 
-        /// The mean of every participant with answers left in the window.
-        var means: [Int64: Double] {
-            parts.filter { $0.value.count > 0 }.mapValues { $0.total / Double($0.count) }
+        mutating func add(_ participant: Participant, beforeTo: Sum?, beforeFrom: Sum?) {
+            if let mean = participant.mean(from: from, to: to, lookedUpBeforeTo: beforeTo, lookedUpBeforeFrom: beforeFrom) {
+                means[participant.userId] = mean
+            }
         }
     }
 }

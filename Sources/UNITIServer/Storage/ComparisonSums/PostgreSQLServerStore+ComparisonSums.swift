@@ -3,130 +3,128 @@ import PostgresNIO
 import UNITIProtocol
 
 /// The comparison's running sums on PostgreSQL: the twin of
-/// `SQLiteServerStore+ComparisonSums.swift`. Increments are added with `ON CONFLICT … DO UPDATE
-/// SET total = total + excluded.total`, which PostgreSQL applies under the row's lock, so uploads
-/// for one person from several processes never lose one (they also hold the person's sheet lock).
+/// `SQLiteServerStore+ComparisonSums.swift`. A batch's sums are one statement, whatever its size
+/// (the entries travel as five arrays). One transaction at a time stores a person's sheets (the
+/// person's sheet lock), so the running rows of one person never see two writers.
 extension PostgreSQLServerStore {
-    /// The UTC day of `answer_sheets.started_at`, as ``ComparisonSums/day(of:)`` computes it.
-    static let comparisonDaySQL = "(trunc(s.started_at / 86400)::bigint - (s.started_at < trunc(s.started_at / 86400) * 86400)::int)"
-
     /// Fills both tables from every stored answer (`maintenance rebuild-comparison`; the migration
-    /// `pg4` keeps its own frozen copy, as a shipped step never changes).
-    static let comparisonFillSQL = ComparisonSums.fillSQL(day: comparisonDaySQL)
+    /// `pg5` keeps its own frozen copy, as a shipped step never changes).
+    static let comparisonFillSQL = ComparisonSums.fillSQL
 
-    /// Adds the numeric answers of sheets just stored to the sums, in the storing transaction:
-    /// one statement for the totals and one for the days per ``upsertRowsPerStatement`` items.
-    static func addComparisonSums(_ connection: PostgresConnection, userId: Int64, stored sheets: [AnswerSheet],
+    /// Adds the numeric answers of sheets just stored to the sums, in the storing transaction.
+    ///
+    /// All parts of the one statement see the rows as they were before it:
+    /// - `later`: an existing running row gets the new entries before it (a sheet from a device
+    ///   that was offline lands before sheets already stored);
+    /// - the new running rows: the existing row before each, plus the new entries up to it;
+    /// - the totals, with the first and last sheet's start.
+    static let addComparisonSumsSQL = """
+        WITH new AS (
+            SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::bigint[], $5::float8[])
+                AS n (questionnaire_id, label, started_at, sheet_id, number)
+        ), later AS (
+            UPDATE comparison_running r SET total = r.total + d.total, count = r.count + d.count
+            FROM (SELECT e.questionnaire_id, e.label, e.started_at, e.sheet_id, SUM(n.number) AS total, COUNT(*) AS count
+                  FROM new n JOIN comparison_running e
+                    ON e.questionnaire_id = n.questionnaire_id AND e.label = n.label AND e.user_id = $6
+                   AND (e.started_at, e.sheet_id) > (n.started_at, n.sheet_id)
+                  GROUP BY 1, 2, 3, 4) d
+            WHERE r.questionnaire_id = d.questionnaire_id AND r.label = d.label AND r.user_id = $6
+              AND r.started_at = d.started_at AND r.sheet_id = d.sheet_id
+        ), running AS (
+            INSERT INTO comparison_running (questionnaire_id, label, user_id, started_at, sheet_id, total, count)
+            SELECT n.questionnaire_id, n.label, $6, n.started_at, n.sheet_id,
+                   COALESCE(p.total, 0) + SUM(n.number) OVER w, COALESCE(p.count, 0) + COUNT(*) OVER w
+            FROM new n LEFT JOIN LATERAL (
+                SELECT e.total, e.count FROM comparison_running e
+                WHERE e.questionnaire_id = n.questionnaire_id AND e.label = n.label AND e.user_id = $6
+                  AND (e.started_at, e.sheet_id) < (n.started_at, n.sheet_id)
+                ORDER BY e.started_at DESC, e.sheet_id DESC LIMIT 1) p ON true
+            WINDOW w AS (PARTITION BY n.questionnaire_id, n.label ORDER BY n.started_at, n.sheet_id ROWS UNBOUNDED PRECEDING)
+        )
+        INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started)
+        SELECT questionnaire_id, label, $6, SUM(number), COUNT(*), MIN(started_at), MAX(started_at) FROM new GROUP BY 1, 2
+        ON CONFLICT (questionnaire_id, label, user_id) DO UPDATE SET
+            total = comparison_totals.total + excluded.total, count = comparison_totals.count + excluded.count,
+            first_started = LEAST(comparison_totals.first_started, excluded.first_started),
+            last_started = GREATEST(comparison_totals.last_started, excluded.last_started)
+        """
+
+    static func addComparisonSums(_ connection: PostgresConnection, userId: Int64, stored: [(sheetId: Int64, sheet: AnswerSheet)],
                                   logger: Logger) async throws {
-        // Sorted, so two transactions touching the same rows lock them in the same order.
-        let increments = ComparisonSums.increments(of: sheets).sorted { ($0.key.label, $0.key.day ?? -1) < ($1.key.label, $1.key.day ?? -1) }
-        try await upsertSums(connection, table: "comparison_totals", hasDay: false,
-                             increments.filter { $0.key.day == nil }, userId: userId, logger: logger)
-        try await upsertSums(connection, table: "comparison_days", hasDay: true,
-                             increments.filter { $0.key.day != nil }, userId: userId, logger: logger)
+        let entries = ComparisonSums.entries(of: stored)
+        guard !entries.isEmpty else { return }
+        _ = try await connection.execute(AddComparisonSums(userId: userId, entries: entries), logger: logger)
     }
 
-    /// Rows per multi-row upsert: six binds each keeps a statement far below PostgreSQL's 65,535
-    /// parameters, whatever a batch from a device that was offline for a year holds.
-    static let upsertRowsPerStatement = 1_000
+    /// ``addComparisonSumsSQL`` as a statement prepared once per connection (it is planned once,
+    /// not on every upload).
+    struct AddComparisonSums: PostgresPreparedStatement {
+        typealias Row = ()
+        static let sql = addComparisonSumsSQL
+        let userId: Int64
+        let entries: [ComparisonSums.Entry]
 
-    private static func upsertSums(_ connection: PostgresConnection, table: String, hasDay: Bool,
-                                   _ increments: [(key: ComparisonSums.Increment, value: (total: Double, count: Int))],
-                                   userId: Int64, logger: Logger) async throws {
-        let columns = hasDay ? ["questionnaire_id", "label", "day", "user_id", "total", "count"]
-                             : ["questionnaire_id", "label", "user_id", "total", "count"]
-        let conflict = columns.dropLast(2).joined(separator: ", ")
-        for start in stride(from: 0, to: increments.count, by: upsertRowsPerStatement) {
-            let chunk = increments[start..<min(start + upsertRowsPerStatement, increments.count)]
-            var binds = PostgresBindings(capacity: chunk.count * columns.count)
-            var tuples: [String] = []
-            for (key, sum) in chunk {
-                tuples.append("(" + (1...columns.count).map { "$\(binds.count + $0)" }.joined(separator: ", ") + ")")
-                binds.append(key.questionnaireId)
-                binds.append(key.label)
-                if hasDay { binds.append(key.day ?? 0) }
-                binds.append(userId)
-                binds.append(sum.total)
-                binds.append(Int64(sum.count))
-            }
-            let sql = """
-                INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))
-                ON CONFLICT (\(conflict)) DO UPDATE
-                SET total = \(table).total + excluded.total, count = \(table).count + excluded.count
-                """
-            try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+        func makeBindings() throws -> PostgresBindings {
+            var binds = PostgresBindings(capacity: 6)
+            binds.append(entries.map(\.questionnaireId))
+            binds.append(entries.map(\.label))
+            binds.append(entries.map(\.startedAt))
+            binds.append(entries.map(\.sheetId))
+            binds.append(entries.map(\.number))
+            binds.append(userId)
+            return binds
         }
+
+        func decodeRow(_ row: PostgresRow) throws {}
     }
 
     public func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
-        // One snapshot: the totals and the days taken away from them must see the same sheets.
-        try await transaction { connection in
-            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
-            var sums = ComparisonSums.Accumulator()
-            func read(_ query: PostgresQuery, subtracting: Bool = false) async throws {
-                for try await (userId, total, count) in try await connection.query(query, logger: logger).decode((Int64, Double, Int64).self) {
-                    if subtracting {
-                        sums.subtract(userId: userId, total: total, count: Int(count))
-                    } else {
-                        sums.add(userId: userId, total: total, count: Int(count))
-                    }
-                }
-            }
-            func totals() async throws {
-                try await read("""
-                    SELECT x.user_id, x.total, x.count FROM comparison_totals x
-                    JOIN memberships m ON m.study_id = \(studyId) AND m.user_id = x.user_id AND m.status = 'member'
-                    WHERE x.questionnaire_id = \(questionnaireId) AND x.label = \(label)
-                    """)
-            }
-            func days(_ lower: Int64?, _ upper: Int64?, subtracting: Bool = false) async throws {
-                try await read("""
-                    SELECT x.user_id, SUM(x.total)::float8, SUM(x.count)::bigint FROM comparison_days x
-                    JOIN memberships m ON m.study_id = \(studyId) AND m.user_id = x.user_id AND m.status = 'member'
-                    WHERE x.questionnaire_id = \(questionnaireId) AND x.label = \(label)
-                      AND (\(lower)::bigint IS NULL OR x.day >= \(lower)) AND (\(upper)::bigint IS NULL OR x.day < \(upper))
-                    GROUP BY x.user_id
-                    """, subtracting: subtracting)
-            }
-            guard let window = ComparisonSums.Window(from: from, to: to) else {
-                try await totals()
-                return sums.means
-            }
-            if let range = window.days {
-                var stored: ClosedRange<Int64>?
-                for try await (first, last) in try await connection.query("""
-                    SELECT MIN(day), MAX(day) FROM comparison_days WHERE questionnaire_id = \(questionnaireId) AND label = \(label)
-                    """, logger: logger).decode((Int64?, Int64?).self) {
-                    if let first, let last { stored = first...last }
-                }
-                switch ComparisonSums.DayRead(range, stored: stored) {
-                case .nothing:
-                    break
-                case .inside(let lower, let upper):
-                    try await days(lower, upper)
-                case .totalsMinus(let before, let from):
-                    try await totals()
-                    if let before { try await days(nil, before, subtracting: true) }
-                    if let from { try await days(from, nil, subtracting: true) }
-                }
-            }
-            for edge in window.edges {
-                try await read("""
-                    SELECT x.user_id, SUM(a.number)::float8, COUNT(*)::bigint FROM answers a JOIN answer_sheets x ON x.id = a.sheet_id
-                    JOIN memberships m ON m.study_id = \(studyId) AND m.user_id = x.user_id AND m.status = 'member'
-                    WHERE x.questionnaire_id = \(questionnaireId) AND a.label = \(label) AND a.number IS NOT NULL
-                      AND x.started_at >= \(edge.start) AND x.started_at < \(edge.end)
-                    GROUP BY x.user_id
-                    """)
-            }
-            return sums.means
+        var means = ComparisonSums.Means(from: from, to: to)
+        guard !means.isEmpty else { return [:] }
+        // Per participant the totals row and, only where some but not all sheets lie before a
+        // bound, the running row of the last sheet before it (one index seek).
+        func lookup(_ bound: String) -> String {
+            """
+            LEFT JOIN LATERAL (
+                SELECT r.total, r.count FROM comparison_running r
+                WHERE t.first_started < \(bound) AND \(bound) <= t.last_started
+                  AND r.questionnaire_id = t.questionnaire_id AND r.label = t.label AND r.user_id = t.user_id AND r.started_at < \(bound)
+                ORDER BY r.started_at DESC, r.sheet_id DESC LIMIT 1)
+            """
         }
+        var binds = PostgresBindings(capacity: 5)
+        binds.append(questionnaireId)
+        binds.append(label)
+        binds.append(studyId)
+        binds.append(means.to)
+        binds.append(means.from)
+        let sql = """
+            SELECT t.user_id, t.total, t.count, t.first_started, t.last_started, before_to.total, before_to.count, before_from.total, before_from.count
+            FROM comparison_totals t
+            JOIN memberships m ON m.study_id = $3 AND m.user_id = t.user_id AND m.status = 'member'
+            \(lookup("$4::float8")) before_to ON true
+            \(lookup("$5::float8")) before_from ON true
+            WHERE t.questionnaire_id = $1 AND t.label = $2
+            """
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+        for try await (userId, total, count, first, last, toTotal, toCount, fromTotal, fromCount)
+            in rows.decode((Int64, Double, Int64, Double, Double, Double?, Int64?, Double?, Int64?).self) {
+            func sum(_ total: Double?, _ count: Int64?) -> ComparisonSums.Sum? {
+                guard let total, let count else { return nil }
+                return ComparisonSums.Sum(total: total, count: count)
+            }
+            means.add(ComparisonSums.Participant(userId: userId, totals: ComparisonSums.Sum(total: total, count: count),
+                                                 firstStarted: first, lastStarted: last),
+                      beforeTo: sum(toTotal, toCount), beforeFrom: sum(fromTotal, fromCount))
+        }
+        return means.means
     }
 
     public func rebuildComparisonSums() async throws {
         try await transaction { connection in
             try await connection.query("DELETE FROM comparison_totals", logger: logger)
-            try await connection.query("DELETE FROM comparison_days", logger: logger)
+            try await connection.query("DELETE FROM comparison_running", logger: logger)
             for statement in PostgreSQLMigrations.statements(Self.comparisonFillSQL + ";\n") {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }

@@ -2,11 +2,11 @@ import Foundation
 import GRDB
 import UNITIProtocol
 
-/// The comparison's running sums in SQLite (a step of ``ServerMigrations``; never edit a shipped step).
+/// The comparison's running sums in SQLite (steps of ``ServerMigrations``; never edit a shipped step).
 enum ComparisonSumSchema {
     /// `v8-comparison-sums`: the sums and counts of numeric answers per questionnaire item and
     /// participant, in total and per UTC day of the sheet's start, filled from the answers
-    /// already stored.
+    /// already stored. (Replaced by `v9`; kept as shipped.)
     static func v8(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE comparison_totals (
@@ -28,102 +28,143 @@ enum ComparisonSumSchema {
             ) WITHOUT ROWID;
             CREATE INDEX comparison_totals_user ON comparison_totals(user_id);
             CREATE INDEX comparison_days_user ON comparison_days(user_id);
+            INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count)
+            SELECT s.questionnaire_id, a.label, s.user_id, SUM(a.number), COUNT(*)
+            FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
+            WHERE a.number IS NOT NULL
+            GROUP BY s.questionnaire_id, a.label, s.user_id;
+            INSERT INTO comparison_days (questionnaire_id, label, day, user_id, total, count)
+            SELECT s.questionnaire_id, a.label,
+                (CAST(s.started_at / 86400 AS INTEGER) - (s.started_at < CAST(s.started_at / 86400 AS INTEGER) * 86400)),
+                s.user_id, SUM(a.number), COUNT(*)
+            FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
+            WHERE a.number IS NOT NULL
+            GROUP BY 1, 2, 3, 4
+            """)
+    }
+
+    /// `v9-comparison-running`: the day sums give way to running sums per sheet, so that any
+    /// period is one seek per participant (a 30-day period had read 300,000 day rows and two
+    /// partial days of answers); the totals learn each participant's first and last sheet.
+    static func v9(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TABLE comparison_days;
+            DROP TABLE comparison_totals;
+            CREATE TABLE comparison_totals (
+                questionnaire_id TEXT NOT NULL,
+                label TEXT NOT NULL,
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                total REAL NOT NULL,
+                count INTEGER NOT NULL,
+                first_started REAL NOT NULL,
+                last_started REAL NOT NULL,
+                PRIMARY KEY (questionnaire_id, label, user_id)
+            ) WITHOUT ROWID;
+            CREATE TABLE comparison_running (
+                questionnaire_id TEXT NOT NULL,
+                label TEXT NOT NULL,
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                started_at REAL NOT NULL,
+                sheet_id INTEGER NOT NULL,
+                total REAL NOT NULL,
+                count INTEGER NOT NULL,
+                PRIMARY KEY (questionnaire_id, label, user_id, started_at, sheet_id)
+            ) WITHOUT ROWID;
+            CREATE INDEX comparison_totals_user ON comparison_totals(user_id);
+            CREATE INDEX comparison_running_user ON comparison_running(user_id);
             """)
         try fill(db)
     }
 
-    /// The UTC day of `answer_sheets.started_at`, as ``ComparisonSums/day(of:)`` computes it.
-    static let daySQL = "(CAST(s.started_at / 86400 AS INTEGER) - (s.started_at < CAST(s.started_at / 86400 AS INTEGER) * 86400))"
-
-    /// Fills both tables from every stored answer (the migration, and `maintenance rebuild-comparison`).
+    /// Fills both tables from every stored answer (`v9`, and `maintenance rebuild-comparison`).
     static func fill(_ db: Database) throws {
-        try db.execute(sql: ComparisonSums.fillSQL(day: daySQL))
+        try db.execute(sql: ComparisonSums.fillSQL)
     }
 }
 
 extension SQLiteServerStore {
     /// Adds the numeric answers of sheets just stored to the sums, in the storing transaction.
-    static func addComparisonSums(_ db: Database, userId: Int64, stored sheets: [AnswerSheet]) throws {
-        let increments = ComparisonSums.increments(of: sheets)
-        guard !increments.isEmpty else { return }
+    /// Entries go in running order: each new row starts from the row before it (a new one
+    /// included), and a sheet from before others already stored (a device that was offline)
+    /// adds itself to every later row of the participant.
+    static func addComparisonSums(_ db: Database, userId: Int64, stored: [(sheetId: Int64, sheet: AnswerSheet)]) throws {
+        let entries = ComparisonSums.entries(of: stored)
+        guard !entries.isEmpty else { return }
+        let item = "questionnaire_id = :q AND label = :label AND user_id = :user"
+        let previous = try db.cachedStatement(sql: """
+            SELECT total, count FROM comparison_running
+            WHERE \(item) AND started_at <= :started AND (started_at < :started OR sheet_id < :sheet)
+            ORDER BY started_at DESC, sheet_id DESC LIMIT 1
+            """)
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO comparison_running (questionnaire_id, label, user_id, started_at, sheet_id, total, count)
+            VALUES (:q, :label, :user, :started, :sheet, :total, :count)
+            """)
+        let later = try db.cachedStatement(sql: """
+            UPDATE comparison_running SET total = total + :number, count = count + 1
+            WHERE \(item) AND started_at >= :started AND (started_at > :started OR sheet_id > :sheet)
+            """)
         let totals = try db.cachedStatement(sql: """
-            INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (questionnaire_id, label, user_id) DO UPDATE SET total = total + excluded.total, count = count + excluded.count
+            INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started)
+            VALUES (:q, :label, :user, :number, 1, :started, :started)
+            ON CONFLICT (questionnaire_id, label, user_id) DO UPDATE SET
+                total = total + excluded.total, count = count + 1,
+                first_started = min(first_started, excluded.first_started), last_started = max(last_started, excluded.last_started)
             """)
-        let days = try db.cachedStatement(sql: """
-            INSERT INTO comparison_days (questionnaire_id, label, day, user_id, total, count) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (questionnaire_id, label, day, user_id) DO UPDATE SET total = total + excluded.total, count = count + excluded.count
-            """)
-        for (key, sum) in increments {
-            if let day = key.day {
-                try days.execute(arguments: [key.questionnaireId, key.label, day, userId, sum.total, sum.count])
-            } else {
-                try totals.execute(arguments: [key.questionnaireId, key.label, userId, sum.total, sum.count])
-            }
+        for entry in entries {
+            let key: StatementArguments = ["q": entry.questionnaireId, "label": entry.label, "user": userId,
+                                           "started": entry.startedAt, "sheet": entry.sheetId]
+            let before = try Row.fetchOne(previous, arguments: key)
+            try insert.execute(arguments: key + ["total": (before?["total"] ?? 0.0) + entry.number,
+                                                 "count": (before?["count"] ?? Int64(0)) + 1])
+            try later.execute(arguments: key + ["number": entry.number])
+            try totals.execute(arguments: key + ["number": entry.number])
         }
     }
 
     public func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
-        try await pool.read { db in
-            var sums = ComparisonSums.Accumulator()
-            func read(_ sql: String, _ arguments: StatementArguments, subtracting: Bool = false) throws {
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: ["q": questionnaireId, "study": studyId, "label": label] + arguments)
-                while let row = try rows.next() {
-                    if subtracting {
-                        sums.subtract(userId: row["user_id"], total: row["total"], count: row["count"])
-                    } else {
-                        sums.add(userId: row["user_id"], total: row["total"], count: row["count"])
-                    }
-                }
+        let period = ComparisonSums.Means(from: from, to: to)
+        guard !period.isEmpty else { return [:] }
+        // Per participant the totals row and, only where some but not all sheets lie before a
+        // bound, the running row of the last sheet before it (each value its own seek).
+        func lookup(_ bound: String, _ column: String) -> String {
+            """
+            CASE WHEN t.first_started < \(bound) AND \(bound) <= t.last_started THEN
+                (SELECT r.\(column) FROM comparison_running r
+                 WHERE r.questionnaire_id = t.questionnaire_id AND r.label = t.label AND r.user_id = t.user_id AND r.started_at < \(bound)
+                 ORDER BY r.started_at DESC, r.sheet_id DESC LIMIT 1)
+            END
+            """
+        }
+        let sql = """
+            SELECT t.user_id, t.total, t.count, t.first_started, t.last_started,
+                \(lookup(":to", "total")) AS to_total, \(lookup(":to", "count")) AS to_count,
+                \(lookup(":from", "total")) AS from_total, \(lookup(":from", "count")) AS from_count
+            FROM comparison_totals t
+            JOIN memberships m ON m.study_id = :study AND m.user_id = t.user_id AND m.status = 'member'
+            WHERE t.questionnaire_id = :q AND t.label = :label
+            """
+        return try await pool.read { db in
+            var means = period
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: ["q": questionnaireId, "label": label, "study": studyId,
+                                                                     "from": period.from, "to": period.to])
+            func sum(_ row: Row, _ prefix: String) -> ComparisonSums.Sum? {
+                let total: Double? = row["\(prefix)_total"], count: Int64? = row["\(prefix)_count"]
+                guard let total, let count else { return nil }
+                return ComparisonSums.Sum(total: total, count: count)
             }
-            let member = "JOIN memberships m ON m.study_id = :study AND m.user_id = x.user_id AND m.status = 'member'"
-            let totals = "SELECT x.user_id, x.total, x.count FROM comparison_totals x \(member) WHERE x.questionnaire_id = :q AND x.label = :label"
-            func days(_ lower: Int64?, _ upper: Int64?, subtracting: Bool = false) throws {
-                try read("""
-                    SELECT x.user_id, SUM(x.total) AS total, SUM(x.count) AS count FROM comparison_days x \(member)
-                    WHERE x.questionnaire_id = :q AND x.label = :label
-                      AND (:lower IS NULL OR x.day >= :lower) AND (:upper IS NULL OR x.day < :upper)
-                    GROUP BY x.user_id
-                    """, ["lower": lower, "upper": upper], subtracting: subtracting)
+            while let row = try rows.next() {
+                let participant = ComparisonSums.Participant(userId: row["user_id"], totals: ComparisonSums.Sum(total: row["total"], count: row["count"]),
+                                                             firstStarted: row["first_started"], lastStarted: row["last_started"])
+                means.add(participant, beforeTo: sum(row, "to"), beforeFrom: sum(row, "from"))
             }
-            guard let window = ComparisonSums.Window(from: from, to: to) else {
-                try read(totals, [:])
-                return sums.means
-            }
-            if let range = window.days {
-                let stored = try Row.fetchOne(db, sql: """
-                    SELECT MIN(day) AS first, MAX(day) AS last FROM comparison_days WHERE questionnaire_id = :q AND label = :label
-                    """, arguments: ["q": questionnaireId, "label": label])
-                let first: Int64? = stored?["first"], last: Int64? = stored?["last"]
-                switch ComparisonSums.DayRead(range, stored: first.flatMap { first in last.map { first...$0 } }) {
-                case .nothing:
-                    break
-                case .inside(let lower, let upper):
-                    try days(lower, upper)
-                case .totalsMinus(let before, let from):
-                    try read(totals, [:])
-                    if let before { try days(nil, before, subtracting: true) }
-                    if let from { try days(from, nil, subtracting: true) }
-                }
-            }
-            for edge in window.edges {
-                // The sheets started in the edge, by their time index: without `INDEXED BY` the
-                // planner walks every sheet in user order to spare itself the GROUP BY's sort.
-                try read("""
-                    SELECT x.user_id, SUM(a.number) AS total, COUNT(*) AS count
-                    FROM answers a JOIN answer_sheets x INDEXED BY sheets_questionnaire ON x.id = a.sheet_id \(member)
-                    WHERE x.questionnaire_id = :q AND a.label = :label AND a.number IS NOT NULL
-                      AND x.started_at >= :start AND x.started_at < :end
-                    GROUP BY x.user_id
-                    """, ["start": edge.start, "end": edge.end])
-            }
-            return sums.means
+            return means.means
         }
     }
 
     public func rebuildComparisonSums() async throws {
         try await pool.write { db in
-            try db.execute(sql: "DELETE FROM comparison_totals; DELETE FROM comparison_days")
+            try db.execute(sql: "DELETE FROM comparison_totals; DELETE FROM comparison_running")
             try ComparisonSumSchema.fill(db)
         }
     }

@@ -16,7 +16,7 @@ extension SQLiteServerStore: PersonalDataStore {
         "study_password_failures": "studyPasswordFailures",
         // Sums of the person's numeric answers, derived from the sheets the download holds in full.
         "comparison_totals": "sheets",
-        "comparison_days": "sheets",
+        "comparison_running": "sheets",
     ]
 
     public func personalData(userId: Int64) async throws -> PersonalData? {

@@ -15,6 +15,7 @@ enum PostgreSQLMigrations {
         ("pg2-portal", portalV2),
         ("pg3-login-failures", loginFailuresV3),
         ("pg4-comparison-sums", comparisonSumsV4),
+        ("pg5-comparison-running", comparisonRunningV5),
     ]
 
     /// The lock key that serialises migrations across processes.
@@ -264,5 +265,46 @@ enum PostgreSQLMigrations {
         FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
         WHERE a.number IS NOT NULL
         GROUP BY 1, 2, 3, 4
+        """
+
+    /// `pg5-comparison-running`: what SQLite's `v9-comparison-running` does — running sums per
+    /// sheet instead of per day, so any period is one seek per participant, and each
+    /// participant's first and last sheet in the totals. (The fill is written out here, so that
+    /// this step never changes.)
+    static let comparisonRunningV5 = """
+        DROP TABLE comparison_days;
+        DROP TABLE comparison_totals;
+        CREATE TABLE comparison_totals (
+            questionnaire_id text NOT NULL,
+            label text NOT NULL,
+            user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            total double precision NOT NULL,
+            count bigint NOT NULL,
+            first_started double precision NOT NULL,
+            last_started double precision NOT NULL,
+            PRIMARY KEY (questionnaire_id, label, user_id)
+        );
+        CREATE TABLE comparison_running (
+            questionnaire_id text NOT NULL,
+            label text NOT NULL,
+            user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            started_at double precision NOT NULL,
+            sheet_id bigint NOT NULL,
+            total double precision NOT NULL,
+            count bigint NOT NULL,
+            PRIMARY KEY (questionnaire_id, label, user_id, started_at, sheet_id)
+        );
+        CREATE INDEX comparison_totals_user ON comparison_totals (user_id);
+        CREATE INDEX comparison_running_user ON comparison_running (user_id);
+        INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started)
+        SELECT s.questionnaire_id, a.label, s.user_id, SUM(a.number), COUNT(*), MIN(s.started_at), MAX(s.started_at)
+        FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
+        WHERE a.number IS NOT NULL
+        GROUP BY s.questionnaire_id, a.label, s.user_id;
+        INSERT INTO comparison_running (questionnaire_id, label, user_id, started_at, sheet_id, total, count)
+        SELECT s.questionnaire_id, a.label, s.user_id, s.started_at, s.id, SUM(a.number) OVER running, COUNT(*) OVER running
+        FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
+        WHERE a.number IS NOT NULL
+        WINDOW running AS (PARTITION BY s.questionnaire_id, a.label, s.user_id ORDER BY s.started_at, s.id ROWS UNBOUNDED PRECEDING)
         """
 }

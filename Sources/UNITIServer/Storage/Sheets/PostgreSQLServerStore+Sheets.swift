@@ -23,51 +23,77 @@ extension PostgreSQLServerStore: SheetStore {
         return try await transaction { connection in
             try await Self.lockPerson(userId, .sheets, on: connection, logger: logger)
             var outcomes: [AnswerSheetBatchResult.Outcome] = []
-            var stored: [AnswerSheet] = []
+            var stored: [(sheetId: Int64, sheet: AnswerSheet)] = []
             for (validated, json, answers) in encoded {
-                let sheet = validated.sheet
-                let inserted = try await connection.query("""
-                    INSERT INTO answer_sheets (user_id, client_id, study_id, questionnaire_id, questionnaire_version,
-                        started_at, ended_at, received_at, sheet, finished_at, is_partial, reminded_at)
-                    VALUES (\(userId), \(sheet.id.uuidString.lowercased()), \(validated.studyId), \(sheet.questionnaireID),
-                        \(Int32(clamping: sheet.questionnaireVersion)), \(sheet.startedAt.date.timeIntervalSince1970),
-                        \(sheet.endedAt?.date.timeIntervalSince1970), \(receivedAt.timeIntervalSince1970), \(json),
-                        \((sheet.endedAt ?? sheet.startedAt).text), \(sheet.isPartial), \(validated.remindedAt?.timeIntervalSince1970))
-                    ON CONFLICT (user_id, client_id) DO NOTHING
-                    RETURNING id
-                    """, logger: logger).collect()
-                guard let row = inserted.first else {
+                let statement = StoreSheet(userId: userId, validated: validated, json: json, receivedAt: receivedAt, answers: answers)
+                var inserted: Int64?
+                for try await id in try await connection.execute(statement, logger: logger) { inserted = id }
+                guard let sheetId = inserted else {
                     outcomes.append(.duplicate)
                     continue
                 }
-                let sheetId: Int64 = try row.makeRandomAccess().value("id")
-                if !answers.isEmpty {
-                    try await connection.query(Self.insertAnswers(sheetId: sheetId, answers.map { ($0.label, $0.value, $0.answer) }),
-                                               logger: logger)
-                }
                 outcomes.append(.stored)
-                stored.append(sheet)
+                stored.append((sheetId, validated.sheet))
             }
             try await Self.addComparisonSums(connection, userId: userId, stored: stored, logger: logger)
             return outcomes
         }
     }
 
-    /// One statement for all answers of a sheet: `VALUES (…), (…)` with a bind per value.
-    static func insertAnswers(sheetId: Int64, _ answers: [(label: String, value: String, answer: Answer)]) -> PostgresQuery {
-        var sql = "INSERT INTO answers (sheet_id, position, label, value, number, answered_at) VALUES "
-        var binds = PostgresBindings(capacity: answers.count * 6)
-        for (position, item) in answers.enumerated() {
-            let first = position * 6
-            sql += (position == 0 ? "" : ", ") + "(" + (1...6).map { "$\(first + $0)" }.joined(separator: ", ") + ")"
-            binds.append(sheetId)
-            binds.append(Int32(position))
-            binds.append(item.label)
-            binds.append(item.value)
-            binds.append(item.answer.value.number)
-            binds.append(item.answer.answeredAt.text)
+    /// A sheet and its answers in one round trip, prepared once per connection: the answers go
+    /// in only when the sheet did (a duplicate inserts nothing and returns no row).
+    struct StoreSheet: PostgresPreparedStatement {
+        typealias Row = Int64
+        static let sql = """
+            WITH sheet AS (
+                INSERT INTO answer_sheets (user_id, client_id, study_id, questionnaire_id, questionnaire_version,
+                    started_at, ended_at, received_at, sheet, finished_at, is_partial, reminded_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                ON CONFLICT (user_id, client_id) DO NOTHING
+                RETURNING id
+            ), answer AS (
+                INSERT INTO answers (sheet_id, position, label, value, number, answered_at)
+                SELECT sheet.id, a.position, a.label, a.value, CASE WHEN a.numeric THEN a.number END, a.answered_at
+                FROM sheet, unnest($13::int4[], $14::text[], $15::text[], $16::bool[], $17::float8[], $18::text[])
+                    AS a (position, label, value, numeric, number, answered_at)
+            )
+            SELECT id FROM sheet
+            """
+
+        let userId: Int64
+        let validated: ValidatedSheet
+        let json: String
+        let receivedAt: Date
+        let answers: [(label: String, answer: Answer, value: String)]
+
+        func makeBindings() throws -> PostgresBindings {
+            let sheet = validated.sheet
+            var binds = PostgresBindings(capacity: 18)
+            binds.append(userId)
+            binds.append(sheet.id.uuidString.lowercased())
+            binds.append(validated.studyId)
+            binds.append(sheet.questionnaireID)
+            binds.append(Int32(clamping: sheet.questionnaireVersion))
+            binds.append(sheet.startedAt.date.timeIntervalSince1970)
+            binds.append(sheet.endedAt?.date.timeIntervalSince1970)
+            binds.append(receivedAt.timeIntervalSince1970)
+            binds.append(json)
+            binds.append((sheet.endedAt ?? sheet.startedAt).text)
+            binds.append(sheet.isPartial)
+            binds.append(validated.remindedAt?.timeIntervalSince1970)
+            // Arrays hold no NULL: a flag says which answers are numbers.
+            binds.append(answers.indices.map { Int32($0) })
+            binds.append(answers.map(\.label))
+            binds.append(answers.map(\.value))
+            binds.append(answers.map { $0.answer.value.number != nil })
+            binds.append(answers.map { $0.answer.value.number ?? 0 })
+            binds.append(answers.map(\.answer.answeredAt.text))
+            return binds
         }
-        return PostgresQuery(unsafeSQL: sql, binds: binds)
+
+        func decodeRow(_ row: PostgresRow) throws -> Int64 {
+            try row.decode(Int64.self)
+        }
     }
 
     static func storedSheet(_ row: PostgresRandomAccessRow) throws -> (Int64, StoredAnswerSheet) {

@@ -112,7 +112,7 @@ extension SQLiteServerStore: SheetStore {
     /// Writes one upload inside a (possibly shared) transaction of ``GroupCommit``.
     static func insert(_ db: Database, _ write: SheetWrite) throws -> [AnswerSheetBatchResult.Outcome] {
         var outcomes: [AnswerSheetBatchResult.Outcome] = []
-        var stored: [AnswerSheet] = []
+        var stored: [(sheetId: Int64, sheet: AnswerSheet)] = []
         let insertSheet = try db.cachedStatement(sql: """
             INSERT INTO answer_sheets (user_id, client_id, study_id, questionnaire_id, questionnaire_version,
                 started_at, ended_at, received_at, sheet, finished_at, is_partial, reminded_at)
@@ -146,7 +146,7 @@ extension SQLiteServerStore: SheetStore {
                 ])
             }
             outcomes.append(.stored)
-            stored.append(sheet)
+            stored.append((sheetId, sheet))
         }
         try addComparisonSums(db, userId: write.userId, stored: stored)
         return outcomes
