@@ -175,6 +175,9 @@ struct ComparisonSumsTests {
             Self.expectSame(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to),
                             Self.reference(generated, questionnaire: "daily", label: "loudness", from: from, to: to), "\(kind) rebuilt")
         }
+        // The rebuild reads the stored answers: a text answer was stored without a number.
+        #expect(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "note", from: nil, to: nil).isEmpty)
+        #expect(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "mood", from: nil, to: nil).count > 5)
         await migrated.close()
         opened.cleanup()
     }

@@ -82,29 +82,30 @@ extension PostgreSQLServerStore {
     public func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
         var means = ComparisonSums.Means(from: from, to: to)
         guard !means.isEmpty else { return [:] }
-        // Per participant the totals row and, only where some but not all sheets lie before a
-        // bound, the running row of the last sheet before it (one index seek).
-        func lookup(_ bound: String) -> String {
-            """
-            LEFT JOIN LATERAL (
-                SELECT r.total, r.count FROM comparison_running r
-                WHERE t.first_started < \(bound) AND \(bound) <= t.last_started
-                  AND r.questionnaire_id = t.questionnaire_id AND r.label = t.label AND r.user_id = t.user_id AND r.started_at < \(bound)
-                ORDER BY r.started_at DESC, r.sheet_id DESC LIMIT 1)
-            """
-        }
         var binds = PostgresBindings(capacity: 5)
         binds.append(questionnaireId)
         binds.append(label)
         binds.append(studyId)
-        binds.append(means.to)
-        binds.append(means.from)
+        // Per participant the totals row and, for a bound given, only where some but not all
+        // sheets lie before it, the running row of the last sheet before it (one index seek).
+        func lookup(_ bound: Double?) -> String {
+            guard let bound else { return "LEFT JOIN (SELECT NULL::float8 AS total, NULL::bigint AS count)" }
+            binds.append(bound)
+            let parameter = "$\(binds.count)::float8"
+            return """
+                LEFT JOIN LATERAL (
+                    SELECT r.total, r.count FROM comparison_running r
+                    WHERE t.first_started < \(parameter) AND \(parameter) <= t.last_started
+                      AND r.user_id = t.user_id AND r.questionnaire_id = t.questionnaire_id AND r.label = t.label AND r.started_at < \(parameter)
+                    ORDER BY r.started_at DESC, r.sheet_id DESC LIMIT 1)
+                """
+        }
         let sql = """
             SELECT t.user_id, t.total, t.count, t.first_started, t.last_started, before_to.total, before_to.count, before_from.total, before_from.count
             FROM comparison_totals t
             JOIN memberships m ON m.study_id = $3 AND m.user_id = t.user_id AND m.status = 'member'
-            \(lookup("$4::float8")) before_to ON true
-            \(lookup("$5::float8")) before_from ON true
+            \(lookup(means.to)) before_to ON true
+            \(lookup(means.from)) before_from ON true
             WHERE t.questionnaire_id = $1 AND t.label = $2
             """
         let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)

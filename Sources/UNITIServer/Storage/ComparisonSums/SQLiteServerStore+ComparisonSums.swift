@@ -46,6 +46,9 @@ enum ComparisonSumSchema {
     /// `v9-comparison-running`: the day sums give way to running sums per sheet, so that any
     /// period is one seek per participant (a 30-day period had read 300,000 day rows and two
     /// partial days of answers); the totals learn each participant's first and last sheet.
+    /// The running rows are keyed person first: an upload's rows for all items share one or two
+    /// pages (keyed item first, each upload wrote a page per item, spread over the table, and
+    /// uploads ran at half the rate), and deleting a person needs no index of its own.
     static func v9(_ db: Database) throws {
         try db.execute(sql: """
             DROP TABLE comparison_days;
@@ -68,10 +71,9 @@ enum ComparisonSumSchema {
                 sheet_id INTEGER NOT NULL,
                 total REAL NOT NULL,
                 count INTEGER NOT NULL,
-                PRIMARY KEY (questionnaire_id, label, user_id, started_at, sheet_id)
+                PRIMARY KEY (user_id, questionnaire_id, label, started_at, sheet_id)
             ) WITHOUT ROWID;
             CREATE INDEX comparison_totals_user ON comparison_totals(user_id);
-            CREATE INDEX comparison_running_user ON comparison_running(user_id);
             """)
         try fill(db)
     }
@@ -84,13 +86,17 @@ enum ComparisonSumSchema {
 
 extension SQLiteServerStore {
     /// Adds the numeric answers of sheets just stored to the sums, in the storing transaction.
-    /// Entries go in running order: each new row starts from the row before it (a new one
-    /// included), and a sheet from before others already stored (a device that was offline)
-    /// adds itself to every later row of the participant.
+    /// Entries go in running order. The usual entry is the participant's newest: its row is the
+    /// totals plus itself, read from the totals row. Only a sheet from before others already
+    /// stored (a device that was offline) needs the running row before it, and adds itself to
+    /// every later row of the participant.
     static func addComparisonSums(_ db: Database, userId: Int64, stored: [(sheetId: Int64, sheet: AnswerSheet)]) throws {
         let entries = ComparisonSums.entries(of: stored)
         guard !entries.isEmpty else { return }
-        let item = "questionnaire_id = :q AND label = :label AND user_id = :user"
+        let item = "user_id = :user AND questionnaire_id = :q AND label = :label"
+        let current = try db.cachedStatement(sql: """
+            SELECT total, count, last_started FROM comparison_totals WHERE \(item)
+            """)
         let previous = try db.cachedStatement(sql: """
             SELECT total, count FROM comparison_running
             WHERE \(item) AND started_at <= :started AND (started_at < :started OR sheet_id < :sheet)
@@ -114,10 +120,14 @@ extension SQLiteServerStore {
         for entry in entries {
             let key: StatementArguments = ["q": entry.questionnaireId, "label": entry.label, "user": userId,
                                            "started": entry.startedAt, "sheet": entry.sheetId]
-            let before = try Row.fetchOne(previous, arguments: key)
+            var before = try Row.fetchOne(current, arguments: key)
+            // A sheet stored now has a higher id than the participant's stored ones: started no
+            // earlier than the last of them, it comes after all of them.
+            let newest = before.map { entry.startedAt >= $0["last_started"] } ?? true
+            if !newest { before = try Row.fetchOne(previous, arguments: key) }
             try insert.execute(arguments: key + ["total": (before?["total"] ?? 0.0) + entry.number,
                                                  "count": (before?["count"] ?? Int64(0)) + 1])
-            try later.execute(arguments: key + ["number": entry.number])
+            if !newest { try later.execute(arguments: key + ["number": entry.number]) }
             try totals.execute(arguments: key + ["number": entry.number])
         }
     }
@@ -125,21 +135,22 @@ extension SQLiteServerStore {
     public func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
         let period = ComparisonSums.Means(from: from, to: to)
         guard !period.isEmpty else { return [:] }
-        // Per participant the totals row and, only where some but not all sheets lie before a
-        // bound, the running row of the last sheet before it (each value its own seek).
-        func lookup(_ bound: String, _ column: String) -> String {
-            """
-            CASE WHEN t.first_started < \(bound) AND \(bound) <= t.last_started THEN
-                (SELECT r.\(column) FROM comparison_running r
-                 WHERE r.questionnaire_id = t.questionnaire_id AND r.label = t.label AND r.user_id = t.user_id AND r.started_at < \(bound)
-                 ORDER BY r.started_at DESC, r.sheet_id DESC LIMIT 1)
-            END
-            """
+        // Per participant the totals row and, for a bound given, only where some but not all
+        // sheets lie before it, the running row of the last sheet before it (a seek per value).
+        func lookup(_ bound: String, _ given: Double?) -> String {
+            ["total", "count"].map { column in
+                guard given != nil else { return "NULL AS \(bound)_\(column)" }
+                return """
+                    CASE WHEN t.first_started < :\(bound) AND :\(bound) <= t.last_started THEN
+                        (SELECT r.\(column) FROM comparison_running r
+                         WHERE r.user_id = t.user_id AND r.questionnaire_id = t.questionnaire_id AND r.label = t.label AND r.started_at < :\(bound)
+                         ORDER BY r.started_at DESC, r.sheet_id DESC LIMIT 1)
+                    END AS \(bound)_\(column)
+                    """
+            }.joined(separator: ", ")
         }
         let sql = """
-            SELECT t.user_id, t.total, t.count, t.first_started, t.last_started,
-                \(lookup(":to", "total")) AS to_total, \(lookup(":to", "count")) AS to_count,
-                \(lookup(":from", "total")) AS from_total, \(lookup(":from", "count")) AS from_count
+            SELECT t.user_id, t.total, t.count, t.first_started, t.last_started, \(lookup("to", period.to)), \(lookup("from", period.from))
             FROM comparison_totals t
             JOIN memberships m ON m.study_id = :study AND m.user_id = t.user_id AND m.status = 'member'
             WHERE t.questionnaire_id = :q AND t.label = :label

@@ -269,8 +269,9 @@ enum PostgreSQLMigrations {
 
     /// `pg5-comparison-running`: what SQLite's `v9-comparison-running` does — running sums per
     /// sheet instead of per day, so any period is one seek per participant, and each
-    /// participant's first and last sheet in the totals. (The fill is written out here, so that
-    /// this step never changes.)
+    /// participant's first and last sheet in the totals. The running rows are keyed person first,
+    /// so an upload's rows share a page or two. (The fill is written out here, so that this step
+    /// never changes.)
     static let comparisonRunningV5 = """
         DROP TABLE comparison_days;
         DROP TABLE comparison_totals;
@@ -292,10 +293,9 @@ enum PostgreSQLMigrations {
             sheet_id bigint NOT NULL,
             total double precision NOT NULL,
             count bigint NOT NULL,
-            PRIMARY KEY (questionnaire_id, label, user_id, started_at, sheet_id)
+            PRIMARY KEY (user_id, questionnaire_id, label, started_at, sheet_id)
         );
         CREATE INDEX comparison_totals_user ON comparison_totals (user_id);
-        CREATE INDEX comparison_running_user ON comparison_running (user_id);
         INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started)
         SELECT s.questionnaire_id, a.label, s.user_id, SUM(a.number), COUNT(*), MIN(s.started_at), MAX(s.started_at)
         FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
