@@ -14,30 +14,40 @@ extension PostgreSQLServerStore {
     /// Adds the numeric answers of sheets just stored to the sums, in the storing transaction.
     ///
     /// All parts of the one statement see the rows as they were before it:
-    /// - `later`: an existing running row gets the new entries before it (a sheet from a device
-    ///   that was offline lands before sheets already stored);
-    /// - the new running rows: the existing row before each, plus the new entries up to it;
+    /// - `old`: per item the batch touches, the participant's totals, and whether the batch only
+    ///   appends to it (no new entry starts before the last stored one: the usual upload);
+    /// - `later`: where it does not, an existing running row gets the new entries before it (a
+    ///   sheet from a device that was offline lands before sheets already stored);
+    /// - the new running rows: the totals (appending) or the existing row before each (one
+    ///   seek), plus the new entries up to it;
     /// - the totals, with the first and last sheet's start.
     static let addComparisonSumsSQL = """
         WITH new AS (
             SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::bigint[], $5::float8[])
                 AS n (questionnaire_id, label, started_at, sheet_id, number)
+        ), old AS (
+            SELECT i.questionnaire_id, i.label, t.total, t.count, (t.last_started IS NULL OR i.first_new >= t.last_started) AS appends
+            FROM (SELECT questionnaire_id, label, MIN(started_at) AS first_new FROM new GROUP BY 1, 2) i
+            LEFT JOIN comparison_totals t ON t.questionnaire_id = i.questionnaire_id AND t.label = i.label AND t.user_id = $6
         ), later AS (
             UPDATE comparison_running r SET total = r.total + d.total, count = r.count + d.count
             FROM (SELECT e.questionnaire_id, e.label, e.started_at, e.sheet_id, SUM(n.number) AS total, COUNT(*) AS count
-                  FROM new n JOIN comparison_running e
-                    ON e.questionnaire_id = n.questionnaire_id AND e.label = n.label AND e.user_id = $6
+                  FROM old o JOIN new n ON n.questionnaire_id = o.questionnaire_id AND n.label = o.label AND NOT o.appends
+                  JOIN comparison_running e
+                    ON e.user_id = $6 AND e.questionnaire_id = n.questionnaire_id AND e.label = n.label
                    AND (e.started_at, e.sheet_id) > (n.started_at, n.sheet_id)
                   GROUP BY 1, 2, 3, 4) d
-            WHERE r.questionnaire_id = d.questionnaire_id AND r.label = d.label AND r.user_id = $6
+            WHERE r.user_id = $6 AND r.questionnaire_id = d.questionnaire_id AND r.label = d.label
               AND r.started_at = d.started_at AND r.sheet_id = d.sheet_id
         ), running AS (
             INSERT INTO comparison_running (questionnaire_id, label, user_id, started_at, sheet_id, total, count)
             SELECT n.questionnaire_id, n.label, $6, n.started_at, n.sheet_id,
-                   COALESCE(p.total, 0) + SUM(n.number) OVER w, COALESCE(p.count, 0) + COUNT(*) OVER w
-            FROM new n LEFT JOIN LATERAL (
+                   COALESCE(CASE WHEN o.appends THEN o.total ELSE p.total END, 0) + SUM(n.number) OVER w,
+                   COALESCE(CASE WHEN o.appends THEN o.count ELSE p.count END, 0) + COUNT(*) OVER w
+            FROM new n JOIN old o ON o.questionnaire_id = n.questionnaire_id AND o.label = n.label
+            LEFT JOIN LATERAL (
                 SELECT e.total, e.count FROM comparison_running e
-                WHERE e.questionnaire_id = n.questionnaire_id AND e.label = n.label AND e.user_id = $6
+                WHERE NOT o.appends AND e.user_id = $6 AND e.questionnaire_id = n.questionnaire_id AND e.label = n.label
                   AND (e.started_at, e.sheet_id) < (n.started_at, n.sheet_id)
                 ORDER BY e.started_at DESC, e.sheet_id DESC LIMIT 1) p ON true
             WINDOW w AS (PARTITION BY n.questionnaire_id, n.label ORDER BY n.started_at, n.sheet_id ROWS UNBOUNDED PRECEDING)
