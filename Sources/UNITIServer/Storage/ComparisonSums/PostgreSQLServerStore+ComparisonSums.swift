@@ -118,6 +118,19 @@ extension PostgreSQLServerStore {
             \(lookup(means.from)) before_from ON true
             WHERE t.questionnaire_id = $1 AND t.label = $2
             """
+        guard means.from != nil || means.to != nil else {
+            // All time: the totals alone, without the six columns a period needs.
+            let rows = try await client.query(PostgresQuery(unsafeSQL: """
+                SELECT t.user_id, t.total, t.count FROM comparison_totals t
+                JOIN memberships m ON m.study_id = $3 AND m.user_id = t.user_id AND m.status = 'member'
+                WHERE t.questionnaire_id = $1 AND t.label = $2
+                """, binds: binds), logger: logger)
+            var all: [Int64: Double] = [:]
+            for try await (userId, total, count) in rows.decode((Int64, Double, Int64).self) where count > 0 {
+                all[userId] = total / Double(count)
+            }
+            return all
+        }
         let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
         for try await (userId, total, count, first, last, toTotal, toCount, fromTotal, fromCount)
             in rows.decode((Int64, Double, Int64, Double, Double, Double?, Int64?, Double?, Int64?).self) {
@@ -139,6 +152,8 @@ extension PostgreSQLServerStore {
             for statement in PostgreSQLMigrations.statements(Self.comparisonFillSQL + ";\n") {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
+            // Fresh statistics for the planner: every row of both tables is new.
+            try await connection.query("ANALYZE comparison_totals, comparison_running", logger: logger)
         }
     }
 }
