@@ -198,7 +198,7 @@ struct ComparisonSumsTests {
         #expect(participant.mean(from: 200, to: nil, lookedUpBeforeTo: nil, lookedUpBeforeFrom: row) == 10)
         #expect(participant.mean(from: 0, to: 100, lookedUpBeforeTo: nil, lookedUpBeforeFrom: nil) == nil)
         var means = ComparisonSums.Means(from: Date(timeIntervalSince1970: 5), to: Date(timeIntervalSince1970: 5))
-        #expect(means.isEmpty)
+        #expect(means.periodIsEmpty)
         means.add(participant, beforeTo: nil, beforeFrom: nil)
         #expect(means.means.isEmpty)
     }

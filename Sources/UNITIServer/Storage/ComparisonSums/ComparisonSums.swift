@@ -109,7 +109,7 @@ enum ComparisonSums {
         }
 
         /// Whether the period holds no instant at all: nothing to read.
-        var isEmpty: Bool {
+        var periodIsEmpty: Bool {
             guard let from, let to else { return false }
             return to <= from
         }

@@ -91,7 +91,7 @@ extension PostgreSQLServerStore {
 
     public func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
         var means = ComparisonSums.Means(from: from, to: to)
-        guard !means.isEmpty else { return [:] }
+        guard !means.periodIsEmpty else { return [:] }
         var binds = PostgresBindings(capacity: 5)
         binds.append(questionnaireId)
         binds.append(label)

@@ -118,7 +118,9 @@ extension SQLiteServerStore {
         for entry in entries {
             let key: StatementArguments = ["q": entry.questionnaireId, "label": entry.label, "user": userId,
                                            "started": entry.startedAt, "sheet": entry.sheetId]
-            guard let now = try Row.fetchOne(totals, arguments: key + ["number": entry.number]) else { continue }
+            guard let now = try Row.fetchOne(totals, arguments: key + ["number": entry.number]) else {
+                throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "the comparison totals' upsert returned no row")
+            }
             // A sheet stored now has a higher id than the participant's stored ones: started no
             // earlier than the last of them (the last start is now its own), it comes after all.
             if entry.startedAt == now[2] as Double {
@@ -134,7 +136,7 @@ extension SQLiteServerStore {
 
     public func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
         let period = ComparisonSums.Means(from: from, to: to)
-        guard !period.isEmpty else { return [:] }
+        guard !period.periodIsEmpty else { return [:] }
         // Per participant the totals row and, for a bound given, only where some but not all
         // sheets lie before it, the running row of the last sheet before it (a seek per value).
         func lookup(_ bound: String, _ given: Double?) -> String {
