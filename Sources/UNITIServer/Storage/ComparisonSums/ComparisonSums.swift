@@ -82,9 +82,8 @@ enum ComparisonSums {
         /// running row looked up when ``needsLookup(before:)`` says so.
         func sum(before time: Double?, open: Sum, lookedUp: Sum?) -> Sum {
             guard let time else { return open }
-            if time <= firstStarted { return .zero }
-            if lastStarted < time { return totals }
-            return lookedUp ?? .zero
+            if needsLookup(before: time) { return lookedUp ?? .zero }
+            return time <= firstStarted ? .zero : totals
         }
 
         /// The participant's mean in `[from, to)`; nil without an answer in it.

@@ -7,10 +7,6 @@ import UNITIProtocol
 /// (the entries travel as five arrays). One transaction at a time stores a person's sheets (the
 /// person's sheet lock), so the running rows of one person never see two writers.
 extension PostgreSQLServerStore {
-    /// Fills both tables from every stored answer (`maintenance rebuild-comparison`; the migration
-    /// `pg5` keeps its own frozen copy, as a shipped step never changes).
-    static let comparisonFillSQL = ComparisonSums.fillSQL
-
     /// Adds the numeric answers of sheets just stored to the sums, in the storing transaction.
     ///
     /// All parts of the one statement see the rows as they were before it:
@@ -149,7 +145,8 @@ extension PostgreSQLServerStore {
         try await transaction { connection in
             try await connection.query("DELETE FROM comparison_totals", logger: logger)
             try await connection.query("DELETE FROM comparison_running", logger: logger)
-            for statement in PostgreSQLMigrations.statements(Self.comparisonFillSQL + ";\n") {
+            // The migration `pg5` keeps its own frozen copy of the fill, as a shipped step never changes.
+            for statement in PostgreSQLMigrations.statements(ComparisonSums.fillSQL + ";\n") {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
             // Fresh statistics for the planner: every row of both tables is new.
