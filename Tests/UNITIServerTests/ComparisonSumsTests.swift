@@ -130,13 +130,13 @@ struct ComparisonSumsTests {
         let windows = Self.windows(&random)
         for (questionnaire, label) in [("daily", "loudness"), ("daily", "mood"), ("weekly", "loudness"), ("daily", "tags"), ("daily", "note")] {
             for (from, to) in windows {
-                let actual = try await opened.store.participantMeans(questionnaireId: questionnaire, studyId: "s", label: label, from: from, to: to)
+                let actual = try await opened.store.participantMeans(questionnaireId: questionnaire, studyId: "s", label: label, from: from, to: to, now: now)
                 Self.expectSame(actual, Self.reference(generated, questionnaire: questionnaire, label: label, from: from, to: to),
                                 "\(kind) \(questionnaire)/\(label) [\(String(describing: from)), \(String(describing: to)))")
             }
         }
         // Choices and text have no mean; the two questionnaires do not mix.
-        #expect(try await opened.store.participantMeans(questionnaireId: "daily", studyId: "s", label: "note", from: nil, to: nil).isEmpty)
+        #expect(try await opened.store.participantMeans(questionnaireId: "daily", studyId: "s", label: "note", from: nil, to: nil, now: now).isEmpty)
     }
 
     @Test("a database from before the sums gets them filled by its migration; a rebuild gives the same", arguments: StoreKind.allCases)
@@ -152,7 +152,9 @@ struct ComparisonSumsTests {
             try await queue.write { db in
                 try db.execute(sql: """
                     DROP TABLE comparison_totals; DROP TABLE comparison_running;
-                    DELETE FROM grdb_migrations WHERE identifier IN ('v8-comparison-sums', 'v9-comparison-running')
+                    DROP TABLE comparison_snapshots; DROP TABLE comparison_snapshot_days; DROP TABLE comparison_versions;
+                    DROP INDEX memberships_study_status;
+                    DELETE FROM grdb_migrations WHERE identifier IN ('v8-comparison-sums', 'v9-comparison-running', 'v10-comparison-snapshots')
                     """)
             }
             try queue.close()
@@ -160,26 +162,155 @@ struct ComparisonSumsTests {
             let database = String(opened.location.split(separator: "/").last!)
             _ = try PostgresCluster.shared().query("""
                 DROP TABLE comparison_totals; DROP TABLE comparison_running;
-                DELETE FROM schema_migrations WHERE identifier IN ('pg4-comparison-sums', 'pg5-comparison-running')
+                DROP TABLE comparison_snapshots; DROP TABLE comparison_snapshot_days; DROP TABLE comparison_versions;
+                DELETE FROM schema_migrations WHERE identifier IN ('pg4-comparison-sums', 'pg5-comparison-running', 'pg6-comparison-snapshots')
                 """, database: database)
         }
         let migrated = try await opened.reopen()
         let windows = [(nil, nil), (Self.firstDay.addingTimeInterval(86_400 + 5), Self.firstDay.addingTimeInterval(8 * 86_400 - 5))] as [(Date?, Date?)]
         for (from, to) in windows {
-            Self.expectSame(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to),
+            Self.expectSame(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to, now: now),
                             Self.reference(generated, questionnaire: "daily", label: "loudness", from: from, to: to), "\(kind) migrated")
         }
         try await migrated.rebuildComparisonSums()
         try await migrated.rebuildComparisonSums()
         for (from, to) in windows {
-            Self.expectSame(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to),
+            Self.expectSame(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to, now: now),
                             Self.reference(generated, questionnaire: "daily", label: "loudness", from: from, to: to), "\(kind) rebuilt")
         }
         // The rebuild reads the stored answers: a text answer was stored without a number.
-        #expect(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "note", from: nil, to: nil).isEmpty)
-        #expect(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "mood", from: nil, to: nil).count > 5)
+        #expect(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "note", from: nil, to: nil, now: now).isEmpty)
+        #expect(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "mood", from: nil, to: nil, now: now).count > 5)
         await migrated.close()
         opened.cleanup()
+    }
+
+    /// Rows of a query on the opened store's own database (one column per row, as text).
+    static func query(_ kind: StoreKind, _ opened: OpenedStore, _ sql: String) throws -> [String] {
+        switch kind {
+        case .sqlite:
+            let queue = try DatabaseQueue(path: opened.location)
+            defer { try? queue.close() }
+            return try queue.write { db in try String.fetchAll(db, sql: sql) }
+        case .postgres:
+            return try PostgresCluster.shared().query(sql, database: String(opened.location.split(separator: "/").last!))
+        }
+    }
+
+    @Test("sheets stored late, after day snapshots were built, make them stale: the next comparison includes them", arguments: StoreKind.allCases)
+    func lateSheetsAfterSnapshots(_ kind: StoreKind) async throws {
+        let opened = try await kind.open()
+        defer { Task { await opened.close() } }
+        var random = Random(state: 99)
+        var generated = try await generate(opened.store, random: &random)
+        let windows = Self.windows(&random)
+        func check(_ context: String) async throws {
+            for (from, to) in windows {
+                let actual = try await opened.store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to, now: now)
+                Self.expectSame(actual, Self.reference(generated, questionnaire: "daily", label: "loudness", from: from, to: to),
+                                "\(kind) \(context) [\(String(describing: from)), \(String(describing: to)))")
+            }
+        }
+        try await check("before")
+        // The bounds that fall on days begun an hour before `now` got day snapshots.
+        let built = try Self.query(kind, opened, "SELECT COUNT(*) FROM comparison_snapshot_days WHERE questionnaire_id = 'daily' AND label = 'loudness'")
+        #expect(Int(built.first ?? "") ?? 0 >= 10, "\(kind): snapshots built: \(built)")
+        let version = try Self.query(kind, opened, "SELECT version FROM comparison_versions WHERE questionnaire_id = 'daily' AND label = 'loudness'")
+        // Every generated sheet started before the day it was received on (`now`): each batch raised the version.
+        #expect((Int(version.first ?? "") ?? 0) > 10)
+
+        // A device that was offline sends a member's old sheets (new ones, and a newcomer's first
+        // ever); one sheet is started today, after the last midnight: not late, it changes no snapshot.
+        let members = generated.members.sorted()
+        var late: [(userId: Int64, sheet: AnswerSheet)] = []
+        for (index, user) in [members[0], members[3], members[7]].enumerated() {
+            for day in [1, 4, 8] {
+                let started = OffsetTimestamp(Self.firstDay.addingTimeInterval(Double(day * 86_400 + index * 3_700 + 1_234)), in: TimeZone(secondsFromGMT: 3600)!)
+                late.append((user, AnswerSheet(id: UUID(), questionnaireID: "daily", questionnaireVersion: 1,
+                                               answers: ["loudness": Answer(value: .number(Double(90 + day + index)), answeredAt: started)],
+                                               startedAt: started, endedAt: nil, clientVersion: "test")))
+            }
+        }
+        let today = OffsetTimestamp(now.addingTimeInterval(-60), in: TimeZone(secondsFromGMT: 0)!)
+        late.append((members[1], AnswerSheet(id: UUID(), questionnaireID: "daily", questionnaireVersion: 1,
+                                             answers: ["loudness": Answer(value: .number(77), answeredAt: today)],
+                                             startedAt: today, endedAt: nil, clientVersion: "test")))
+        for (user, sheet) in late {
+            _ = try await opened.store.storeSheets(userId: user, sheets: [ValidatedSheet(sheet: sheet, studyId: "s")], receivedAt: now)
+            generated.sheets.append((user, sheet))
+        }
+        let raised = try Self.query(kind, opened, "SELECT version FROM comparison_versions WHERE questionnaire_id = 'daily' AND label = 'loudness'")
+        #expect(Int(raised.first ?? "") == (Int(version.first ?? "") ?? 0) + 9, "\(kind): nine late uploads, nine new versions: \(raised)")
+        try await check("after late sheets")
+
+        // A snapshot not built for a week is dropped when another is built.
+        let later = now.addingTimeInterval(9 * 86_400)
+        _ = try await opened.store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness",
+                                                    from: later.addingTimeInterval(-86_400 * 2), to: nil, now: later)
+        let left = try Self.query(kind, opened, "SELECT COUNT(*) FROM comparison_snapshot_days WHERE questionnaire_id = 'daily' AND label = 'loudness'")
+        #expect(left == ["1"], "\(kind): \(left)")
+        let rows = try Self.query(kind, opened, """
+            SELECT COUNT(*) FROM comparison_snapshots s WHERE NOT EXISTS (SELECT 1 FROM comparison_snapshot_days d
+                WHERE d.questionnaire_id = s.questionnaire_id AND d.label = s.label AND d.day = s.day)
+            """)
+        #expect(rows == ["0"], "\(kind): rows of dropped snapshots left: \(rows)")
+    }
+
+    @Test("a period is read from the day snapshots, also when both bounds fall on one day; a snapshot of an older version is rebuilt",
+          arguments: StoreKind.allCases)
+    func snapshotsAreRead(_ kind: StoreKind) async throws {
+        let opened = try await kind.open()
+        defer { Task { await opened.close() } }
+        var random = Random(state: 5)
+        let generated = try await generate(opened.store, random: &random)
+        let day = 86_400.0
+        let windows: [(Date?, Date?)] = [
+            (Self.firstDay.addingTimeInterval(3 * day + 3_600), Self.firstDay.addingTimeInterval(3 * day + 50_000)),
+            (Self.firstDay.addingTimeInterval(2 * day + 100), Self.firstDay.addingTimeInterval(6 * day + 100)),
+            (Self.firstDay.addingTimeInterval(4 * day + 7), nil),
+        ]
+        func means(_ window: (Date?, Date?)) async throws -> [Int64: Double] {
+            try await opened.store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: window.0, to: window.1, now: now)
+        }
+        for window in windows {
+            let reference = Self.reference(generated, questionnaire: "daily", label: "loudness", from: window.0, to: window.1)
+            Self.expectSame(try await means(window), reference, "\(kind) built")
+            // Proof that the snapshots are what is read: spoiled, they spoil the means.
+            _ = try Self.query(kind, opened, "UPDATE comparison_snapshots SET total = total + 1000000")
+            let spoiled = try await means(window)
+            #expect(reference.contains { user, mean in abs((spoiled[user] ?? mean) - mean) > 1_000 }, "\(kind): \(String(describing: window))")
+            // A new version makes them stale: rebuilt, right again.
+            _ = try Self.query(kind, opened, "UPDATE comparison_versions SET version = version + 1 WHERE questionnaire_id = 'daily' AND label = 'loudness'")
+            Self.expectSame(try await means(window), reference, "\(kind) rebuilt")
+        }
+    }
+
+    @Test("a bound gets a day snapshot only when its day began an hour or more ago; a late sheet started before the day it is received on")
+    func snapshotDays() {
+        let midnight = 1_798_761_600.0
+        let now = Date(timeIntervalSince1970: midnight + 3_600)
+        #expect(ComparisonSums.snapshotDay(for: midnight + 3_599, now: now) == 20_819)
+        #expect(ComparisonSums.snapshotDay(for: midnight - 0.5, now: now) == 20_818)
+        #expect(ComparisonSums.snapshotDay(for: midnight, now: now.addingTimeInterval(-1)) == nil)
+        #expect(ComparisonSums.snapshotDay(for: midnight + 86_400, now: now) == nil)
+        func entry(_ label: String, _ started: Double) -> ComparisonSums.Entry {
+            ComparisonSums.Entry(questionnaireId: "daily", label: label, startedAt: started, sheetId: 1, number: 1)
+        }
+        let items = ComparisonSums.lateItems([entry("a", midnight - 1), entry("a", midnight - 5), entry("b", midnight), entry("c", midnight - 86_400)],
+                                             receivedAt: Date(timeIntervalSince1970: midnight + 10))
+        #expect(items.map(\.label) == ["a", "c"])
+    }
+
+    @Test("a bound's sum from a snapshot: the last running row since its midnight, else the snapshot, else nothing, read in participant order")
+    func snapshotMerge() throws {
+        func sorted(_ rows: [(Int64, Double, Int64)]) -> ComparisonSums.SortedSums {
+            var iterator = rows.makeIterator()
+            return ComparisonSums.SortedRows { iterator.next().map { ($0.0, ComparisonSums.Sum(total: $0.1, count: $0.2)) } }
+        }
+        var bound = ComparisonSums.SnapshotBound(partial: sorted([(2, 9, 3), (5, 4, 2)]), snapshot: sorted([(1, 1, 1), (2, 5, 2), (4, 6, 3), (6, 2, 1)]))
+        let sums = try [1, 2, 3, 4, 5, 7].map { try bound.sum(for: $0) }
+        #expect(sums.map(\.total) == [1, 9, 0, 6, 4, 0])
+        #expect(sums.map(\.count) == [1, 3, 0, 3, 2, 0])
     }
 
     @Test("a bound before, after or inside a participant's sheets reads nothing, the totals, or the running row before it")

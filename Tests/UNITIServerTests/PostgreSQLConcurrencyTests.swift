@@ -90,7 +90,7 @@ struct PostgreSQLConcurrencyTests {
                 try await group.waitForAll()
             }
             // 80 distinct sheets with loudness 0…79: mean 39.5, whatever the interleaving.
-            let means = try await first.store.participantMeans(questionnaireId: "daily", studyId: "open", label: "loudness", from: nil, to: nil)
+            let means = try await first.store.participantMeans(questionnaireId: "daily", studyId: "open", label: "loudness", from: nil, to: nil, now: now)
             #expect(means == [user: 39.5])
             let counts = try PostgresCluster.shared().query(
                 "SELECT count FROM comparison_totals WHERE label = 'loudness'", database: String(first.location.split(separator: "/").last!))

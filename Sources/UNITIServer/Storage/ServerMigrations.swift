@@ -26,6 +26,7 @@ enum ServerMigrations {
         migrator.registerMigration("v7-login-failures", migrate: LoginFailureSchema.v7)
         migrator.registerMigration("v8-comparison-sums", migrate: ComparisonSumSchema.v8)
         migrator.registerMigration("v9-comparison-running", migrate: ComparisonSumSchema.v9)
+        migrator.registerMigration("v10-comparison-snapshots", migrate: ComparisonSumSchema.v10)
         return migrator
     }
 }

@@ -12,9 +12,53 @@ import UNITIProtocol
 ///
 /// A period `[from, to)` is then, per participant, the sum before `to` minus the sum before
 /// `from`, each either nothing, the totals, or the running row of the last sheet started before
-/// it: one index seek (``Participant/needsLookup(before:)``). The means equal those of averaging
-/// the answers themselves (``SheetStore/participantMeans``) for any period, to the second.
+/// it (``Participant/needsLookup(before:)``). The means equal those of averaging the answers
+/// themselves (``SheetStore/participantMeans``) for any period, to the second.
+///
+/// That running row is found one of two ways:
+/// - a seek per participant (10,000 seeks at 10,000 participants: 40–190 ms);
+/// - from a **day snapshot**: `comparison_snapshots` holds every participant's sum before the
+///   start of one UTC day, and the sheets between that midnight and the bound come from a range
+///   scan of the running rows by start (`comparison_running_time`). Both are read in participant
+///   order and merged with the totals: range scans, no seek per participant.
+///
+/// Snapshots are built on first use, for a day that began at least ``settling`` ago, and tagged
+/// with the item's version in `comparison_versions`. Storing a sheet started before the current
+/// UTC day (a late upload) raises that version, in the storing transaction, which makes every
+/// snapshot of the item stale: it is rebuilt on its next use. A reader checks the versions in
+/// the same read transaction as it reads the snapshot, so it never reads a stale one.
 enum ComparisonSums {
+    static let secondsPerDay = 86_400.0
+    /// How long after midnight a day's snapshot may be built. A sheet counts as late when it
+    /// started before the storing server's current UTC day; a snapshot built this long after
+    /// midnight has seen every sheet that was not late when stored, as long as server clocks
+    /// differ, and uploads wait in queues, by less than this.
+    static let settling = 3600.0
+    /// Snapshots not built (or rebuilt) for this many days are dropped when another is built.
+    static let snapshotLifetimeDays: Int64 = 7
+
+    /// The UTC day (days since 1970) whose snapshot serves the bound `time`, when it may have one.
+    static func snapshotDay(for time: Double, now: Date) -> Int64? {
+        let day = (time / secondsPerDay).rounded(.down)
+        guard day * secondsPerDay <= now.timeIntervalSince1970 - settling else { return nil }
+        return Int64(day)
+    }
+
+    /// The start of the UTC day of `date`, in seconds since 1970: a sheet started before it is late.
+    static func dayStart(of date: Date) -> Double {
+        (date.timeIntervalSince1970 / secondsPerDay).rounded(.down) * secondsPerDay
+    }
+
+    /// The items (questionnaire, label) a batch stores late answers for: their snapshots go stale.
+    static func lateItems(_ entries: [Entry], receivedAt: Date) -> [(questionnaireId: String, label: String)] {
+        let start = dayStart(of: receivedAt)
+        var seen = Set<[String]>()
+        return entries.compactMap { entry in
+            guard entry.startedAt < start, seen.insert([entry.questionnaireId, entry.label]).inserted else { return nil }
+            return (entry.questionnaireId, entry.label)
+        }
+    }
+
     /// The two statements that fill both tables from every stored answer (the migrations and
     /// `maintenance rebuild-comparison`); the same SQL on both stores.
     static let fillSQL = """
@@ -93,6 +137,42 @@ enum ComparisonSums {
             let count = upper.count - lower.count
             guard count > 0 else { return nil }
             return (upper.total - lower.total) / Double(count)
+        }
+    }
+
+    /// Rows read in ascending participant order (a study's members, a snapshot, the last running
+    /// row per participant in a range of starts), looked up in that order: a merge, where a join
+    /// would seek once per participant.
+    struct SortedRows<Value> {
+        private let next: () throws -> (userId: Int64, value: Value)?
+        private var current: (userId: Int64, value: Value)?
+        private var started = false
+
+        init(_ next: @escaping () throws -> (userId: Int64, value: Value)?) {
+            self.next = next
+        }
+
+        mutating func value(for userId: Int64) throws -> Value? {
+            if !started {
+                current = try next()
+                started = true
+            }
+            while let row = current, row.userId < userId { current = try next() }
+            guard let row = current, row.userId == userId else { return nil }
+            return row.value
+        }
+    }
+    typealias SortedSums = SortedRows<Sum>
+
+    /// A bound's sum from a day snapshot: the participant's last running row between the day's
+    /// midnight and the bound, else the snapshot's sum at midnight, else nothing.
+    struct SnapshotBound {
+        var partial: SortedSums
+        var snapshot: SortedSums
+
+        mutating func sum(for userId: Int64) throws -> Sum {
+            if let last = try partial.value(for: userId) { return last }
+            return try snapshot.value(for: userId) ?? .zero
         }
     }
 

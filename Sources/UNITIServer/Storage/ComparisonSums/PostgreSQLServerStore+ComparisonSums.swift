@@ -16,6 +16,8 @@ extension PostgreSQLServerStore {
     ///   sheet from a device that was offline lands before sheets already stored);
     /// - the new running rows: the totals (appending) or the existing row before each (one
     ///   seek), plus the new entries up to it;
+    /// - `late`: a new version for each item with an answer started before the current UTC day
+    ///   (`$7`), whose day snapshots go stale;
     /// - the totals, with the first and last sheet's start.
     static let addComparisonSumsSQL = """
         WITH new AS (
@@ -47,6 +49,10 @@ extension PostgreSQLServerStore {
                   AND (e.started_at, e.sheet_id) < (n.started_at, n.sheet_id)
                 ORDER BY e.started_at DESC, e.sheet_id DESC LIMIT 1) p ON true
             WINDOW w AS (PARTITION BY n.questionnaire_id, n.label ORDER BY n.started_at, n.sheet_id ROWS UNBOUNDED PRECEDING)
+        ), late AS (
+            INSERT INTO comparison_versions (questionnaire_id, label, version)
+            SELECT DISTINCT questionnaire_id, label, 1 FROM new WHERE started_at < $7
+            ON CONFLICT (questionnaire_id, label) DO UPDATE SET version = comparison_versions.version + 1
         )
         INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started)
         SELECT questionnaire_id, label, $6, SUM(number), COUNT(*), MIN(started_at), MAX(started_at) FROM new GROUP BY 1, 2
@@ -57,10 +63,11 @@ extension PostgreSQLServerStore {
         """
 
     static func addComparisonSums(_ connection: PostgresConnection, userId: Int64, stored: [(sheetId: Int64, sheet: AnswerSheet)],
-                                  logger: Logger) async throws {
+                                  receivedAt: Date, logger: Logger) async throws {
         let entries = ComparisonSums.entries(of: stored)
         guard !entries.isEmpty else { return }
-        _ = try await connection.execute(AddComparisonSums(userId: userId, entries: entries), logger: logger)
+        _ = try await connection.execute(AddComparisonSums(userId: userId, entries: entries,
+                                                           lateBefore: ComparisonSums.dayStart(of: receivedAt)), logger: logger)
     }
 
     /// ``addComparisonSumsSQL`` as a statement prepared once per connection (it is planned once,
@@ -70,81 +77,195 @@ extension PostgreSQLServerStore {
         static let sql = addComparisonSumsSQL
         let userId: Int64
         let entries: [ComparisonSums.Entry]
+        let lateBefore: Double
 
         func makeBindings() throws -> PostgresBindings {
-            var binds = PostgresBindings(capacity: 6)
+            var binds = PostgresBindings(capacity: 7)
             binds.append(entries.map(\.questionnaireId))
             binds.append(entries.map(\.label))
             binds.append(entries.map(\.startedAt))
             binds.append(entries.map(\.sheetId))
             binds.append(entries.map(\.number))
             binds.append(userId)
+            binds.append(lateBefore)
             return binds
         }
 
         func decodeRow(_ row: PostgresRow) throws {}
     }
 
-    public func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
-        var means = ComparisonSums.Means(from: from, to: to)
-        guard !means.periodIsEmpty else { return [:] }
-        var binds = PostgresBindings(capacity: 5)
+    public func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?,
+                                 now: Date) async throws -> [Int64: Double] {
+        let period = ComparisonSums.Means(from: from, to: to)
+        guard !period.periodIsEmpty else { return [:] }
+        guard period.from != nil || period.to != nil else {
+            return try await allTimeMeans(questionnaireId: questionnaireId, studyId: studyId, label: label)
+        }
+        let days = [period.to, period.from].map { $0.flatMap { ComparisonSums.snapshotDay(for: $0, now: now) } }
+        let wanted = Set(days.compactMap { $0 })
+        if !wanted.isEmpty {
+            let first = try await means(questionnaireId, studyId, label, period, snapshotDays: days)
+            if first.valid { return first.means }
+            // A snapshot is missing or stale: build it, then read again. Only when another late
+            // upload came in between does this request read with a seek per participant.
+            for day in wanted { try await buildSnapshot(questionnaireId, label, day: day, now: now) }
+            let second = try await means(questionnaireId, studyId, label, period, snapshotDays: days)
+            if second.valid { return second.means }
+        }
+        return try await means(questionnaireId, studyId, label, period, snapshotDays: [nil, nil]).means
+    }
+
+    /// All time: the totals alone, without the columns a period needs.
+    private func allTimeMeans(questionnaireId: String, studyId: String, label: String) async throws -> [Int64: Double] {
+        let rows = try await client.query("""
+            SELECT t.user_id, t.total / t.count FROM comparison_totals t
+            JOIN memberships m ON m.study_id = \(studyId) AND m.user_id = t.user_id AND m.status = 'member'
+            WHERE t.questionnaire_id = \(questionnaireId) AND t.label = \(label) AND t.count > 0
+            """, logger: logger)
+        var means: [Int64: Double] = [:]
+        for try await (userId, mean) in rows.decode((Int64, Double).self) { means[userId] = mean }
+        return means
+    }
+
+    /// The means of the period in one statement, each bound read from its day snapshot
+    /// (`snapshotDays`, for `to` and `from`: the snapshot joined with the last running row since
+    /// its midnight, per participant) or, without one, with a seek per participant. `valid` is
+    /// false when a snapshot is missing or stale, checked in the statement's own snapshot.
+    private func means(_ questionnaireId: String, _ studyId: String, _ label: String, _ period: ComparisonSums.Means,
+                       snapshotDays days: [Int64?]) async throws -> (means: [Int64: Double], valid: Bool) {
+        var binds = PostgresBindings(capacity: 9)
         binds.append(questionnaireId)
         binds.append(label)
         binds.append(studyId)
-        // Per participant the totals row and, for a bound given, only where some but not all
-        // sheets lie before it, the running row of the last sheet before it (one index seek).
-        func lookup(_ bound: Double?) -> String {
-            guard let bound else { return "LEFT JOIN (SELECT NULL::float8 AS total, NULL::bigint AS count)" }
-            binds.append(bound)
-            let parameter = "$\(binds.count)::float8"
-            return """
-                LEFT JOIN LATERAL (
-                    SELECT r.total, r.count FROM comparison_running r
-                    WHERE t.first_started < \(parameter) AND \(parameter) <= t.last_started
-                      AND r.user_id = t.user_id AND r.questionnaire_id = t.questionnaire_id AND r.label = t.label AND r.started_at < \(parameter)
-                    ORDER BY r.started_at DESC, r.sheet_id DESC LIMIT 1)
-                """
+        binds.append(Array(Set(days.compactMap { $0 })))  // both bounds may fall on one day
+        func parameter(_ value: some PostgresNonThrowingEncodable, _ type: String) -> String {
+            binds.append(value)
+            return "$\(binds.count)::\(type)"
         }
+        var parts: [(with: String, join: String, total: String, count: String)] = []
+        for (index, (given, day)) in zip([period.to, period.from], days).enumerated() {
+            let name = index == 0 ? "before_to" : "before_from"
+            guard let given else {
+                // An open end: everything (`to`) or nothing (`from`) lies before it.
+                parts.append(("", "", index == 0 ? "t.total" : "0", index == 0 ? "t.count" : "0"))
+                continue
+            }
+            let bound = parameter(given, "float8")
+            if let day {
+                let midnight = parameter(Double(day) * ComparisonSums.secondsPerDay, "float8")
+                parts.append(("""
+                    , \(name)_snapshot AS (
+                        SELECT user_id, total, count FROM comparison_snapshots WHERE questionnaire_id = $1 AND label = $2 AND day = \(parameter(day, "int8"))
+                    ), \(name)_partial AS (
+                        SELECT DISTINCT ON (user_id) user_id, total, count FROM comparison_running
+                        WHERE questionnaire_id = $1 AND label = $2 AND started_at >= \(midnight) AND started_at < \(bound)
+                        ORDER BY user_id, count DESC
+                    )
+                    """, """
+                    LEFT JOIN \(name)_snapshot \(name)_s ON \(name)_s.user_id = t.user_id
+                    LEFT JOIN \(name)_partial \(name)_p ON \(name)_p.user_id = t.user_id
+                    """, "COALESCE(\(name)_p.total, \(name)_s.total, 0)", "COALESCE(\(name)_p.count, \(name)_s.count, 0)"))
+            } else {
+                parts.append(("", """
+                    LEFT JOIN LATERAL (
+                        SELECT r.total, r.count FROM comparison_running r
+                        WHERE t.first_started < \(bound) AND \(bound) <= t.last_started
+                          AND r.user_id = t.user_id AND r.questionnaire_id = t.questionnaire_id AND r.label = t.label AND r.started_at < \(bound)
+                        ORDER BY r.started_at DESC, r.sheet_id DESC LIMIT 1) \(name) ON true
+                    """,
+                    "CASE WHEN \(bound) <= t.first_started THEN 0 WHEN t.last_started < \(bound) THEN t.total ELSE \(name).total END",
+                    "CASE WHEN \(bound) <= t.first_started THEN 0 WHEN t.last_started < \(bound) THEN t.count ELSE \(name).count END"))
+            }
+        }
+        let (upper, lower) = (parts[0], parts[1])
         let sql = """
-            SELECT t.user_id, t.total, t.count, t.first_started, t.last_started, before_to.total, before_to.count, before_from.total, before_from.count
-            FROM comparison_totals t
-            JOIN memberships m ON m.study_id = $3 AND m.user_id = t.user_id AND m.status = 'member'
-            \(lookup(means.to)) before_to ON true
-            \(lookup(means.from)) before_from ON true
-            WHERE t.questionnaire_id = $1 AND t.label = $2
-            """
-        guard means.from != nil || means.to != nil else {
-            // All time: the totals alone, without the six columns a period needs.
-            let rows = try await client.query(PostgresQuery(unsafeSQL: """
-                SELECT t.user_id, t.total, t.count FROM comparison_totals t
+            WITH valid AS (
+                SELECT COUNT(*) = cardinality($4::int8[]) AS valid FROM comparison_snapshot_days d
+                WHERE d.questionnaire_id = $1 AND d.label = $2 AND d.day = ANY($4::int8[])
+                  AND d.version = COALESCE((SELECT version FROM comparison_versions WHERE questionnaire_id = $1 AND label = $2), 0)
+            )\(upper.with)\(lower.with), sums AS (
+                SELECT t.user_id, \(upper.total) - \(lower.total) AS total, \(upper.count) - \(lower.count) AS count
+                FROM comparison_totals t
                 JOIN memberships m ON m.study_id = $3 AND m.user_id = t.user_id AND m.status = 'member'
+                \(upper.join)
+                \(lower.join)
                 WHERE t.questionnaire_id = $1 AND t.label = $2
-                """, binds: binds), logger: logger)
-            var all: [Int64: Double] = [:]
-            for try await (userId, total, count) in rows.decode((Int64, Double, Int64).self) where count > 0 {
-                all[userId] = total / Double(count)
-            }
-            return all
-        }
+            )
+            SELECT v.valid, s.user_id, s.total / s.count FROM valid v LEFT JOIN sums s ON s.count > 0
+            """
         let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
-        for try await (userId, total, count, first, last, toTotal, toCount, fromTotal, fromCount)
-            in rows.decode((Int64, Double, Int64, Double, Double, Double?, Int64?, Double?, Int64?).self) {
-            func sum(_ total: Double?, _ count: Int64?) -> ComparisonSums.Sum? {
-                guard let total, let count else { return nil }
-                return ComparisonSums.Sum(total: total, count: count)
-            }
-            means.add(ComparisonSums.Participant(userId: userId, totals: ComparisonSums.Sum(total: total, count: count),
-                                                 firstStarted: first, lastStarted: last),
-                      beforeTo: sum(toTotal, toCount), beforeFrom: sum(fromTotal, fromCount))
+        var means: [Int64: Double] = [:]
+        var valid = false
+        for try await (isValid, userId, mean) in rows.decode((Bool, Int64?, Double?).self) {
+            valid = isValid
+            if let userId, let mean { means[userId] = mean }
         }
-        return means.means
+        return (means, valid)
+    }
+
+    /// Builds (or rebuilds, when stale) the snapshot of the item's sums before the midnight
+    /// starting `day`: every participant with a sheet before it, from the totals or the running
+    /// row before it. One builder per snapshot at a time (an advisory lock); the version and the
+    /// rows are read in one statement, so a late upload committing meanwhile leaves it stale, not
+    /// wrong. Drops the item's snapshots not built for a week.
+    private func buildSnapshot(_ questionnaireId: String, _ label: String, day: Int64, now: Date) async throws {
+        let today = Int64(ComparisonSums.dayStart(of: now) / ComparisonSums.secondsPerDay)
+        let midnight = Double(day) * ComparisonSums.secondsPerDay
+        let name = "\(questionnaireId)\n\(label)\n\(day)"
+        let expired = today - ComparisonSums.snapshotLifetimeDays
+        try await transaction { connection in
+            try await connection.query("""
+                SELECT pg_advisory_xact_lock(\(PersonLock.comparisonSnapshots.rawValue), hashtext(\(name)))
+                """, logger: logger)
+            // Built by another request meanwhile: nothing to do.
+            let current = try await connection.query("""
+                SELECT 1 FROM comparison_snapshot_days d
+                WHERE d.questionnaire_id = \(questionnaireId) AND d.label = \(label) AND d.day = \(day)
+                  AND d.version = COALESCE((SELECT version FROM comparison_versions
+                                            WHERE questionnaire_id = \(questionnaireId) AND label = \(label)), 0)
+                """, logger: logger)
+            for try await _ in current { return }
+            try await connection.query("""
+                DELETE FROM comparison_snapshots WHERE questionnaire_id = \(questionnaireId) AND label = \(label) AND day = \(day)
+                """, logger: logger)
+            try await connection.query("""
+                WITH v AS (
+                    SELECT COALESCE((SELECT version FROM comparison_versions WHERE questionnaire_id = \(questionnaireId) AND label = \(label)), 0) AS version
+                ), rows AS (
+                    INSERT INTO comparison_snapshots (questionnaire_id, label, day, user_id, total, count)
+                    SELECT t.questionnaire_id, t.label, \(day), t.user_id,
+                           CASE WHEN t.last_started < \(midnight) THEN t.total ELSE r.total END,
+                           CASE WHEN t.last_started < \(midnight) THEN t.count ELSE r.count END
+                    FROM comparison_totals t
+                    LEFT JOIN LATERAL (
+                        SELECT r.total, r.count FROM comparison_running r
+                        WHERE t.last_started >= \(midnight)
+                          AND r.user_id = t.user_id AND r.questionnaire_id = t.questionnaire_id AND r.label = t.label AND r.started_at < \(midnight)
+                        ORDER BY r.started_at DESC, r.sheet_id DESC LIMIT 1) r ON true
+                    WHERE t.questionnaire_id = \(questionnaireId) AND t.label = \(label) AND t.first_started < \(midnight)
+                )
+                INSERT INTO comparison_snapshot_days (questionnaire_id, label, day, version, built_on)
+                SELECT \(questionnaireId), \(label), \(day), v.version, \(today) FROM v
+                ON CONFLICT (questionnaire_id, label, day) DO UPDATE SET version = excluded.version, built_on = excluded.built_on
+                """, logger: logger)
+            try await connection.query("""
+                DELETE FROM comparison_snapshots s USING comparison_snapshot_days d
+                WHERE d.questionnaire_id = \(questionnaireId) AND d.label = \(label) AND d.built_on < \(expired)
+                  AND s.questionnaire_id = d.questionnaire_id AND s.label = d.label AND s.day = d.day
+                """, logger: logger)
+            try await connection.query("""
+                DELETE FROM comparison_snapshot_days
+                WHERE questionnaire_id = \(questionnaireId) AND label = \(label) AND built_on < \(expired)
+                """, logger: logger)
+        }
     }
 
     public func rebuildComparisonSums() async throws {
         try await transaction { connection in
             try await connection.query("DELETE FROM comparison_totals", logger: logger)
             try await connection.query("DELETE FROM comparison_running", logger: logger)
+            try await connection.query("DELETE FROM comparison_snapshots", logger: logger)
+            try await connection.query("DELETE FROM comparison_snapshot_days", logger: logger)
             // The migration `pg5` keeps its own frozen copy of the fill, as a shipped step never changes.
             for statement in PostgreSQLMigrations.statements(ComparisonSums.fillSQL + ";\n") {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)

@@ -17,6 +17,7 @@ extension SQLiteServerStore: PersonalDataStore {
         // Sums of the person's numeric answers, derived from the sheets the download holds in full.
         "comparison_totals": "sheets",
         "comparison_running": "sheets",
+        "comparison_snapshots": "sheets",
     ]
 
     public func personalData(userId: Int64) async throws -> PersonalData? {

@@ -16,6 +16,7 @@ enum PostgreSQLMigrations {
         ("pg3-login-failures", loginFailuresV3),
         ("pg4-comparison-sums", comparisonSumsV4),
         ("pg5-comparison-running", comparisonRunningV5),
+        ("pg6-comparison-snapshots", comparisonSnapshotsV6),
     ]
 
     /// The lock key that serialises migrations across processes.
@@ -306,5 +307,36 @@ enum PostgreSQLMigrations {
         FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
         WHERE a.number IS NOT NULL
         WINDOW running AS (PARTITION BY s.questionnaire_id, a.label, s.user_id ORDER BY s.started_at, s.id ROWS UNBOUNDED PRECEDING)
+        """
+
+    /// `pg6-comparison-snapshots`: what SQLite's `v10-comparison-snapshots` does — day snapshots
+    /// of every participant's sums, built on first use, the items' versions that mark them
+    /// stale, and the running rows by start.
+    static let comparisonSnapshotsV6 = """
+        CREATE TABLE comparison_versions (
+            questionnaire_id text NOT NULL,
+            label text NOT NULL,
+            version bigint NOT NULL,
+            PRIMARY KEY (questionnaire_id, label)
+        );
+        CREATE TABLE comparison_snapshot_days (
+            questionnaire_id text NOT NULL,
+            label text NOT NULL,
+            day bigint NOT NULL,
+            version bigint NOT NULL,
+            built_on bigint NOT NULL,
+            PRIMARY KEY (questionnaire_id, label, day)
+        );
+        CREATE TABLE comparison_snapshots (
+            questionnaire_id text NOT NULL,
+            label text NOT NULL,
+            day bigint NOT NULL,
+            user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            total double precision NOT NULL,
+            count bigint NOT NULL,
+            PRIMARY KEY (questionnaire_id, label, day, user_id)
+        );
+        CREATE INDEX comparison_snapshots_user ON comparison_snapshots (user_id);
+        CREATE INDEX comparison_running_time ON comparison_running (questionnaire_id, label, started_at) INCLUDE (user_id, total, count);
         """
 }

@@ -100,6 +100,8 @@ public final class PostgreSQLServerStore: ClosableServerStore, Sendable {
         case studyPasswords = 7103
         /// Not a person's: one login name's throttle count (the second key is the name's `hashtext`).
         case logins = 7104
+        /// Not a person's: one day snapshot of the comparison (the second key is its `hashtext`).
+        case comparisonSnapshots = 7105
     }
 }
 

@@ -35,7 +35,7 @@ extension PostgreSQLServerStore: SheetStore {
                 outcomes.append(.stored)
                 stored.append((sheetId, validated.sheet))
             }
-            try await Self.addComparisonSums(connection, userId: userId, stored: stored, logger: logger)
+            try await Self.addComparisonSums(connection, userId: userId, stored: stored, receivedAt: receivedAt, logger: logger)
             return outcomes
         }
     }

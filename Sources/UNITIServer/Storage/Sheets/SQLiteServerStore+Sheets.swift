@@ -148,7 +148,7 @@ extension SQLiteServerStore: SheetStore {
             outcomes.append(.stored)
             stored.append((sheetId, sheet))
         }
-        try addComparisonSums(db, userId: write.userId, stored: stored)
+        try addComparisonSums(db, userId: write.userId, stored: stored, receivedAt: write.receivedAt)
         return outcomes
     }
 

@@ -22,10 +22,11 @@ public protocol SheetStore: Sendable {
     /// Each current member's (status `member` in `studyId`, the questionnaire's study) mean of the
     /// numeric answers to `label` in sheets started within the period. Someone who left, or
     /// answered a public study's questionnaire without joining, is not counted.
-    /// Read from the running sums of ``ComparisonSums`` (the whole days of a period from the
-    /// day sums, its partial edge days from the answers), with the same results as averaging
-    /// the answers themselves.
-    func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double]
+    /// Read from the running sums and day snapshots of ``ComparisonSums`` (a snapshot is built
+    /// on first use for a day that began at least an hour before `now`), with the same results
+    /// as averaging the answers themselves.
+    func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?,
+                          now: Date) async throws -> [Int64: Double]
     /// Recomputes the comparison's running sums from the stored answers (`uniti-server
     /// maintenance rebuild-comparison`: after answers were loaded into the database directly).
     func rebuildComparisonSums() async throws
