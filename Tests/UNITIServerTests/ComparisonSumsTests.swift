@@ -131,8 +131,21 @@ struct ComparisonSumsTests {
         for (questionnaire, label) in [("daily", "loudness"), ("daily", "mood"), ("weekly", "loudness"), ("daily", "tags"), ("daily", "note")] {
             for (from, to) in windows {
                 let actual = try await opened.store.participantMeans(questionnaireId: questionnaire, studyId: "s", label: label, from: from, to: to, now: now)
-                Self.expectSame(actual, Self.reference(generated, questionnaire: questionnaire, label: label, from: from, to: to),
-                                "\(kind) \(questionnaire)/\(label) [\(String(describing: from)), \(String(describing: to)))")
+                let reference = Self.reference(generated, questionnaire: questionnaire, label: label, from: from, to: to)
+                let context = "\(kind) \(questionnaire)/\(label) [\(String(describing: from)), \(String(describing: to)))"
+                Self.expectSame(actual, reference, context)
+                // The figures the comparison shows, summed up by the store, for a member with
+                // answers in the period (the one in the middle) and for someone without.
+                for user in [reference.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.dropFirst(reference.count / 2).first?.key, 999].compactMap({ $0 }) {
+                    let figures = try await opened.store.comparisonFigures(questionnaireId: questionnaire, studyId: "s", label: label,
+                                                                           from: from, to: to, userId: user, now: now)
+                    let expected = ComparisonFigures(means: reference, userId: user)
+                    #expect(figures.participants == expected.participants && figures.below == expected.below && figures.equal == expected.equal,
+                            "\(context) user \(user): \(figures) ≠ \(expected)")
+                    #expect(abs(figures.sumOfMeans - expected.sumOfMeans) <= 1e-9 * max(1, abs(expected.sumOfMeans)), "\(context)")
+                    #expect(figures.ownMean.map { own in expected.ownMean.map { abs(own - $0) <= 1e-9 * max(1, abs($0)) } ?? false } ?? (expected.ownMean == nil),
+                            "\(context) user \(user): own \(String(describing: figures.ownMean)) ≠ \(String(describing: expected.ownMean))")
+                }
             }
         }
         // Choices and text have no mean; the two questionnaires do not mix.

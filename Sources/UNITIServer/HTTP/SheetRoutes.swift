@@ -72,9 +72,9 @@ struct SheetRoutes: Sendable {
         let from = try time("from")
         let to = try time("to")
         // Within the study: only its current members are compared (someone who left is not).
-        let means = try await store.participantMeans(questionnaireId: questionnaireId, studyId: studyId, label: label, from: from, to: to,
-                                                     now: environment.clock.now())
-        let result = Comparison.compute(questionnaireId: questionnaireId, label: label, means: means, userId: user.account.id,
+        let figures = try await store.comparisonFigures(questionnaireId: questionnaireId, studyId: studyId, label: label, from: from, to: to,
+                                                        userId: user.account.id, now: environment.clock.now())
+        let result = Comparison.compute(questionnaireId: questionnaireId, label: label, figures: figures,
                                         minimumParticipants: environment.comparisonMinimumParticipants)
         return try JSONResponse.make(result)
     }

@@ -5,26 +5,55 @@ import UNITIProtocol
 /// who answers often does not weigh more) and placed by a mid-rank percentile. Below the minimum
 /// number of participants nothing is shown, so that no single person's answers can be inferred.
 public enum Comparison {
-    public static func compute(questionnaireId: String, label: String, means: [Int64: Double], userId: Int64,
+    public static func compute(questionnaireId: String, label: String, figures: ComparisonFigures,
                                minimumParticipants: Int) -> ComparisonReport {
-        let participants = means.count
+        let participants = figures.participants
         guard participants >= minimumParticipants else {
             return ComparisonReport(questionnaireId: questionnaireId, label: label, available: false,
                                     reason: "not_enough_participants", participants: participants,
                                     minimumParticipants: minimumParticipants, ownMean: nil, allParticipantsMean: nil, percentile: nil)
         }
-        guard let own = means[userId] else {
+        guard let own = figures.ownMean else {
             return ComparisonReport(questionnaireId: questionnaireId, label: label, available: false,
                                     reason: "no_own_answers", participants: participants,
                                     minimumParticipants: minimumParticipants, ownMean: nil, allParticipantsMean: nil, percentile: nil)
         }
-        let values = Array(means.values)
-        let overall = values.reduce(0, +) / Double(values.count)
-        let below = values.filter { $0 < own }.count
-        let equal = values.filter { $0 == own }.count
-        let percentile = (Double(below) + 0.5 * Double(equal)) / Double(values.count) * 100
+        let overall = figures.sumOfMeans / Double(participants)
+        let percentile = (Double(figures.below) + 0.5 * Double(figures.equal)) / Double(participants) * 100
         return ComparisonReport(questionnaireId: questionnaireId, label: label, available: true, reason: nil,
                                 participants: participants, minimumParticipants: minimumParticipants,
                                 ownMean: own, allParticipantsMean: overall, percentile: percentile)
+    }
+
+    public static func compute(questionnaireId: String, label: String, means: [Int64: Double], userId: Int64,
+                               minimumParticipants: Int) -> ComparisonReport {
+        compute(questionnaireId: questionnaireId, label: label, figures: ComparisonFigures(means: means, userId: userId),
+                minimumParticipants: minimumParticipants)
+    }
+}
+
+/// What the comparison needs of all participants' means (``SheetStore/comparisonFigures``): how
+/// many there are, their sum, the caller's own, and how many lie below it and at it.
+public struct ComparisonFigures: Sendable, Equatable {
+    public var participants: Int
+    public var sumOfMeans: Double
+    public var ownMean: Double?
+    public var below: Int
+    public var equal: Int
+
+    public init(participants: Int, sumOfMeans: Double, ownMean: Double?, below: Int, equal: Int) {
+        self.participants = participants
+        self.sumOfMeans = sumOfMeans
+        self.ownMean = ownMean
+        self.below = below
+        self.equal = equal
+    }
+
+    /// The figures of each participant's mean, for the participant `userId`.
+    public init(means: [Int64: Double], userId: Int64) {
+        let own = means[userId]
+        self.init(participants: means.count, sumOfMeans: means.values.reduce(0, +), ownMean: own,
+                  below: own.map { own in means.values.filter { $0 < own }.count } ?? 0,
+                  equal: own.map { own in means.values.filter { $0 == own }.count } ?? 0)
     }
 }

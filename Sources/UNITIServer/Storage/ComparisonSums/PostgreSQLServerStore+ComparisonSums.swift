@@ -96,44 +96,80 @@ extension PostgreSQLServerStore {
 
     public func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?,
                                  now: Date) async throws -> [Int64: Double] {
-        let period = ComparisonSums.Means(from: from, to: to)
-        guard !period.periodIsEmpty else { return [:] }
-        guard period.from != nil || period.to != nil else {
-            return try await allTimeMeans(questionnaireId: questionnaireId, studyId: studyId, label: label)
+        try await readPeriod(questionnaireId, studyId, label, from: from, to: to, now: now, empty: [:]) { query in
+            let rows = try await client.query(PostgresQuery(unsafeSQL: query.sql + """
+                SELECT v.valid, s.user_id, s.mean FROM valid v LEFT JOIN means s ON true
+                """, binds: query.binds), logger: logger)
+            var means: [Int64: Double] = [:]
+            var valid = false
+            for try await (isValid, userId, mean) in rows.decode((Bool, Int64?, Double?).self) {
+                valid = isValid
+                if let userId, let mean { means[userId] = mean }
+            }
+            return (means, valid)
         }
+    }
+
+    /// The figures summed up in the statement: one row instead of 10,000 means, whose decoding
+    /// took more time than the statement itself (all time, 10,000 participants: 22.7 → N ms p50).
+    public func comparisonFigures(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?,
+                                  userId: Int64, now: Date) async throws -> ComparisonFigures {
+        let none = ComparisonFigures(participants: 0, sumOfMeans: 0, ownMean: nil, below: 0, equal: 0)
+        return try await readPeriod(questionnaireId, studyId, label, from: from, to: to, now: now, empty: none) { query in
+            var binds = query.binds
+            binds.append(userId)
+            let rows = try await client.query(PostgresQuery(unsafeSQL: query.sql + """
+                SELECT v.valid, a.participants, a.total, o.mean, a.below, a.equal FROM valid v
+                LEFT JOIN (SELECT mean FROM means WHERE user_id = $\(binds.count)::int8) o ON true
+                CROSS JOIN LATERAL (
+                    SELECT COUNT(*) AS participants, COALESCE(SUM(m.mean), 0) AS total,
+                           COUNT(*) FILTER (WHERE m.mean < o.mean) AS below, COUNT(*) FILTER (WHERE m.mean = o.mean) AS equal
+                    FROM means m) a
+                """, binds: binds), logger: logger)
+            for try await (valid, participants, total, own, below, equal) in rows.decode((Bool, Int64, Double, Double?, Int64, Int64).self) {
+                return (ComparisonFigures(participants: Int(participants), sumOfMeans: total, ownMean: own, below: Int(below), equal: Int(equal)), valid)
+            }
+            return (none, false)
+        }
+    }
+
+    /// A statement's start, up to the CTE `means`: each current member's mean in the period,
+    /// and `valid`, whether the day snapshots it reads are there and current.
+    struct PeriodQuery {
+        var sql: String
+        var binds: PostgresBindings
+    }
+
+    /// Reads a period with `read`, from day snapshots where the bounds may have them: built when
+    /// missing or stale, then read again; only when a late upload came in between does the
+    /// request read with a seek per participant.
+    private func readPeriod<Result>(_ questionnaireId: String, _ studyId: String, _ label: String, from: Date?, to: Date?, now: Date,
+                                    empty: Result, _ read: (PeriodQuery) async throws -> (Result, valid: Bool)) async throws -> Result {
+        let period = ComparisonSums.Means(from: from, to: to)
+        guard !period.periodIsEmpty else { return empty }
         let days = [period.to, period.from].map { $0.flatMap { ComparisonSums.snapshotDay(for: $0, now: now) } }
         let wanted = Set(days.compactMap { $0 })
         if !wanted.isEmpty {
-            let first = try await means(questionnaireId, studyId, label, period, snapshotDays: days)
-            if first.valid { return first.means }
-            // A snapshot is missing or stale: build it, then read again. Only when another late
-            // upload came in between does this request read with a seek per participant.
-            for day in wanted { try await buildSnapshot(questionnaireId, label, day: day, now: now) }
-            let second = try await means(questionnaireId, studyId, label, period, snapshotDays: days)
-            if second.valid { return second.means }
+            let first = try await read(periodQuery(questionnaireId, studyId, label, period, snapshotDays: days))
+            if first.valid { return first.0 }
+            do {
+                for day in wanted { try await buildSnapshot(questionnaireId, label, day: day, now: now) }
+            } catch {
+                // The request does not fail for it: it reads with a seek per participant.
+                logger.error("comparison snapshot of \(questionnaireId)/\(label) not built: \(String(describing: error))")
+            }
+            let second = try await read(periodQuery(questionnaireId, studyId, label, period, snapshotDays: days))
+            if second.valid { return second.0 }
         }
-        return try await means(questionnaireId, studyId, label, period, snapshotDays: [nil, nil]).means
+        return try await read(periodQuery(questionnaireId, studyId, label, period, snapshotDays: [nil, nil])).0
     }
 
-    /// All time: the totals alone, without the columns a period needs.
-    private func allTimeMeans(questionnaireId: String, studyId: String, label: String) async throws -> [Int64: Double] {
-        let rows = try await client.query("""
-            SELECT t.user_id, t.total / t.count FROM comparison_totals t
-            JOIN memberships m ON m.study_id = \(studyId) AND m.user_id = t.user_id AND m.status = 'member'
-            WHERE t.questionnaire_id = \(questionnaireId) AND t.label = \(label) AND t.count > 0
-            """, logger: logger)
-        var means: [Int64: Double] = [:]
-        for try await (userId, mean) in rows.decode((Int64, Double).self) { means[userId] = mean }
-        return means
-    }
-
-    /// The means of the period in one statement, each bound read from its day snapshot
-    /// (`snapshotDays`, for `to` and `from`: the snapshot joined with the last running row since
-    /// its midnight, per participant) or, without one, with a seek per participant. `valid` is
-    /// false when a snapshot is missing or stale, checked in the statement's own snapshot.
-    private func means(_ questionnaireId: String, _ studyId: String, _ label: String, _ period: ComparisonSums.Means,
-                       snapshotDays days: [Int64?]) async throws -> (means: [Int64: Double], valid: Bool) {
-        var binds = PostgresBindings(capacity: 9)
+    /// The period's sums per current member: each bound from its day snapshot (`snapshotDays`,
+    /// for `to` and `from`: the snapshot joined with the last running row since its midnight,
+    /// per participant), with a seek per participant without one, or nothing for an open end.
+    private func periodQuery(_ questionnaireId: String, _ studyId: String, _ label: String, _ period: ComparisonSums.Means,
+                             snapshotDays days: [Int64?]) -> PeriodQuery {
+        var binds = PostgresBindings(capacity: 10)
         binds.append(questionnaireId)
         binds.append(label)
         binds.append(studyId)
@@ -190,17 +226,11 @@ extension PostgreSQLServerStore {
                 \(upper.join)
                 \(lower.join)
                 WHERE t.questionnaire_id = $1 AND t.label = $2
+            ), means AS (
+                SELECT user_id, total / count AS mean FROM sums WHERE count > 0
             )
-            SELECT v.valid, s.user_id, s.total / s.count FROM valid v LEFT JOIN sums s ON s.count > 0
             """
-        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
-        var means: [Int64: Double] = [:]
-        var valid = false
-        for try await (isValid, userId, mean) in rows.decode((Bool, Int64?, Double?).self) {
-            valid = isValid
-            if let userId, let mean { means[userId] = mean }
-        }
-        return (means, valid)
+        return PeriodQuery(sql: sql + "\n", binds: binds)
     }
 
     /// Builds (or rebuilds, when stale) the snapshot of the item's sums before the midnight

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import UNITIProtocol
 
 /// The comparison's running sums in SQLite (steps of ``ServerMigrations``; never edit a shipped step).
@@ -189,8 +190,14 @@ extension SQLiteServerStore {
             if let means = try await pool.read({ db in try Self.means(db, item, period, snapshotDays: days) }) { return means }
             // A snapshot is missing or stale: build it, then read again. Only when another late
             // upload came in between does this request read with a seek per participant.
-            try await pool.write { db in
-                for day in wanted { try Self.buildSnapshot(db, item, day: day, now: now) }
+            do {
+                try await pool.write { db in
+                    for day in wanted { try Self.buildSnapshot(db, item, day: day, now: now) }
+                }
+            } catch {
+                // The request does not fail for it: it reads with a seek per participant.
+                Logger(label: "uniti-server.comparison").error(
+                    "comparison snapshot of \(questionnaireId)/\(label) not built: \(String(describing: error))")
             }
         }
         return try await pool.read { db in
@@ -267,8 +274,11 @@ extension SQLiteServerStore {
         }
         var means = period
         // Columns by position, not by name: at 10,000 rows × 9 columns the name lookups showed (all time, 12.1 → 8.8 ms p50).
-        func sum(_ row: Row, _ first: Int, _ bound: Int, _ userId: Int64) throws -> ComparisonSums.Sum? {
-            if snapshotBounds[bound] != nil { return try snapshotBounds[bound]?.sum(for: userId) }
+        // The snapshot streams are read only as far as a participant needs them: a bound after
+        // everyone's last sheet (a period until now) reads none of its snapshot.
+        func sum(_ row: Row, _ first: Int, _ bound: Int, _ participant: ComparisonSums.Participant) throws -> ComparisonSums.Sum? {
+            guard participant.needsLookup(before: bound == 0 ? period.to : period.from) else { return nil }
+            if snapshotBounds[bound] != nil { return try snapshotBounds[bound]?.sum(for: participant.userId) }
             let total: Double? = row[first], count: Int64? = row[first + 1]
             guard let total, let count else { return nil }
             return ComparisonSums.Sum(total: total, count: count)
@@ -277,7 +287,7 @@ extension SQLiteServerStore {
             guard try members.value(for: row[0]) != nil else { continue }
             let participant = ComparisonSums.Participant(userId: row[0], totals: ComparisonSums.Sum(total: row[1], count: row[2]),
                                                          firstStarted: row[3], lastStarted: row[4])
-            means.add(participant, beforeTo: try sum(row, 5, 0, participant.userId), beforeFrom: try sum(row, 7, 1, participant.userId))
+            means.add(participant, beforeTo: try sum(row, 5, 0, participant), beforeFrom: try sum(row, 7, 1, participant))
         }
         return means.means
     }

@@ -27,6 +27,10 @@ public protocol SheetStore: Sendable {
     /// as averaging the answers themselves.
     func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?,
                           now: Date) async throws -> [Int64: Double]
+    /// The comparison's figures of ``participantMeans`` for the participant `userId`: on
+    /// PostgreSQL summed up in the database, so 10,000 means do not travel to the server.
+    func comparisonFigures(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?,
+                           userId: Int64, now: Date) async throws -> ComparisonFigures
     /// Recomputes the comparison's running sums from the stored answers (`uniti-server
     /// maintenance rebuild-comparison`: after answers were loaded into the database directly).
     func rebuildComparisonSums() async throws
@@ -37,6 +41,14 @@ public protocol SheetStore: Sendable {
     func exportSheets(studyId: String, _ body: @escaping @Sendable (ExportedSheet) throws -> Void) async throws
     /// The questionnaire versions a study's sheets answer (few: one per id and version).
     func answeredQuestionnaireVersions(studyId: String) async throws -> [(id: String, version: Int)]
+}
+
+extension SheetStore {
+    public func comparisonFigures(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?,
+                                  userId: Int64, now: Date) async throws -> ComparisonFigures {
+        ComparisonFigures(means: try await participantMeans(questionnaireId: questionnaireId, studyId: studyId, label: label,
+                                                            from: from, to: to, now: now), userId: userId)
+    }
 }
 
 /// One sheet of a study export, with what the server knows of it besides the sheet.
