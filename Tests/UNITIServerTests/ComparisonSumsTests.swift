@@ -210,7 +210,7 @@ struct ComparisonSumsTests {
         }
     }
 
-    @Test("sheets stored late, after day snapshots were built, make them stale: the next comparison includes them", arguments: StoreKind.allCases)
+    @Test("sheets stored late, after day snapshots were built, are added to them: the next comparison includes them", arguments: StoreKind.allCases)
     func lateSheetsAfterSnapshots(_ kind: StoreKind) async throws {
         let opened = try await kind.open()
         defer { Task { await opened.close() } }
@@ -254,6 +254,12 @@ struct ComparisonSumsTests {
         }
         let raised = try Self.query(kind, opened, "SELECT version FROM comparison_versions WHERE questionnaire_id = 'daily' AND label = 'loudness'")
         #expect(Int(raised.first ?? "") == (Int(version.first ?? "") ?? 0) + 9, "\(kind): nine late uploads, nine new versions: \(raised)")
+        // The late answers went into the snapshots, which stayed current (not left to rebuild).
+        let current = try Self.query(kind, opened, """
+            SELECT COUNT(*) FROM comparison_snapshot_days d JOIN comparison_versions v ON v.questionnaire_id = d.questionnaire_id AND v.label = d.label
+            WHERE d.questionnaire_id = 'daily' AND d.label = 'loudness' AND d.version = v.version
+            """)
+        #expect(current == built, "\(kind): current snapshots \(current) of \(built)")
         try await check("after late sheets")
 
         // A snapshot not built for a week is dropped when another is built.
@@ -298,7 +304,7 @@ struct ComparisonSumsTests {
         }
     }
 
-    @Test("a bound gets a day snapshot only when its day began an hour or more ago; a late sheet started before the day it is received on")
+    @Test("a bound gets a day snapshot only when its day began an hour or more ago; a late answer started before the day it is received on")
     func snapshotDays() {
         let midnight = 1_798_761_600.0
         let now = Date(timeIntervalSince1970: midnight + 3_600)
@@ -312,6 +318,7 @@ struct ComparisonSumsTests {
         let items = ComparisonSums.lateItems([entry("a", midnight - 1), entry("a", midnight - 5), entry("b", midnight), entry("c", midnight - 86_400)],
                                              receivedAt: Date(timeIntervalSince1970: midnight + 10))
         #expect(items.map(\.label) == ["a", "c"])
+        #expect(items.map { $0.entries.map(\.startedAt) } == [[midnight - 1, midnight - 5], [midnight - 86_400]])
     }
 
     @Test("a bound's sum from a snapshot: the last running row since its midnight, else the snapshot, else nothing, read in participant order")

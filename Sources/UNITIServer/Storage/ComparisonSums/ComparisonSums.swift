@@ -24,9 +24,11 @@ import UNITIProtocol
 ///
 /// Snapshots are built on first use, for a day that began at least ``settling`` ago, and tagged
 /// with the item's version in `comparison_versions`. Storing a sheet started before the current
-/// UTC day (a late upload) raises that version, in the storing transaction, which makes every
-/// snapshot of the item stale: it is rebuilt on its next use. A reader checks the versions in
-/// the same read transaction as it reads the snapshot, so it never reads a stale one.
+/// UTC day (a late upload) raises that version in the storing transaction, adds the answer to the
+/// snapshots that were current and tags them with the new version. A snapshot built meanwhile
+/// from rows that did not include the answer keeps the old version: stale, it is rebuilt on its
+/// next use. A reader checks the versions in the same read as it reads the snapshot, so it never
+/// reads a stale one.
 enum ComparisonSums {
     static let secondsPerDay = 86_400.0
     /// How long after midnight a day's snapshot may be built. A sheet counts as late when it
@@ -49,14 +51,19 @@ enum ComparisonSums {
         (date.timeIntervalSince1970 / secondsPerDay).rounded(.down) * secondsPerDay
     }
 
-    /// The items (questionnaire, label) a batch stores late answers for: their snapshots go stale.
-    static func lateItems(_ entries: [Entry], receivedAt: Date) -> [(questionnaireId: String, label: String)] {
+    /// The items (questionnaire, label) a batch stores late answers for, each with those answers:
+    /// they change the item's snapshots.
+    static func lateItems(_ entries: [Entry], receivedAt: Date) -> [(questionnaireId: String, label: String, entries: [Entry])] {
         let start = dayStart(of: receivedAt)
-        var seen = Set<[String]>()
-        return entries.compactMap { entry in
-            guard entry.startedAt < start, seen.insert([entry.questionnaireId, entry.label]).inserted else { return nil }
-            return (entry.questionnaireId, entry.label)
+        var items: [(questionnaireId: String, label: String, entries: [Entry])] = []
+        for entry in entries where entry.startedAt < start {
+            if let index = items.firstIndex(where: { $0.questionnaireId == entry.questionnaireId && $0.label == entry.label }) {
+                items[index].entries.append(entry)
+            } else {
+                items.append((entry.questionnaireId, entry.label, [entry]))
+            }
         }
+        return items
     }
 
     /// The two statements that fill both tables from every stored answer (the migrations and

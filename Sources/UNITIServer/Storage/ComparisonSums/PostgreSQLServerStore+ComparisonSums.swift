@@ -17,7 +17,7 @@ extension PostgreSQLServerStore {
     /// - the new running rows: the totals (appending) or the existing row before each (one
     ///   seek), plus the new entries up to it;
     /// - `late`: a new version for each item with an answer started before the current UTC day
-    ///   (`$7`), whose day snapshots go stale;
+    ///   (`$7`), whose day snapshots change (``addComparisonSums(_:userId:stored:receivedAt:logger:)``);
     /// - the totals, with the first and last sheet's start.
     static let addComparisonSumsSQL = """
         WITH new AS (
@@ -68,6 +68,32 @@ extension PostgreSQLServerStore {
         guard !entries.isEmpty else { return }
         _ = try await connection.execute(AddComparisonSums(userId: userId, entries: entries,
                                                            lateBefore: ComparisonSums.dayStart(of: receivedAt)), logger: logger)
+        let late = ComparisonSums.lateItems(entries, receivedAt: receivedAt)
+        guard !late.isEmpty else { return }
+        // The statement above raised the version of each item with a late answer, and this
+        // transaction holds that row until it ends: no other late upload of the item runs the
+        // two statements below at the same time. The snapshots current before the raise
+        // (version - 1) get the late answers and the new version; a snapshot being built
+        // meanwhile read the old version and stays stale.
+        let answers = late.flatMap(\.entries)
+        try await connection.query("""
+            INSERT INTO comparison_snapshots (questionnaire_id, label, day, user_id, total, count)
+            SELECT d.questionnaire_id, d.label, d.day, \(userId), SUM(n.number), COUNT(*)
+            FROM unnest(\(answers.map(\.questionnaireId))::text[], \(answers.map(\.label))::text[],
+                        \(answers.map(\.startedAt))::float8[], \(answers.map(\.number))::float8[]) AS n (questionnaire_id, label, started_at, number)
+            JOIN comparison_versions v ON v.questionnaire_id = n.questionnaire_id AND v.label = n.label
+            JOIN comparison_snapshot_days d ON d.questionnaire_id = n.questionnaire_id AND d.label = n.label
+             AND d.version = v.version - 1 AND d.day * 86400 > n.started_at
+            GROUP BY d.questionnaire_id, d.label, d.day
+            ON CONFLICT (questionnaire_id, label, day, user_id) DO UPDATE SET
+                total = comparison_snapshots.total + excluded.total, count = comparison_snapshots.count + excluded.count
+            """, logger: logger)
+        try await connection.query("""
+            UPDATE comparison_snapshot_days d SET version = v.version
+            FROM comparison_versions v, unnest(\(late.map(\.questionnaireId))::text[], \(late.map(\.label))::text[]) AS i (questionnaire_id, label)
+            WHERE v.questionnaire_id = i.questionnaire_id AND v.label = i.label
+              AND d.questionnaire_id = i.questionnaire_id AND d.label = i.label AND d.version = v.version - 1
+            """, logger: logger)
     }
 
     /// ``addComparisonSumsSQL`` as a statement prepared once per connection (it is planned once,
@@ -111,7 +137,7 @@ extension PostgreSQLServerStore {
     }
 
     /// The figures summed up in the statement: one row instead of 10,000 means, whose decoding
-    /// took more time than the statement itself (all time, 10,000 participants: 22.7 → N ms p50).
+    /// took more time than the statement itself (all time at 10,000 participants: 21.9 → 12.1 ms p50 in `Scripts/bench/scale`).
     public func comparisonFigures(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?,
                                   userId: Int64, now: Date) async throws -> ComparisonFigures {
         let none = ComparisonFigures(participants: 0, sumOfMeans: 0, ownMean: nil, below: 0, equal: 0)

@@ -130,13 +130,32 @@ extension SQLiteServerStore {
     static func addComparisonSums(_ db: Database, userId: Int64, stored: [(sheetId: Int64, sheet: AnswerSheet)], receivedAt: Date) throws {
         let entries = ComparisonSums.entries(of: stored)
         guard !entries.isEmpty else { return }
-        // A late answer changes the sums before midnights that may have snapshots: they go stale.
+        // A late answer (started before the current UTC day) changes the sums before midnights
+        // that may have snapshots: the item's version goes up; the snapshots that were current
+        // get the answer added and the new version; any others stay stale, rebuilt when needed.
         let bump = try db.cachedStatement(sql: """
-            INSERT INTO comparison_versions (questionnaire_id, label, version) VALUES (?, ?, 1)
+            INSERT INTO comparison_versions (questionnaire_id, label, version) VALUES (:q, :label, 1)
             ON CONFLICT (questionnaire_id, label) DO UPDATE SET version = version + 1
+            RETURNING version
+            """)
+        let addToSnapshots = try db.cachedStatement(sql: """
+            INSERT INTO comparison_snapshots (questionnaire_id, label, day, user_id, total, count)
+            SELECT questionnaire_id, label, day, :user, :number, 1 FROM comparison_snapshot_days
+            WHERE questionnaire_id = :q AND label = :label AND version = :old AND day * 86400 > :started
+            ON CONFLICT (questionnaire_id, label, day, user_id) DO UPDATE SET total = total + excluded.total, count = count + 1
+            """)
+        let retag = try db.cachedStatement(sql: """
+            UPDATE comparison_snapshot_days SET version = :new WHERE questionnaire_id = :q AND label = :label AND version = :old
             """)
         for item in ComparisonSums.lateItems(entries, receivedAt: receivedAt) {
-            try bump.execute(arguments: [item.questionnaireId, item.label])
+            let key: StatementArguments = ["q": item.questionnaireId, "label": item.label]
+            guard let version = try Int64.fetchOne(bump, arguments: key) else {
+                throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "the comparison version's upsert returned no row")
+            }
+            for entry in item.entries {
+                try addToSnapshots.execute(arguments: key + ["user": userId, "number": entry.number, "old": version - 1, "started": entry.startedAt])
+            }
+            try retag.execute(arguments: key + ["new": version, "old": version - 1])
         }
         let item = "user_id = :user AND questionnaire_id = :q AND label = :label"
         let totals = try db.cachedStatement(sql: """
