@@ -75,6 +75,71 @@ struct PostgreSQLConcurrencyTests {
         }
     }
 
+    @Test("late sheets of many people through two processes at once: no lock conflict, every answer in the day snapshots")
+    func lateSheetsIntoSnapshotsUnderConcurrency() async throws {
+        try await withTwoProcesses { first, second, ada in
+            let store = first.store
+            var users = [ada]
+            for index in 0..<5 {
+                let user = try await store.createUser(username: "p\(index)", email: "p\(index)@example.org", passwordHash: "x",
+                                                      language: "en", pseudonym: "p-\(index)", now: now)
+                try await store.setMembership(studyId: "open", userId: user, status: .member, now: now)
+                users.append(user)
+            }
+            func day(_ day: Int, _ hour: Int) -> String { String(format: "2027-01-%02dT%02d:30:00+00:00", day, hour) }
+            var stored: [(userId: Int64, sheet: AnswerSheet)] = []
+            for (index, user) in users.enumerated() {
+                let early = sheet(loudness: Double(10 * index), mood: 1, startedAt: day(5, 8))
+                _ = try await store.storeSheets(userId: user, sheets: [ValidatedSheet(sheet: early, studyId: "open")], receivedAt: now)
+                stored.append((user, early))
+            }
+            let windows: [(Date?, Date?)] = [(OffsetTimestamp(parsing: day(8, 12))!.date, nil),
+                                             (OffsetTimestamp(parsing: day(3, 6))!.date, OffsetTimestamp(parsing: day(10, 6))!.date)]
+            func check(_ context: String) async throws {
+                for label in ["loudness", "mood"] {
+                    for (from, to) in windows {
+                        var sums: [Int64: (Double, Int)] = [:]
+                        for (user, sheet) in stored {
+                            let start = sheet.startedAt.date
+                            guard from.map({ start >= $0 }) ?? true, to.map({ start < $0 }) ?? true, let number = sheet.answers[label]?.value.number
+                            else { continue }
+                            sums[user] = ((sums[user]?.0 ?? 0) + number, (sums[user]?.1 ?? 0) + 1)
+                        }
+                        let means = try await second.participantMeans(questionnaireId: "daily", studyId: "open", label: label, from: from, to: to, now: now)
+                        #expect(means == sums.mapValues { $0.0 / Double($0.1) }, "\(context) \(label) \(String(describing: from))")
+                    }
+                }
+            }
+            try await check("built")
+            // Each person's offline device sends five batches of two old sheets, through either process, all at once.
+            var batches: [(store: any ServerStore, userId: Int64, sheets: [AnswerSheet])] = []
+            for (index, user) in users.enumerated() {
+                for round in 0..<5 {
+                    let sheets = (0..<2).map { half in
+                        sheet(loudness: Double(index * 7 + round * 3 + half), mood: Double(1 + (round + half) % 3), startedAt: day(2 + round * 2 + half, 6 + index))
+                    }
+                    batches.append(((index + round) % 2 == 0 ? store : second, user, sheets))
+                    stored.append(contentsOf: sheets.map { (user, $0) })
+                }
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for batch in batches {
+                    group.addTask {
+                        _ = try await batch.store.storeSheets(userId: batch.userId, sheets: batch.sheets.map { ValidatedSheet(sheet: $0, studyId: "open") },
+                                                              receivedAt: self.now)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            // Every late batch went into the snapshots, which all stayed current.
+            let stale = try PostgresCluster.shared().query("""
+                SELECT COUNT(*) FROM comparison_snapshot_days d JOIN comparison_versions v USING (questionnaire_id, label) WHERE d.version <> v.version
+                """, database: String(first.location.split(separator: "/").last!))
+            #expect(stale == ["0"])
+            try await check("after late batches")
+        }
+    }
+
     @Test("the comparison sums lose no increment and count no duplicate when two processes store one person's batches at once")
     func comparisonSumsUnderConcurrency() async throws {
         try await withTwoProcesses { first, second, user in

@@ -18,6 +18,7 @@ extension PostgreSQLServerStore {
     ///   seek), plus the new entries up to it;
     /// - `late`: a new version for each item with an answer started before the current UTC day
     ///   (`$7`), whose day snapshots change (``addComparisonSums(_:userId:stored:receivedAt:logger:)``);
+    ///   the rows are locked in the order of the items, so two late uploads never deadlock;
     /// - the totals, with the first and last sheet's start.
     static let addComparisonSumsSQL = """
         WITH new AS (
@@ -51,7 +52,7 @@ extension PostgreSQLServerStore {
             WINDOW w AS (PARTITION BY n.questionnaire_id, n.label ORDER BY n.started_at, n.sheet_id ROWS UNBOUNDED PRECEDING)
         ), late AS (
             INSERT INTO comparison_versions (questionnaire_id, label, version)
-            SELECT DISTINCT questionnaire_id, label, 1 FROM new WHERE started_at < $7
+            SELECT DISTINCT questionnaire_id, label, 1 FROM new WHERE started_at < $7 ORDER BY 1, 2
             ON CONFLICT (questionnaire_id, label) DO UPDATE SET version = comparison_versions.version + 1
         )
         INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started)

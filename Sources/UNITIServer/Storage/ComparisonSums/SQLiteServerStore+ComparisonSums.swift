@@ -126,37 +126,12 @@ extension SQLiteServerStore {
     /// Entries go in running order, each first added to the participant's totals. The usual
     /// entry is the participant's newest: its running row is the new totals. Only a sheet from
     /// before others already stored (a device that was offline) needs the running row before
-    /// it, and adds itself to every later row of the participant.
+    /// it, and adds itself to every later row of the participant. An answer started before the
+    /// day it is received on also goes into the day snapshots (``addLateAnswersToSnapshots``).
     static func addComparisonSums(_ db: Database, userId: Int64, stored: [(sheetId: Int64, sheet: AnswerSheet)], receivedAt: Date) throws {
         let entries = ComparisonSums.entries(of: stored)
         guard !entries.isEmpty else { return }
-        // A late answer (started before the current UTC day) changes the sums before midnights
-        // that may have snapshots: the item's version goes up; the snapshots that were current
-        // get the answer added and the new version; any others stay stale, rebuilt when needed.
-        let bump = try db.cachedStatement(sql: """
-            INSERT INTO comparison_versions (questionnaire_id, label, version) VALUES (:q, :label, 1)
-            ON CONFLICT (questionnaire_id, label) DO UPDATE SET version = version + 1
-            RETURNING version
-            """)
-        let addToSnapshots = try db.cachedStatement(sql: """
-            INSERT INTO comparison_snapshots (questionnaire_id, label, day, user_id, total, count)
-            SELECT questionnaire_id, label, day, :user, :number, 1 FROM comparison_snapshot_days
-            WHERE questionnaire_id = :q AND label = :label AND version = :old AND day * 86400 > :started
-            ON CONFLICT (questionnaire_id, label, day, user_id) DO UPDATE SET total = total + excluded.total, count = count + 1
-            """)
-        let retag = try db.cachedStatement(sql: """
-            UPDATE comparison_snapshot_days SET version = :new WHERE questionnaire_id = :q AND label = :label AND version = :old
-            """)
-        for item in ComparisonSums.lateItems(entries, receivedAt: receivedAt) {
-            let key: StatementArguments = ["q": item.questionnaireId, "label": item.label]
-            guard let version = try Int64.fetchOne(bump, arguments: key) else {
-                throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "the comparison version's upsert returned no row")
-            }
-            for entry in item.entries {
-                try addToSnapshots.execute(arguments: key + ["user": userId, "number": entry.number, "old": version - 1, "started": entry.startedAt])
-            }
-            try retag.execute(arguments: key + ["new": version, "old": version - 1])
-        }
+        try addLateAnswersToSnapshots(db, userId: userId, ComparisonSums.lateItems(entries, receivedAt: receivedAt))
         let item = "user_id = :user AND questionnaire_id = :q AND label = :label"
         let totals = try db.cachedStatement(sql: """
             INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started)
@@ -195,6 +170,38 @@ extension SQLiteServerStore {
             try insert.execute(arguments: key + ["total": (before.map { $0[0] as Double } ?? 0) + entry.number,
                                                  "count": (before.map { $0[1] as Int64 } ?? 0) + 1])
             try later.execute(arguments: key + ["number": entry.number])
+        }
+    }
+
+    /// A late answer (started before the current UTC day) changes the sums before midnights that
+    /// may have snapshots: the item's version goes up; the snapshots that were current get the
+    /// answer added and the new version; any others stay stale, rebuilt when next needed.
+    static func addLateAnswersToSnapshots(_ db: Database, userId: Int64,
+                                          _ late: [(questionnaireId: String, label: String, entries: [ComparisonSums.Entry])]) throws {
+        guard !late.isEmpty else { return }
+        let bump = try db.cachedStatement(sql: """
+            INSERT INTO comparison_versions (questionnaire_id, label, version) VALUES (:q, :label, 1)
+            ON CONFLICT (questionnaire_id, label) DO UPDATE SET version = version + 1
+            RETURNING version
+            """)
+        let addToSnapshots = try db.cachedStatement(sql: """
+            INSERT INTO comparison_snapshots (questionnaire_id, label, day, user_id, total, count)
+            SELECT questionnaire_id, label, day, :user, :number, 1 FROM comparison_snapshot_days
+            WHERE questionnaire_id = :q AND label = :label AND version = :old AND day * 86400 > :started
+            ON CONFLICT (questionnaire_id, label, day, user_id) DO UPDATE SET total = total + excluded.total, count = count + 1
+            """)
+        let retag = try db.cachedStatement(sql: """
+            UPDATE comparison_snapshot_days SET version = :new WHERE questionnaire_id = :q AND label = :label AND version = :old
+            """)
+        for item in late {
+            let key: StatementArguments = ["q": item.questionnaireId, "label": item.label]
+            guard let version = try Int64.fetchOne(bump, arguments: key) else {
+                throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "the comparison version's upsert returned no row")
+            }
+            for entry in item.entries {
+                try addToSnapshots.execute(arguments: key + ["user": userId, "number": entry.number, "old": version - 1, "started": entry.startedAt])
+            }
+            try retag.execute(arguments: key + ["new": version, "old": version - 1])
         }
     }
 
@@ -292,9 +299,9 @@ extension SQLiteServerStore {
                     """, [item.questionnaireId, item.label, day]))
         }
         var means = period
-        // Columns by position, not by name: at 10,000 rows × 9 columns the name lookups showed (all time, 12.1 → 8.8 ms p50).
-        // The snapshot streams are read only as far as a participant needs them: a bound after
-        // everyone's last sheet (a period until now) reads none of its snapshot.
+        // A bound's sum only where the participant needs it: a bound after everyone's last sheet
+        // (a period until now) reads none of its snapshot. Columns by position, not by name: at
+        // 10,000 rows × 9 columns the name lookups showed (all time, 12.1 → 8.8 ms p50).
         func sum(_ row: Row, _ first: Int, _ bound: Int, _ participant: ComparisonSums.Participant) throws -> ComparisonSums.Sum? {
             guard participant.needsLookup(before: bound == 0 ? period.to : period.from) else { return nil }
             if snapshotBounds[bound] != nil { return try snapshotBounds[bound]?.sum(for: participant.userId) }
