@@ -81,6 +81,18 @@ enum ComparisonSums {
         WINDOW running AS (PARTITION BY s.questionnaire_id, a.label, s.user_id ORDER BY s.started_at, s.id ROWS UNBOUNDED PRECEDING)
         """
 
+    /// SQL of the running row of the last sheet started before `bound` (an SQL expression), for
+    /// the participant and item of the totals row `t`: one index seek. `condition` on `t` skips
+    /// the seek where it is false.
+    static func lastRunningRow(_ columns: String, before bound: String, if condition: String? = nil) -> String {
+        """
+        SELECT \(columns) FROM comparison_running r
+        WHERE \(condition.map { "\($0) AND " } ?? "")r.user_id = t.user_id AND r.questionnaire_id = t.questionnaire_id
+          AND r.label = t.label AND r.started_at < \(bound)
+        ORDER BY r.started_at DESC, r.sheet_id DESC LIMIT 1
+        """
+    }
+
     /// One numeric answer of a sheet just stored: what it adds to the sums.
     struct Entry: Equatable {
         var questionnaireId: String

@@ -231,10 +231,9 @@ extension PostgreSQLServerStore {
             } else {
                 parts.append(("", """
                     LEFT JOIN LATERAL (
-                        SELECT r.total, r.count FROM comparison_running r
-                        WHERE t.first_started < \(bound) AND \(bound) <= t.last_started
-                          AND r.user_id = t.user_id AND r.questionnaire_id = t.questionnaire_id AND r.label = t.label AND r.started_at < \(bound)
-                        ORDER BY r.started_at DESC, r.sheet_id DESC LIMIT 1) \(name) ON true
+                        \(ComparisonSums.lastRunningRow("r.total, r.count", before: bound,
+                                                        if: "t.first_started < \(bound) AND \(bound) <= t.last_started"))
+                    ) \(name) ON true
                     """,
                     "CASE WHEN \(bound) <= t.first_started THEN 0 WHEN t.last_started < \(bound) THEN t.total ELSE \(name).total END",
                     "CASE WHEN \(bound) <= t.first_started THEN 0 WHEN t.last_started < \(bound) THEN t.count ELSE \(name).count END"))
@@ -285,26 +284,28 @@ extension PostgreSQLServerStore {
             try await connection.query("""
                 DELETE FROM comparison_snapshots WHERE questionnaire_id = \(questionnaireId) AND label = \(label) AND day = \(day)
                 """, logger: logger)
-            try await connection.query("""
+            var binds = PostgresBindings(capacity: 5)
+            binds.append(questionnaireId)
+            binds.append(label)
+            binds.append(day)
+            binds.append(midnight)
+            binds.append(today)
+            try await connection.query(PostgresQuery(unsafeSQL: """
                 WITH v AS (
-                    SELECT COALESCE((SELECT version FROM comparison_versions WHERE questionnaire_id = \(questionnaireId) AND label = \(label)), 0) AS version
+                    SELECT COALESCE((SELECT version FROM comparison_versions WHERE questionnaire_id = $1 AND label = $2), 0) AS version
                 ), rows AS (
                     INSERT INTO comparison_snapshots (questionnaire_id, label, day, user_id, total, count)
-                    SELECT t.questionnaire_id, t.label, \(day), t.user_id,
-                           CASE WHEN t.last_started < \(midnight) THEN t.total ELSE r.total END,
-                           CASE WHEN t.last_started < \(midnight) THEN t.count ELSE r.count END
+                    SELECT t.questionnaire_id, t.label, $3, t.user_id,
+                           CASE WHEN t.last_started < $4 THEN t.total ELSE r.total END,
+                           CASE WHEN t.last_started < $4 THEN t.count ELSE r.count END
                     FROM comparison_totals t
-                    LEFT JOIN LATERAL (
-                        SELECT r.total, r.count FROM comparison_running r
-                        WHERE t.last_started >= \(midnight)
-                          AND r.user_id = t.user_id AND r.questionnaire_id = t.questionnaire_id AND r.label = t.label AND r.started_at < \(midnight)
-                        ORDER BY r.started_at DESC, r.sheet_id DESC LIMIT 1) r ON true
-                    WHERE t.questionnaire_id = \(questionnaireId) AND t.label = \(label) AND t.first_started < \(midnight)
+                    LEFT JOIN LATERAL (\(ComparisonSums.lastRunningRow("r.total, r.count", before: "$4", if: "t.last_started >= $4"))) r ON true
+                    WHERE t.questionnaire_id = $1 AND t.label = $2 AND t.first_started < $4
                 )
                 INSERT INTO comparison_snapshot_days (questionnaire_id, label, day, version, built_on)
-                SELECT \(questionnaireId), \(label), \(day), v.version, \(today) FROM v
+                SELECT $1, $2, $3, v.version, $5 FROM v
                 ON CONFLICT (questionnaire_id, label, day) DO UPDATE SET version = excluded.version, built_on = excluded.built_on
-                """, logger: logger)
+                """, binds: binds), logger: logger)
             try await connection.query("""
                 DELETE FROM comparison_snapshots s USING comparison_snapshot_days d
                 WHERE d.questionnaire_id = \(questionnaireId) AND d.label = \(label) AND d.built_on < \(expired)

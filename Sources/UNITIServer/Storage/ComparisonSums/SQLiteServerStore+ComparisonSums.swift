@@ -259,9 +259,7 @@ extension SQLiteServerStore {
                 guard given != nil, day == nil else { return "NULL AS \(bound)_\(column)" }
                 return """
                     CASE WHEN t.first_started < :\(bound) AND :\(bound) <= t.last_started THEN
-                        (SELECT r.\(column) FROM comparison_running r
-                         WHERE r.user_id = t.user_id AND r.questionnaire_id = t.questionnaire_id AND r.label = t.label AND r.started_at < :\(bound)
-                         ORDER BY r.started_at DESC, r.sheet_id DESC LIMIT 1)
+                        (\(ComparisonSums.lastRunningRow("r.\(column)", before: ":\(bound)")))
                     END AS \(bound)_\(column)
                     """
             }.joined(separator: ", ")
@@ -336,9 +334,7 @@ extension SQLiteServerStore {
             INSERT INTO comparison_snapshots (questionnaire_id, label, day, user_id, total, count)
             SELECT t.questionnaire_id, t.label, :day, t.user_id, \(["total", "count"].map { column in """
                 CASE WHEN t.last_started < :midnight THEN t.\(column) ELSE
-                    (SELECT r.\(column) FROM comparison_running r
-                     WHERE r.user_id = t.user_id AND r.questionnaire_id = t.questionnaire_id AND r.label = t.label AND r.started_at < :midnight
-                     ORDER BY r.started_at DESC, r.sheet_id DESC LIMIT 1)
+                    (\(ComparisonSums.lastRunningRow("r.\(column)", before: ":midnight")))
                 END
                 """ }.joined(separator: ", "))
             FROM comparison_totals t
