@@ -24,12 +24,6 @@ public enum Comparison {
                                 participants: participants, minimumParticipants: minimumParticipants,
                                 ownMean: own, allParticipantsMean: overall, percentile: percentile)
     }
-
-    public static func compute(questionnaireId: String, label: String, means: [Int64: Double], userId: Int64,
-                               minimumParticipants: Int) -> ComparisonReport {
-        compute(questionnaireId: questionnaireId, label: label, figures: ComparisonFigures(means: means, userId: userId),
-                minimumParticipants: minimumParticipants)
-    }
 }
 
 /// What the comparison needs of all participants' means (``SheetStore/comparisonFigures``): how
