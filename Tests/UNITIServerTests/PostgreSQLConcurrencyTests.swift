@@ -98,15 +98,10 @@ struct PostgreSQLConcurrencyTests {
             func check(_ context: String) async throws {
                 for label in ["loudness", "mood"] {
                     for (from, to) in windows {
-                        var sums: [Int64: (Double, Int)] = [:]
-                        for (user, sheet) in stored {
-                            let start = sheet.startedAt.date
-                            guard from.map({ start >= $0 }) ?? true, to.map({ start < $0 }) ?? true, let number = sheet.answers[label]?.value.number
-                            else { continue }
-                            sums[user] = ((sums[user]?.0 ?? 0) + number, (sums[user]?.1 ?? 0) + 1)
-                        }
+                        let expected = ComparisonSumsTests.reference(ComparisonSumsTests.Generated(members: Set(users), sheets: stored),
+                                                                     questionnaire: "daily", label: label, from: from, to: to)
                         let means = try await second.participantMeans(questionnaireId: "daily", studyId: "open", label: label, from: from, to: to, now: now)
-                        #expect(means == sums.mapValues { $0.0 / Double($0.1) }, "\(context) \(label) \(String(describing: from))")
+                        #expect(means == expected, "\(context) \(label) \(String(describing: from))")
                     }
                 }
             }
