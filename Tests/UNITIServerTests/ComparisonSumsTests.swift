@@ -176,7 +176,8 @@ struct ComparisonSumsTests {
             _ = try PostgresCluster.shared().query("""
                 DROP TABLE comparison_totals; DROP TABLE comparison_running;
                 DROP TABLE comparison_snapshots; DROP TABLE comparison_snapshot_days; DROP TABLE comparison_versions;
-                DELETE FROM schema_migrations WHERE identifier IN ('pg4-comparison-sums', 'pg5-comparison-running', 'pg6-comparison-snapshots')
+                DELETE FROM schema_migrations WHERE identifier IN ('pg4-comparison-sums', 'pg5-comparison-running', 'pg6-comparison-snapshots',
+                                                             'pg7-comparison-snapshot-sums-in-key')
                 """, database: database)
         }
         let migrated = try await opened.reopen()
@@ -301,6 +302,33 @@ struct ComparisonSumsTests {
             // A new version makes them stale: rebuilt, right again.
             _ = try Self.query(kind, opened, "UPDATE comparison_versions SET version = version + 1 WHERE questionnaire_id = 'daily' AND label = 'loudness'")
             Self.expectSame(try await means(window), reference, "\(kind) rebuilt")
+        }
+    }
+
+    @Test("PostgreSQL: a bound outside the item's sheets builds no snapshot; read as outside, a bound among sheets (one stored meanwhile) still gives exact means")
+    func boundsOutsideTheSheets() async throws {
+        let opened = try await StoreKind.postgres.open()
+        defer { Task { await opened.close() } }
+        let store = try #require(opened.store as? PostgreSQLServerStore)
+        var random = Random(state: 11)
+        let generated = try await generate(opened.store, random: &random)
+        let day = 86_400.0
+        // From before the first sheet until after the last: everyone's totals, and no snapshot
+        // of either day is built (both days began long before `now`, so inside they would be).
+        let everything = (Self.firstDay.addingTimeInterval(-day / 2), Self.firstDay.addingTimeInterval(12 * day))
+        let first = try await store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness",
+                                                     from: everything.0, to: everything.1, now: now)
+        Self.expectSame(first, Self.reference(generated, questionnaire: "daily", label: "loudness", from: everything.0, to: everything.1), "outside")
+        #expect(try Self.query(.postgres, opened, "SELECT COUNT(*) FROM comparison_snapshot_days") == ["0"])
+        // A request that looked at the item's sheets before a sheet among them was stored reads
+        // the bound as outside: that participant's sums come from a seek. Every period, read so.
+        for (questionnaire, label) in [("daily", "loudness"), ("daily", "mood"), ("weekly", "loudness")] {
+            for (from, to) in Self.windows(&random) {
+                let means = try await store.participantMeansSeekingInsideBounds(questionnaireId: questionnaire, studyId: "s", label: label,
+                                                                                from: from, to: to)
+                Self.expectSame(means, Self.reference(generated, questionnaire: questionnaire, label: label, from: from, to: to),
+                                "\(questionnaire)/\(label) [\(String(describing: from)), \(String(describing: to))) seeking")
+            }
         }
     }
 

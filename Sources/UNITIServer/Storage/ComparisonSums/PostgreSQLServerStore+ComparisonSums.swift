@@ -123,18 +123,31 @@ extension PostgreSQLServerStore {
 
     public func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?,
                                  now: Date) async throws -> [Int64: Double] {
-        try await readPeriod(questionnaireId, studyId, label, from: from, to: to, now: now, empty: [:]) { query in
-            let rows = try await client.query(PostgresQuery(unsafeSQL: query.sql + """
-                SELECT v.valid, s.user_id, s.mean FROM valid v LEFT JOIN means s ON true
-                """, binds: query.binds), logger: logger)
-            var means: [Int64: Double] = [:]
-            var valid = false
-            for try await (isValid, userId, mean) in rows.decode((Bool, Int64?, Double?).self) {
-                valid = isValid
-                if let userId, let mean { means[userId] = mean }
-            }
-            return (means, valid)
+        try await readPeriod(questionnaireId, studyId, label, from: from, to: to, now: now, empty: [:], means)
+    }
+
+    /// ``participantMeans`` as a request reads them when every given bound turned out to lie
+    /// outside the item's sheets: each participant among whose sheets a bound falls gets a seek.
+    /// This is what happens to a participant whose sheet was stored between the request's look
+    /// at the item's sheets and its read; tests check it is exact for any bound.
+    func participantMeansSeekingInsideBounds(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
+        let period = ComparisonSums.Means(from: from, to: to)
+        guard !period.periodIsEmpty else { return [:] }
+        return try await means(periodQuery(questionnaireId, studyId, label, period, snapshotDays: [nil, nil],
+                                           outside: [period.to != nil, period.from != nil])).means
+    }
+
+    private func means(_ query: PeriodQuery) async throws -> (means: [Int64: Double], valid: Bool) {
+        let rows = try await client.query(PostgresQuery(unsafeSQL: query.sql + """
+            SELECT v.valid, s.user_id, s.mean FROM valid v LEFT JOIN means s ON true
+            """, binds: query.binds), logger: logger)
+        var means: [Int64: Double] = [:]
+        var valid = false
+        for try await (isValid, userId, mean) in rows.decode((Bool, Int64?, Double?).self) {
+            valid = isValid
+            if let userId, let mean { means[userId] = mean }
         }
+        return (means, valid)
     }
 
     /// The figures summed up in the statement: one row instead of 10,000 means, whose decoding
@@ -145,12 +158,15 @@ extension PostgreSQLServerStore {
         return try await readPeriod(questionnaireId, studyId, label, from: from, to: to, now: now, empty: none) { query in
             var binds = query.binds
             binds.append(userId)
+            // The own mean from the same CTEs filtered to the person (a few index lookups, the
+            // same sums to the last bit), not a second pass over everyone's means.
             let rows = try await client.query(PostgresQuery(unsafeSQL: query.sql + """
-                SELECT v.valid, a.participants, a.total, o.mean, a.below, a.equal FROM valid v
-                LEFT JOIN (SELECT mean FROM means WHERE user_id = $\(binds.count)::int8) o ON true
-                CROSS JOIN LATERAL (
+                , own AS (SELECT mean FROM means WHERE user_id = $\(binds.count)::int8)
+                SELECT v.valid, a.participants, a.total, (SELECT mean FROM own), a.below, a.equal FROM valid v
+                CROSS JOIN (
                     SELECT COUNT(*) AS participants, COALESCE(SUM(m.mean), 0) AS total,
-                           COUNT(*) FILTER (WHERE m.mean < o.mean) AS below, COUNT(*) FILTER (WHERE m.mean = o.mean) AS equal
+                           COUNT(*) FILTER (WHERE m.mean < (SELECT mean FROM own)) AS below,
+                           COUNT(*) FILTER (WHERE m.mean = (SELECT mean FROM own)) AS equal
                     FROM means m) a
                 """, binds: binds), logger: logger)
             for try await (valid, participants, total, own, below, equal) in rows.decode((Bool, Int64, Double, Double?, Int64, Int64).self) {
@@ -161,7 +177,9 @@ extension PostgreSQLServerStore {
     }
 
     /// A statement's start, up to the CTE `means`: each current member's mean in the period,
-    /// and `valid`, whether the day snapshots it reads are there and current.
+    /// and `valid`, whether the day snapshots it reads are there and current. The CTEs up to
+    /// `means` are not materialized: a reader filtered to one person gets that person's rows by
+    /// index (the filter is pushed into them), a reader of everyone one pass.
     struct PeriodQuery {
         var sql: String
         var binds: PostgresBindings
@@ -174,10 +192,22 @@ extension PostgreSQLServerStore {
                                     empty: Result, _ read: (PeriodQuery) async throws -> (Result, valid: Bool)) async throws -> Result {
         let period = ComparisonSums.Means(from: from, to: to)
         guard !period.periodIsEmpty else { return empty }
-        let days = [period.to, period.from].map { $0.flatMap { ComparisonSums.snapshotDay(for: $0, now: now) } }
+        let bounds = [period.to, period.from]
+        // A `to` after the item's last sheet, or a `from` at or before its first, is everyone's
+        // totals or nothing: it needs no snapshot (none is built for it), only a seek for a
+        // participant with a sheet stored since this look (`outside`).
+        let span = try await rows("""
+            SELECT MIN(started_at) AS first, MAX(started_at) AS last FROM comparison_running
+            WHERE questionnaire_id = \(questionnaireId) AND label = \(label)
+            """).first.map { (first: try $0.value("first") as Double?, last: try $0.value("last") as Double?) }
+        let outside = [period.to.map { to in span?.last.map { $0 < to } ?? true } ?? false,
+                       period.from.map { from in span?.first.map { from <= $0 } ?? true } ?? false]
+        let days = zip(bounds, outside).map { bound, outside in
+            outside ? nil : bound.flatMap { ComparisonSums.snapshotDay(for: $0, now: now) }
+        }
         let wanted = Set(days.compactMap { $0 })
         if !wanted.isEmpty {
-            let first = try await read(periodQuery(questionnaireId, studyId, label, period, snapshotDays: days))
+            let first = try await read(periodQuery(questionnaireId, studyId, label, period, snapshotDays: days, outside: outside))
             if first.valid { return first.0 }
             do {
                 for day in wanted { try await buildSnapshot(questionnaireId, label, day: day, now: now) }
@@ -185,17 +215,19 @@ extension PostgreSQLServerStore {
                 // The request does not fail for it: it reads with a seek per participant.
                 logger.error("comparison snapshot of \(questionnaireId)/\(label) not built: \(String(describing: error))")
             }
-            let second = try await read(periodQuery(questionnaireId, studyId, label, period, snapshotDays: days))
+            let second = try await read(periodQuery(questionnaireId, studyId, label, period, snapshotDays: days, outside: outside))
             if second.valid { return second.0 }
         }
-        return try await read(periodQuery(questionnaireId, studyId, label, period, snapshotDays: [nil, nil])).0
+        return try await read(periodQuery(questionnaireId, studyId, label, period, snapshotDays: [nil, nil], outside: outside)).0
     }
 
     /// The period's sums per current member: each bound from its day snapshot (`snapshotDays`,
     /// for `to` and `from`: the snapshot joined with the last running row since its midnight,
     /// per participant), with a seek per participant without one, or nothing for an open end.
+    /// A bound `outside` the item's sheets seeks only for a participant whose sheets it falls
+    /// among (a scalar subquery in the `CASE`, run for that row only, not a join for every row).
     private func periodQuery(_ questionnaireId: String, _ studyId: String, _ label: String, _ period: ComparisonSums.Means,
-                             snapshotDays days: [Int64?]) -> PeriodQuery {
+                             snapshotDays days: [Int64?], outside: [Bool]) -> PeriodQuery {
         var binds = PostgresBindings(capacity: 10)
         binds.append(questionnaireId)
         binds.append(label)
@@ -214,12 +246,18 @@ extension PostgreSQLServerStore {
                 continue
             }
             let bound = parameter(given, "float8")
-            if let day {
+            if outside[index] {
+                func sum(_ column: String) -> String {
+                    "CASE WHEN \(bound) <= t.first_started THEN 0 WHEN t.last_started < \(bound) THEN t.\(column) "
+                        + "ELSE (\(ComparisonSums.lastRunningRow("r.\(column)", before: bound))) END"
+                }
+                parts.append(("", "", sum("total"), sum("count")))
+            } else if let day {
                 let midnight = parameter(Double(day) * ComparisonSums.secondsPerDay, "float8")
                 parts.append(("""
-                    , \(name)_snapshot AS (
+                    , \(name)_snapshot AS NOT MATERIALIZED (
                         SELECT user_id, total, count FROM comparison_snapshots WHERE questionnaire_id = $1 AND label = $2 AND day = \(parameter(day, "int8"))
-                    ), \(name)_partial AS (
+                    ), \(name)_partial AS NOT MATERIALIZED (
                         SELECT DISTINCT ON (user_id) user_id, total, count FROM comparison_running
                         WHERE questionnaire_id = $1 AND label = $2 AND started_at >= \(midnight) AND started_at < \(bound)
                         ORDER BY user_id, count DESC
@@ -245,14 +283,14 @@ extension PostgreSQLServerStore {
                 SELECT COUNT(*) = cardinality($4::int8[]) AS valid FROM comparison_snapshot_days d
                 WHERE d.questionnaire_id = $1 AND d.label = $2 AND d.day = ANY($4::int8[])
                   AND d.version = COALESCE((SELECT version FROM comparison_versions WHERE questionnaire_id = $1 AND label = $2), 0)
-            )\(upper.with)\(lower.with), sums AS (
+            )\(upper.with)\(lower.with), sums AS NOT MATERIALIZED (
                 SELECT t.user_id, \(upper.total) - \(lower.total) AS total, \(upper.count) - \(lower.count) AS count
                 FROM comparison_totals t
                 JOIN memberships m ON m.study_id = $3 AND m.user_id = t.user_id AND m.status = 'member'
                 \(upper.join)
                 \(lower.join)
                 WHERE t.questionnaire_id = $1 AND t.label = $2
-            ), means AS (
+            ), means AS NOT MATERIALIZED (
                 SELECT user_id, total / count AS mean FROM sums WHERE count > 0
             )
             """
