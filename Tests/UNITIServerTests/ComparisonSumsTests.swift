@@ -305,7 +305,7 @@ struct ComparisonSumsTests {
         }
     }
 
-    @Test("PostgreSQL: a bound outside the item's sheets builds no snapshot; read as outside, a bound among sheets (one stored meanwhile) still gives exact means")
+    @Test("PostgreSQL: a bound outside the item's sheets is read like an open end, with no snapshot; read so while a sheet lies beyond it, the read is invalid")
     func boundsOutsideTheSheets() async throws {
         let opened = try await StoreKind.postgres.open()
         defer { Task { await opened.close() } }
@@ -320,16 +320,32 @@ struct ComparisonSumsTests {
                                                      from: everything.0, to: everything.1, now: now)
         Self.expectSame(first, Self.reference(generated, questionnaire: "daily", label: "loudness", from: everything.0, to: everything.1), "outside")
         #expect(try Self.query(.postgres, opened, "SELECT COUNT(*) FROM comparison_snapshot_days") == ["0"])
-        // A request that looked at the item's sheets before a sheet among them was stored reads
-        // the bound as outside: that participant's sums come from a seek. Every period, read so.
+        // A request that looked at the item's first and last sheet before a sheet beyond a bound
+        // was stored reads that bound as outside: its read must say it is not valid (and is
+        // then read again another way). Every period, read so: valid exactly when each given
+        // bound lies outside the item's sheets, and then exact.
+        var checked = (valid: 0, invalid: 0)
         for (questionnaire, label) in [("daily", "loudness"), ("daily", "mood"), ("weekly", "loudness")] {
-            for (from, to) in Self.windows(&random) {
-                let means = try await store.participantMeansSeekingInsideBounds(questionnaireId: questionnaire, studyId: "s", label: label,
-                                                                                from: from, to: to)
-                Self.expectSame(means, Self.reference(generated, questionnaire: questionnaire, label: label, from: from, to: to),
-                                "\(questionnaire)/\(label) [\(String(describing: from)), \(String(describing: to))) seeking")
+            let starts = generated.sheets.filter { $0.sheet.questionnaireID == questionnaire && $0.sheet.answers[label]?.value.number != nil }
+                .map(\.sheet.startedAt.date)
+            // Also the edges: `from` at the first sheet's start is outside, `to` at the last's is not.
+            let edges: [(Date?, Date?)] = [(starts.min(), nil), (nil, starts.max()), (nil, starts.max()!.addingTimeInterval(0.001))]
+            let windows = Self.windows(&random) + edges + [(everything.0, nil), (nil, everything.1), everything]
+            for (from, to) in windows where !(from.flatMap { from in to.map { $0 <= from } } ?? false) {
+                let outside = (to.map { to in starts.allSatisfy { $0 < to } } ?? true) && (from.map { from in starts.allSatisfy { from <= $0 } } ?? true)
+                let read = try await store.participantMeansReadingBoundsAsOutside(questionnaireId: questionnaire, studyId: "s", label: label,
+                                                                                  from: from, to: to)
+                let context = "\(questionnaire)/\(label) [\(String(describing: from)), \(String(describing: to)))"
+                #expect(read.valid == outside, "\(context)")
+                if outside {
+                    Self.expectSame(read.means, Self.reference(generated, questionnaire: questionnaire, label: label, from: from, to: to), context)
+                    checked.valid += 1
+                } else {
+                    checked.invalid += 1
+                }
             }
         }
+        #expect(checked.valid >= 9 && checked.invalid >= 60, "\(checked)")
     }
 
     @Test("a bound gets a day snapshot only when its day began an hour or more ago; a late answer started before the day it is received on")

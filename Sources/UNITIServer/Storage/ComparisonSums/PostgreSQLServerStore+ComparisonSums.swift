@@ -126,15 +126,14 @@ extension PostgreSQLServerStore {
         try await readPeriod(questionnaireId, studyId, label, from: from, to: to, now: now, empty: [:], means)
     }
 
-    /// ``participantMeans`` as a request reads them when every given bound turned out to lie
-    /// outside the item's sheets: each participant among whose sheets a bound falls gets a seek.
-    /// This is what happens to a participant whose sheet was stored between the request's look
-    /// at the item's sheets and its read; tests check it is exact for any bound.
-    func participantMeansSeekingInsideBounds(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
+    /// ``participantMeans`` read as if each given bound lay outside the item's sheets, and
+    /// whether that read is valid: what a request reads when a sheet among a bound was stored
+    /// after its look at the item's first and last sheet (tests: invalid then, exact otherwise).
+    func participantMeansReadingBoundsAsOutside(questionnaireId: String, studyId: String, label: String,
+                                                from: Date?, to: Date?) async throws -> (means: [Int64: Double], valid: Bool) {
         let period = ComparisonSums.Means(from: from, to: to)
-        guard !period.periodIsEmpty else { return [:] }
         return try await means(periodQuery(questionnaireId, studyId, label, period, snapshotDays: [nil, nil],
-                                           outside: [period.to != nil, period.from != nil])).means
+                                           outside: [period.to != nil, period.from != nil]))
     }
 
     private func means(_ query: PeriodQuery) async throws -> (means: [Int64: Double], valid: Bool) {
@@ -194,9 +193,10 @@ extension PostgreSQLServerStore {
         guard !period.periodIsEmpty else { return empty }
         let bounds = [period.to, period.from]
         // A `to` after the item's last sheet, or a `from` at or before its first, is everyone's
-        // totals or nothing: it needs no snapshot (none is built for it), only a seek for a
-        // participant with a sheet stored since this look (`outside`).
-        let span = try await rows("""
+        // totals or nothing, like an open end: no snapshot is built or read for it. The read
+        // checks the item's first and last sheet again in its own snapshot: a sheet stored
+        // between here and there makes it invalid, and it is read with a seek per participant.
+        let span = bounds.allSatisfy({ $0 == nil }) ? nil : try await rows("""
             SELECT MIN(started_at) AS first, MAX(started_at) AS last FROM comparison_running
             WHERE questionnaire_id = \(questionnaireId) AND label = \(label)
             """).first.map { (first: try $0.value("first") as Double?, last: try $0.value("last") as Double?) }
@@ -206,9 +206,11 @@ extension PostgreSQLServerStore {
             outside ? nil : bound.flatMap { ComparisonSums.snapshotDay(for: $0, now: now) }
         }
         let wanted = Set(days.compactMap { $0 })
-        if !wanted.isEmpty {
+        if !wanted.isEmpty || outside.contains(true) {
             let first = try await read(periodQuery(questionnaireId, studyId, label, period, snapshotDays: days, outside: outside))
             if first.valid { return first.0 }
+        }
+        if !wanted.isEmpty {
             do {
                 for day in wanted { try await buildSnapshot(questionnaireId, label, day: day, now: now) }
             } catch {
@@ -218,14 +220,14 @@ extension PostgreSQLServerStore {
             let second = try await read(periodQuery(questionnaireId, studyId, label, period, snapshotDays: days, outside: outside))
             if second.valid { return second.0 }
         }
-        return try await read(periodQuery(questionnaireId, studyId, label, period, snapshotDays: [nil, nil], outside: outside)).0
+        return try await read(periodQuery(questionnaireId, studyId, label, period, snapshotDays: [nil, nil], outside: [false, false])).0
     }
 
     /// The period's sums per current member: each bound from its day snapshot (`snapshotDays`,
     /// for `to` and `from`: the snapshot joined with the last running row since its midnight,
     /// per participant), with a seek per participant without one, or nothing for an open end.
-    /// A bound `outside` the item's sheets seeks only for a participant whose sheets it falls
-    /// among (a scalar subquery in the `CASE`, run for that row only, not a join for every row).
+    /// A bound `outside` the item's sheets is read like an open end; `valid` then also says
+    /// that it still lies outside them.
     private func periodQuery(_ questionnaireId: String, _ studyId: String, _ label: String, _ period: ComparisonSums.Means,
                              snapshotDays days: [Int64?], outside: [Bool]) -> PeriodQuery {
         var binds = PostgresBindings(capacity: 10)
@@ -238,6 +240,7 @@ extension PostgreSQLServerStore {
             return "$\(binds.count)::\(type)"
         }
         var parts: [(with: String, join: String, total: String, count: String)] = []
+        var stillOutside = ""
         for (index, (given, day)) in zip([period.to, period.from], days).enumerated() {
             let name = index == 0 ? "before_to" : "before_from"
             guard let given else {
@@ -247,11 +250,11 @@ extension PostgreSQLServerStore {
             }
             let bound = parameter(given, "float8")
             if outside[index] {
-                func sum(_ column: String) -> String {
-                    "CASE WHEN \(bound) <= t.first_started THEN 0 WHEN t.last_started < \(bound) THEN t.\(column) "
-                        + "ELSE (\(ComparisonSums.lastRunningRow("r.\(column)", before: bound))) END"
-                }
-                parts.append(("", "", sum("total"), sum("count")))
+                let (end, sign) = index == 0 ? ("MAX", "<") : ("MIN", ">=")
+                stillOutside += """
+                     AND COALESCE((SELECT \(end)(started_at) FROM comparison_running WHERE questionnaire_id = $1 AND label = $2) \(sign) \(bound), true)
+                    """
+                parts.append(("", "", index == 0 ? "t.total" : "0", index == 0 ? "t.count" : "0"))
             } else if let day {
                 let midnight = parameter(Double(day) * ComparisonSums.secondsPerDay, "float8")
                 parts.append(("""
@@ -280,7 +283,7 @@ extension PostgreSQLServerStore {
         let (upper, lower) = (parts[0], parts[1])
         let sql = """
             WITH valid AS (
-                SELECT COUNT(*) = cardinality($4::int8[]) AS valid FROM comparison_snapshot_days d
+                SELECT COUNT(*) = cardinality($4::int8[])\(stillOutside) AS valid FROM comparison_snapshot_days d
                 WHERE d.questionnaire_id = $1 AND d.label = $2 AND d.day = ANY($4::int8[])
                   AND d.version = COALESCE((SELECT version FROM comparison_versions WHERE questionnaire_id = $1 AND label = $2), 0)
             )\(upper.with)\(lower.with), sums AS NOT MATERIALIZED (
