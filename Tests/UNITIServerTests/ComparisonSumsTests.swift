@@ -37,6 +37,10 @@ struct ComparisonSumsTests {
     /// questionnaires across ten days, started in many UTC offsets, with numeric, choice and text answers.
     func generate(_ store: any ServerStore, random: inout Random) async throws -> Generated {
         try await store.createStudy(StudyRecord(id: "s", title: LocalizedText(["en": "S"]), modules: [.tyt]), now: now)
+        for id in ["daily", "weekly"] {
+            _ = try await store.addQuestionnaire(try QuestionnaireImport.document(from: Data(dailyQuestionnaireJSON(id: id, version: 1).utf8), studyId: "s"),
+                                                 module: nil, now: now)
+        }
         var generated = Generated()
         for index in 0..<24 {
             let user = try await store.createUser(username: "u\(index)", email: "u\(index)@example.org", passwordHash: "x",
@@ -152,6 +156,41 @@ struct ComparisonSumsTests {
         #expect(try await opened.store.participantMeans(questionnaireId: "daily", studyId: "s", label: "note", from: nil, to: nil, now: now).isEmpty)
     }
 
+    @Test("membership changes after the sheets: who left is compared no more, who joined or came back is, also in periods read from snapshots",
+          arguments: StoreKind.allCases)
+    func membershipChangesAfterSheets(_ kind: StoreKind) async throws {
+        let opened = try await kind.open()
+        defer { Task { await opened.close() } }
+        var random = Random(state: 3)
+        var generated = try await generate(opened.store, random: &random)
+        let windows: [(Date?, Date?)] = [(nil, nil), (Self.firstDay.addingTimeInterval(2 * 86_400 + 100), Self.firstDay.addingTimeInterval(7 * 86_400))]
+        func check(_ context: String) async throws {
+            for (from, to) in windows {
+                Self.expectSame(try await opened.store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to, now: now),
+                                Self.reference(generated, questionnaire: "daily", label: "loudness", from: from, to: to), "\(kind) \(context)")
+            }
+        }
+        try await check("before")  // builds the snapshots the second read uses
+        // Among the people with sheets: three members leave, one who left comes back, one who
+        // never joined joins, one member is asked to wait (pending).
+        var byStatus: [MembershipStatus: [Int64]] = [:]
+        for user in Set(generated.sheets.map(\.userId)).sorted() {
+            byStatus[try await opened.store.membership(studyId: "s", userId: user), default: []].append(user)
+        }
+        let members = byStatus[.member] ?? []
+        let changes: [(Int64?, MembershipStatus)] = [(members.first, .left), (members.dropFirst().first, .left), (members.dropFirst(2).first, .left),
+                                                     (byStatus[.left]?.first, .member), (byStatus[.none]?.first, .member),
+                                                     (members.dropFirst(3).first, .pending)]
+        var changed = 0
+        for case let (user?, status) in changes {
+            try await opened.store.setMembership(studyId: "s", userId: user, status: status, now: now)
+            if status == .member { generated.members.insert(user) } else { generated.members.remove(user) }
+            changed += 1
+        }
+        #expect(changed == changes.count)
+        try await check("after")
+    }
+
     @Test("a database from before the sums gets them filled by its migration; a rebuild gives the same", arguments: StoreKind.allCases)
     func migrationAndRebuildFill(_ kind: StoreKind) async throws {
         let opened = try await kind.open()
@@ -177,7 +216,7 @@ struct ComparisonSumsTests {
                 DROP TABLE comparison_totals; DROP TABLE comparison_running;
                 DROP TABLE comparison_snapshots; DROP TABLE comparison_snapshot_days; DROP TABLE comparison_versions;
                 DELETE FROM schema_migrations WHERE identifier IN ('pg4-comparison-sums', 'pg5-comparison-running', 'pg6-comparison-snapshots',
-                                                             'pg7-comparison-snapshot-sums-in-key')
+                                                             'pg7-comparison-reads')
                 """, database: database)
         }
         let migrated = try await opened.reopen()

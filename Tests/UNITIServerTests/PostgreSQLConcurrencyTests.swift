@@ -135,6 +135,49 @@ struct PostgreSQLConcurrencyTests {
         }
     }
 
+    @Test("first sheets stored through one process while another changes the same people's memberships: the comparison counts exactly the current members")
+    func membershipChangesDuringFirstSheets() async throws {
+        try await withTwoProcesses { first, second, _ in
+            var users: [Int64] = []
+            for index in 0..<24 {
+                let user = try await first.store.createUser(username: "m\(index)", email: "m\(index)@example.org", passwordHash: "x",
+                                                            language: "en", pseudonym: "m-\(index)", now: now)
+                try await first.store.setMembership(studyId: "open", userId: user, status: .member, now: now)
+                users.append(user)
+            }
+            // Each person's first sheet (the row whose `member` the upload sets) through one
+            // process, while the other lets every second person leave and rejoin and leave again.
+            var final: [Int64: MembershipStatus] = [:]
+            for (index, user) in users.enumerated() { final[user] = index % 2 == 0 ? .left : .member }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (index, user) in users.enumerated() {
+                    group.addTask {
+                        let answered = sheet(loudness: Double(index), mood: 2, startedAt: "2027-01-05T08:30:00+00:00")
+                        _ = try await (index % 3 == 0 ? second : first.store).storeSheets(
+                            userId: user, sheets: [ValidatedSheet(sheet: answered, studyId: "open")], receivedAt: self.now)
+                    }
+                    group.addTask {
+                        let steps: [MembershipStatus] = index % 2 == 0 ? [.left, .member, .left] : [.left, .member]
+                        for status in steps {
+                            try await (index % 3 == 1 ? first.store : second).setMembership(studyId: "open", userId: user, status: status, now: self.now)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let figures = try await second.comparisonFigures(questionnaireId: "daily", studyId: "open", label: "loudness",
+                                                             from: nil, to: nil, userId: users[1], now: now)
+            let members = users.enumerated().filter { final[$0.element] == .member }
+            #expect(figures.participants == members.count, "\(figures)")
+            #expect(figures.sumOfMeans == Double(members.map(\.offset).reduce(0, +)), "\(figures)")
+            let wrong = try PostgresCluster.shared().query("""
+                SELECT COUNT(*) FROM comparison_totals t JOIN memberships m ON m.study_id = 'open' AND m.user_id = t.user_id
+                WHERE t.member <> (m.status = 'member')
+                """, database: String(first.location.split(separator: "/").last!))
+            #expect(wrong == ["0"])
+        }
+    }
+
     @Test("the comparison sums lose no increment and count no duplicate when two processes store one person's batches at once")
     func comparisonSumsUnderConcurrency() async throws {
         try await withTwoProcesses { first, second, user in

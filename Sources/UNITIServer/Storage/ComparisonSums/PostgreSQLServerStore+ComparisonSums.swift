@@ -19,7 +19,9 @@ extension PostgreSQLServerStore {
     /// - `late`: a new version for each item with an answer started before the current UTC day
     ///   (`$7`), whose day snapshots change (``addComparisonSums(_:userId:stored:receivedAt:logger:)``);
     ///   the rows are locked in the order of the items, so two late uploads never deadlock;
-    /// - the totals, with the first and last sheet's start.
+    /// - the totals, with the first and last sheet's start, and for a new row whether the person
+    ///   is a current member of the questionnaire's study (a membership change waits for the
+    ///   person's sheet lock this transaction holds, then sets it: ``setMembership``).
     static let addComparisonSumsSQL = """
         WITH new AS (
             SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::bigint[], $5::float8[])
@@ -55,8 +57,11 @@ extension PostgreSQLServerStore {
             SELECT DISTINCT questionnaire_id, label, 1 FROM new WHERE started_at < $7 ORDER BY 1, 2
             ON CONFLICT (questionnaire_id, label) DO UPDATE SET version = comparison_versions.version + 1
         )
-        INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started)
-        SELECT questionnaire_id, label, $6, SUM(number), COUNT(*), MIN(started_at), MAX(started_at) FROM new GROUP BY 1, 2
+        INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started, member)
+        SELECT questionnaire_id, label, $6, SUM(number), COUNT(*), MIN(started_at), MAX(started_at),
+               EXISTS (SELECT FROM questionnaires q JOIN memberships m ON m.study_id = q.study_id
+                       WHERE q.id = new.questionnaire_id AND m.user_id = $6 AND m.status = 'member')
+        FROM new GROUP BY 1, 2
         ON CONFLICT (questionnaire_id, label, user_id) DO UPDATE SET
             total = comparison_totals.total + excluded.total, count = comparison_totals.count + excluded.count,
             first_started = LEAST(comparison_totals.first_started, excluded.first_started),
@@ -289,10 +294,9 @@ extension PostgreSQLServerStore {
             )\(upper.with)\(lower.with), sums AS NOT MATERIALIZED (
                 SELECT t.user_id, \(upper.total) - \(lower.total) AS total, \(upper.count) - \(lower.count) AS count
                 FROM comparison_totals t
-                JOIN memberships m ON m.study_id = $3 AND m.user_id = t.user_id AND m.status = 'member'
                 \(upper.join)
                 \(lower.join)
-                WHERE t.questionnaire_id = $1 AND t.label = $2
+                WHERE t.questionnaire_id = $1 AND t.label = $2 AND t.member
             ), means AS NOT MATERIALIZED (
                 SELECT user_id, total / count AS mean FROM sums WHERE count > 0
             )
@@ -359,6 +363,13 @@ extension PostgreSQLServerStore {
         }
     }
 
+    /// Sets `comparison_totals.member` from the memberships for every row (after a fill).
+    static let totalsMemberSQL = """
+        UPDATE comparison_totals t SET member = true
+        WHERE EXISTS (SELECT FROM questionnaires q JOIN memberships m ON m.study_id = q.study_id
+                      WHERE q.id = t.questionnaire_id AND m.user_id = t.user_id AND m.status = 'member')
+        """
+
     public func rebuildComparisonSums() async throws {
         try await transaction { connection in
             try await connection.query("DELETE FROM comparison_totals", logger: logger)
@@ -369,6 +380,7 @@ extension PostgreSQLServerStore {
             for statement in PostgreSQLMigrations.statements(ComparisonSums.fillSQL + ";\n") {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
+            try await connection.query(PostgresQuery(unsafeSQL: Self.totalsMemberSQL), logger: logger)
             // Fresh statistics for the planner: every row of both tables is new.
             try await connection.query("ANALYZE comparison_totals, comparison_running", logger: logger)
         }

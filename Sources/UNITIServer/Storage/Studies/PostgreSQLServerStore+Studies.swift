@@ -81,14 +81,25 @@ extension PostgreSQLServerStore: StudyStore {
     public func setMembership(studyId: String, userId: Int64, status: MembershipStatus, now: Date) async throws {
         let time = now.timeIntervalSince1970
         let joinedAt: Double? = status == .member ? time : nil
-        try await client.query("""
-            INSERT INTO memberships (study_id, user_id, status, requested_at, updated_at, joined_at)
-            VALUES (\(studyId), \(userId), \(status.rawValue), \(time), \(time), \(joinedAt))
-            ON CONFLICT (study_id, user_id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at,
-                requested_at = CASE WHEN excluded.status = 'pending' THEN excluded.requested_at ELSE memberships.requested_at END,
-                joined_at = CASE WHEN excluded.status = 'member' AND memberships.status <> 'member'
-                                 THEN excluded.joined_at ELSE memberships.joined_at END
-            """, logger: logger)
+        // Under the person's sheet lock: an upload storing the person's first sheet of one of
+        // the study's questionnaires sets `comparison_totals.member` from the membership it
+        // reads, so it must not run between this change and the update of those rows.
+        try await transaction { connection in
+            try await Self.lockPerson(userId, .sheets, on: connection, logger: logger)
+            try await connection.query("""
+                INSERT INTO memberships (study_id, user_id, status, requested_at, updated_at, joined_at)
+                VALUES (\(studyId), \(userId), \(status.rawValue), \(time), \(time), \(joinedAt))
+                ON CONFLICT (study_id, user_id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at,
+                    requested_at = CASE WHEN excluded.status = 'pending' THEN excluded.requested_at ELSE memberships.requested_at END,
+                    joined_at = CASE WHEN excluded.status = 'member' AND memberships.status <> 'member'
+                                     THEN excluded.joined_at ELSE memberships.joined_at END
+                """, logger: logger)
+            try await connection.query("""
+                UPDATE comparison_totals SET member = \(status == .member)
+                WHERE user_id = \(userId) AND member <> \(status == .member)
+                  AND questionnaire_id IN (SELECT id FROM questionnaires WHERE study_id = \(studyId))
+                """, logger: logger)
+        }
     }
 
     public func joinRequests(studyId: String?, pendingOnly: Bool, offset: Int, limit: Int) async throws -> (requests: [JoinRequestRecord], total: Int) {
