@@ -68,9 +68,14 @@ enum ComparisonSums {
 
     /// The two statements that fill both tables from every stored answer (the migrations and
     /// `maintenance rebuild-comparison`); the same SQL on both stores.
-    static let fillSQL = """
-        INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started)
-        SELECT s.questionnaire_id, a.label, s.user_id, SUM(a.number), COUNT(*), MIN(s.started_at), MAX(s.started_at)
+    static let fillSQL = fillSQL(totalsColumn: nil)
+
+    /// ``fillSQL`` with one more column of the totals and its value, an SQL expression that may
+    /// use `s.questionnaire_id` and `s.user_id` (PostgreSQL's `member`).
+    static func fillSQL(totalsColumn extra: (name: String, value: String)?) -> String {
+        """
+        INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started\(extra.map { ", \($0.name)" } ?? ""))
+        SELECT s.questionnaire_id, a.label, s.user_id, SUM(a.number), COUNT(*), MIN(s.started_at), MAX(s.started_at)\(extra.map { ", \($0.value)" } ?? "")
         FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
         WHERE a.number IS NOT NULL
         GROUP BY s.questionnaire_id, a.label, s.user_id;
@@ -80,6 +85,7 @@ enum ComparisonSums {
         WHERE a.number IS NOT NULL
         WINDOW running AS (PARTITION BY s.questionnaire_id, a.label, s.user_id ORDER BY s.started_at, s.id ROWS UNBOUNDED PRECEDING)
         """
+    }
 
     /// SQL of the running row of the last sheet started before `bound` (an SQL expression), for
     /// the participant and item of the totals row `t`: one index seek. `condition` on `t` skips

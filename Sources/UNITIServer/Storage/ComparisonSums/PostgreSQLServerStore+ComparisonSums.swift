@@ -59,8 +59,7 @@ extension PostgreSQLServerStore {
         )
         INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started, member)
         SELECT questionnaire_id, label, $6, SUM(number), COUNT(*), MIN(started_at), MAX(started_at),
-               EXISTS (SELECT FROM questionnaires q JOIN memberships m ON m.study_id = q.study_id
-                       WHERE q.id = new.questionnaire_id AND m.user_id = $6 AND m.status = 'member')
+               \(currentMember(questionnaire: "new.questionnaire_id", user: "$6"))
         FROM new GROUP BY 1, 2
         ON CONFLICT (questionnaire_id, label, user_id) DO UPDATE SET
             total = comparison_totals.total + excluded.total, count = comparison_totals.count + excluded.count,
@@ -363,12 +362,14 @@ extension PostgreSQLServerStore {
         }
     }
 
-    /// Sets `comparison_totals.member` from the memberships for every row (after a fill).
-    static let totalsMemberSQL = """
-        UPDATE comparison_totals t SET member = true
-        WHERE EXISTS (SELECT FROM questionnaires q JOIN memberships m ON m.study_id = q.study_id
-                      WHERE q.id = t.questionnaire_id AND m.user_id = t.user_id AND m.status = 'member')
+    /// SQL: whether the person is a current member of the study that owns the questionnaire
+    /// (`comparison_totals.member`), both given as SQL expressions.
+    static func currentMember(questionnaire: String, user: String) -> String {
         """
+        EXISTS (SELECT FROM questionnaires q JOIN memberships m ON m.study_id = q.study_id
+                WHERE q.id = \(questionnaire) AND m.user_id = \(user) AND m.status = 'member')
+        """
+    }
 
     public func rebuildComparisonSums() async throws {
         try await transaction { connection in
@@ -377,10 +378,10 @@ extension PostgreSQLServerStore {
             try await connection.query("DELETE FROM comparison_snapshots", logger: logger)
             try await connection.query("DELETE FROM comparison_snapshot_days", logger: logger)
             // The migration `pg5` keeps its own frozen copy of the fill, as a shipped step never changes.
-            for statement in PostgreSQLMigrations.statements(ComparisonSums.fillSQL + ";\n") {
+            let fill = ComparisonSums.fillSQL(totalsColumn: ("member", Self.currentMember(questionnaire: "s.questionnaire_id", user: "s.user_id")))
+            for statement in PostgreSQLMigrations.statements(fill + ";\n") {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
-            try await connection.query(PostgresQuery(unsafeSQL: Self.totalsMemberSQL), logger: logger)
             // Fresh statistics for the planner: every row of both tables is new.
             try await connection.query("ANALYZE comparison_totals, comparison_running", logger: logger)
         }
