@@ -156,7 +156,7 @@ struct ComparisonSumsTests {
         #expect(try await opened.store.participantMeans(questionnaireId: "daily", studyId: "s", label: "note", from: nil, to: nil, now: now).isEmpty)
     }
 
-    @Test("membership changes after the sheets: who left is compared no more, who joined or came back is, also in periods read from snapshots",
+    @Test("membership changes after the sheets: who left is compared no more, who joined or came back is, also in periods read from snapshots; never across studies",
           arguments: StoreKind.allCases)
     func membershipChangesAfterSheets(_ kind: StoreKind) async throws {
         let opened = try await kind.open()
@@ -189,6 +189,12 @@ struct ComparisonSumsTests {
         }
         #expect(changed == changes.count)
         try await check("after")
+        // A comparison stays within the study that owns the questionnaire: asked within another
+        // study, even one its members also joined, it compares nobody.
+        try await opened.store.createStudy(StudyRecord(id: "t", title: LocalizedText(["en": "T"]), modules: [.tyt]), now: now)
+        for user in generated.members { try await opened.store.setMembership(studyId: "t", userId: user, status: .member, now: now) }
+        #expect(try await opened.store.participantMeans(questionnaireId: "daily", studyId: "t", label: "loudness", from: nil, to: nil, now: now).isEmpty)
+        try await check("also members of another study")
     }
 
     @Test("a database from before the sums gets them filled by its migration; a rebuild gives the same", arguments: StoreKind.allCases)

@@ -296,6 +296,7 @@ extension PostgreSQLServerStore {
                 \(upper.join)
                 \(lower.join)
                 WHERE t.questionnaire_id = $1 AND t.label = $2 AND t.member
+                  AND EXISTS (SELECT FROM questionnaires WHERE id = $1 AND study_id = $3)
             ), means AS NOT MATERIALIZED (
                 SELECT user_id, total / count AS mean FROM sums WHERE count > 0
             )
@@ -363,7 +364,9 @@ extension PostgreSQLServerStore {
     }
 
     /// SQL: whether the person is a current member of the study that owns the questionnaire
-    /// (`comparison_totals.member`), both given as SQL expressions.
+    /// (`comparison_totals.member`), both given as SQL expressions. The server deletes no
+    /// membership, study or questionnaire; code that one day does must update or delete the
+    /// totals rows concerned in the same transaction, as ``setMembership`` does.
     static func currentMember(questionnaire: String, user: String) -> String {
         """
         EXISTS (SELECT FROM questionnaires q JOIN memberships m ON m.study_id = q.study_id

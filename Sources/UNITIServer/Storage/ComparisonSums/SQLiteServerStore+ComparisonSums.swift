@@ -209,6 +209,11 @@ extension SQLiteServerStore {
                                  now: Date) async throws -> [Int64: Double] {
         let period = ComparisonSums.Means(from: from, to: to)
         guard !period.periodIsEmpty else { return [:] }
+        // Compared within the study that owns the questionnaire only, as on PostgreSQL.
+        guard try await pool.read({ db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM questionnaires WHERE id = ? AND study_id = ?)",
+                              arguments: [questionnaireId, studyId])
+        }) == true else { return [:] }
         let item = ComparisonItem(questionnaireId: questionnaireId, studyId: studyId, label: label)
         let days = [period.to, period.from].map { $0.flatMap { ComparisonSums.snapshotDay(for: $0, now: now) } }
         let wanted = Set(days.compactMap { $0 })
