@@ -209,11 +209,6 @@ extension SQLiteServerStore {
                                  now: Date) async throws -> [Int64: Double] {
         let period = ComparisonSums.Means(from: from, to: to)
         guard !period.periodIsEmpty else { return [:] }
-        // Compared within the study that owns the questionnaire only, as on PostgreSQL.
-        guard try await pool.read({ db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM questionnaires WHERE id = ? AND study_id = ?)",
-                              arguments: [questionnaireId, studyId])
-        }) == true else { return [:] }
         let item = ComparisonItem(questionnaireId: questionnaireId, studyId: studyId, label: label)
         let days = [period.to, period.from].map { $0.flatMap { ComparisonSums.snapshotDay(for: $0, now: now) } }
         let wanted = Set(days.compactMap { $0 })
@@ -275,9 +270,12 @@ extension SQLiteServerStore {
             WHERE t.questionnaire_id = :q AND t.label = :label
             ORDER BY t.user_id
             """, arguments: ["q": item.questionnaireId, "label": item.label, "from": period.from, "to": period.to])
+        // Members of the study that owns the questionnaire only (none for another study), as on PostgreSQL.
         let memberRows = try Int64.fetchCursor(db, sql: """
-            SELECT user_id FROM memberships WHERE study_id = ? AND status = 'member' ORDER BY user_id
-            """, arguments: [item.studyId])
+            SELECT user_id FROM memberships
+            WHERE study_id = ? AND status = 'member' AND EXISTS (SELECT 1 FROM questionnaires WHERE id = ? AND study_id = ?)
+            ORDER BY user_id
+            """, arguments: [item.studyId, item.questionnaireId, item.studyId])
         var members = ComparisonSums.SortedRows<Void> { try memberRows.next().map { ($0, ()) } }
         // The snapshot bounds: the snapshot and the last running row since its midnight, per
         // participant, both in participant order (range scans, merged here with the totals).
