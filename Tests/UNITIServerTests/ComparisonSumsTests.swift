@@ -342,6 +342,9 @@ struct ComparisonSumsTests {
             Self.expectSame(try await means(window), reference, "\(kind) built")
             // Proof that the snapshots are what is read: spoiled, they spoil the means.
             _ = try Self.query(kind, opened, "UPDATE comparison_snapshots SET total = total + 1000000")
+            // PostgreSQL keeps settled periods' means in memory (valid while the version stands,
+            // which this spoiling behind its back does not raise): forgotten, they are read again.
+            (opened.store as? PostgreSQLServerStore)?.comparisonPeriods.removeAll()
             let spoiled = try await means(window)
             #expect(reference.contains { user, mean in abs((spoiled[user] ?? mean) - mean) > 1_000 }, "\(kind): \(String(describing: window))")
             // A new version makes them stale: rebuilt, right again.
@@ -391,6 +394,124 @@ struct ComparisonSumsTests {
             }
         }
         #expect(checked.valid >= 9 && checked.invalid >= 60, "\(checked)")
+    }
+
+    @Test("""
+        PostgreSQL: a settled period is answered from memory while its item's version stands; a late answer, a membership change \
+        or a rebuild through another process makes it read again; a period still open to answers is never kept
+        """)
+    func settledPeriodsInMemory() async throws {
+        let opened = try await StoreKind.postgres.open()
+        defer { Task { await opened.close() } }
+        let store = try #require(opened.store as? PostgreSQLServerStore)
+        let other = try await opened.reopen()  // a second server process on the same database
+        defer { Task { await other.close() } }
+        var random = Random(state: 17)
+        var generated = try await generate(store, random: &random)
+        let day = 86_400.0
+        // Settled: each `to` lies before the last midnight that began an hour or more before `now`.
+        let settled: [(Date?, Date)] = [(Self.firstDay.addingTimeInterval(2 * day + 100), Self.firstDay.addingTimeInterval(7 * day)),
+                                        (nil, Self.firstDay.addingTimeInterval(5 * day + 3_000)),
+                                        (Self.firstDay.addingTimeInterval(day), Self.firstDay.addingTimeInterval(9 * day + 50))]
+        func check(_ context: String) async throws {
+            for (from, to) in settled {
+                let reference = Self.reference(generated, questionnaire: "daily", label: "loudness", from: from, to: to)
+                Self.expectSame(try await store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to, now: now),
+                                reference, "\(context) [\(String(describing: from)), \(to))")
+                for user in reference.keys.sorted().prefix(3) {
+                    let figures = try await store.comparisonFigures(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to,
+                                                                    userId: user, now: now)
+                    let expected = ComparisonFigures(means: reference, userId: user)
+                    #expect(figures.participants == expected.participants && figures.below == expected.below && figures.equal == expected.equal
+                            && abs((figures.ownMean ?? .nan) - (expected.ownMean ?? 0)) < 1e-9, "\(context) user \(user): \(figures) ≠ \(expected)")
+                }
+            }
+        }
+        try await check("first read")
+        #expect(store.comparisonPeriods.count == settled.count)
+
+        // Proof that a kept period is what is answered: one member counted no more behind the
+        // stores' backs (no version raised). This process still answers from memory; a process
+        // without the period kept reads the change.
+        let members = generated.members.sorted()
+        let hidden = try #require(members.first { user in generated.sheets.contains { $0.userId == user && $0.sheet.questionnaireID == "daily" } })
+        _ = try Self.query(.postgres, opened, "UPDATE comparison_totals SET member = false WHERE user_id = \(hidden)")
+        try await check("kept")
+        let (from, to) = settled[2]
+        let fresh = try await other.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to, now: now)
+        #expect(fresh[hidden] == nil && !fresh.isEmpty, "the other process reads the database")
+        _ = try Self.query(.postgres, opened, "UPDATE comparison_totals SET member = true WHERE user_id = \(hidden)")
+
+        // A late answer through the other process: read again here.
+        let started = OffsetTimestamp(Self.firstDay.addingTimeInterval(3 * day + 4_321), in: TimeZone(secondsFromGMT: -5 * 3600)!)
+        let late = AnswerSheet(id: UUID(), questionnaireID: "daily", questionnaireVersion: 1,
+                               answers: ["loudness": Answer(value: .number(100), answeredAt: started)], startedAt: started, endedAt: nil, clientVersion: "test")
+        _ = try await other.storeSheets(userId: members[2], sheets: [ValidatedSheet(sheet: late, studyId: "s")], receivedAt: now)
+        generated.sheets.append((members[2], late))
+        try await check("after a late answer")
+
+        // A member leaves, through the other process: no longer counted here either.
+        try await other.setMembership(studyId: "s", userId: members[1], status: .left, now: now)
+        generated.members.remove(members[1])
+        // The day snapshots hold everyone's sums, members or not: they stay current (not left to rebuild).
+        let snapshots = try Self.query(.postgres, opened, """
+            SELECT COUNT(*) FILTER (WHERE d.version = v.version), COUNT(*) FROM comparison_snapshot_days d
+            JOIN comparison_versions v ON v.questionnaire_id = d.questionnaire_id AND v.label = d.label
+            WHERE d.questionnaire_id = 'daily' AND d.label = 'loudness'
+            """)
+        let counts = snapshots.first?.split(separator: "|").map(String.init) ?? []
+        #expect(counts.count == 2 && counts[0] == counts[1] && counts[1] != "0", "current snapshots, of all: \(snapshots)")
+        try await check("after a member left")
+
+        // Answers changed in the database directly (as a coordinator loading data does), then
+        // `maintenance rebuild-comparison` through the other process: read again here.
+        _ = try Self.query(.postgres, opened, "DELETE FROM answers WHERE sheet_id IN (SELECT id FROM answer_sheets WHERE user_id = \(members[3]))")
+        generated.sheets.removeAll { $0.userId == members[3] }
+        try await other.rebuildComparisonSums()
+        try await check("after a rebuild")
+        #expect(store.comparisonPeriods.count == settled.count)
+
+        // A period whose end lies in the current day takes answers that are not late (no new
+        // version): it is never kept, and an answer started today counts at once.
+        let today = OffsetTimestamp(now.addingTimeInterval(-3_600), in: TimeZone(secondsFromGMT: 0)!)
+        let open = (Self.firstDay, now.addingTimeInterval(-60))
+        let before = try await store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: open.0, to: open.1, now: now)
+        let current = AnswerSheet(id: UUID(), questionnaireID: "daily", questionnaireVersion: 1,
+                                  answers: ["loudness": Answer(value: .number(0), answeredAt: today)], startedAt: today, endedAt: nil, clientVersion: "test")
+        _ = try await other.storeSheets(userId: members[4], sheets: [ValidatedSheet(sheet: current, studyId: "s")], receivedAt: now)
+        generated.sheets.append((members[4], current))
+        let after = try await store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: open.0, to: open.1, now: now)
+        Self.expectSame(after, Self.reference(generated, questionnaire: "daily", label: "loudness", from: open.0, to: open.1), "today")
+        #expect(after[members[4]] != before[members[4]])
+        #expect(store.comparisonPeriods.count == settled.count)
+    }
+
+    @Test("a period is settled when its end lies at or before the last midnight that began an hour or more ago; kept periods give way least recently used first")
+    func settledPeriodsAndTheirRoom() {
+        let midnight = 1_798_761_600.0
+        #expect(ComparisonSums.isSettled(to: midnight, now: Date(timeIntervalSince1970: midnight + 3_600)))
+        #expect(!ComparisonSums.isSettled(to: midnight, now: Date(timeIntervalSince1970: midnight + 3_599)))
+        #expect(ComparisonSums.isSettled(to: midnight - 86_400, now: Date(timeIntervalSince1970: midnight + 3_599)))
+        #expect(!ComparisonSums.isSettled(to: midnight + 0.001, now: Date(timeIntervalSince1970: midnight + 86_000)))
+
+        let period = ComparisonPeriodCache.Period(version: 3, userIds: [9, 2, 5, 7], means: [4, 1, 4, 2.5])
+        #expect(period.userIds == [2, 5, 7, 9] && period.means == [1, 4, 2.5, 4] && period.sumOfMeans == 11.5)
+        #expect(period.figures(for: 5) == ComparisonFigures(participants: 4, sumOfMeans: 11.5, ownMean: 4, below: 2, equal: 2))
+        #expect(period.figures(for: 2) == ComparisonFigures(participants: 4, sumOfMeans: 11.5, ownMean: 1, below: 0, equal: 1))
+        #expect(period.figures(for: 3) == ComparisonFigures(participants: 4, sumOfMeans: 11.5, ownMean: nil, below: 0, equal: 0))
+        #expect(period.byParticipant == [9: 4, 2: 1, 5: 4, 7: 2.5])
+
+        let cache = ComparisonPeriodCache(capacity: 10)
+        func key(_ to: Double) -> ComparisonPeriodCache.Key { .init(questionnaireId: "q", studyId: "s", label: "l", from: nil, to: to) }
+        cache.keep(period, for: key(1))
+        cache.keep(period, for: key(2))
+        _ = cache.period(key(1))                     // used: key 2 is now the least recently used
+        cache.keep(period, for: key(3))              // 12 means > 10: key 2 gives way
+        #expect(cache.period(key(1)) != nil && cache.period(key(2)) == nil && cache.period(key(3)) != nil)
+        cache.keep(ComparisonPeriodCache.Period(version: 2, userIds: [1], means: [1]), for: key(1))  // older: not kept
+        #expect(cache.period(key(1))?.version == 3)
+        cache.keep(ComparisonPeriodCache.Period(version: 4, userIds: Array(1...11), means: Array(repeating: 1, count: 11)), for: key(4))
+        #expect(cache.period(key(4)) == nil, "larger than the whole room: not kept")
     }
 
     @Test("a bound gets a day snapshot only when its day began an hour or more ago; a late answer started before the day it is received on")

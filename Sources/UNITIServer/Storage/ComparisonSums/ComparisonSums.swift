@@ -28,7 +28,9 @@ import UNITIProtocol
 /// snapshots that were current and tags them with the new version. A snapshot built meanwhile
 /// from rows that did not include the answer keeps the old version: stale, it is rebuilt on its
 /// next use. A reader checks the versions in the same read as it reads the snapshot, so it never
-/// reads a stale one.
+/// reads a stale one. On PostgreSQL the version also rises when someone starts or stops counting
+/// (a membership change) and on a rebuild: a settled period is then answered from memory while
+/// the version stands (``ComparisonPeriodCache``).
 enum ComparisonSums {
     static let secondsPerDay = 86_400.0
     /// How long after midnight a day's snapshot may be built. A sheet counts as late when it
@@ -44,6 +46,14 @@ enum ComparisonSums {
         let day = (time / secondsPerDay).rounded(.down)
         guard day * secondsPerDay <= now.timeIntervalSince1970 - settling else { return nil }
         return Int64(day)
+    }
+
+    /// Whether the sums before `to` can change only by late answers: `to` lies at or before the
+    /// last midnight that began at least ``settling`` before `now`. Every sheet started before it
+    /// is late on any server whose clock is behind by less than that, and so raises the item's
+    /// version when stored (``ComparisonPeriodCache``).
+    static func isSettled(to: Double, now: Date) -> Bool {
+        to <= dayStart(of: now.addingTimeInterval(-settling))
     }
 
     /// The start of the UTC day of `date`, in seconds since 1970: a sheet started before it is late.

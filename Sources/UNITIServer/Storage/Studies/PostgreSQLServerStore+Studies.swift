@@ -94,10 +94,24 @@ extension PostgreSQLServerStore: StudyStore {
                     joined_at = CASE WHEN excluded.status = 'member' AND memberships.status <> 'member'
                                      THEN excluded.joined_at ELSE memberships.joined_at END
                 """, logger: logger)
+            // Whom an item's comparison counts changed: its version is raised (in the order of the
+            // items, as a late upload raises it), so a settled period kept in memory is read again
+            // (``ComparisonPeriodCache``). The day snapshots hold everyone's sums, members or not:
+            // the current ones stay current.
             try await connection.query("""
-                UPDATE comparison_totals SET member = \(status == .member)
-                WHERE user_id = \(userId) AND member <> \(status == .member)
-                  AND questionnaire_id IN (SELECT id FROM questionnaires WHERE study_id = \(studyId))
+                WITH changed AS (
+                    UPDATE comparison_totals SET member = \(status == .member)
+                    WHERE user_id = \(userId) AND member <> \(status == .member)
+                      AND questionnaire_id IN (SELECT id FROM questionnaires WHERE study_id = \(studyId))
+                    RETURNING questionnaire_id, label
+                ), raised AS (
+                    INSERT INTO comparison_versions (questionnaire_id, label, version)
+                    SELECT DISTINCT questionnaire_id, label, 1 FROM changed ORDER BY 1, 2
+                    ON CONFLICT (questionnaire_id, label) DO UPDATE SET version = comparison_versions.version + 1
+                    RETURNING questionnaire_id, label, version
+                )
+                UPDATE comparison_snapshot_days d SET version = r.version FROM raised r
+                WHERE d.questionnaire_id = r.questionnaire_id AND d.label = r.label AND d.version = r.version - 1
                 """, logger: logger)
         }
     }
