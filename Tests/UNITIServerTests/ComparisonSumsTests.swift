@@ -342,9 +342,10 @@ struct ComparisonSumsTests {
             Self.expectSame(try await means(window), reference, "\(kind) built")
             // Proof that the snapshots are what is read: spoiled, they spoil the means.
             _ = try Self.query(kind, opened, "UPDATE comparison_snapshots SET total = total + 1000000")
-            // PostgreSQL keeps settled periods' means in memory (valid while the version stands,
+            // PostgreSQL keeps settled periods' means and bounds' sums in memory (valid while the version stands,
             // which this spoiling behind its back does not raise): forgotten, they are read again.
             (opened.store as? PostgreSQLServerStore)?.comparisonPeriods.removeAll()
+            (opened.store as? PostgreSQLServerStore)?.comparisonBounds.removeAll()
             let spoiled = try await means(window)
             #expect(reference.contains { user, mean in abs((spoiled[user] ?? mean) - mean) > 1_000 }, "\(kind): \(String(describing: window))")
             // A new version makes them stale: rebuilt, right again.
@@ -413,11 +414,13 @@ struct ComparisonSumsTests {
         let settled: [(Date?, Date)] = [(Self.firstDay.addingTimeInterval(2 * day + 100), Self.firstDay.addingTimeInterval(7 * day)),
                                         (nil, Self.firstDay.addingTimeInterval(5 * day + 3_000)),
                                         (Self.firstDay.addingTimeInterval(day), Self.firstDay.addingTimeInterval(9 * day + 50))]
-        func check(_ context: String) async throws {
-            for (from, to) in settled {
+        // Open until now, from a settled `from`: its sums before `from` are kept.
+        let open: [(Date?, Date?)] = [(Self.firstDay.addingTimeInterval(2 * day + 100), nil), (Self.firstDay.addingTimeInterval(day), nil)]
+        func check(_ context: String, settledPeriods: Bool = true, openPeriods: Bool = true) async throws {
+            for (from, to) in (settledPeriods ? settled.map { ($0.0, Optional($0.1)) } : []) + (openPeriods ? open : []) {
                 let reference = Self.reference(generated, questionnaire: "daily", label: "loudness", from: from, to: to)
                 Self.expectSame(try await store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to, now: now),
-                                reference, "\(context) [\(String(describing: from)), \(to))")
+                                reference, "\(context) [\(String(describing: from)), \(String(describing: to)))")
                 for user in reference.keys.sorted().prefix(3) {
                     let figures = try await store.comparisonFigures(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to,
                                                                     userId: user, now: now)
@@ -428,7 +431,7 @@ struct ComparisonSumsTests {
             }
         }
         try await check("first read")
-        #expect(store.comparisonPeriods.count == settled.count)
+        #expect(store.comparisonPeriods.count == settled.count && store.comparisonBounds.count == open.count)
 
         // Proof that a kept period is what is answered: one member counted no more behind the
         // stores' backs (no version raised). This process still answers from memory; a process
@@ -436,11 +439,20 @@ struct ComparisonSumsTests {
         let members = generated.members.sorted()
         let hidden = try #require(members.first { user in generated.sheets.contains { $0.userId == user && $0.sheet.questionnaireID == "daily" } })
         _ = try Self.query(.postgres, opened, "UPDATE comparison_totals SET member = false WHERE user_id = \(hidden)")
-        try await check("kept")
+        try await check("kept", openPeriods: false)
         let (from, to) = settled[2]
         let fresh = try await other.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to, now: now)
         #expect(fresh[hidden] == nil && !fresh.isEmpty, "the other process reads the database")
         _ = try Self.query(.postgres, opened, "UPDATE comparison_totals SET member = true WHERE user_id = \(hidden)")
+        // And that kept sums before a `from` are what is subtracted: the day snapshots spoiled
+        // behind the stores' backs (an exact power of two, undone after). This process answers
+        // right; a process without the sums kept reads the spoiled snapshot.
+        _ = try Self.query(.postgres, opened, "UPDATE comparison_snapshots SET total = total + 1048576")
+        try await check("bounds kept", settledPeriods: false)
+        let spoiled = try await other.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: open[0].0, to: nil, now: now)
+        let reference = Self.reference(generated, questionnaire: "daily", label: "loudness", from: open[0].0, to: nil)
+        #expect(reference.contains { user, mean in abs((spoiled[user] ?? mean) - mean) > 1_000 }, "the other process reads the snapshot")
+        _ = try Self.query(.postgres, opened, "UPDATE comparison_snapshots SET total = total - 1048576")
 
         // A late answer through the other process: read again here.
         let started = OffsetTimestamp(Self.firstDay.addingTimeInterval(3 * day + 4_321), in: TimeZone(secondsFromGMT: -5 * 3600)!)
@@ -462,6 +474,11 @@ struct ComparisonSumsTests {
         let counts = snapshots.first?.split(separator: "|").map(String.init) ?? []
         #expect(counts.count == 2 && counts[0] == counts[1] && counts[1] != "0", "current snapshots, of all: \(snapshots)")
         try await check("after a member left")
+        // And comes back: counted again, with the sums before each `from` (read again: the
+        // version rose again).
+        try await other.setMembership(studyId: "s", userId: members[1], status: .member, now: now)
+        generated.members.insert(members[1])
+        try await check("after the member came back")
 
         // Answers changed in the database directly (as a coordinator loading data does), then
         // `maintenance rebuild-comparison` through the other process: read again here.
@@ -469,24 +486,38 @@ struct ComparisonSumsTests {
         generated.sheets.removeAll { $0.userId == members[3] }
         try await other.rebuildComparisonSums()
         try await check("after a rebuild")
-        #expect(store.comparisonPeriods.count == settled.count)
+        #expect(store.comparisonPeriods.count == settled.count && store.comparisonBounds.count == open.count)
 
         // A period whose end lies in the current day takes answers that are not late (no new
         // version): it is never kept, and an answer started today counts at once.
         let today = OffsetTimestamp(now.addingTimeInterval(-3_600), in: TimeZone(secondsFromGMT: 0)!)
-        let open = (Self.firstDay, now.addingTimeInterval(-60))
-        let before = try await store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: open.0, to: open.1, now: now)
+        let unsettled = (Self.firstDay, now.addingTimeInterval(-60))
+        let before = try await store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: unsettled.0, to: unsettled.1, now: now)
         let current = AnswerSheet(id: UUID(), questionnaireID: "daily", questionnaireVersion: 1,
                                   answers: ["loudness": Answer(value: .number(0), answeredAt: today)], startedAt: today, endedAt: nil, clientVersion: "test")
         _ = try await other.storeSheets(userId: members[4], sheets: [ValidatedSheet(sheet: current, studyId: "s")], receivedAt: now)
         generated.sheets.append((members[4], current))
-        let after = try await store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: open.0, to: open.1, now: now)
-        Self.expectSame(after, Self.reference(generated, questionnaire: "daily", label: "loudness", from: open.0, to: open.1), "today")
+        let after = try await store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: unsettled.0, to: unsettled.1, now: now)
+        Self.expectSame(after, Self.reference(generated, questionnaire: "daily", label: "loudness", from: unsettled.0, to: unsettled.1), "today")
         #expect(after[members[4]] != before[members[4]])
         #expect(store.comparisonPeriods.count == settled.count)
+        // Periods open until now count it at once too: the totals are read on every request.
+        try await check("open periods after an answer started today")
+        // A `from` in the current day is not settled: the sums before it are never kept (an
+        // answer started today before it, not late, changes them).
+        let sinceToday = now.addingTimeInterval(-1_800)
+        _ = try await store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: sinceToday, to: nil, now: now)
+        let earlier = OffsetTimestamp(now.addingTimeInterval(-2_400), in: TimeZone(secondsFromGMT: 0)!)
+        let beforeIt = AnswerSheet(id: UUID(), questionnaireID: "daily", questionnaireVersion: 1,
+                                   answers: ["loudness": Answer(value: .number(55), answeredAt: earlier)], startedAt: earlier, endedAt: nil, clientVersion: "test")
+        _ = try await other.storeSheets(userId: members[5], sheets: [ValidatedSheet(sheet: beforeIt, studyId: "s")], receivedAt: now)
+        generated.sheets.append((members[5], beforeIt))
+        Self.expectSame(try await store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: sinceToday, to: nil, now: now),
+                        Self.reference(generated, questionnaire: "daily", label: "loudness", from: sinceToday, to: nil), "since today")
+        #expect(store.comparisonBounds.count == open.count)
     }
 
-    @Test("a period is settled when its end lies at or before the last midnight that began an hour or more ago; kept periods give way least recently used first")
+    @Test("a period is settled when its end lies at or before the last midnight that began an hour or more ago; kept periods give way least recently used first; means since a kept bound")
     func settledPeriodsAndTheirRoom() {
         let midnight = 1_798_761_600.0
         #expect(ComparisonSums.isSettled(to: midnight, now: Date(timeIntervalSince1970: midnight + 3_600)))
@@ -494,24 +525,32 @@ struct ComparisonSumsTests {
         #expect(ComparisonSums.isSettled(to: midnight - 86_400, now: Date(timeIntervalSince1970: midnight + 3_599)))
         #expect(!ComparisonSums.isSettled(to: midnight + 0.001, now: Date(timeIntervalSince1970: midnight + 86_000)))
 
-        let period = ComparisonPeriodCache.Period(version: 3, userIds: [9, 2, 5, 7], means: [4, 1, 4, 2.5])
+        let period = SettledPeriod(version: 3, userIds: [9, 2, 5, 7], means: [4, 1, 4, 2.5])
         #expect(period.userIds == [2, 5, 7, 9] && period.means == [1, 4, 2.5, 4] && period.sumOfMeans == 11.5)
         #expect(period.figures(for: 5) == ComparisonFigures(participants: 4, sumOfMeans: 11.5, ownMean: 4, below: 2, equal: 2))
         #expect(period.figures(for: 2) == ComparisonFigures(participants: 4, sumOfMeans: 11.5, ownMean: 1, below: 0, equal: 1))
         #expect(period.figures(for: 3) == ComparisonFigures(participants: 4, sumOfMeans: 11.5, ownMean: nil, below: 0, equal: 0))
         #expect(period.byParticipant == [9: 4, 2: 1, 5: 4, 7: 2.5])
+        // Since a bound: the totals minus the sums kept before it; no entry, nothing before it.
+        let bound = SettledBound(version: 1, userIds: [7, 3], totals: [10, 4], counts: [2, 1])
+        let since = bound.means(totals: (userIds: [3, 5, 7, 8], totals: [10, 6, 10, 0], counts: [3, 2, 2, 0]))
+        #expect(since.userIds == [3, 5] && since.means == [3, 3], "7 has no answer since the bound, 8 none at all")
+        #expect(ComparisonFigures(userIds: [3, 5, 9], means: [3, 3, 1], userId: 5)
+                == ComparisonFigures(participants: 3, sumOfMeans: 7, ownMean: 3, below: 1, equal: 2))
+        #expect(ComparisonFigures(userIds: [3, 5, 9], means: [3, 3, 1], userId: 4)
+                == ComparisonFigures(participants: 3, sumOfMeans: 7, ownMean: nil, below: 0, equal: 0))
 
-        let cache = ComparisonPeriodCache(capacity: 10)
-        func key(_ to: Double) -> ComparisonPeriodCache.Key { .init(questionnaireId: "q", studyId: "s", label: "l", from: nil, to: to) }
+        let cache = SettledCache<SettledPeriod>(capacity: 10)
+        func key(_ to: Double) -> SettledKey { .init(questionnaireId: "q", studyId: "s", label: "l", from: nil, to: to) }
         cache.keep(period, for: key(1))
         cache.keep(period, for: key(2))
-        _ = cache.period(key(1))                     // used: key 2 is now the least recently used
+        _ = cache.value(key(1))                     // used: key 2 is now the least recently used
         cache.keep(period, for: key(3))              // 12 means > 10: key 2 gives way
-        #expect(cache.period(key(1)) != nil && cache.period(key(2)) == nil && cache.period(key(3)) != nil)
-        cache.keep(ComparisonPeriodCache.Period(version: 2, userIds: [1], means: [1]), for: key(1))  // older: not kept
-        #expect(cache.period(key(1))?.version == 3)
-        cache.keep(ComparisonPeriodCache.Period(version: 4, userIds: Array(1...11), means: Array(repeating: 1, count: 11)), for: key(4))
-        #expect(cache.period(key(4)) == nil, "larger than the whole room: not kept")
+        #expect(cache.value(key(1)) != nil && cache.value(key(2)) == nil && cache.value(key(3)) != nil)
+        cache.keep(SettledPeriod(version: 2, userIds: [1], means: [1]), for: key(1))  // older: not kept
+        #expect(cache.value(key(1))?.version == 3)
+        cache.keep(SettledPeriod(version: 4, userIds: Array(1...11), means: Array(repeating: 1, count: 11)), for: key(4))
+        #expect(cache.value(key(4)) == nil, "larger than the whole room: not kept")
     }
 
     @Test("a bound gets a day snapshot only when its day began an hour or more ago; a late answer started before the day it is received on")

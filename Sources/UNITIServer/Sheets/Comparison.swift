@@ -50,4 +50,16 @@ public struct ComparisonFigures: Sendable, Equatable {
                   below: own.map { own in means.values.filter { $0 < own }.count } ?? 0,
                   equal: own.map { own in means.values.filter { $0 == own }.count } ?? 0)
     }
+
+    /// The figures of each participant's mean (`means[i]` of `userIds[i]`), for the participant `userId`.
+    init(userIds: [Int64], means: [Double], userId: Int64) {
+        let own = userIds.firstIndex(of: userId).map { means[$0] }
+        var (sum, below, equal) = (0.0, 0, 0)
+        for mean in means {
+            sum += mean
+            if let own, mean < own { below += 1 }
+            if let own, mean == own { equal += 1 }
+        }
+        self.init(participants: means.count, sumOfMeans: sum, ownMean: own, below: below, equal: equal)
+    }
 }

@@ -30,7 +30,7 @@ import UNITIProtocol
 /// next use. A reader checks the versions in the same read as it reads the snapshot, so it never
 /// reads a stale one. On PostgreSQL the version also rises when someone starts or stops counting
 /// (a membership change) and on a rebuild: a settled period is then answered from memory while
-/// the version stands (``ComparisonPeriodCache``).
+/// the version stands (``SettledCache``).
 enum ComparisonSums {
     static let secondsPerDay = 86_400.0
     /// How long after midnight a day's snapshot may be built. A sheet counts as late when it
@@ -51,7 +51,7 @@ enum ComparisonSums {
     /// Whether the sums before `to` can change only by late answers: `to` lies at or before the
     /// last midnight that began at least ``settling`` before `now`. Every sheet started before it
     /// is late on any server whose clock is behind by less than that, and so raises the item's
-    /// version when stored (``ComparisonPeriodCache``).
+    /// version when stored (``SettledCache``).
     static func isSettled(to: Double, now: Date) -> Bool {
         to <= dayStart(of: now.addingTimeInterval(-settling))
     }

@@ -130,39 +130,108 @@ extension PostgreSQLServerStore {
         if let settled = try await settledPeriod(questionnaireId, studyId, label, from: from, to: to, now: now) {
             return settled.byParticipant
         }
+        if let open = try await sinceSettledBound(questionnaireId, studyId, label, from: from, to: to, now: now) {
+            return Dictionary(uniqueKeysWithValues: zip(open.userIds, open.means))
+        }
         return try await readPeriod(questionnaireId, studyId, label, from: from, to: to, now: now, empty: [:], means)
     }
 
-    /// A settled period's means (``ComparisonPeriodCache``): the ones kept in memory while the
-    /// item's version stands, else read with the version in one statement and kept. Nil for a
-    /// period that is not settled, or empty.
+    /// The item's version, as an SQL expression of the questionnaire and label given as SQL.
+    private static func versionSQL(_ questionnaire: String, _ label: String) -> String {
+        "COALESCE((SELECT version FROM comparison_versions WHERE questionnaire_id = \(questionnaire) AND label = \(label)), 0)"
+    }
+
+    /// A settled period's means (``SettledPeriod``): the ones kept in memory while the item's
+    /// version stands, else read with the version in one statement and kept. Nil for a period
+    /// that is not settled, or empty.
     private func settledPeriod(_ questionnaireId: String, _ studyId: String, _ label: String, from: Date?, to: Date?,
-                               now: Date) async throws -> ComparisonPeriodCache.Period? {
+                               now: Date) async throws -> SettledPeriod? {
         guard let to, ComparisonSums.isSettled(to: to.timeIntervalSince1970, now: now) else { return nil }
         let period = ComparisonSums.Means(from: from, to: to)
         guard !period.periodIsEmpty else { return nil }
-        let key = ComparisonPeriodCache.Key(questionnaireId: questionnaireId, studyId: studyId, label: label,
-                                            from: period.from, to: to.timeIntervalSince1970)
-        if let kept = comparisonPeriods.period(key) {
-            let version: Int64 = try await rows("""
-                SELECT COALESCE((SELECT version FROM comparison_versions WHERE questionnaire_id = \(questionnaireId) AND label = \(label)), 0) AS version
-                """)[0].value("version")
-            if version == kept.version { return kept }
+        let key = SettledKey(questionnaireId: questionnaireId, studyId: studyId, label: label, from: period.from, to: period.to)
+        if let kept = comparisonPeriods.value(key) {
+            var binds = PostgresBindings(capacity: 2)
+            binds.append(questionnaireId)
+            binds.append(label)
+            let rows = try await client.query(PostgresQuery(unsafeSQL: "SELECT \(Self.versionSQL("$1", "$2"))", binds: binds), logger: logger)
+            for try await version in rows.decode(Int64.self) where version == kept.version { return kept }
         }
-        let read = try await readPeriod(questionnaireId, studyId, label, from: from, to: to, now: now, empty: ComparisonPeriodCache.Period?.none) { query in
+        let read = try await readPeriod(questionnaireId, studyId, label, from: from, to: to, now: now, empty: SettledPeriod?.none) { query in
             let rows = try await client.query(PostgresQuery(unsafeSQL: query.sql + """
-                SELECT v.valid, COALESCE((SELECT version FROM comparison_versions WHERE questionnaire_id = $1 AND label = $2), 0), a.users, a.means
+                SELECT v.valid, \(Self.versionSQL("$1", "$2")), a.users, a.means
                 FROM valid v CROSS JOIN (
                     SELECT COALESCE(array_agg(user_id), '{}') AS users, COALESCE(array_agg(mean), '{}') AS means FROM means
                 ) a
                 """, binds: query.binds), logger: logger)
             for try await (valid, version, users, means) in rows.decode((Bool, Int64, [Int64], [Double]).self) {
-                return (ComparisonPeriodCache.Period(version: version, userIds: users, means: means) as ComparisonPeriodCache.Period?, valid)
+                return (SettledPeriod(version: version, userIds: users, means: means) as SettledPeriod?, valid)
             }
             return (nil, false)
         }
         if let read { comparisonPeriods.keep(read, for: key) }
         return read
+    }
+
+    /// The means of a period open to now whose `from` is settled: each current member's totals
+    /// minus the sums before `from` kept in memory (``SettledBound``), read with the version in
+    /// one statement; while it stands, no snapshot or partial day is joined. Otherwise read as
+    /// before, with every member's sums before `from` from the same statement, which are kept.
+    /// Nil for another period.
+    private func sinceSettledBound(_ questionnaireId: String, _ studyId: String, _ label: String, from: Date?, to: Date?,
+                                   now: Date) async throws -> (userIds: [Int64], means: [Double])? {
+        guard to == nil, let from, ComparisonSums.isSettled(to: from.timeIntervalSince1970, now: now) else { return nil }
+        let key = SettledKey(questionnaireId: questionnaireId, studyId: studyId, label: label, from: from.timeIntervalSince1970, to: nil)
+        if let kept = comparisonBounds.value(key) {
+            var binds = PostgresBindings(capacity: 3)
+            binds.append(questionnaireId)
+            binds.append(label)
+            binds.append(studyId)
+            let rows = try await client.query(PostgresQuery(unsafeSQL: """
+                SELECT \(Self.versionSQL("$1", "$2")),
+                       COALESCE(array_agg(t.user_id), '{}'), COALESCE(array_agg(t.total), '{}'), COALESCE(array_agg(t.count), '{}')
+                FROM comparison_totals t
+                WHERE t.questionnaire_id = $1 AND t.label = $2 AND t.member
+                  AND EXISTS (SELECT FROM questionnaires WHERE id = $1 AND study_id = $3)
+                """, binds: binds), logger: logger)
+            for try await (version, users, totals, counts) in rows.decode((Int64, [Int64], [Double], [Int64]).self) where version == kept.version {
+                return kept.means(totals: (users, totals, counts))
+            }
+        }
+        typealias Read = (bound: SettledBound, userIds: [Int64], means: [Double])
+        let read = try await readPeriod(questionnaireId, studyId, label, from: from, to: nil, now: now, empty: Read?.none) { query in
+            let rows = try await client.query(PostgresQuery(unsafeSQL: query.sql + """
+                SELECT v.valid, \(Self.versionSQL("$1", "$2")), a.users, a.totals, a.counts, a.lower_totals, a.lower_counts
+                FROM valid v CROSS JOIN (
+                    SELECT COALESCE(array_agg(user_id), '{}') AS users, COALESCE(array_agg(total), '{}') AS totals,
+                           COALESCE(array_agg(count), '{}') AS counts,
+                           COALESCE(array_agg(lower_total), '{}') AS lower_totals, COALESCE(array_agg(lower_count), '{}') AS lower_counts
+                    FROM sums
+                ) a
+                """, binds: query.binds), logger: logger)
+            for try await (valid, version, users, totals, counts, lowerTotals, lowerCounts)
+                in rows.decode((Bool, Int64, [Int64], [Double], [Int64], [Double], [Int64]).self) {
+                var means: (userIds: [Int64], means: [Double]) = ([], [])
+                var before: (userIds: [Int64], totals: [Double], counts: [Int64]) = ([], [], [])
+                for index in users.indices {
+                    if counts[index] > 0 {
+                        means.userIds.append(users[index])
+                        means.means.append(totals[index] / Double(counts[index]))
+                    }
+                    if lowerCounts[index] != 0 {
+                        before.userIds.append(users[index])
+                        before.totals.append(lowerTotals[index])
+                        before.counts.append(lowerCounts[index])
+                    }
+                }
+                let bound = SettledBound(version: version, userIds: before.userIds, totals: before.totals, counts: before.counts)
+                return ((bound, means.userIds, means.means) as Read?, valid)
+            }
+            return (nil, false)
+        }
+        guard let read else { return ([], []) }
+        comparisonBounds.keep(read.bound, for: key)
+        return (read.userIds, read.means)
     }
 
     /// ``participantMeans`` read as if each given bound lay outside the item's sheets, and
@@ -194,6 +263,9 @@ extension PostgreSQLServerStore {
                                   userId: Int64, now: Date) async throws -> ComparisonFigures {
         if let settled = try await settledPeriod(questionnaireId, studyId, label, from: from, to: to, now: now) {
             return settled.figures(for: userId)
+        }
+        if let open = try await sinceSettledBound(questionnaireId, studyId, label, from: from, to: to, now: now) {
+            return ComparisonFigures(userIds: open.userIds, means: open.means, userId: userId)
         }
         let none = ComparisonFigures(participants: 0, sumOfMeans: 0, ownMean: nil, below: 0, equal: 0)
         return try await readPeriod(questionnaireId, studyId, label, from: from, to: to, now: now, empty: none) { query in
@@ -329,7 +401,8 @@ extension PostgreSQLServerStore {
                 WHERE d.questionnaire_id = $1 AND d.label = $2 AND d.day = ANY($4::int8[])
                   AND d.version = COALESCE((SELECT version FROM comparison_versions WHERE questionnaire_id = $1 AND label = $2), 0)
             )\(upper.with)\(lower.with), sums AS NOT MATERIALIZED (
-                SELECT t.user_id, \(upper.total) - \(lower.total) AS total, \(upper.count) - \(lower.count) AS count
+                SELECT t.user_id, \(upper.total) - \(lower.total) AS total, \(upper.count) - \(lower.count) AS count,
+                       (\(lower.total))::float8 AS lower_total, (\(lower.count))::int8 AS lower_count
                 FROM comparison_totals t
                 \(upper.join)
                 \(lower.join)
@@ -415,7 +488,7 @@ extension PostgreSQLServerStore {
     public func rebuildComparisonSums() async throws {
         try await transaction { connection in
             // Every item's version is raised, also of an item the rebuild leaves without sums: a
-            // period kept in any process's memory (``ComparisonPeriodCache``) is read again.
+            // period kept in any process's memory (``SettledCache``) is read again.
             try await connection.query("""
                 INSERT INTO comparison_versions (questionnaire_id, label, version)
                 SELECT DISTINCT questionnaire_id, label, 0 FROM comparison_totals ORDER BY 1, 2 ON CONFLICT DO NOTHING

@@ -21,8 +21,9 @@ public final class PostgreSQLServerStore: ClosableServerStore, Sendable {
     private let running: Task<Void, Never>
     /// Decoded questionnaire versions by `id#version` (a stored version never changes).
     let questionnaireCache = Mutex<[String: QuestionnaireDocument]>([:])
-    /// Settled comparison periods, valid while their item's version stands.
-    let comparisonPeriods = ComparisonPeriodCache()
+    /// Settled comparison periods and bounds, each valid while its item's version stands.
+    let comparisonPeriods = SettledCache<SettledPeriod>()
+    let comparisonBounds = SettledCache<SettledBound>()
 
     /// Connects (the pool opens connections as needed), then brings the schema up to date.
     /// Throws when the database cannot be reached or was written by a newer server.

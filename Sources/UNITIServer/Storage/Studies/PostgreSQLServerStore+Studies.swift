@@ -96,7 +96,7 @@ extension PostgreSQLServerStore: StudyStore {
                 """, logger: logger)
             // Whom an item's comparison counts changed: its version is raised (in the order of the
             // items, as a late upload raises it), so a settled period kept in memory is read again
-            // (``ComparisonPeriodCache``). The day snapshots hold everyone's sums, members or not:
+            // (``SettledCache``). The day snapshots hold everyone's sums, members or not:
             // the current ones stay current.
             try await connection.query("""
                 WITH changed AS (
