@@ -532,7 +532,8 @@ struct ComparisonSumsTests {
         #expect(period.figures(for: 3) == ComparisonFigures(participants: 4, sumOfMeans: 11.5, ownMean: nil, below: 0, equal: 0))
         #expect(period.byParticipant == [9: 4, 2: 1, 5: 4, 7: 2.5])
         // Since a bound: the totals minus the sums kept before it; no entry, nothing before it.
-        let bound = SettledBound(version: 1, userIds: [7, 3], totals: [10, 4], counts: [2, 1])
+        let bound = SettledBound(version: 1, userIds: [7, 4, 3], totals: [10, 0, 4], counts: [2, 0, 1])
+        #expect(bound.participants == 2, "4 has nothing before the bound: not held")
         let since = bound.means(totals: (userIds: [3, 5, 7, 8], totals: [10, 6, 10, 0], counts: [3, 2, 2, 0]))
         #expect(since.userIds == [3, 5] && since.means == [3, 3], "7 has no answer since the bound, 8 none at all")
         #expect(ComparisonFigures(userIds: [3, 5, 9], means: [3, 3, 1], userId: 5)

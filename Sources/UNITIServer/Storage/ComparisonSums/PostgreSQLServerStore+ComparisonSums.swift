@@ -198,40 +198,30 @@ extension PostgreSQLServerStore {
                 return kept.means(totals: (users, totals, counts))
             }
         }
-        typealias Read = (bound: SettledBound, userIds: [Int64], means: [Double])
+        // The means come from the kept sums and the totals as on the next request: one
+        // computation for both.
+        typealias Read = (means: (userIds: [Int64], means: [Double]), bound: SettledBound)
         let read = try await readPeriod(questionnaireId, studyId, label, from: from, to: nil, now: now, empty: Read?.none) { query in
             let rows = try await client.query(PostgresQuery(unsafeSQL: query.sql + """
-                SELECT v.valid, \(Self.versionSQL("$1", "$2")), a.users, a.totals, a.counts, a.lower_totals, a.lower_counts
+                SELECT v.valid, \(Self.versionSQL("$1", "$2")), a.users, a.upper_totals, a.upper_counts, a.lower_totals, a.lower_counts
                 FROM valid v CROSS JOIN (
-                    SELECT COALESCE(array_agg(user_id), '{}') AS users, COALESCE(array_agg(total), '{}') AS totals,
-                           COALESCE(array_agg(count), '{}') AS counts,
+                    SELECT COALESCE(array_agg(user_id), '{}') AS users,
+                           COALESCE(array_agg(upper_total), '{}') AS upper_totals, COALESCE(array_agg(upper_count), '{}') AS upper_counts,
                            COALESCE(array_agg(lower_total), '{}') AS lower_totals, COALESCE(array_agg(lower_count), '{}') AS lower_counts
                     FROM sums
                 ) a
                 """, binds: query.binds), logger: logger)
-            for try await (valid, version, users, totals, counts, lowerTotals, lowerCounts)
+            for try await (valid, version, users, upperTotals, upperCounts, lowerTotals, lowerCounts)
                 in rows.decode((Bool, Int64, [Int64], [Double], [Int64], [Double], [Int64]).self) {
-                var means: (userIds: [Int64], means: [Double]) = ([], [])
-                var before: (userIds: [Int64], totals: [Double], counts: [Int64]) = ([], [], [])
-                for index in users.indices {
-                    if counts[index] > 0 {
-                        means.userIds.append(users[index])
-                        means.means.append(totals[index] / Double(counts[index]))
-                    }
-                    if lowerCounts[index] != 0 {
-                        before.userIds.append(users[index])
-                        before.totals.append(lowerTotals[index])
-                        before.counts.append(lowerCounts[index])
-                    }
-                }
-                let bound = SettledBound(version: version, userIds: before.userIds, totals: before.totals, counts: before.counts)
-                return ((bound, means.userIds, means.means) as Read?, valid)
+                let bound = SettledBound(version: version, userIds: users, totals: lowerTotals, counts: lowerCounts)
+                let read: Read = (bound.means(totals: (users, upperTotals, upperCounts)), bound)
+                return (read, valid)
             }
             return (nil, false)
         }
         guard let read else { return ([], []) }
         comparisonBounds.keep(read.bound, for: key)
-        return (read.userIds, read.means)
+        return read.means
     }
 
     /// ``participantMeans`` read as if each given bound lay outside the item's sheets, and
@@ -402,6 +392,7 @@ extension PostgreSQLServerStore {
                   AND d.version = COALESCE((SELECT version FROM comparison_versions WHERE questionnaire_id = $1 AND label = $2), 0)
             )\(upper.with)\(lower.with), sums AS NOT MATERIALIZED (
                 SELECT t.user_id, \(upper.total) - \(lower.total) AS total, \(upper.count) - \(lower.count) AS count,
+                       (\(upper.total))::float8 AS upper_total, (\(upper.count))::int8 AS upper_count,
                        (\(lower.total))::float8 AS lower_total, (\(lower.count))::int8 AS lower_count
                 FROM comparison_totals t
                 \(upper.join)

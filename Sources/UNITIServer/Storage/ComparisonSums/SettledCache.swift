@@ -75,9 +75,10 @@ struct SettledBound: SettledSums {
     let totals: [Double]
     let counts: [Int64]
 
+    /// Keeps the participants with answers before the bound (the others need no room).
     init(version: Int64, userIds: [Int64], totals: [Double], counts: [Int64]) {
         precondition(userIds.count == totals.count && userIds.count == counts.count, "one sum per participant")
-        let order = userIds.indices.sorted { userIds[$0] < userIds[$1] }
+        let order = userIds.indices.filter { counts[$0] != 0 }.sorted { userIds[$0] < userIds[$1] }
         self.version = version
         self.userIds = order.map { userIds[$0] }
         self.totals = order.map { totals[$0] }
