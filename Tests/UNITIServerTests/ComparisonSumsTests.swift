@@ -35,7 +35,7 @@ struct ComparisonSumsTests {
 
     /// Participants (members, some who left, some never joined) with sheets of two
     /// questionnaires across ten days, started in many UTC offsets, with numeric, choice and text answers.
-    func generate(_ store: any ServerStore, random: inout Random) async throws -> Generated {
+    func generate(_ store: ServerStore, random: inout Random) async throws -> Generated {
         try await store.createStudy(StudyRecord(id: "s", title: LocalizedText(["en": "S"]), modules: [.tyt]), now: now)
         for id in ["daily", "weekly"] {
             _ = try await store.addQuestionnaire(try QuestionnaireImport.document(from: Data(dailyQuestionnaireJSON(id: id, version: 1).utf8), studyId: "s"),
@@ -344,8 +344,8 @@ struct ComparisonSumsTests {
             _ = try Self.query(kind, opened, "UPDATE comparison_snapshots SET total = total + 1000000")
             // PostgreSQL keeps settled periods' means and bounds' sums in memory (valid while the version stands,
             // which this spoiling behind its back does not raise): forgotten, they are read again.
-            (opened.store as? PostgreSQLServerStore)?.comparisonPeriods.removeAll()
-            (opened.store as? PostgreSQLServerStore)?.comparisonBounds.removeAll()
+            (opened.store.legacy as? PostgreSQLServerStore)?.comparisonPeriods.removeAll()
+            (opened.store.legacy as? PostgreSQLServerStore)?.comparisonBounds.removeAll()
             let spoiled = try await means(window)
             #expect(reference.contains { user, mean in abs((spoiled[user] ?? mean) - mean) > 1_000 }, "\(kind): \(String(describing: window))")
             // A new version makes them stale: rebuilt, right again.
@@ -358,7 +358,7 @@ struct ComparisonSumsTests {
     func boundsOutsideTheSheets() async throws {
         let opened = try await StoreKind.postgres.open()
         defer { Task { await opened.close() } }
-        let store = try #require(opened.store as? PostgreSQLServerStore)
+        let store = try #require(opened.store.legacy as? PostgreSQLServerStore)
         var random = Random(state: 11)
         let generated = try await generate(opened.store, random: &random)
         let day = 86_400.0
@@ -404,11 +404,11 @@ struct ComparisonSumsTests {
     func settledPeriodsInMemory() async throws {
         let opened = try await StoreKind.postgres.open()
         defer { Task { await opened.close() } }
-        let store = try #require(opened.store as? PostgreSQLServerStore)
+        let store = try #require(opened.store.legacy as? PostgreSQLServerStore)
         let other = try await opened.reopen()  // a second server process on the same database
         defer { Task { await other.close() } }
         var random = Random(state: 17)
-        var generated = try await generate(store, random: &random)
+        var generated = try await generate(opened.store, random: &random)
         let day = 86_400.0
         // Settled: each `to` lies before the last midnight that began an hour or more before `now`.
         let settled: [(Date?, Date)] = [(Self.firstDay.addingTimeInterval(2 * day + 100), Self.firstDay.addingTimeInterval(7 * day)),

@@ -17,7 +17,7 @@ private func run(_ environment: ServerEnvironment, _ body: @Sendable (any TestCl
 
 /// A second environment on the server's database file, as another `uniti-server` process has.
 private func secondProcess(of server: TestServer) throws -> ServerEnvironment {
-    ServerEnvironment(store: try SQLiteServerStore(path: server.databasePath), mailer: server.environment.mailer,
+    ServerEnvironment(store: try ServerStore(sqlitePath: server.databasePath), mailer: server.environment.mailer,
                       clock: server.clock, passwords: PasswordHasher(cost: 4))
 }
 
@@ -402,7 +402,7 @@ struct PortalSharedKeyAndMailTests {
 struct PortalDataTests {
     /// Tables whose rows belong to one person: a `user_id` column, the `users` table itself, or a
     /// foreign key to such a table (answers belong to a sheet).
-    static func personalTables(_ store: SQLiteServerStore) async throws -> Set<String> {
+    static func personalTables(_ store: ServerStore) async throws -> Set<String> {
         try await store.pool.read { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'")
             var personal: Set<String> = ["users"]
@@ -427,7 +427,7 @@ struct PortalDataTests {
         let server = try TestServer()
         let personal = try await Self.personalTables(server.store)
         #expect(personal.isSuperset(of: ["users", "sessions", "memberships", "answer_sheets", "answers", "module_records"]))
-        let covered = Set(SQLiteServerStore.personalDataSections.keys)
+        let covered = Set(ServerStore.personalDataSections.keys)
         #expect(personal.subtracting(covered).isEmpty, "not in the personal data download: \(personal.subtracting(covered).sorted())")
     }
 
@@ -461,7 +461,7 @@ struct PortalDataTests {
             let text = download.text
             let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
             // Every section the store fills is present and holds anna's rows.
-            for section in Set(SQLiteServerStore.personalDataSections.values) {
+            for section in Set(ServerStore.personalDataSections.values) {
                 let value = try #require(json[section], "section \(section) is missing")
                 if let list = value as? [Any] { #expect(!list.isEmpty, "section \(section) is empty") }
             }

@@ -12,7 +12,7 @@ struct PostgreSQLConcurrencyTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// Two stores on one new database, with a member of a study with the test questionnaire.
-    func twoProcesses() async throws -> (OpenedStore, any ClosableServerStore, Int64) {
+    func twoProcesses() async throws -> (OpenedStore, ServerStore, Int64) {
         let first = try await StoreKind.postgres.open()
         let second = try await first.reopen()
         let store = first.store
@@ -26,7 +26,7 @@ struct PostgreSQLConcurrencyTests {
     }
 
     /// Runs `body` with ``twoProcesses()`` and closes both stores afterwards, also when it throws.
-    func withTwoProcesses(_ body: (OpenedStore, any ClosableServerStore, Int64) async throws -> Void) async throws {
+    func withTwoProcesses(_ body: (OpenedStore, ServerStore, Int64) async throws -> Void) async throws {
         let (first, second, user) = try await twoProcesses()
         do {
             try await body(first, second, user)
@@ -60,7 +60,7 @@ struct PostgreSQLConcurrencyTests {
     func loginThrottleAcrossProcesses() async throws {
         try await withTwoProcesses { first, second, _ in
             let rule = ThrottleRule(freeAttempts: 5, window: 600, baseDelay: 2, maximumDelay: 60)
-            let stores: [any ServerStore] = [first.store, second]
+            let stores: [ServerStore] = [first.store, second]
             for round in 0..<5 {
                 let login = "guessed-\(round)"
                 let results = try await withThrowingTaskGroup(of: Int?.self) { group in
@@ -107,7 +107,7 @@ struct PostgreSQLConcurrencyTests {
             }
             try await check("built")
             // Each person's offline device sends five batches of two old sheets, through either process, all at once.
-            var batches: [(store: any ServerStore, userId: Int64, sheets: [AnswerSheet])] = []
+            var batches: [(store: ServerStore, userId: Int64, sheets: [AnswerSheet])] = []
             for (index, user) in users.enumerated() {
                 for round in 0..<5 {
                     let sheets = (0..<2).map { half in
@@ -209,7 +209,7 @@ struct PostgreSQLConcurrencyTests {
             let writers = 16, rounds = 12
             let newest = try await withThrowingTaskGroup(of: [String: Double].self) { group in
                 for writer in 0..<writers {
-                    let store: any ServerStore = writer.isMultiple(of: 2) ? first.store : second
+                    let store: ServerStore = writer.isMultiple(of: 2) ? first.store : second
                     group.addTask {
                         var generator = SeededGenerator(seed: UInt64(writer + 1))
                         var latest: [String: Double] = [:]
@@ -260,7 +260,7 @@ struct PostgreSQLConcurrencyTests {
             async let seen = Self.follow(first.store, user: user, while: writing)
             let written = try await withThrowingTaskGroup(of: (records: Set<String>, sheets: Set<UUID>).self) { group in
                 for writer in 0..<writers {
-                    let store: any ServerStore = writer.isMultiple(of: 2) ? first.store : second
+                    let store: ServerStore = writer.isMultiple(of: 2) ? first.store : second
                     group.addTask {
                         var records = Set<String>(), sheets = Set<UUID>()
                         for batch in 0..<batches {
@@ -320,7 +320,7 @@ struct PostgreSQLConcurrencyTests {
     }
 
     /// Follows both cursors in pages of 7 until `writing` turns false, then drains once more.
-    static func follow(_ store: any ServerStore, user: Int64, while writing: Flag) async throws
+    static func follow(_ store: ServerStore, user: Int64, while writing: Flag) async throws
         -> (records: [String], sheets: [UUID], polls: Int) {
         var records: [String] = [], sheets: [UUID] = []
         var recordCursor: Int64 = 0, sheetCursor: Int64 = 0, polls = 0

@@ -98,7 +98,7 @@ struct ServerBinaryTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
 
-        let store = try SQLiteServerStore(path: database)
+        let store = try ServerStore(sqlitePath: database)
         #expect(try await store.user(login: "vera") != nil)
         #expect(try await store.study(id: "live")?.modules == [.tyt, .son])
     }
@@ -109,7 +109,7 @@ struct ServerBinaryTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("server.sqlite").path
-        let store = try SQLiteServerStore(path: database)
+        let store = try ServerStore(sqlitePath: database)
         for name in ["ada", "bo", "cy"] {
             _ = try await store.createUser(username: name, email: "\(name)@example.org", passwordHash: "x", language: "en",
                                            pseudonym: "p-\(name)", now: Date())

@@ -19,7 +19,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-store-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let location = directory.appendingPathComponent("server.sqlite").path
-            return OpenedStore(store: try SQLiteServerStore(path: location), location: location) {
+            return OpenedStore(store: try ServerStore(sqlitePath: location), location: location) {
                 try? FileManager.default.removeItem(at: directory)
             }
         case .postgres:
@@ -31,7 +31,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
 /// A store opened for one test; `close()` ends it and removes a SQLite file.
 struct OpenedStore {
-    let store: any ClosableServerStore
+    let store: ServerStore
     /// What `--database` would say to open the same data.
     let location: String
     let cleanup: @Sendable () -> Void
@@ -42,7 +42,7 @@ struct OpenedStore {
     }
 
     /// A second store on the same data, as a second server process opens it.
-    func reopen() async throws -> any ClosableServerStore {
+    func reopen() async throws -> ServerStore {
         try await StoreLocation(parsing: location).open()
     }
 }
@@ -53,7 +53,7 @@ struct OpenedStore {
 struct StoreContractTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func with(_ kind: StoreKind, _ body: (any ClosableServerStore) async throws -> Void) async throws {
+    func with(_ kind: StoreKind, _ body: (ServerStore) async throws -> Void) async throws {
         let opened = try await kind.open()
         do {
             try await body(opened.store)
@@ -64,17 +64,17 @@ struct StoreContractTests {
         await opened.close()
     }
 
-    func user(_ store: any ServerStore, _ name: String) async throws -> Int64 {
+    func user(_ store: ServerStore, _ name: String) async throws -> Int64 {
         try await store.createUser(username: name, email: "\(name)@example.org", passwordHash: "hash-\(name)", language: "en",
                                    pseudonym: "p-\(name)", now: now)
     }
 
-    func study(_ store: any ServerStore, _ id: String, access: StudyAccess = .public, rewards: Bool = false) async throws {
+    func study(_ store: ServerStore, _ id: String, access: StudyAccess = .public, rewards: Bool = false) async throws {
         try await store.createStudy(StudyRecord(id: id, title: LocalizedText(["en": "Study \(id)"]), access: access,
                                                 modules: [.tyt, .tyh], rewards: rewards), now: now)
     }
 
-    func questionnaire(_ store: any ServerStore, _ id: String = "daily", version: Int = 1, study: String,
+    func questionnaire(_ store: ServerStore, _ id: String = "daily", version: Int = 1, study: String,
                        module: ModuleID? = nil) async throws -> QuestionnaireImportResult {
         let document = try QuestionnaireImport.document(from: Data(dailyQuestionnaireJSON(id: id, version: version).utf8), studyId: study)
         return try await store.addQuestionnaire(document, module: module, now: now)
@@ -155,13 +155,13 @@ struct StoreContractTests {
                                                   newRefreshHash: "y", refreshExpiresAt: now, now: now) == nil)
             #expect(try await store.session(accessHash: "a1", now: now) == nil)
             #expect(try await store.session(accessHash: "a1b", now: now)?.sessionId == first.sessionId)
-            try await store.revokeSessions(userId: id, except: first.sessionId)
+            try await store.revokeSessions(userId: id, except: first.sessionId, now: now)
             #expect(try await store.session(accessHash: "a2", now: now) == nil)
             #expect(try await store.session(accessHash: "a1b", now: now) != nil)
             #expect(try await store.session(accessHash: "a3", now: now) != nil, "another person's session stays")
-            try await store.revokeSession(id: first.sessionId)
+            try await store.revokeSession(id: first.sessionId, now: now)
             #expect(try await store.session(accessHash: "a1b", now: now) == nil)
-            try await store.revokeSessions(userId: other)
+            try await store.revokeSessions(userId: other, now: now)
             #expect(try await store.session(accessHash: "a3", now: now) == nil)
         }
     }

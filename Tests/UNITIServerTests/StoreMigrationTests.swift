@@ -8,7 +8,7 @@ import UNITIProtocol
 struct StoreMigrationTests {
     @Test("the migration steps keep their identifiers and order, so existing server databases open unchanged")
     func identifiersAndOrder() {
-        #expect(ServerMigrations.migrator.migrations == [
+        #expect(SQLiteMigrations.migrator.migrations == [
             "v1-accounts", "v1-studies", "v1-sheets", "v1-module-records", "v2-module-resources", "v3-answer-sheets-by-user",
             "v4-memberships-joined-at", "v4-questionnaire-links", "v5-study-rewards", "v5-sheet-reward-times", "v6-server-secrets",
             "v6-study-password-failures", "v7-login-failures", "v8-comparison-sums", "v9-comparison-running",
@@ -19,14 +19,14 @@ struct StoreMigrationTests {
     /// A database migrated up to `step` and filled by `fill` as a server of that time left it, then
     /// opened by the store (which runs the later steps), in a temporary directory removed afterwards.
     private func upgraded(from step: String, fill: @escaping @Sendable (Database) throws -> Void,
-                          check: (SQLiteServerStore) async throws -> Void) async throws {
+                          check: (ServerStore) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-server-migration-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("server.sqlite").path
         do {
             let queue = try DatabaseQueue(path: path)
-            try ServerMigrations.migrator.migrate(queue, upTo: step)
+            try SQLiteMigrations.migrator.migrate(queue, upTo: step)
             try await queue.write { db in
                 try db.execute(sql: """
                     INSERT INTO users (id, username, email, password_hash, activated, pseudonym, created_at)
@@ -37,7 +37,7 @@ struct StoreMigrationTests {
                 try fill(db)
             }
         }
-        try await check(try SQLiteServerStore(path: path))
+        try await check(try ServerStore(sqlitePath: path))
     }
 
     @Test("v4 gives questionnaires stored before it their default module in first-import order, and members the time they last became one")

@@ -14,7 +14,7 @@ struct StudyExportTests {
 
     /// A study with three participants (one who never answered), sheets with and without answers
     /// and readings, and a second study whose sheets must not appear.
-    func fill(_ store: any ServerStore) async throws -> [(pseudonym: String, sheet: AnswerSheet, receivedAt: Date)] {
+    func fill(_ store: ServerStore) async throws -> [(pseudonym: String, sheet: AnswerSheet, receivedAt: Date)] {
         for id in ["open", "other"] {
             try await store.createStudy(StudyRecord(id: id, title: LocalizedText(["en": id]), modules: [.tyt]), now: now)
             let document = try QuestionnaireImport.document(from: Data(dailyQuestionnaireJSON(id: id == "open" ? "daily" : "other-daily").utf8),

@@ -5,13 +5,14 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 import UNITIProtocol
+import GRDB
 @testable import UNITIServer
 
 /// One in-process server per test: a fresh SQLite file and mail spool in a temporary directory,
 /// a hand-moved clock and a cheap bcrypt cost.
 struct TestServer {
     let directory: URL
-    let store: SQLiteServerStore
+    let store: ServerStore
     let clock = ManualServerClock()
     let environment: ServerEnvironment
     var spool: SpoolMailer { environment.mailer as! SpoolMailer }
@@ -20,7 +21,7 @@ struct TestServer {
     init(minimumParticipants: Int = 5) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-server-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try SQLiteServerStore(path: directory.appendingPathComponent("server.sqlite").path)
+        store = try ServerStore(sqlitePath: directory.appendingPathComponent("server.sqlite").path)
         environment = ServerEnvironment(
             store: store, mailer: SpoolMailer(directory: directory.appendingPathComponent("spool"), clock: clock),
             clock: clock, passwords: PasswordHasher(cost: 4), comparisonMinimumParticipants: minimumParticipants)
@@ -165,4 +166,9 @@ func runServerCommand(_ arguments: [String]) async throws {
     } else {
         try command.run()
     }
+}
+
+extension ServerStore {
+    /// The SQLite database's pool, for tests that look at the tables themselves.
+    var pool: DatabasePool { (database as! SQLiteDatabase).pool }
 }

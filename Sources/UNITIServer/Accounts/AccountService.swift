@@ -10,7 +10,7 @@ import UNITIProtocol
 /// the signed-in person's profile, password change and deactivation.
 struct AccountService: Sendable {
     let environment: ServerEnvironment
-    var store: any ServerStore { environment.store }
+    var store: ServerStore { environment.store }
 
     /// Validates and creates an account, then mails the activation code in the account's language.
     func register(username rawUsername: String, email rawEmail: String, password: String, language: String) async throws {
@@ -109,7 +109,7 @@ struct AccountService: Sendable {
             throw APIError.invalid("invalid_token", "This reset code is unknown, used or expired; ask for a new one.")
         }
         try await store.setPasswordHash(userId: userId, hash: await environment.passwords.hash(newPassword))
-        try await store.revokeSessions(userId: userId)
+        try await store.revokeSessions(userId: userId, now: environment.clock.now())
     }
 
     // MARK: The signed-in person
@@ -137,13 +137,13 @@ struct AccountService: Sendable {
         }
         try AccountRules.validatePassword(newPassword)
         try await store.setPasswordHash(userId: account.id, hash: await environment.passwords.hash(newPassword))
-        try await store.revokeSessions(userId: account.id, except: sessionId)
+        try await store.revokeSessions(userId: account.id, except: sessionId, now: environment.clock.now())
     }
 
     /// Deactivates the account and ends all its sessions; logging in again needs reactivation
     /// with the password (the API's `reactivate`).
     func deactivate(userId: Int64) async throws {
         try await store.setActive(userId: userId, active: false)
-        try await store.revokeSessions(userId: userId)
+        try await store.revokeSessions(userId: userId, now: environment.clock.now())
     }
 }

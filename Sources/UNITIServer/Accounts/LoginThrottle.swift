@@ -70,11 +70,11 @@ public struct LoginThrottle: Sendable {
 
     /// Seconds the caller must still wait before trying `login` again, or nil after counting this
     /// try as a failure (``recordSuccess(login:store:)`` takes it back).
-    func startAttempt(login: String, store: any LoginFailureStore, now: Date) async throws -> Int? {
+    func startAttempt(login: String, store: ServerStore, now: Date) async throws -> Int? {
         try await store.startLoginAttempt(login: login, rule: rule, now: now)
     }
 
-    func recordSuccess(login: String, store: any LoginFailureStore) async throws {
+    func recordSuccess(login: String, store: ServerStore) async throws {
         try await store.clearLoginFailures(login: login)
     }
 }

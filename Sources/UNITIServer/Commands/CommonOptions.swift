@@ -19,7 +19,7 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens the store. A coordinator command leaves it open until the process ends (a
     /// PostgreSQL connection then closes with the process); `serve` closes it when it stops.
-    func openStore() async throws -> any ClosableServerStore {
+    func openStore() async throws -> ServerStore {
         do {
             return try await StoreLocation(parsing: database).open()
         } catch {

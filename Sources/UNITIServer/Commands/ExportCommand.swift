@@ -39,7 +39,7 @@ struct ExportCommand: AsyncParsableCommand {
         await store.close()
     }
 
-    private func export(_ store: any ServerStore) async throws {
+    private func export(_ store: ServerStore) async throws {
         guard try await store.study(id: study) != nil else { throw ValidationError("No study '\(study)'; see 'study list'.") }
         let directory = URL(fileURLWithPath: out)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -14,7 +14,7 @@ struct QuestionnaireCommand: AsyncParsableCommand {
     struct StudyOption: ParsableArguments {
         @Option(help: "Study the questionnaire belongs to.") var study: String
 
-        func existingStudy(in store: any ServerStore) async throws -> String {
+        func existingStudy(in store: ServerStore) async throws -> String {
             guard try await store.study(id: study) != nil else { throw ValidationError("No study '\(study)'; see 'study list'.") }
             return study
         }
@@ -87,7 +87,7 @@ struct QuestionnaireCommand: AsyncParsableCommand {
         }
 
         /// The study's questionnaires in import order.
-        static func rows(_ store: any QuestionnaireStore, studyId: String) async throws -> [Row] {
+        static func rows(_ store: ServerStore, studyId: String) async throws -> [Row] {
             let newest = Dictionary(uniqueKeysWithValues: try await store.latestQuestionnaires(studyId: studyId).map { ($0.id, $0) })
             return try await store.questionnaireLinks(studyId: studyId).compactMap { link -> Row? in
                 guard let document = newest[link.questionnaireId] else { return nil }

@@ -7,7 +7,7 @@ import UNITIProtocol
 /// that a script reading the older columns by position keeps working.
 public enum StudyExport {
     /// Streams a study's rows into `file` in `format` (csv, json or jsonl); returns the row count.
-    static func rows(of study: String, from store: any SheetStore, format: ExportCommand.Format, to file: ExportFile) async throws -> Int {
+    static func rows(of study: String, from store: ServerStore, format: ExportCommand.Format, to file: ExportFile) async throws -> Int {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let count = Mutex(0)
@@ -38,7 +38,7 @@ public enum StudyExport {
     }
 
     /// Streams a study's sheets as FHIR resources into the three files; returns the counts.
-    static func fhir(of study: String, from store: any ServerStore, patients: ExportFile, questionnaires: ExportFile,
+    static func fhir(of study: String, from store: ServerStore, patients: ExportFile, questionnaires: ExportFile,
                      responses: ExportFile) async throws -> (patients: Int, questionnaires: Int, responses: Int) {
         // The versions answered are few; they are read before the sheets stream.
         var definitions: [String: QuestionnaireDefinition] = [:]

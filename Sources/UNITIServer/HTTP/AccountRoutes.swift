@@ -5,7 +5,7 @@ import UNITIProtocol
 /// `/api/v1/account/...`: registration, activation, sessions, password, profile, deactivation.
 struct AccountRoutes: Sendable {
     let environment: ServerEnvironment
-    var store: any ServerStore { environment.store }
+    var store: ServerStore { environment.store }
     var auth: Authenticator { Authenticator(environment: environment) }
 
     func register(on group: RouterGroup<ServerRequestContext>) {
@@ -76,7 +76,7 @@ struct AccountRoutes: Sendable {
 
     private func logout(_ request: Request) async throws -> Response {
         let user = try await auth.user(request)
-        try await store.revokeSession(id: user.sessionId)
+        try await store.revokeSession(id: user.sessionId, now: environment.clock.now())
         return try JSONResponse.make(StatusMessage(status: "logged_out"))
     }
 

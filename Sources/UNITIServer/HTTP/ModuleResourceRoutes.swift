@@ -8,7 +8,7 @@ import UNITIProtocol
 /// personal.
 struct ModuleResourceRoutes: Sendable {
     let environment: ServerEnvironment
-    var store: any ServerStore { environment.store }
+    var store: ServerStore { environment.store }
 
     func register(on group: RouterGroup<ServerRequestContext>) {
         group.get(":moduleId/:name") { request, context in try await show(request, context) }

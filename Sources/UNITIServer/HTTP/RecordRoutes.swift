@@ -6,7 +6,7 @@ import UNITIProtocol
 /// update wins, deletions as tombstones, incremental pull by an opaque cursor or by update time).
 struct RecordRoutes: Sendable {
     let environment: ServerEnvironment
-    var store: any ServerStore { environment.store }
+    var store: ServerStore { environment.store }
     var auth: Authenticator { Authenticator(environment: environment) }
 
     func register(on group: RouterGroup<ServerRequestContext>) {

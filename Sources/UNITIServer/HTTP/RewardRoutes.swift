@@ -7,7 +7,7 @@ import UNITIProtocol
 /// same on every device and cannot be raised by editing one. With an ETag, like the other lists.
 struct RewardRoutes: Sendable {
     let environment: ServerEnvironment
-    var store: any ServerStore { environment.store }
+    var store: ServerStore { environment.store }
     var auth: Authenticator { Authenticator(environment: environment) }
 
     func register(on api: RouterGroup<ServerRequestContext>) {

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the routes work with, built once per server (or per test) and passed in: no globals.
 public struct ServerEnvironment: Sendable {
-    public var store: any ServerStore
+    public var store: ServerStore
     public var mailer: any Mailer
     public var clock: any ServerClock
     public var passwords: PasswordHasher
@@ -19,7 +19,7 @@ public struct ServerEnvironment: Sendable {
     /// Fewest participants for which the comparison with all users is shown (Track Your Stress thesis).
     public var comparisonMinimumParticipants: Int
 
-    public init(store: any ServerStore, mailer: any Mailer, clock: any ServerClock = SystemServerClock(),
+    public init(store: ServerStore, mailer: any Mailer, clock: any ServerClock = SystemServerClock(),
                 passwords: PasswordHasher = PasswordHasher(), throttle: LoginThrottle = LoginThrottle(),
                 studyPasswordThrottle: StudyPasswordThrottle = StudyPasswordThrottle(), publicURL: String? = nil,
                 accessTokenLifetime: TimeInterval = 60 * 60, refreshTokenLifetime: TimeInterval = 30 * 24 * 60 * 60,

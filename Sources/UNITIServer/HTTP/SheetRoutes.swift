@@ -6,7 +6,7 @@ import UNITIProtocol
 /// page, or incrementally by cursor), and the comparison with the other members of the study.
 struct SheetRoutes: Sendable {
     let environment: ServerEnvironment
-    var store: any ServerStore { environment.store }
+    var store: ServerStore { environment.store }
     var auth: Authenticator { Authenticator(environment: environment) }
 
     func register(sheets: RouterGroup<ServerRequestContext>, api: RouterGroup<ServerRequestContext>) {

@@ -6,7 +6,7 @@ import UNITIProtocol
 /// and reading their questionnaires (with ETags), one study's or all joined studies' at once.
 struct StudyRoutes: Sendable {
     let environment: ServerEnvironment
-    var store: any ServerStore { environment.store }
+    var store: ServerStore { environment.store }
     var auth: Authenticator { Authenticator(environment: environment) }
 
     func register(studies: RouterGroup<ServerRequestContext>, questionnaires: RouterGroup<ServerRequestContext>) {

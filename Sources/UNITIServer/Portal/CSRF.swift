@@ -3,13 +3,13 @@ import Foundation
 import Synchronization
 
 /// The CSRF key of every server process on one store: read from (or, the first time, made and
-/// written to) ``ServerSecretStore`` at the first form, then kept for the life of the process.
+/// written to) ``ServerStore`` at the first form, then kept for the life of the process.
 final class CSRFKeys: Sendable {
     static let secretName = "portal-csrf-key"
-    private let store: any ServerSecretStore
+    private let store: ServerStore
     private let loaded = Mutex<CSRF?>(nil)
 
-    init(store: any ServerSecretStore) {
+    init(store: ServerStore) {
         self.store = store
     }
 

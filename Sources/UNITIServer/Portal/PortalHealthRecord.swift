@@ -8,7 +8,7 @@ import UNITIProtocol
 /// its next sync (and the other way round). Every read and write is scoped to one user id: the
 /// store holds no path from one person's records to another's.
 struct PortalHealthRecord: Sendable {
-    let store: any ServerStore
+    let store: ServerStore
     let clock: any ServerClock
     let userId: Int64
 

@@ -26,7 +26,7 @@ struct PortalQuestionnaire: Sendable {
 /// the newest update time wins.
 struct PortalQuestionnaires: Sendable {
     let environment: ServerEnvironment
-    var store: any ServerStore { environment.store }
+    var store: ServerStore { environment.store }
 
     /// The shared baseline's questionnaire ids. Server studies declare no baseline of their own,
     /// so the devices fall back to the bundled default study's (the core's

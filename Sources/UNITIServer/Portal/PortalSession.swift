@@ -46,7 +46,7 @@ struct PortalSessions: Sendable {
     }
 
     func end(_ session: PortalSession) async throws {
-        try await environment.store.revokeSession(id: session.id)
+        try await environment.store.revokeSession(id: session.id, now: environment.clock.now())
     }
 
     /// The session cookie: HttpOnly (no script reads it), SameSite=Lax (no cross-site POST

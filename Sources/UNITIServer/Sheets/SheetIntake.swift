@@ -9,7 +9,7 @@ import UNITIProtocol
 /// and the store does what storing a sheet does (rewards).
 struct SheetIntake: Sendable {
     let environment: ServerEnvironment
-    var store: any ServerStore { environment.store }
+    var store: ServerStore { environment.store }
 
     /// Checks every sheet of the batch, then stores them in one transaction; throws the first
     /// sheet's problem as an ``APIError`` (nothing is stored then).

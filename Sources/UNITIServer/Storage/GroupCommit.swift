@@ -23,12 +23,12 @@ final class GroupCommit<Input: Sendable, Output: Sendable>: Sendable {
         var draining = false
     }
 
-    private let writer: DatabasePool
+    private let writer: SQLiteDatabase
     private let write: Write
     private let maximumGroup: Int
     private let state = Mutex(State())
 
-    init(writer: DatabasePool, maximumGroup: Int = 256, write: @escaping Write) {
+    init(writer: SQLiteDatabase, maximumGroup: Int = 256, write: @escaping Write) {
         self.writer = writer
         self.write = write
         self.maximumGroup = maximumGroup

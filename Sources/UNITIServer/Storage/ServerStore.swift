@@ -1,24 +1,57 @@
-/// Everything the study server keeps: the composition of one store per concern, so that the
-/// SQLite store (one file, nothing to install) and a later PostgreSQL store (several server
-/// processes) are interchangeable, and a second store implements the same parts.
-///
-/// The parts, each in its own folder under `Storage/` (protocol, and the SQLite tables and queries):
-/// - ``AccountStore``: accounts, mailed tokens, sessions
-/// - ``StudyStore``: studies, memberships (with the time of joining), join requests
-/// - ``QuestionnaireStore``: questionnaire versions, the module presenting each, deactivation
-/// - ``SheetStore``: answer sheets, the participant means behind the comparison, export rows
-/// - ``RecordStore``: the generic per-user module records
-/// - ``ModuleResourceStore``: module resources such as a sound catalogue
-/// - ``RewardStore``: what Track Your Hearing rewards are computed from
-/// - ``ServerSecretStore``: keys shared by every server process (the portal's CSRF key)
-/// - ``LoginFailureStore``: the login throttle's counts, shared by every server process
-/// - ``PersonalDataStore``: everything kept about one person, for their download
+import Foundation
+import Synchronization
+import UNITIProtocol
+
+/// Everything the study server keeps, on SQLite (one file, nothing to install: the default) or
+/// PostgreSQL (several server processes on one database). Each concern is written once, in its
+/// own folder under `Storage/`, as an extension of this class running its SQL on the kit's
+/// ``StoreDatabase`` (`Storage/Kit`), so the two stores cannot drift apart:
+/// - `Accounts`: accounts, mailed tokens, sessions
+/// - `Studies`: studies, memberships (with the time of joining), join requests
+/// - `Questionnaires`: questionnaire versions, the module presenting each, deactivation
+/// - `Sheets`: answer sheets and the study export
+/// - `Records`: the generic per-user module records
+/// - `ModuleResources`: module resources such as a sound catalogue
+/// - `Rewards`: what Track Your Hearing rewards are computed from
+/// - `Secrets`: keys shared by every server process (the portal's CSRF key)
+/// - `PersonalData`: everything kept about one person, for their download
+/// The schema has one list of steps per engine (`Storage/Migrations`).
 ///
 /// Every method commits before it returns: a route answers only after its write is durable, so a
 /// shutdown never loses an acknowledged write. Methods that take a `userId` only ever touch that
 /// user's rows — isolation between participants is enforced here, not only in the routes.
-public protocol ServerStore: AccountStore, StudyStore, QuestionnaireStore, SheetStore, RecordStore, ModuleResourceStore, RewardStore,
-    ServerSecretStore, PersonalDataStore, LoginFailureStore {}
+public final class ServerStore: Sendable {
+    let database: any StoreDatabase
+    /// Decoded questionnaire versions by `id#version`. A stored version never changes (a changed
+    /// definition needs a higher version), so a version once read is kept: every sheet upload
+    /// needs its questionnaire, and decoding the definition each time was a large part of it.
+    let questionnaireCache = Mutex<[String: QuestionnaireDocument]>([:])
+    let legacy: any LegacyStore
+
+    /// Opens (creating if needed) the SQLite database at `path` and brings its schema up to date.
+    public convenience init(sqlitePath path: String) throws {
+        let database = try SQLiteDatabase(path: path, migrator: SQLiteMigrations.migrator)
+        self.init(database: database, legacy: SQLiteServerStore(sqlite: database))
+    }
+
+    /// Connects to PostgreSQL (the pool opens connections as needed) and brings the schema up to
+    /// date. Throws when the database cannot be reached or was written by a newer server.
+    public static func postgres(_ location: StoreLocation.PostgresLocation, maximumConnections: Int = 20) async throws -> ServerStore {
+        let database = try await PostgreSQLDatabase(location: location, maximumConnections: maximumConnections,
+                                                    migrate: PostgreSQLMigrations.migrate)
+        return ServerStore(database: database, legacy: PostgreSQLServerStore(postgres: database))
+    }
+
+    init(database: any StoreDatabase, legacy: any LegacyStore) {
+        self.database = database
+        self.legacy = legacy
+    }
+
+    /// Ends the connections (the PostgreSQL pool); a command calls it when it is done.
+    public func close() async {
+        await database.close()
+    }
+}
 
 /// Conflicts the store reports instead of a raw constraint failure.
 public enum StoreConflict: Error, Sendable, Equatable {

@@ -70,21 +70,12 @@ public enum StoreLocation: Sendable, Equatable {
     }
 
     /// Opens the store (creating and migrating its schema as needed).
-    public func open() async throws -> any ClosableServerStore {
+    public func open() async throws -> ServerStore {
         switch self {
         case .sqlite(let path):
-            return try SQLiteServerStore(path: path)
+            return try ServerStore(sqlitePath: path)
         case .postgres(let location):
-            return try await PostgreSQLServerStore(location: location)
+            return try await ServerStore.postgres(location)
         }
     }
-}
-
-/// A store a command closes when it is done (the PostgreSQL store ends its connection pool).
-public protocol ClosableServerStore: ServerStore {
-    func close() async
-}
-
-extension SQLiteServerStore: ClosableServerStore {
-    public func close() async {}
 }

@@ -18,11 +18,11 @@ public struct StudyPasswordThrottle: Sendable {
 
     /// Seconds this person must still wait before trying this study's password again, or nil
     /// after counting this try as a failure (``recordSuccess(userId:studyId:store:)`` takes it back).
-    func startAttempt(userId: Int64, studyId: String, store: any StudyStore, now: Date) async throws -> Int? {
+    func startAttempt(userId: Int64, studyId: String, store: ServerStore, now: Date) async throws -> Int? {
         try await store.startStudyPasswordAttempt(userId: userId, studyId: studyId, rule: rule, now: now)
     }
 
-    func recordSuccess(userId: Int64, studyId: String, store: any StudyStore) async throws {
+    func recordSuccess(userId: Int64, studyId: String, store: ServerStore) async throws {
         try await store.clearStudyPasswordFailures(userId: userId, studyId: studyId)
     }
 }

@@ -9,7 +9,7 @@ import UNITIProtocol
 /// Topics: listing; joining (throttled password check); leaving.
 struct StudyService: Sendable {
     let environment: ServerEnvironment
-    var store: any ServerStore { environment.store }
+    var store: ServerStore { environment.store }
 
     /// Which studies a list shows.
     enum Scope: String, Sendable {

@@ -1,40 +1,6 @@
 import Foundation
 import UNITIProtocol
 
-/// Where accounts, the single-use tokens sent by mail and login sessions are kept. Part of every
-/// ``ServerStore``.
-///
-/// Tokens are stored only as hashes (``SecretTokens/hash(_:)``); the store never sees a token itself.
-public protocol AccountStore: Sendable {
-    /// Creates an account; throws ``StoreConflict/usernameTaken`` or ``StoreConflict/emailTaken``.
-    func createUser(username: String, email: String, passwordHash: String, language: String,
-                    pseudonym: String, now: Date) async throws -> Int64
-    func user(id: Int64) async throws -> UserAccount?
-    /// By e-mail (case-insensitive) or username.
-    func user(login: String) async throws -> UserAccount?
-    /// One page of all accounts in the order they were made, and how many there are in all.
-    func users(offset: Int, limit: Int) async throws -> (users: [UserAccount], total: Int)
-    func setActivated(userId: Int64) async throws
-    func setActive(userId: Int64, active: Bool) async throws
-    func setPasswordHash(userId: Int64, hash: String) async throws
-    func updateProfile(userId: Int64, update: ProfileUpdate) async throws
-
-    func storeMailToken(userId: Int64, purpose: MailTokenPurpose, tokenHash: String, expiresAt: Date) async throws
-    /// Uses up a token: returns its user once, if the token is known, unused and not expired.
-    func consumeMailToken(purpose: MailTokenPurpose, tokenHash: String, now: Date) async throws -> Int64?
-
-    func createSession(userId: Int64, accessHash: String, accessExpiresAt: Date,
-                       refreshHash: String, refreshExpiresAt: Date, now: Date) async throws
-    /// The session's id and its account for a live access token (one lookup: every request needs it).
-    func session(accessHash: String, now: Date) async throws -> (sessionId: Int64, account: UserAccount)?
-    /// Swaps a live refresh token for a new pair; returns the user, or nil when the refresh token is unknown or expired.
-    func rotateSession(refreshHash: String, newAccessHash: String, accessExpiresAt: Date,
-                       newRefreshHash: String, refreshExpiresAt: Date, now: Date) async throws -> Int64?
-    func revokeSession(id: Int64) async throws
-    func revokeSessions(userId: Int64) async throws
-    /// Ends every session of the user but one (the one that just changed the password).
-    func revokeSessions(userId: Int64, except sessionId: Int64) async throws
-}
 
 /// A participant account as the store keeps it.
 public struct UserAccount: Sendable, Hashable {
@@ -58,4 +24,178 @@ public struct UserAccount: Sendable, Hashable {
 /// Purposes of the single-use tokens sent by mail.
 public enum MailTokenPurpose: String, Sendable {
     case activation, passwordReset
+}
+
+/// Where accounts, the single-use tokens sent by mail and login sessions are kept. Part of every
+/// ``ServerStore``.
+///
+/// Tokens are stored only as hashes (``SecretTokens/hash(_:)``); the store never sees a token itself.
+///
+/// The tables `users` (usernames and addresses unique and found regardless of case: `lower(…)`
+/// indexes on both stores), `mail_tokens` and `sessions`. Tokens are kept as hashes only.
+extension ServerStore {
+    // MARK: Accounts
+
+    /// Creates an account; throws ``StoreConflict/usernameTaken`` or ``StoreConflict/emailTaken``.
+    func createUser(username: String, email: String, passwordHash: String, language: String,
+                           pseudonym: String, now: Date) async throws -> Int64 {
+        do {
+            return try await database.transaction { db in
+                if try await db.row("SELECT 1 AS taken FROM users WHERE lower(username) = lower(\(username))") != nil {
+                    throw StoreConflict.usernameTaken
+                }
+                if try await db.row("SELECT 1 AS taken FROM users WHERE lower(email) = lower(\(email))") != nil {
+                    throw StoreConflict.emailTaken
+                }
+                return try await db.row("""
+                    INSERT INTO users (username, email, password_hash, language, pseudonym, created_at)
+                    VALUES (\(username), \(email), \(passwordHash), \(language), \(pseudonym), \(now))
+                    RETURNING id
+                    """)?["id"] ?? 0
+            }
+        } catch let error where SQLFailure.isUniqueViolation(error) {
+            // Two registrations racing on PostgreSQL: the unique indexes decide.
+            throw "\(error)".contains("email") ? StoreConflict.emailTaken : StoreConflict.usernameTaken
+        }
+    }
+
+    func user(id: Int64) async throws -> UserAccount? {
+        try await database.row("\(Accounts.select) WHERE id = \(id)").map(Accounts.account)
+    }
+
+    /// By e-mail (case-insensitive) or username.
+    func user(login: String) async throws -> UserAccount? {
+        // An address before a username that happens to equal it.
+        try await database.row("""
+            \(Accounts.select) WHERE lower(email) = lower(\(login)) OR lower(username) = lower(\(login))
+            ORDER BY (lower(email) = lower(\(login))) DESC, id LIMIT 1
+            """).map(Accounts.account)
+    }
+
+    /// One page of all accounts in the order they were made, and how many there are in all.
+    func users(offset: Int, limit: Int) async throws -> (users: [UserAccount], total: Int) {
+        let page = try await database.rows("\(Accounts.select) ORDER BY id LIMIT \(limit) OFFSET \(offset)").map(Accounts.account)
+        return (page, try await database.row("SELECT COUNT(*) AS total FROM users")?["total"] ?? 0)
+    }
+
+    func setActivated(userId: Int64) async throws {
+        try await database.execute("UPDATE users SET activated = \(true) WHERE id = \(userId)")
+    }
+
+    func setActive(userId: Int64, active: Bool) async throws {
+        try await database.execute("UPDATE users SET active = \(active) WHERE id = \(userId)")
+    }
+
+    func setPasswordHash(userId: Int64, hash: String) async throws {
+        try await database.execute("UPDATE users SET password_hash = \(hash) WHERE id = \(userId)")
+    }
+
+    func updateProfile(userId: Int64, update: ProfileUpdate) async throws {
+        do {
+            try await database.transaction { db in
+                if let username = update.username {
+                    if try await db.row("""
+                        SELECT 1 AS taken FROM users WHERE lower(username) = lower(\(username)) AND id <> \(userId)
+                        """) != nil {
+                        throw StoreConflict.usernameTaken
+                    }
+                    try await db.execute("UPDATE users SET username = \(username) WHERE id = \(userId)")
+                }
+                // A field not given stays; an empty name clears it.
+                var changes: [SQL] = []
+                if let first = update.firstName { changes.append("first_name = \(first.isEmpty ? nil : first)") }
+                if let last = update.lastName { changes.append("last_name = \(last.isEmpty ? nil : last)") }
+                if let gender = update.gender { changes.append("gender = \(gender.rawValue)") }
+                if let language = update.language { changes.append("language = \(language)") }
+                guard !changes.isEmpty else { return }
+                try await db.execute("UPDATE users SET \(SQL.joined(changes, separator: ", ")) WHERE id = \(userId)")
+            }
+        } catch let error where SQLFailure.isUniqueViolation(error) {
+            throw StoreConflict.usernameTaken
+        }
+    }
+
+    // MARK: Mail tokens
+
+    func storeMailToken(userId: Int64, purpose: MailTokenPurpose, tokenHash: String, expiresAt: Date) async throws {
+        try await database.execute("""
+            INSERT INTO mail_tokens (token_hash, user_id, purpose, expires_at)
+            VALUES (\(tokenHash), \(userId), \(purpose.rawValue), \(expiresAt))
+            """)
+    }
+
+    /// Uses up a token: returns its user once, if the token is known, unused and not expired.
+    func consumeMailToken(purpose: MailTokenPurpose, tokenHash: String, now: Date) async throws -> Int64? {
+        // One statement: of two processes using the same code at once, exactly one gets the user.
+        try await database.rowsWritten("""
+            UPDATE mail_tokens SET used_at = \(now)
+            WHERE token_hash = \(tokenHash) AND purpose = \(purpose.rawValue) AND used_at IS NULL AND expires_at > \(now)
+            RETURNING user_id
+            """).first?["user_id"]
+    }
+
+    // MARK: Sessions
+
+    func createSession(userId: Int64, accessHash: String, accessExpiresAt: Date, refreshHash: String,
+                              refreshExpiresAt: Date, now: Date) async throws {
+        try await database.execute("""
+            INSERT INTO sessions (user_id, access_hash, access_expires_at, refresh_hash, refresh_expires_at, created_at)
+            VALUES (\(userId), \(accessHash), \(accessExpiresAt), \(refreshHash), \(refreshExpiresAt), \(now))
+            """)
+    }
+
+    /// The session's id and its account for a live access token (one lookup: every request needs it).
+    func session(accessHash: String, now: Date) async throws -> (sessionId: Int64, account: UserAccount)? {
+        guard let row = try await database.row("""
+            SELECT s.id AS session_id, \(Accounts.columns(of: "u")) FROM sessions s JOIN users u ON u.id = s.user_id
+            WHERE s.access_hash = \(accessHash) AND s.revoked_at IS NULL AND s.access_expires_at > \(now)
+            """) else { return nil }
+        return (sessionId: try row["session_id"], account: try Accounts.account(row))
+    }
+
+    /// Swaps a live refresh token for a new pair; returns the user, or nil when the refresh token is unknown or expired.
+    func rotateSession(refreshHash: String, newAccessHash: String, accessExpiresAt: Date,
+                              newRefreshHash: String, refreshExpiresAt: Date, now: Date) async throws -> Int64? {
+        // One statement: a refresh token used twice at once rotates once.
+        try await database.rowsWritten("""
+            UPDATE sessions SET access_hash = \(newAccessHash), access_expires_at = \(accessExpiresAt),
+                refresh_hash = \(newRefreshHash), refresh_expires_at = \(refreshExpiresAt)
+            WHERE refresh_hash = \(refreshHash) AND revoked_at IS NULL AND refresh_expires_at > \(now)
+            RETURNING user_id
+            """).first?["user_id"]
+    }
+
+    func revokeSession(id: Int64, now: Date) async throws {
+        try await database.execute("UPDATE sessions SET revoked_at = \(now) WHERE id = \(id)")
+    }
+
+    func revokeSessions(userId: Int64, now: Date) async throws {
+        try await database.execute("UPDATE sessions SET revoked_at = \(now) WHERE user_id = \(userId) AND revoked_at IS NULL")
+    }
+
+    /// Ends every session of the user but one (the one that just changed the password).
+    func revokeSessions(userId: Int64, except sessionId: Int64, now: Date) async throws {
+        try await database.execute("""
+            UPDATE sessions SET revoked_at = \(now) WHERE user_id = \(userId) AND id <> \(sessionId) AND revoked_at IS NULL
+            """)
+    }
+}
+
+/// Reading `users` rows.
+enum Accounts {
+    static func columns(of table: String) -> SQL {
+        let names = ["id", "username", "email", "password_hash", "first_name", "last_name", "gender", "language", "activated",
+                     "active", "pseudonym", "created_at"]
+        return SQL(raw: names.map { "\(table).\($0)" }.joined(separator: ", "))
+    }
+
+    static let select: SQL = "SELECT \(columns(of: "users")) FROM users"
+
+    static func account(_ row: SQLRow) throws -> UserAccount {
+        UserAccount(
+            id: try row["id"], username: try row["username"], email: try row["email"], passwordHash: try row["password_hash"],
+            firstName: try row["first_name"], lastName: try row["last_name"],
+            gender: Gender(rawValue: try row["gender"]) ?? .undisclosed, language: try row["language"],
+            activated: try row["activated"], active: try row["active"], pseudonym: try row["pseudonym"], createdAt: try row["created_at"])
+    }
 }

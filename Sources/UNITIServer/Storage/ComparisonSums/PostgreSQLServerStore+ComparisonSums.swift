@@ -503,3 +503,29 @@ extension PostgreSQLServerStore {
         }
     }
 }
+
+extension PostgreSQLServerStore {
+    /// Whom an item's comparison counts changed (`comparison_totals.member`): its version is
+    /// raised (in the order of the items, as a late upload raises it), so a settled period kept in
+    /// memory is read again (``SettledCache``). The day snapshots hold everyone's sums, members or
+    /// not: the current ones stay current. Runs under the person's sheet lock: an upload storing
+    /// the person's first sheet of one of the study's questionnaires sets `member` from the
+    /// membership it reads, so it must not run between the change and this update.
+    func membershipChanged(_ db: any SQLExecutor, studyId: String, userId: Int64, member: Bool) async throws {
+        try await db.execute("""
+            WITH changed AS (
+                UPDATE comparison_totals SET member = \(member)
+                WHERE user_id = \(userId) AND member <> \(member)
+                  AND questionnaire_id IN (SELECT id FROM questionnaires WHERE study_id = \(studyId))
+                RETURNING questionnaire_id, label
+            ), raised AS (
+                INSERT INTO comparison_versions (questionnaire_id, label, version)
+                SELECT DISTINCT questionnaire_id, label, 1 FROM changed ORDER BY 1, 2
+                ON CONFLICT (questionnaire_id, label) DO UPDATE SET version = comparison_versions.version + 1
+                RETURNING questionnaire_id, label, version
+            )
+            UPDATE comparison_snapshot_days d SET version = r.version FROM raised r
+            WHERE d.questionnaire_id = r.questionnaire_id AND d.label = r.label AND d.version = r.version - 1
+            """)
+    }
+}

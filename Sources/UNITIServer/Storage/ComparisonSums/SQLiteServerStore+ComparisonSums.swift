@@ -217,7 +217,7 @@ extension SQLiteServerStore {
             // A snapshot is missing or stale: build it, then read again. Only when another late
             // upload came in between does this request read with a seek per participant.
             do {
-                try await pool.write { db in
+                try await sqlite.write { db in
                     for day in wanted { try Self.buildSnapshot(db, item, day: day, now: now) }
                 }
             } catch {
@@ -352,7 +352,7 @@ extension SQLiteServerStore {
     }
 
     public func rebuildComparisonSums() async throws {
-        try await pool.write { db in
+        try await sqlite.write { db in
             try db.execute(sql: """
                 DELETE FROM comparison_totals; DELETE FROM comparison_running;
                 DELETE FROM comparison_snapshots; DELETE FROM comparison_snapshot_days
@@ -360,4 +360,9 @@ extension SQLiteServerStore {
             try ComparisonSumSchema.fill(db)
         }
     }
+}
+
+extension SQLiteServerStore {
+    /// SQLite's comparison reads memberships as they are: nothing to keep.
+    func membershipChanged(_ db: any SQLExecutor, studyId: String, userId: Int64, member: Bool) async throws {}
 }

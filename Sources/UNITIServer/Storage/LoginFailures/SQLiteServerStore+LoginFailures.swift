@@ -1,27 +1,11 @@
 import Foundation
 import GRDB
 
-/// The table behind the login throttle (a step of ``ServerMigrations``; never edit a shipped step).
-enum LoginFailureSchema {
-    /// `v7-login-failures`: failed logins per login name, so that the throttle holds across
-    /// server processes and restarts.
-    static func v7(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE login_failures (
-                login TEXT PRIMARY KEY,
-                failures INTEGER NOT NULL,
-                first_failure REAL NOT NULL,
-                last_failure REAL NOT NULL
-            );
-            CREATE INDEX login_failures_last ON login_failures(last_failure);
-            """)
-    }
-}
 
 extension SQLiteServerStore {
     public func startLoginAttempt(login: String, rule: ThrottleRule, now: Date) async throws -> Int? {
         let key = LoginFailureKeys.key(login)
-        return try await pool.write { db in
+        return try await sqlite.write { db in
             let current = try Row.fetchOne(db, sql: "SELECT * FROM login_failures WHERE login = ?", arguments: [key])
                 .map(StudyPasswordFailureSchema.count)
             if let wait = rule.retryAfter(current, now: now) { return wait }
@@ -41,7 +25,7 @@ extension SQLiteServerStore {
     }
 
     public func clearLoginFailures(login: String) async throws {
-        try await pool.write { db in
+        try await sqlite.write { db in
             try db.execute(sql: "DELETE FROM login_failures WHERE login = ?", arguments: [LoginFailureKeys.key(login)])
         }
     }

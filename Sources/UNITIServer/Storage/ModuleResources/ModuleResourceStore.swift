@@ -1,19 +1,6 @@
 import Foundation
 import UNITIProtocol
 
-/// Where module resources are kept. Part of every ``ServerStore``.
-///
-/// A module resource is what a module may take from the server instead of its bundled copy, e.g.
-/// the sound catalogue of Shades Of Noise (`son`/`sounds`). The server keeps the newest JSON
-/// document per module and name as the coordinator put it; only the module can judge the content,
-/// so the client checks it and keeps its previous one when it cannot use it.
-public protocol ModuleResourceStore: Sendable {
-    /// Stores (or replaces) a resource; false when the same content was stored already.
-    func putResource(moduleId: ModuleID, name: String, content: JSONValue, now: Date) async throws -> Bool
-    func resource(moduleId: ModuleID, name: String) async throws -> StoredModuleResource?
-    /// Every resource, by module and name.
-    func resources() async throws -> [StoredModuleResource]
-}
 
 /// A module resource as stored.
 public struct StoredModuleResource: Codable, Sendable, Equatable {
@@ -31,5 +18,42 @@ enum ModuleResourceRules {
 
     static func isValidName(_ text: String) -> Bool {
         (1...32).contains(text.count) && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+}
+
+/// Module resources: what a module may take from the server instead of its bundled copy, e.g.
+/// the sound catalogue of Shades Of Noise (`son`/`sounds`). The server keeps the newest JSON
+/// document per module and name as the coordinator put it; only the module can judge the content,
+/// so the client checks it and keeps its previous one when it cannot use it.
+///
+/// The table `module_resources`: the content is JSON with sorted keys, so equal content is equal text.
+extension ServerStore {
+    /// Stores (or replaces) a resource; false when the same content was stored already (which
+    /// changes nothing, not even the time).
+    func putResource(moduleId: ModuleID, name: String, content: JSONValue, now: Date) async throws -> Bool {
+        let text = try JSONCoding.string(content)
+        return try await !database.rowsWritten("""
+            INSERT INTO module_resources (module_id, name, content, updated_at) VALUES (\(moduleId.rawValue), \(name), \(text), \(now))
+            ON CONFLICT (module_id, name) DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at
+            WHERE module_resources.content <> excluded.content
+            RETURNING name
+            """).isEmpty
+    }
+
+    func resource(moduleId: ModuleID, name: String) async throws -> StoredModuleResource? {
+        try await database.row("\(Self.selectResources) WHERE module_id = \(moduleId.rawValue) AND name = \(name)").map(Self.resource)
+    }
+
+    /// Every resource, by module and name.
+    func resources() async throws -> [StoredModuleResource] {
+        try await database.rows("\(Self.selectResources) ORDER BY module_id, name").map(Self.resource)
+    }
+
+    private static let selectResources: SQL = "SELECT module_id, name, content, updated_at FROM module_resources"
+
+    private static func resource(_ row: SQLRow) throws -> StoredModuleResource {
+        StoredModuleResource(moduleId: try row["module_id"], name: try row["name"],
+                             content: try JSONCoding.decode(JSONValue.self, from: try row["content"] as String),
+                             updatedAt: try row["updated_at"])
     }
 }

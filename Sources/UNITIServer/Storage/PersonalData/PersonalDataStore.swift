@@ -1,15 +1,6 @@
 import Foundation
 import UNITIProtocol
 
-/// Everything the store keeps about one person, read in one transaction for the person's own
-/// download (portal `/data/export.json`). Part of every ``ServerStore``.
-///
-/// Secrets stay out: no password hash, no session, refresh or mail-token hash. Each store names
-/// the tables it reads in ``personalDataSections``; a test checks that every table holding
-/// per-user rows is named there, so a table added later cannot be left out silently.
-public protocol PersonalDataStore: Sendable {
-    func personalData(userId: Int64) async throws -> PersonalData?
-}
 
 /// The stored part of a person's data export (``PersonalDataExport`` adds what is computed).
 public struct PersonalData: Codable, Sendable {
@@ -74,5 +65,74 @@ extension PersonalData.Account {
         self.init(username: account.username, email: account.email, firstName: account.firstName, lastName: account.lastName,
                   gender: account.gender.rawValue, language: account.language, activated: account.activated,
                   active: account.active, pseudonym: account.pseudonym, createdAt: Timestamps.format(account.createdAt))
+    }
+}
+
+extension ServerStore {
+    /// The tables ``personalData(userId:)`` reads, each with the section of ``PersonalData`` that
+    /// carries its rows. Every table with per-user rows must be here (a test reads the schema).
+    static var personalDataSections: [String: String] {
+        [
+            "users": "account",
+            "memberships": "memberships",
+            "answer_sheets": "sheets",
+            "answers": "sheets",
+            "module_records": "records",
+            "sessions": "sessions",
+            "mail_tokens": "mailedCodes",
+            "study_password_failures": "studyPasswordFailures",
+            // Sums of the person's numeric answers, derived from the sheets the download holds in full.
+            "comparison_totals": "sheets",
+            "comparison_running": "sheets",
+            "comparison_snapshots": "sheets",
+        ]
+    }
+}
+
+/// Everything the store keeps about one person, read in one transaction for the person's own
+/// download (portal `/data/export.json`).
+///
+/// Secrets stay out: no password hash, no session, refresh or mail-token hash. The tables read
+/// are named in ``ServerStore/personalDataSections``; a test checks that every table holding
+/// per-user rows is named there, so a table added later cannot be left out silently.
+extension ServerStore {
+    /// Read in one snapshot, so the parts agree with each other.
+    func personalData(userId: Int64) async throws -> PersonalData? {
+        try await database.snapshot { db in
+            guard let account = try await db.row("\(Accounts.select) WHERE id = \(userId)").map(Accounts.account) else { return nil }
+            func time(_ date: Date?) -> String? { date.map(Timestamps.format) }
+            let memberships = try await db.rows("""
+                SELECT study_id, status, requested_at, updated_at, joined_at FROM memberships WHERE user_id = \(userId)
+                ORDER BY requested_at, study_id
+                """).map { row in
+                PersonalData.Membership(studyId: try row["study_id"], status: try row["status"],
+                                        requestedAt: Timestamps.format(try row["requested_at"]),
+                                        updatedAt: Timestamps.format(try row["updated_at"]), joinedAt: time(try row["joined_at"]))
+            }
+            let sheets = try await db.rows("\(StoredSheets.select) WHERE user_id = \(userId) ORDER BY id").map(StoredSheets.sheet)
+            let records = try await db.rows("\(ModuleRecords.select) WHERE user_id = \(userId) ORDER BY sequence").map(ModuleRecords.record)
+            let sessions = try await db.rows("""
+                SELECT created_at, access_expires_at, revoked_at FROM sessions WHERE user_id = \(userId) ORDER BY id
+                """).map { row in
+                PersonalData.Session(createdAt: Timestamps.format(try row["created_at"]),
+                                     expiresAt: Timestamps.format(try row["access_expires_at"]), revokedAt: time(try row["revoked_at"]))
+            }
+            let codes = try await db.rows("""
+                SELECT purpose, expires_at, used_at FROM mail_tokens WHERE user_id = \(userId) ORDER BY expires_at
+                """).map { row in
+                PersonalData.MailedCode(purpose: try row["purpose"], expiresAt: Timestamps.format(try row["expires_at"]),
+                                        usedAt: time(try row["used_at"]))
+            }
+            let failures = try await db.rows("""
+                SELECT study_id, failures, first_failure, last_failure FROM study_password_failures WHERE user_id = \(userId)
+                ORDER BY study_id
+                """).map { row in
+                PersonalData.StudyPasswordFailures(studyId: try row["study_id"], failures: try row["failures"],
+                                                   firstFailure: Timestamps.format(try row["first_failure"]),
+                                                   lastFailure: Timestamps.format(try row["last_failure"]))
+            }
+            return PersonalData(account: PersonalData.Account(account), memberships: memberships, sheets: sheets, records: records,
+                                sessions: sessions, mailedCodes: codes, studyPasswordFailures: failures)
+        }
     }
 }

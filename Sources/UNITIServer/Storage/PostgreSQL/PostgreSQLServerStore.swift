@@ -4,6 +4,9 @@ import PostgresNIO
 import Synchronization
 import UNITIProtocol
 
+/// The PostgreSQL side of the parts not yet written once (``LegacyStore``); what follows held for
+/// the whole store before the kit.
+///
 /// The ``ServerStore`` on PostgreSQL, for a study that outgrows one machine: several server
 /// processes share one database, so everything that must hold across processes is the
 /// database's job — uniqueness by constraints and `ON CONFLICT`, "newest wins" in the upsert's
@@ -15,54 +18,16 @@ import UNITIProtocol
 /// (``PostgreSQLMigrations``). Queries go through postgres-nio's connection pool; each part of
 /// ``ServerStore`` is implemented next to its SQLite twin, in
 /// `Storage/<Concern>/PostgreSQLServerStore+<Concern>.swift`.
-public final class PostgreSQLServerStore: ClosableServerStore, Sendable {
-    let client: PostgresClient
-    let logger: Logger
-    private let running: Task<Void, Never>
-    /// Decoded questionnaire versions by `id#version` (a stored version never changes).
-    let questionnaireCache = Mutex<[String: QuestionnaireDocument]>([:])
+final class PostgreSQLServerStore: LegacyStore {
+    let postgres: PostgreSQLDatabase
+    var client: PostgresClient { postgres.client }
+    var logger: Logger { postgres.logger }
     /// Settled comparison periods and bounds, each valid while its item's version stands.
     let comparisonPeriods = SettledCache<SettledPeriod>()
     let comparisonBounds = SettledCache<SettledBound>()
 
-    /// Connects (the pool opens connections as needed), then brings the schema up to date.
-    /// Throws when the database cannot be reached or was written by a newer server.
-    public init(location: StoreLocation.PostgresLocation, maximumConnections: Int = 20) async throws {
-        var configuration: PostgresClient.Configuration
-        if let socket = location.socketPath {
-            configuration = .init(unixSocketPath: socket, username: location.username, password: location.password,
-                                  database: location.database)
-        } else {
-            configuration = .init(host: location.host ?? "127.0.0.1", port: location.port, username: location.username,
-                                  password: location.password, database: location.database, tls: .disable)
-        }
-        configuration.options.maximumConnections = maximumConnections
-        configuration.options.connectTimeout = .seconds(10)
-        var logger = Logger(label: "uniti-server.postgres")
-        logger.logLevel = .warning
-        self.logger = logger
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        self.client = client
-        // The pool runs in its own task; the first query waits until that task is running, so
-        // postgres-nio does not warn (on the coordinator's terminal too) of a lease before `run()`.
-        let (started, signal) = AsyncStream<Void>.makeStream()
-        running = Task {
-            signal.finish()
-            await client.run()
-        }
-        for await _ in started {}
-        do {
-            try await PostgreSQLMigrations.migrate(client, logger: logger)
-        } catch {
-            running.cancel()
-            await running.value
-            throw error
-        }
-    }
-
-    public func close() async {
-        running.cancel()
-        await running.value
+    init(postgres: PostgreSQLDatabase) {
+        self.postgres = postgres
     }
 
     // MARK: Helpers shared by the parts

@@ -1,37 +1,6 @@
 import Foundation
 import UNITIProtocol
 
-/// Where questionnaire definitions are kept, every version of each, for the study that owns it,
-/// and how each questionnaire is offered: the module that presents it and whether it is active.
-/// Part of every ``ServerStore``.
-///
-/// A stored version never changes (a changed definition needs a higher version), so answers
-/// given to an older version can always be checked and read against it. The link to a module and
-/// the deactivation belong to the questionnaire id, all versions alike.
-public protocol QuestionnaireStore: Sendable {
-    /// Stores a new version, in the same transaction as the questionnaire's link: `module` sets
-    /// it; nil keeps the link a questionnaire has, and gives a new one its default
-    /// (``QuestionnaireModules/defaultModule(for:bundledIds:)``). An unchanged version is not
-    /// stored again, but a given module still changes the link. Throws 422 `version_exists` for
-    /// the same version with other content, and `questionnaire_owned` when another study owns the
-    /// questionnaire.
-    func addQuestionnaire(_ document: QuestionnaireDocument, module: ModuleID?, now: Date) async throws -> QuestionnaireImportResult
-    func questionnaire(id: String, version: Int) async throws -> QuestionnaireDocument?
-    /// The study a questionnaire belongs to (every version belongs to the same one).
-    func studyId(ofQuestionnaire id: String) async throws -> String?
-    /// The newest version of every questionnaire of a study.
-    func latestQuestionnaires(studyId: String) async throws -> [QuestionnaireDocument]
-    /// How a questionnaire is offered; nil for an id never imported.
-    func questionnaireLink(id: String) async throws -> QuestionnaireLink?
-    /// The links of a study's questionnaires, in the order they were first imported.
-    func questionnaireLinks(studyId: String) async throws -> [QuestionnaireLink]
-    /// Deactivates a questionnaire of the study (a second deactivation keeps the first time) or
-    /// activates it again; returns the link as it is now, nil when the study has no such questionnaire.
-    func setQuestionnaireActive(id: String, studyId: String, active: Bool, now: Date) async throws -> QuestionnaireLink?
-    /// The newest version of every questionnaire of every study the user is a member of: studies
-    /// in the order the user joined them, each study's questionnaires in the order first imported.
-    func memberQuestionnaires(userId: Int64) async throws -> [MemberQuestionnaire]
-}
 
 /// How a questionnaire (every version of it) is offered to the participants of its study.
 public struct QuestionnaireLink: Sendable, Hashable, Codable {
@@ -69,4 +38,146 @@ public struct MemberQuestionnaire: Sendable, Hashable {
     public var definition: JSONValue
     /// When the user became a member of the study.
     public var joinedAt: Date
+}
+
+/// Where questionnaire definitions are kept, every version of each, for the study that owns it,
+/// and how each questionnaire is offered: the module that presents it and whether it is active.
+///
+///
+/// A stored version never changes (a changed definition needs a higher version), so answers
+/// given to an older version can always be checked and read against it. The link to a module and
+/// the deactivation belong to the questionnaire id, all versions alike.
+///
+/// The tables `questionnaires` (every version's definition as JSON text with sorted keys, so
+/// equal definitions are equal text) and `questionnaire_links` (one row per questionnaire id, in
+/// the order of first imports).
+extension ServerStore {
+    /// Stores a new version, in the same transaction as the questionnaire's link: `module` sets
+    /// it; nil keeps the link a questionnaire has, and gives a new one its default
+    /// (``QuestionnaireModules/defaultModule(for:bundledIds:)``). An unchanged version is not
+    /// stored again, but a given module still changes the link. Throws 422 `version_exists` for
+    /// the same version with other content, and `questionnaire_owned` when another study owns the
+    /// questionnaire.
+    func addQuestionnaire(_ document: QuestionnaireDocument, module: ModuleID?, now: Date) async throws -> QuestionnaireImportResult {
+        let definition = try JSONCoding.string(document.definition)
+        return try await database.transaction { db in
+            try await db.lock(.name(document.id, .questionnaireImports))
+            var versionAdded = true
+            if let existing = try await db.row("""
+                SELECT study_id, definition FROM questionnaires WHERE id = \(document.id) AND version = \(document.version)
+                """) {
+                guard try existing["study_id"] == document.studyId, try existing["definition"] == definition else {
+                    throw APIError.invalid("version_exists", "Questionnaire \(document.id) version \(document.version) is already stored with other content; give the changed definition a higher version.")
+                }
+                versionAdded = false
+            }
+            if let owner: String = try await db.row("SELECT study_id FROM questionnaires WHERE id = \(document.id) LIMIT 1")?["study_id"],
+               owner != document.studyId {
+                throw APIError.invalid("questionnaire_owned", "Questionnaire \(document.id) belongs to study \(owner).")
+            }
+            if versionAdded {
+                try await db.execute("""
+                    INSERT INTO questionnaires (id, version, study_id, definition, imported_at)
+                    VALUES (\(document.id), \(document.version), \(document.studyId), \(definition), \(now))
+                    """)
+            }
+            let previous = try await db.row("\(QuestionnaireLinks.select) WHERE questionnaire_id = \(document.id)").map(QuestionnaireLinks.link)
+            let chosen = module ?? previous?.module ?? QuestionnaireModules.defaultModule(for: document.id)
+            if let previous {
+                if previous.module != chosen {
+                    try await db.execute("UPDATE questionnaire_links SET module = \(chosen.rawValue) WHERE questionnaire_id = \(document.id)")
+                }
+            } else {
+                try await db.execute("""
+                    INSERT INTO questionnaire_links (questionnaire_id, study_id, module) VALUES (\(document.id), \(document.studyId), \(chosen.rawValue))
+                    """)
+            }
+            return QuestionnaireImportResult(versionAdded: versionAdded, module: chosen, previousModule: previous?.module)
+        }
+    }
+
+    func questionnaire(id: String, version: Int) async throws -> QuestionnaireDocument? {
+        let key = "\(id)#\(version)"
+        if let cached = questionnaireCache.withLock({ $0[key] }) { return cached }
+        let document = try await database.row("""
+            SELECT id, version, study_id, definition FROM questionnaires WHERE id = \(id) AND version = \(version)
+            """).map(Self.document)
+        if let document { questionnaireCache.withLock { $0[key] = document } }
+        return document
+    }
+
+    /// The study a questionnaire belongs to (every version belongs to the same one).
+    func studyId(ofQuestionnaire id: String) async throws -> String? {
+        try await database.row("SELECT study_id FROM questionnaires WHERE id = \(id) LIMIT 1")?["study_id"]
+    }
+
+    /// The newest version of every questionnaire of a study.
+    func latestQuestionnaires(studyId: String) async throws -> [QuestionnaireDocument] {
+        try await database.rows("""
+            SELECT q.id, q.version, q.study_id, q.definition FROM questionnaires q
+            WHERE q.study_id = \(studyId) AND q.version = (SELECT MAX(version) FROM questionnaires WHERE id = q.id)
+            ORDER BY q.id
+            """).map(Self.document)
+    }
+
+    /// How a questionnaire is offered; nil for an id never imported.
+    func questionnaireLink(id: String) async throws -> QuestionnaireLink? {
+        try await database.row("\(QuestionnaireLinks.select) WHERE questionnaire_id = \(id)").map(QuestionnaireLinks.link)
+    }
+
+    /// The links of a study's questionnaires, in the order they were first imported.
+    func questionnaireLinks(studyId: String) async throws -> [QuestionnaireLink] {
+        try await database.rows("\(QuestionnaireLinks.select) WHERE study_id = \(studyId) ORDER BY sequence").map(QuestionnaireLinks.link)
+    }
+
+    /// Deactivates a questionnaire of the study (a second deactivation keeps the first time) or
+    /// activates it again; returns the link as it is now, nil when the study has no such questionnaire.
+    func setQuestionnaireActive(id: String, studyId: String, active: Bool, now: Date) async throws -> QuestionnaireLink? {
+        // A repeated deactivation keeps the first time: sheets started in between stay refused.
+        try await database.transaction { db in
+            try await db.row("""
+                UPDATE questionnaire_links SET deactivated_at = CASE WHEN \(active) THEN NULL ELSE COALESCE(deactivated_at, \(now)) END
+                WHERE questionnaire_id = \(id) AND study_id = \(studyId)
+                RETURNING questionnaire_id, study_id, module, deactivated_at
+                """).map(QuestionnaireLinks.link)
+        }
+    }
+
+    /// The newest version of every questionnaire of every study the user is a member of: studies
+    /// in the order the user joined them, each study's questionnaires in the order first imported.
+    func memberQuestionnaires(userId: Int64) async throws -> [MemberQuestionnaire] {
+        try await database.rows("""
+            SELECT l.questionnaire_id, l.study_id, l.module, l.deactivated_at, q.version, q.definition,
+                   COALESCE(m.joined_at, m.updated_at) AS joined_at
+            FROM memberships m
+            JOIN questionnaire_links l ON l.study_id = m.study_id
+            JOIN questionnaires q ON q.id = l.questionnaire_id
+                AND q.version = (SELECT MAX(version) FROM questionnaires WHERE id = l.questionnaire_id)
+            WHERE m.user_id = \(userId) AND m.status = 'member'
+            ORDER BY joined_at, m.study_id, l.sequence
+            """).map { row in
+            MemberQuestionnaire(link: try QuestionnaireLinks.link(row), version: try row["version"],
+                                definition: try JSONCoding.decode(JSONValue.self, from: try row["definition"] as String),
+                                joinedAt: try row["joined_at"])
+        }
+    }
+
+    private static func document(_ row: SQLRow) throws -> QuestionnaireDocument {
+        QuestionnaireDocument(id: try row["id"], version: try row["version"], studyId: try row["study_id"],
+                              definition: try JSONCoding.decode(QuestionnaireDefinition.self, from: try row["definition"] as String))
+    }
+}
+
+/// Reading `questionnaire_links` rows.
+enum QuestionnaireLinks {
+    static let select: SQL = "SELECT questionnaire_id, study_id, module, deactivated_at FROM questionnaire_links"
+
+    static func link(_ row: SQLRow) throws -> QuestionnaireLink {
+        let module: String = try row["module"]
+        guard let moduleId = ModuleID(rawValue: module) else {
+            throw StoreCorruption("questionnaire_links.module '\(module)' is not a module id")
+        }
+        return QuestionnaireLink(questionnaireId: try row["questionnaire_id"], studyId: try row["study_id"], module: moduleId,
+                                 deactivatedAt: try row["deactivated_at"])
+    }
 }

@@ -12,7 +12,7 @@ import UNITIProtocol
 ///   transaction at a time stores a person's sheets (``PostgreSQLServerStore/lockPerson(_:_:on:logger:)``),
 ///   taking the lock before its first id: so a person's ids commit in increasing order, and a
 ///   reader past id n never finds a smaller id of that person appearing later.
-extension PostgreSQLServerStore: SheetStore {
+extension PostgreSQLServerStore {
     public func storeSheets(userId: Int64, sheets: [ValidatedSheet], receivedAt: Date) async throws -> [AnswerSheetBatchResult.Outcome] {
         let encoded = try sheets.map { validated in
             (validated, try JSONCoding.string(validated.sheet), try validated.sheet.answers.keys.sorted().map { label in
@@ -94,62 +94,5 @@ extension PostgreSQLServerStore: SheetStore {
         func decodeRow(_ row: PostgresRow) throws -> Int64 {
             try row.decode(Int64.self)
         }
-    }
-
-    static func storedSheet(_ row: PostgresRandomAccessRow) throws -> (Int64, StoredAnswerSheet) {
-        (try row.value("id"), StoredAnswerSheet(sheet: try JSONCoding.decode(AnswerSheet.self, from: try row.value("sheet")),
-                                                studyId: try row.value("study_id"),
-                                                receivedAt: Timestamps.format(Date(timeIntervalSince1970: try row.value("received_at")))))
-    }
-
-    public func sheets(userId: Int64, offset: Int, limit: Int) async throws -> (sheets: [StoredAnswerSheet], total: Int) {
-        let total: Int64 = try await rows("SELECT COUNT(*) AS total FROM answer_sheets WHERE user_id = \(userId)")[0].value("total")
-        let page = try await rows("""
-            SELECT id, sheet, study_id, received_at FROM answer_sheets WHERE user_id = \(userId)
-            ORDER BY started_at DESC, id DESC LIMIT \(Int64(limit)) OFFSET \(Int64(offset))
-            """).map(Self.storedSheet)
-        return (page.map(\.1), Int(total))
-    }
-
-    public func sheet(userId: Int64, id: UUID) async throws -> StoredAnswerSheet? {
-        try await rows("""
-            SELECT id, sheet, study_id, received_at FROM answer_sheets WHERE user_id = \(userId) AND client_id = \(id.uuidString.lowercased())
-            """).first.map(Self.storedSheet)?.1
-    }
-
-    public func sheetChanges(userId: Int64, after cursor: Int64, limit: Int) async throws -> (sheets: [StoredAnswerSheet], cursor: Int64, more: Bool) {
-        let rows = try await rows("""
-            SELECT id, sheet, study_id, received_at FROM answer_sheets WHERE user_id = \(userId) AND id > \(cursor)
-            ORDER BY id LIMIT \(Int64(limit) + 1)
-            """).map(Self.storedSheet)
-        let page = rows.prefix(limit)
-        return (page.map(\.1), page.last?.0 ?? cursor, rows.count > limit)
-    }
-
-    public func exportSheets(studyId: String, _ body: @escaping @Sendable (ExportedSheet) throws -> Void) async throws {
-        // One statement (a snapshot) whose rows postgres-nio streams with back pressure: one
-        // sheet at a time in this process, however large the study.
-        try await client.withConnection { connection in
-            let rows = try await connection.query("""
-                SELECT u.pseudonym, s.sheet, s.received_at, l.module FROM answer_sheets s JOIN users u ON u.id = s.user_id
-                LEFT JOIN questionnaire_links l ON l.questionnaire_id = s.questionnaire_id
-                WHERE s.study_id = \(studyId) ORDER BY u.pseudonym, s.started_at, s.id
-                """, logger: logger)
-            for try await (pseudonym, sheet, receivedAt, module) in rows.decode((String, String, Double, String?).self) {
-                try body(ExportedSheet(participant: pseudonym, sheet: try JSONCoding.decode(AnswerSheet.self, from: sheet),
-                                       receivedAt: Date(timeIntervalSince1970: receivedAt), module: module))
-            }
-        }
-    }
-
-    public func answeredQuestionnaireVersions(studyId: String) async throws -> [(id: String, version: Int)] {
-        var versions: [(id: String, version: Int)] = []
-        for try await (id, version) in try await client.query("""
-            SELECT DISTINCT questionnaire_id, questionnaire_version FROM answer_sheets WHERE study_id = \(studyId)
-            ORDER BY questionnaire_id, questionnaire_version
-            """, logger: logger).decode((String, Int32).self) {
-            versions.append((id, Int(version)))
-        }
-        return versions
     }
 }

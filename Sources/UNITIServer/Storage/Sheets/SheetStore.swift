@@ -2,54 +2,6 @@ import Foundation
 import Synchronization
 import UNITIProtocol
 
-/// Where answer sheets are kept, and what is read from all of them: the participant means behind
-/// the comparison with all users and the study export. Part of every ``ServerStore``.
-///
-/// Each sheet is kept as it was sent (the JSON of ``AnswerSheet``, so fields such as `owner` come
-/// back unchanged) beside its answers one per row for the aggregates.
-public protocol SheetStore: Sendable {
-    /// Stores the batch in one transaction; a client id the user already sent is reported as duplicate.
-    func storeSheets(userId: Int64, sheets: [ValidatedSheet], receivedAt: Date) async throws -> [AnswerSheetBatchResult.Outcome]
-    /// The user's sheets, newest start first, and how many there are.
-    func sheets(userId: Int64, offset: Int, limit: Int) async throws -> (sheets: [StoredAnswerSheet], total: Int)
-    /// One of the user's sheets by its id; nil when the user has none with it (another person's is
-    /// as unknown as a made-up id).
-    func sheet(userId: Int64, id: UUID) async throws -> StoredAnswerSheet?
-    /// The user's sheets stored after `cursor` (a sequence number the store gives each stored sheet
-    /// and returns as the new cursor), oldest first. The sequence only grows and is given in commit
-    /// order, so a sheet stored later never appears behind a cursor already handed out.
-    func sheetChanges(userId: Int64, after cursor: Int64, limit: Int) async throws -> (sheets: [StoredAnswerSheet], cursor: Int64, more: Bool)
-    /// Each current member's (status `member` in `studyId`, the questionnaire's study) mean of the
-    /// numeric answers to `label` in sheets started within the period. Someone who left, or
-    /// answered a public study's questionnaire without joining, is not counted.
-    /// Read from the running sums and day snapshots of ``ComparisonSums`` (a snapshot is built
-    /// on first use for a day that began at least an hour before `now`), with the same results
-    /// as averaging the answers themselves.
-    func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?,
-                          now: Date) async throws -> [Int64: Double]
-    /// The comparison's figures of ``participantMeans`` for the participant `userId`: on
-    /// PostgreSQL summed up in the database, so 10,000 means do not travel to the server.
-    func comparisonFigures(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?,
-                           userId: Int64, now: Date) async throws -> ComparisonFigures
-    /// Recomputes the comparison's running sums from the stored answers (`uniti-server
-    /// maintenance rebuild-comparison`: after answers were loaded into the database directly).
-    func rebuildComparisonSums() async throws
-    /// A study's sheets, by participant pseudonym, then sheet start, then id, read in one
-    /// snapshot and handed to `body` one at a time as they are read, so an export of any size
-    /// needs the memory of one sheet (`body` runs on the store's reading thread and must not block
-    /// on the store).
-    func exportSheets(studyId: String, _ body: @escaping @Sendable (ExportedSheet) throws -> Void) async throws
-    /// The questionnaire versions a study's sheets answer (few: one per id and version).
-    func answeredQuestionnaireVersions(studyId: String) async throws -> [(id: String, version: Int)]
-}
-
-extension SheetStore {
-    public func comparisonFigures(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?,
-                                  userId: Int64, now: Date) async throws -> ComparisonFigures {
-        ComparisonFigures(means: try await participantMeans(questionnaireId: questionnaireId, studyId: studyId, label: label,
-                                                            from: from, to: to, now: now), userId: userId)
-    }
-}
 
 /// One sheet of a study export, with what the server knows of it besides the sheet.
 public struct ExportedSheet: Sendable {
@@ -66,11 +18,11 @@ public struct ExportedSheet: Sendable {
     }
 }
 
-extension SheetStore {
+extension ServerStore {
     /// A study's answers, one row each (a sheet without answers one row with empty label, value and
     /// answer time), by participant pseudonym, then sheet start, then answer time: all at once, for
     /// tests and small studies. The export command streams (``exportSheets(studyId:_:)``).
-    public func exportRows(studyId: String) async throws -> [ExportRow] {
+    func exportRows(studyId: String) async throws -> [ExportRow] {
         let rows = Mutex<[ExportRow]>([])
         try await exportSheets(studyId: studyId) { exported in rows.withLock { $0 += exported.rows } }
         return rows.withLock { $0 }
@@ -163,5 +115,78 @@ extension ExportRow {
             exported.answeredAt = answer.answeredAt.text
             return exported
         }
+    }
+}
+
+/// Where answer sheets are kept, and what is read from all of them: the participant means behind
+/// the comparison with all users and the study export.
+///
+/// Each sheet is kept as it was sent (the JSON of ``AnswerSheet``, so fields such as `owner` come
+/// back unchanged) beside its answers one per row for the aggregates.
+///
+/// Reading the tables `answer_sheets` (each sheet as sent, JSON with sorted keys) and `answers`.
+///
+/// The changes cursor is the sheet's id. One transaction at a time stores a person's sheets
+/// (``StoreLock/person(_:_:)``), taking the lock before its first id: so a person's ids commit in
+/// increasing order, and a reader past id n never finds a smaller id of that person appearing later.
+extension ServerStore {
+    /// The user's sheets, newest start first, and how many there are.
+    func sheets(userId: Int64, offset: Int, limit: Int) async throws -> (sheets: [StoredAnswerSheet], total: Int) {
+        let total: Int = try await database.row("SELECT COUNT(*) AS total FROM answer_sheets WHERE user_id = \(userId)")?["total"] ?? 0
+        let page = try await database.rows("""
+            \(StoredSheets.select) WHERE user_id = \(userId) ORDER BY started_at DESC, id DESC LIMIT \(limit) OFFSET \(offset)
+            """).map(StoredSheets.sheet)
+        return (page, total)
+    }
+
+    /// One of the user's sheets by its id; nil when the user has none with it (another person's is
+    /// as unknown as a made-up id).
+    func sheet(userId: Int64, id: UUID) async throws -> StoredAnswerSheet? {
+        try await database.row("""
+            \(StoredSheets.select) WHERE user_id = \(userId) AND client_id = \(id.uuidString.lowercased())
+            """).map(StoredSheets.sheet)
+    }
+
+    /// The user's sheets stored after `cursor` (a sequence number the store gives each stored sheet
+    /// and returns as the new cursor), oldest first. The sequence only grows and is given in commit
+    /// order, so a sheet stored later never appears behind a cursor already handed out.
+    func sheetChanges(userId: Int64, after cursor: Int64, limit: Int) async throws -> (sheets: [StoredAnswerSheet], cursor: Int64, more: Bool) {
+        let rows = try await database.rows("\(StoredSheets.select) WHERE user_id = \(userId) AND id > \(cursor) ORDER BY id LIMIT \(limit + 1)")
+        let page = rows.prefix(limit)
+        return (try page.map(StoredSheets.sheet), try page.last.map { try $0["id"] } ?? cursor, rows.count > limit)
+    }
+
+    /// A study's sheets, by participant pseudonym, then sheet start, then id, read in one
+    /// snapshot and handed to `body` one at a time as they are read, so an export of any size
+    /// needs the memory of one sheet (`body` runs on the store's reading thread and must not block
+    /// on the store).
+    func exportSheets(studyId: String, _ body: @escaping @Sendable (ExportedSheet) throws -> Void) async throws {
+        // One snapshot, whatever is stored meanwhile, read one row at a time.
+        try await database.forEachRow("""
+            SELECT u.pseudonym, s.sheet, s.received_at, l.module FROM answer_sheets s JOIN users u ON u.id = s.user_id
+            LEFT JOIN questionnaire_links l ON l.questionnaire_id = s.questionnaire_id
+            WHERE s.study_id = \(studyId) ORDER BY u.pseudonym, s.started_at, s.id
+            """) { row in
+            try body(ExportedSheet(participant: try row["pseudonym"], sheet: try JSONCoding.decode(AnswerSheet.self, from: try row["sheet"] as String),
+                                   receivedAt: try row["received_at"], module: try row["module"]))
+        }
+    }
+
+    /// The questionnaire versions a study's sheets answer (few: one per id and version).
+    func answeredQuestionnaireVersions(studyId: String) async throws -> [(id: String, version: Int)] {
+        try await database.rows("""
+            SELECT DISTINCT questionnaire_id, questionnaire_version FROM answer_sheets WHERE study_id = \(studyId)
+            ORDER BY questionnaire_id, questionnaire_version
+            """).map { (try $0["questionnaire_id"], try $0["questionnaire_version"]) }
+    }
+}
+
+/// Reading `answer_sheets` rows as their owner reads them back.
+enum StoredSheets {
+    static let select: SQL = "SELECT id, sheet, study_id, received_at FROM answer_sheets"
+
+    static func sheet(_ row: SQLRow) throws -> StoredAnswerSheet {
+        StoredAnswerSheet(sheet: try JSONCoding.decode(AnswerSheet.self, from: try row["sheet"] as String), studyId: try row["study_id"],
+                          receivedAt: Timestamps.format(try row["received_at"]))
     }
 }

@@ -1,32 +1,10 @@
 import Foundation
 import GRDB
 
-/// The table behind the study-password throttle (a step of ``ServerMigrations``; never edit a shipped step).
-enum StudyPasswordFailureSchema {
-    /// `v6-study-password-failures`: wrong study passwords per person and study, so that the
-    /// throttle holds across server processes and restarts.
-    static func v6(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE study_password_failures (
-                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                study_id TEXT NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
-                failures INTEGER NOT NULL,
-                first_failure REAL NOT NULL,
-                last_failure REAL NOT NULL,
-                PRIMARY KEY (user_id, study_id)
-            )
-            """)
-    }
-
-    static func count(_ row: Row) -> ThrottleRule.Count {
-        ThrottleRule.Count(failures: row["failures"], firstFailure: Date(timeIntervalSince1970: row["first_failure"]),
-                           lastFailure: Date(timeIntervalSince1970: row["last_failure"]))
-    }
-}
 
 extension SQLiteServerStore {
     public func startStudyPasswordAttempt(userId: Int64, studyId: String, rule: ThrottleRule, now: Date) async throws -> Int? {
-        try await pool.write { db in
+        try await sqlite.write { db in
             let current = try Row.fetchOne(db, sql: "SELECT * FROM study_password_failures WHERE user_id = ? AND study_id = ?",
                                            arguments: [userId, studyId]).map(StudyPasswordFailureSchema.count)
             if let wait = rule.retryAfter(current, now: now) { return wait }
@@ -43,7 +21,7 @@ extension SQLiteServerStore {
     }
 
     public func clearStudyPasswordFailures(userId: Int64, studyId: String) async throws {
-        try await pool.write { db in
+        try await sqlite.write { db in
             try db.execute(sql: "DELETE FROM study_password_failures WHERE user_id = ? AND study_id = ?", arguments: [userId, studyId])
         }
     }

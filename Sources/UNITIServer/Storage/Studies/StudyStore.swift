@@ -1,35 +1,6 @@
 import Foundation
 import UNITIProtocol
 
-/// Where studies, and who takes part in which, are kept. Part of every ``ServerStore``.
-public protocol StudyStore: Sendable {
-    /// Creates a study; throws ``StoreConflict/studyExists`` when its id is taken.
-    func createStudy(_ study: StudyRecord, now: Date) async throws
-    /// Replaces the fields of an existing study.
-    func updateStudy(_ study: StudyRecord, now: Date) async throws
-    func study(id: String) async throws -> StudyRecord?
-    /// Every study, by id.
-    func studies() async throws -> [StudyRecord]
-    /// The user's standing in a study; `.none` when the user never asked to join.
-    func membership(studyId: String, userId: Int64) async throws -> MembershipStatus
-    /// The user's standing in every study they asked to join, by study id.
-    func memberships(userId: Int64) async throws -> [String: MembershipStatus]
-    /// Sets the user's standing; a new `.pending` also renews the time of the request, and
-    /// becoming `.member` (again) records the time of joining.
-    func setMembership(studyId: String, userId: Int64, status: MembershipStatus, now: Date) async throws
-    /// Requests to join by-request studies (of one study, or of all), oldest first, decided ones included.
-    /// One page of the requests to join by-request studies (all of them, or one study's; only
-    /// the pending ones, or also those decided), oldest first, and how many there are in all.
-    func joinRequests(studyId: String?, pendingOnly: Bool, offset: Int, limit: Int) async throws -> (requests: [JoinRequestRecord], total: Int)
-
-    /// Starts one study-password attempt of a person under `rule`: when the person must still
-    /// wait, returns the seconds and counts nothing; else counts the attempt as a failure (until
-    /// ``clearStudyPasswordFailures(userId:studyId:)`` says it was right) and returns nil. Check
-    /// and count are one transaction, so guesses sent at once cannot all slip past the check;
-    /// the count is in the store, so every server process and a restart see it.
-    func startStudyPasswordAttempt(userId: Int64, studyId: String, rule: ThrottleRule, now: Date) async throws -> Int?
-    func clearStudyPasswordFailures(userId: Int64, studyId: String) async throws
-}
 
 /// A study as the coordinator defines it.
 public struct StudyRecord: Sendable, Hashable {
@@ -78,4 +49,130 @@ public struct JoinRequestRecord: Sendable, Hashable, Codable {
     public var username: String
     public var status: MembershipStatus
     public var requestedAt: Date
+}
+
+/// Where studies, and who takes part in which, are kept.
+///
+/// The tables `studies` (texts, modules and schedules as JSON text with sorted keys, times UTC
+/// seconds) and `memberships`.
+extension ServerStore {
+    /// Creates a study; throws ``StoreConflict/studyExists`` when its id is taken.
+    func createStudy(_ study: StudyRecord, now: Date) async throws {
+        let inserted = try await database.transaction { db in
+            try await db.rows("""
+                INSERT INTO studies (id, title, description, consent, starts_at, ends_at, running, access, password_hash,
+                    participants_may_leave, modules, schedules, rewards, created_at, updated_at)
+                VALUES (\(study.id), \(try Self.fields(study)), \(now), \(now))
+                ON CONFLICT (id) DO NOTHING
+                RETURNING id
+                """)
+        }
+        if inserted.isEmpty { throw StoreConflict.studyExists }
+    }
+
+    /// Replaces the fields of an existing study.
+    func updateStudy(_ study: StudyRecord, now: Date) async throws {
+        // Everything but the id and the creation time.
+        try await database.execute("""
+            UPDATE studies SET (title, description, consent, starts_at, ends_at, running, access, password_hash,
+                participants_may_leave, modules, schedules, rewards, updated_at) = (\(try Self.fields(study)), \(now))
+            WHERE id = \(study.id)
+            """)
+    }
+
+    func study(id: String) async throws -> StudyRecord? {
+        try await database.row("\(Self.selectStudies) WHERE id = \(id)").map(Self.study)
+    }
+
+    /// Every study, by id.
+    func studies() async throws -> [StudyRecord] {
+        try await database.rows("\(Self.selectStudies) ORDER BY id").map(Self.study)
+    }
+
+    /// The user's standing in a study; `.none` when the user never asked to join.
+    func membership(studyId: String, userId: Int64) async throws -> MembershipStatus {
+        let status: String? = try await database.row("""
+            SELECT status FROM memberships WHERE study_id = \(studyId) AND user_id = \(userId)
+            """)?["status"]
+        return status.flatMap(MembershipStatus.init(rawValue:)) ?? .none
+    }
+
+    /// The user's standing in every study they asked to join, by study id.
+    func memberships(userId: Int64) async throws -> [String: MembershipStatus] {
+        var result: [String: MembershipStatus] = [:]
+        for row in try await database.rows("SELECT study_id, status FROM memberships WHERE user_id = \(userId)") {
+            result[try row["study_id"]] = MembershipStatus(rawValue: try row["status"]) ?? MembershipStatus.none
+        }
+        return result
+    }
+
+    /// Sets the user's standing; a new `.pending` also renews the time of the request, and
+    /// becoming `.member` (again) records the time of joining.
+    func setMembership(studyId: String, userId: Int64, status: MembershipStatus, now: Date) async throws {
+        try await database.transaction { db in
+            try await db.lock(.person(userId, .sheets))
+            try await db.execute("""
+                INSERT INTO memberships (study_id, user_id, status, requested_at, updated_at, joined_at)
+                VALUES (\(studyId), \(userId), \(status.rawValue), \(now), \(now), \(status == .member ? now : nil))
+                ON CONFLICT (study_id, user_id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at,
+                    requested_at = CASE WHEN excluded.status = 'pending' THEN excluded.requested_at ELSE memberships.requested_at END,
+                    joined_at = CASE WHEN excluded.status = 'member' AND memberships.status <> 'member'
+                                     THEN excluded.joined_at ELSE memberships.joined_at END
+                """)
+            try await self.legacy.membershipChanged(db, studyId: studyId, userId: userId, member: status == .member)
+        }
+    }
+
+    /// Requests to join by-request studies (of one study, or of all), oldest first, decided ones included.
+    /// One page of the requests to join by-request studies (all of them, or one study's; only
+    /// the pending ones, or also those decided), oldest first, and how many there are in all.
+    func joinRequests(studyId: String?, pendingOnly: Bool, offset: Int, limit: Int) async throws -> (requests: [JoinRequestRecord], total: Int) {
+        var from: SQL = """
+            FROM memberships m JOIN users u ON u.id = m.user_id JOIN studies s ON s.id = m.study_id WHERE s.access = 'byRequest'
+            """
+        if let studyId { from += " AND m.study_id = \(studyId)" }
+        if pendingOnly { from += " AND m.status = 'pending'" }
+        let total: Int = try await database.row("SELECT COUNT(*) AS total \(from)")?["total"] ?? 0
+        let requests = try await database.rows("""
+            SELECT m.study_id, m.user_id, u.username, m.status, m.requested_at \(from)
+            ORDER BY m.requested_at, m.user_id LIMIT \(limit) OFFSET \(offset)
+            """).map { row in
+            JoinRequestRecord(studyId: try row["study_id"], userId: try row["user_id"], username: try row["username"],
+                              status: MembershipStatus(rawValue: try row["status"]) ?? .pending, requestedAt: try row["requested_at"])
+        }
+        return (requests, total)
+    }
+
+    private static var selectStudies: SQL {
+        """
+        SELECT id, title, description, consent, starts_at, ends_at, running, access, password_hash, participants_may_leave,
+            modules, schedules, rewards FROM studies
+        """
+    }
+
+    /// The values of the columns from `title` to `rewards`, in the order of ``selectStudies``.
+    private static func fields(_ study: StudyRecord) throws -> SQL {
+        """
+        \(try JSONCoding.string(study.title)), \(try study.description.map(JSONCoding.string)),
+        \(try study.consent.map(JSONCoding.string)), \(study.startsAt), \(study.endsAt), \(study.running), \(study.access.rawValue),
+        \(study.passwordHash), \(study.participantsMayLeave), \(try JSONCoding.string(study.modules)),
+        \(try study.schedules.map(JSONCoding.string)), \(study.rewards)
+        """
+    }
+
+    private static func study(_ row: SQLRow) throws -> StudyRecord {
+        let description: String? = try row["description"]
+        let consent: String? = try row["consent"]
+        let schedules: String? = try row["schedules"]
+        return StudyRecord(
+            id: try row["id"], title: try JSONCoding.decode(LocalizedText.self, from: try row["title"] as String),
+            description: try description.map { try JSONCoding.decode(LocalizedText.self, from: $0) },
+            consent: try consent.map { try JSONCoding.decode(LocalizedText.self, from: $0) },
+            startsAt: try row["starts_at"], endsAt: try row["ends_at"],
+            running: try row["running"], access: StudyAccess(rawValue: try row["access"]) ?? .byRequest,
+            passwordHash: try row["password_hash"], participantsMayLeave: try row["participants_may_leave"],
+            modules: try JSONCoding.decode([ModuleID].self, from: try row["modules"] as String),
+            schedules: try schedules.map { try JSONCoding.decode(JSONValue.self, from: $0) },
+            rewards: try row["rewards"])
+    }
 }

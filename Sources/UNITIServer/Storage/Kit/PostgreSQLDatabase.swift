@@ -1,0 +1,138 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// The PostgreSQL side of the kit, for a study that outgrows one machine: several server
+/// processes share one database through postgres-nio's connection pool, so whatever must hold
+/// across processes is the database's job (constraints, `ON CONFLICT`, advisory locks).
+final class PostgreSQLDatabase: StoreDatabase {
+    let client: PostgresClient
+    let logger: Logger
+    private let running: Task<Void, Never>
+    var dialect: SQLDialect { .postgres }
+
+    /// Connects (the pool opens connections as needed) and brings the schema up to date; throws
+    /// when the database cannot be reached or was written by a newer server.
+    init(location: StoreLocation.PostgresLocation, maximumConnections: Int,
+         migrate: (PostgresClient, Logger) async throws -> Void) async throws {
+        var configuration: PostgresClient.Configuration
+        if let socket = location.socketPath {
+            configuration = .init(unixSocketPath: socket, username: location.username, password: location.password,
+                                  database: location.database)
+        } else {
+            configuration = .init(host: location.host ?? "127.0.0.1", port: location.port, username: location.username,
+                                  password: location.password, database: location.database, tls: .disable)
+        }
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectTimeout = .seconds(10)
+        var logger = Logger(label: "uniti-server.postgres")
+        logger.logLevel = .warning
+        self.logger = logger
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        // The pool runs in its own task; the first query waits until that task is running, so
+        // postgres-nio does not warn (on the coordinator's terminal too) of a lease before `run()`.
+        let (started, signal) = AsyncStream<Void>.makeStream()
+        running = Task {
+            signal.finish()
+            await client.run()
+        }
+        for await _ in started {}
+        do {
+            try await migrate(client, logger)
+        } catch {
+            running.cancel()
+            await running.value
+            throw error
+        }
+    }
+
+    func rows(_ sql: SQL) async throws -> [SQLRow] {
+        try await client.query(Self.query(sql), logger: logger).collect().map { .postgres($0.makeRandomAccess()) }
+    }
+
+    func execute(_ sql: SQL) async throws {
+        try await client.query(Self.query(sql), logger: logger)
+    }
+
+    func lock(_ key: StoreLock) async throws {}
+
+    func forEachRow(_ sql: SQL, _ body: @escaping @Sendable (SQLRow) throws -> Void) async throws {
+        // One statement is one snapshot; postgres-nio streams its rows with back pressure.
+        try await client.withConnection { connection in
+            for try await row in try await connection.query(Self.query(sql), logger: self.logger) {
+                try body(.postgres(row.makeRandomAccess()))
+            }
+        }
+    }
+
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        let logger = self.logger
+        do {
+            // An unstructured task is not cancelled with the request that awaits it.
+            return try await Task {
+                try await self.client.withTransaction(logger: logger) { connection in
+                    try await body(Connection(connection: connection, logger: logger))
+                }
+            }.value
+        } catch let error as PostgresTransactionError {
+            // The body's own error as it was thrown (a conflict stays a conflict), else the commit's or begin's.
+            throw error.closureError ?? error.commitError ?? error.beginError ?? error
+        }
+    }
+
+    func snapshot<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await transaction { db in
+            try await db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            return try await body(db)
+        }
+    }
+
+    func close() async {
+        running.cancel()
+        await running.value
+    }
+
+    /// One connection inside a transaction.
+    private struct Connection: SQLExecutor {
+        let connection: PostgresConnection
+        let logger: Logger
+        var dialect: SQLDialect { .postgres }
+
+        func rows(_ sql: SQL) async throws -> [SQLRow] {
+            try await connection.query(PostgreSQLDatabase.query(sql), logger: logger).collect().map { .postgres($0.makeRandomAccess()) }
+        }
+
+        func execute(_ sql: SQL) async throws {
+            try await connection.query(PostgreSQLDatabase.query(sql), logger: logger)
+        }
+
+        func lock(_ key: StoreLock) async throws {
+            switch key {
+            case .person(let userId, let kind):
+                // Ids that agree in their low 32 bits share a lock: they only wait for each other.
+                try await execute("SELECT pg_advisory_xact_lock(CAST(\(kind.rawValue) AS integer), CAST(\(Int32(truncatingIfNeeded: userId)) AS integer))")
+            case .name(let name, let space):
+                try await execute("SELECT pg_advisory_xact_lock(CAST(\(space.rawValue) AS integer), hashtext(\(name)))")
+            }
+        }
+    }
+
+    /// The statement with `$n` placeholders and its values bound.
+    static func query(_ sql: SQL) -> PostgresQuery {
+        let (text, values) = sql.rendered(for: .postgres)
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values {
+            switch value {
+            case .null: bindings.appendNull()
+            case .integer(let integer): bindings.append(integer)
+            case .real(let real): bindings.append(real)
+            case .text(let text): bindings.append(text)
+            case .blob(let data): bindings.append(ByteBuffer(bytes: data))
+            case .bool(let bool): bindings.append(bool)
+            }
+        }
+        return PostgresQuery(unsafeSQL: text, binds: bindings)
+    }
+}

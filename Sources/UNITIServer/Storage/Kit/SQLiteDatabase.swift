@@ -1,0 +1,165 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// The SQLite side of the kit: one file through GRDB, in WAL mode so that coordinator commands
+/// can read and write it while `serve` runs; a busy timeout makes the second writer wait.
+///
+/// Reads go to GRDB's reader connections, one statement each. A transaction holds the writer
+/// connection across suspension points, which GRDB allows when asked
+/// (`allowsUnsafeTransactions`): `BEGIN IMMEDIATE`, the body's statements, `COMMIT`, each a turn
+/// on the writer's queue. Every use of the writer in this process goes through ``writerTurn``,
+/// so no statement from elsewhere lands inside another's open transaction.
+final class SQLiteDatabase: StoreDatabase {
+    let pool: DatabasePool
+    private let writerTurn = SerialTurns()
+    var dialect: SQLDialect { .sqlite }
+
+    init(path: String, migrator: DatabaseMigrator) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.foreignKeysEnabled = true
+        configuration.allowsUnsafeTransactions = true
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try migrator.migrate(pool)
+    }
+
+    func rows(_ sql: SQL) async throws -> [SQLRow] {
+        let (text, arguments) = Self.statement(sql)
+        return try await pool.read { db in try Row.fetchAll(db, sql: text, arguments: arguments).map(SQLRow.sqlite) }
+    }
+
+    /// One statement in a transaction of its own (SQLite's autocommit), in the writer's turn.
+    func execute(_ sql: SQL) async throws {
+        let (text, arguments) = Self.statement(sql)
+        try await writerTurn.run {
+            try await self.pool.writeWithoutTransaction { db in try db.execute(sql: text, arguments: arguments) }
+        }
+    }
+
+    func lock(_ key: StoreLock) async throws {}
+
+    func forEachRow(_ sql: SQL, _ body: @escaping @Sendable (SQLRow) throws -> Void) async throws {
+        let (text, arguments) = Self.statement(sql)
+        try await pool.read { db in
+            let cursor = try Row.fetchCursor(db, sql: text, arguments: arguments)
+            while let row = try cursor.next() { try body(.sqlite(row.copy())) }
+        }
+    }
+
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await transaction(.immediate, body)
+    }
+
+    /// A deferred transaction that only reads takes no write lock: other processes go on writing,
+    /// and it sees the database as of its first read.
+    func snapshot<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await transaction(.deferred, body)
+    }
+
+    private func transaction<T: Sendable>(_ kind: Database.TransactionKind,
+                                          _ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        // An unstructured task is not cancelled with the request that awaits it.
+        try await Task {
+            try await writerTurn.run {
+                try await self.pool.writeWithoutTransaction { db in try db.beginTransaction(kind) }
+                do {
+                    let result = try await body(Writer(pool: self.pool))
+                    try await self.pool.writeWithoutTransaction { db in try db.commit() }
+                    return result
+                } catch {
+                    try? await self.pool.writeWithoutTransaction { db in
+                        if db.isInsideTransaction { try db.rollback() }
+                    }
+                    throw error
+                }
+            }
+        }.value
+    }
+
+    func close() async {}
+
+    /// A write through GRDB's own transaction, in the writer's turn: for the code that still
+    /// speaks GRDB (the sheet intake's group commit).
+    func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await Task {
+            try await writerTurn.run { try await self.pool.write(updates) }
+        }.value
+    }
+
+    /// The writer connection inside a transaction: each statement a turn on its queue.
+    private struct Writer: SQLExecutor {
+        let pool: DatabasePool
+        var dialect: SQLDialect { .sqlite }
+
+        func rows(_ sql: SQL) async throws -> [SQLRow] {
+            let (text, arguments) = SQLiteDatabase.statement(sql)
+            return try await pool.writeWithoutTransaction { db in
+                try Row.fetchAll(db, sql: text, arguments: arguments).map(SQLRow.sqlite)
+            }
+        }
+
+        func execute(_ sql: SQL) async throws {
+            let (text, arguments) = SQLiteDatabase.statement(sql)
+            try await pool.writeWithoutTransaction { db in try db.execute(sql: text, arguments: arguments) }
+        }
+
+        func lock(_ key: StoreLock) async throws {}
+    }
+
+    /// The statement's text with `?` placeholders and its values as GRDB arguments.
+    static func statement(_ sql: SQL) -> (String, StatementArguments) {
+        let (text, values) = sql.rendered(for: .sqlite)
+        return (text, StatementArguments(values.map { value -> (any DatabaseValueConvertible)? in
+            switch value {
+            case .null: nil
+            case .integer(let integer): integer
+            case .real(let real): real
+            case .text(let text): text
+            case .blob(let data): data
+            case .bool(let bool): bool
+            }
+        }))
+    }
+}
+
+/// Runs async bodies one at a time, in the order they asked (a lock that may be held across
+/// suspension points, which `Mutex` may not).
+final class SerialTurns: Sendable {
+    private struct State {
+        var busy = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func run<T>(_ body: () async throws -> T) async throws -> T {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let proceed = state.withLock { state in
+                guard state.busy else {
+                    state.busy = true
+                    return true
+                }
+                state.waiting.append(continuation)
+                return false
+            }
+            if proceed { continuation.resume() }
+        }
+        defer {
+            let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard !state.waiting.isEmpty else {
+                    state.busy = false
+                    return nil
+                }
+                return state.waiting.removeFirst()
+            }
+            next?.resume()
+        }
+        return try await body()
+    }
+}

@@ -1,0 +1,87 @@
+import GRDB
+import PostgresNIO
+
+/// Runs statements: a store's database, or one transaction on it. Every store concern is written
+/// once against this protocol and runs on SQLite (``SQLiteDatabase``) and PostgreSQL
+/// (``PostgreSQLDatabase``) alike.
+protocol SQLExecutor: Sendable {
+    var dialect: SQLDialect { get }
+    /// Every row of a query.
+    func rows(_ sql: SQL) async throws -> [SQLRow]
+    /// A statement whose rows are not needed.
+    func execute(_ sql: SQL) async throws
+    /// Inside a transaction: waits until no other transaction, of any server process, holds
+    /// `key`, and keeps others waiting until this one ends. A true difference of the engines:
+    /// PostgreSQL takes a transaction-scoped advisory lock; on SQLite it does nothing, since one
+    /// transaction at a time writes there anyway.
+    func lock(_ key: StoreLock) async throws
+}
+
+extension SQLExecutor {
+    /// The first row of a query, if any.
+    func row(_ sql: SQL) async throws -> SQLRow? {
+        try await rows(sql).first
+    }
+}
+
+/// A store's database: statements outside a transaction, and transactions.
+protocol StoreDatabase: SQLExecutor {
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws (the
+    /// body's own error comes out as thrown). The transaction runs to its end even when the
+    /// request that started it is cancelled (a client that hangs up), so a write is never half done.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    /// Runs reads that must agree with each other in one snapshot (nothing written meanwhile is seen).
+    func snapshot<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    /// Reads a query's rows one at a time, in one snapshot, handing each to `body` as it is read
+    /// (an export of any size needs the memory of one row). `body` must not use the store.
+    func forEachRow(_ sql: SQL, _ body: @escaping @Sendable (SQLRow) throws -> Void) async throws
+    /// Ends the connections (the PostgreSQL pool); nothing to do for SQLite.
+    func close() async
+}
+
+extension StoreDatabase {
+    /// The rows of one statement that writes (`… RETURNING`), in a transaction of its own.
+    func rowsWritten(_ sql: SQL) async throws -> [SQLRow] {
+        try await transaction { try await $0.rows(sql) }
+    }
+}
+
+/// The keys of ``SQLExecutor/lock(_:)``: one per person and kind of write, or one per name.
+enum StoreLock: Sendable {
+    /// Writes of a person's sheets, records or study-password counts: their sequence numbers
+    /// commit in order, so a pull cursor never passes a number still to be committed.
+    case person(Int64, PersonWrites)
+    /// One name's throttle count (a login, an address).
+    case name(String, NameSpace)
+
+    enum PersonWrites: Int32, Sendable {
+        case sheets = 7101
+        case records = 7102
+        case studyPasswords = 7103
+    }
+
+    enum NameSpace: Int32, Sendable {
+        case logins = 7104
+        /// Imports of one questionnaire id (two coordinators at once).
+        case questionnaireImports = 7106
+    }
+}
+
+/// Rows that break a rule the store keeps (a bug, or a database edited by hand).
+struct StoreCorruption: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// What the engines report in their own words, told apart where a concern must react.
+enum SQLFailure {
+    /// A unique constraint refused a row (SQLite's `SQLITE_CONSTRAINT_UNIQUE` or primary key,
+    /// PostgreSQL's SQLSTATE 23505): two writers raced for one key.
+    static func isUniqueViolation(_ error: any Error) -> Bool {
+        if let error = error as? DatabaseError {
+            return error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
+        }
+        if let error = error as? PSQLError { return error.serverInfo?[.sqlState] == "23505" }
+        return false
+    }
+}

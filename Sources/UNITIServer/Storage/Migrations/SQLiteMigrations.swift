@@ -1,0 +1,327 @@
+import Foundation
+import GRDB
+import UNITIProtocol
+
+/// The server's SQLite schema as named, append-only steps, in the one order they run.
+///
+/// The steps are grouped by the concern whose tables they create (``AccountSchema`` …, below);
+/// this list orders them. Never rename, reorder or edit a step that shipped — existing databases
+/// have recorded it by its identifier; add a new step. The PostgreSQL schema has its own steps
+/// (``PostgreSQLMigrations``) with the same tables, columns and meaning.
+enum SQLiteMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-accounts", migrate: AccountSchema.v1)
+        migrator.registerMigration("v1-studies") { db in
+            try StudySchema.v1(db)
+            try QuestionnaireSchema.v1(db)
+        }
+        migrator.registerMigration("v1-sheets", migrate: SheetSchema.v1)
+        migrator.registerMigration("v1-module-records", migrate: RecordSchema.v1)
+        migrator.registerMigration("v2-module-resources", migrate: ModuleResourceSchema.v2)
+        migrator.registerMigration("v3-answer-sheets-by-user", migrate: SheetSchema.v3)
+        migrator.registerMigration("v4-memberships-joined-at", migrate: StudySchema.v4)
+        migrator.registerMigration("v4-questionnaire-links", migrate: QuestionnaireSchema.v4)
+        migrator.registerMigration("v5-study-rewards", migrate: StudySchema.v5)
+        migrator.registerMigration("v5-sheet-reward-times", migrate: SheetSchema.v5)
+        migrator.registerMigration("v6-server-secrets", migrate: ServerSecretSchema.v6)
+        migrator.registerMigration("v6-study-password-failures", migrate: StudyPasswordFailureSchema.v6)
+        migrator.registerMigration("v7-login-failures", migrate: LoginFailureSchema.v7)
+        migrator.registerMigration("v8-comparison-sums", migrate: ComparisonSumSchema.v8)
+        migrator.registerMigration("v9-comparison-running", migrate: ComparisonSumSchema.v9)
+        migrator.registerMigration("v10-comparison-snapshots", migrate: ComparisonSumSchema.v10)
+        return migrator
+    }
+}
+
+/// The table behind ``RecordStore``.
+enum RecordSchema {
+    /// `v1-module-records`. `sequence` is the pull cursor: a change takes the next number, so a
+    /// record changed again moves behind the cursors handed out before.
+    static func v1(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE module_records (
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                module_id TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                updated_at REAL NOT NULL,
+                deleted INTEGER NOT NULL,
+                payload TEXT,
+                sequence INTEGER NOT NULL,
+                PRIMARY KEY (user_id, module_id, client_id)
+            );
+            CREATE INDEX module_records_cursor ON module_records(user_id, sequence);
+            """)
+    }
+}
+
+/// The table behind ``ModuleResourceStore``.
+enum ModuleResourceSchema {
+    /// `v2-module-resources`.
+    static func v2(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE module_resources (
+                module_id TEXT NOT NULL,
+                name TEXT NOT NULL,
+                content TEXT NOT NULL,
+                updated_at REAL NOT NULL,
+                PRIMARY KEY (module_id, name)
+            );
+            """)
+    }
+}
+
+/// The table behind ``ServerSecretStore``.
+enum ServerSecretSchema {
+    /// `v6-server-secrets`: server-wide keys, one row per name, never per user.
+    static func v6(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE server_secrets (
+                name TEXT PRIMARY KEY,
+                value BLOB NOT NULL,
+                created_at REAL NOT NULL
+            )
+            """)
+    }
+}
+
+/// The tables behind ``SheetStore``.
+enum SheetSchema {
+    /// `v1-sheets`: the sheets as sent, and their answers one per row for the aggregates.
+    /// `answer_sheets.id` (AUTOINCREMENT, so never reused) is the sequence of ``SheetStore/sheetChanges(userId:after:limit:)``.
+    static func v1(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE answer_sheets (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                client_id TEXT NOT NULL,
+                study_id TEXT NOT NULL,
+                questionnaire_id TEXT NOT NULL,
+                questionnaire_version INTEGER NOT NULL,
+                started_at REAL NOT NULL,
+                ended_at REAL,
+                received_at REAL NOT NULL,
+                sheet TEXT NOT NULL,
+                UNIQUE (user_id, client_id)
+            );
+            CREATE TABLE answers (
+                sheet_id INTEGER NOT NULL REFERENCES answer_sheets(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                label TEXT NOT NULL,
+                value TEXT NOT NULL,
+                number REAL,
+                answered_at TEXT NOT NULL,
+                PRIMARY KEY (sheet_id, position)
+            );
+            CREATE INDEX answers_label ON answers(label);
+            CREATE INDEX sheets_questionnaire ON answer_sheets(questionnaire_id, started_at);
+            """)
+    }
+
+    /// `v3-answer-sheets-by-user`: one person's sheets in sequence order without reading everyone's
+    /// (the changes route; the index holds the row id, so `user_id = ? AND id > ? ORDER BY id` is a range).
+    static func v3(_ db: Database) throws {
+        try db.execute(sql: "CREATE INDEX answer_sheets_user ON answer_sheets(user_id)")
+    }
+
+    /// `v5-sheet-reward-times`: what Track Your Hearing rewards read of a sheet, so that they need
+    /// not decode every sheet: `finished_at`, the sheet's `endedAt` else `startedAt` as sent (ISO
+    /// 8601 with the person's offset, which decides the local day); `is_partial`; `reminded_at`
+    /// (UTC seconds), the reminder that prompted the sheet when it is possible, else NULL
+    /// (``SheetValidation/reminderForRewards(_:)``; the sheet's JSON keeps what was sent).
+    /// Sheets stored before get them from their JSON.
+    static func v5(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE answer_sheets ADD COLUMN finished_at TEXT;
+            ALTER TABLE answer_sheets ADD COLUMN is_partial INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE answer_sheets ADD COLUMN reminded_at REAL;
+            UPDATE answer_sheets SET
+                finished_at = COALESCE(json_extract(sheet, '$.endedAt'), json_extract(sheet, '$.startedAt')),
+                is_partial = COALESCE(json_extract(sheet, '$.isPartial'), 0);
+            """)
+        // Only sheets sent since `remindedAt` exists have one; the limit of 300 s is this step's,
+        // written out so that the step never changes.
+        let reminded = try Row.fetchAll(db, sql: """
+            SELECT id, started_at, json_extract(sheet, '$.remindedAt') AS reminded FROM answer_sheets
+            WHERE json_extract(sheet, '$.remindedAt') IS NOT NULL
+            """)
+        for row in reminded {
+            let startedAt: Double = row["started_at"]
+            guard let text: String = row["reminded"], let time = OffsetTimestamp(parsing: text),
+                  time.date.timeIntervalSince1970 <= startedAt + 300 else { continue }
+            try db.execute(sql: "UPDATE answer_sheets SET reminded_at = ? WHERE id = ?",
+                           arguments: [time.date.timeIntervalSince1970, row["id"] as Int64])
+        }
+    }
+}
+
+/// The table behind ``QuestionnaireStore``.
+enum QuestionnaireSchema {
+    /// Second part of `v1-studies` (after ``StudySchema/v1(_:)``: a questionnaire belongs to a study).
+    static func v1(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE questionnaires (
+                id TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                study_id TEXT NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+                definition TEXT NOT NULL,
+                imported_at REAL NOT NULL,
+                PRIMARY KEY (id, version)
+            );
+            """)
+    }
+
+    /// `v4-questionnaire-links`: how each questionnaire id is offered (the module that presents
+    /// it, its deactivation) and, by `sequence`, the order ids were first imported. Questionnaires
+    /// stored before get their default module (``QuestionnaireModules``), in first-import order.
+    static func v4(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE questionnaire_links (
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                questionnaire_id TEXT NOT NULL UNIQUE,
+                study_id TEXT NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+                module TEXT NOT NULL,
+                deactivated_at REAL
+            );
+            CREATE INDEX questionnaire_links_study ON questionnaire_links(study_id, sequence);
+            """)
+        let existing = try Row.fetchAll(db, sql: """
+            SELECT id, study_id FROM questionnaires GROUP BY id ORDER BY MIN(imported_at), id
+            """)
+        for row in existing {
+            let id: String = row["id"]
+            try db.execute(sql: "INSERT INTO questionnaire_links (questionnaire_id, study_id, module) VALUES (?, ?, ?)",
+                           arguments: [id, row["study_id"], QuestionnaireModules.defaultModule(for: id).rawValue])
+        }
+    }
+}
+
+/// The table behind the login throttle.
+enum LoginFailureSchema {
+    /// `v7-login-failures`: failed logins per login name, so that the throttle holds across
+    /// server processes and restarts.
+    static func v7(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE login_failures (
+                login TEXT PRIMARY KEY,
+                failures INTEGER NOT NULL,
+                first_failure REAL NOT NULL,
+                last_failure REAL NOT NULL
+            );
+            CREATE INDEX login_failures_last ON login_failures(last_failure);
+            """)
+    }
+}
+
+/// The tables behind ``AccountStore``.
+enum AccountSchema {
+    /// `v1-accounts`.
+    static func v1(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE users (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                password_hash TEXT NOT NULL,
+                first_name TEXT,
+                last_name TEXT,
+                gender TEXT NOT NULL DEFAULT 'undisclosed',
+                language TEXT NOT NULL DEFAULT 'en',
+                activated INTEGER NOT NULL DEFAULT 0,
+                active INTEGER NOT NULL DEFAULT 1,
+                pseudonym TEXT NOT NULL UNIQUE,
+                created_at REAL NOT NULL
+            );
+            CREATE TABLE mail_tokens (
+                token_hash TEXT PRIMARY KEY,
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                purpose TEXT NOT NULL,
+                expires_at REAL NOT NULL,
+                used_at REAL
+            );
+            CREATE TABLE sessions (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                access_hash TEXT NOT NULL UNIQUE,
+                access_expires_at REAL NOT NULL,
+                refresh_hash TEXT NOT NULL UNIQUE,
+                refresh_expires_at REAL NOT NULL,
+                created_at REAL NOT NULL,
+                revoked_at REAL
+            );
+            CREATE INDEX sessions_user ON sessions(user_id);
+            """)
+    }
+}
+
+/// The table behind the study-password throttle.
+enum StudyPasswordFailureSchema {
+    /// `v6-study-password-failures`: wrong study passwords per person and study, so that the
+    /// throttle holds across server processes and restarts.
+    static func v6(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE study_password_failures (
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                study_id TEXT NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+                failures INTEGER NOT NULL,
+                first_failure REAL NOT NULL,
+                last_failure REAL NOT NULL,
+                PRIMARY KEY (user_id, study_id)
+            )
+            """)
+    }
+
+    static func count(_ row: Row) -> ThrottleRule.Count {
+        ThrottleRule.Count(failures: row["failures"], firstFailure: Date(timeIntervalSince1970: row["first_failure"]),
+                           lastFailure: Date(timeIntervalSince1970: row["last_failure"]))
+    }
+}
+
+/// The tables behind ``StudyStore``.
+enum StudySchema {
+    /// First part of `v1-studies` (``QuestionnaireSchema/v1(_:)`` is the second).
+    static func v1(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE studies (
+                id TEXT PRIMARY KEY,
+                title TEXT NOT NULL,
+                description TEXT,
+                consent TEXT,
+                starts_at REAL,
+                ends_at REAL,
+                running INTEGER NOT NULL,
+                access TEXT NOT NULL,
+                password_hash TEXT,
+                participants_may_leave INTEGER NOT NULL,
+                modules TEXT NOT NULL,
+                schedules TEXT,
+                created_at REAL NOT NULL,
+                updated_at REAL NOT NULL
+            );
+            CREATE TABLE memberships (
+                study_id TEXT NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                status TEXT NOT NULL,
+                requested_at REAL NOT NULL,
+                updated_at REAL NOT NULL,
+                PRIMARY KEY (study_id, user_id)
+            );
+            """)
+    }
+
+    /// `v4-memberships-joined-at`: when the user last became a member (a questionnaire schedule's
+    /// `startOnDay` counts from it). Members from before get the time their status last changed,
+    /// the closest time kept.
+    static func v4(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE memberships ADD COLUMN joined_at REAL;
+            UPDATE memberships SET joined_at = updated_at WHERE status = 'member';
+            """)
+    }
+
+    /// `v5-study-rewards`: whether the study gives its participants Track Your Hearing rewards
+    /// (`study update ID --rewards on|off`); off for every study until a coordinator turns it on.
+    static func v5(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE studies ADD COLUMN rewards INTEGER NOT NULL DEFAULT 0")
+    }
+}
