@@ -128,6 +128,10 @@ var targets: [Target] = [
             // The PostgreSQL store (several server processes on one database): the Swift Server
             // Work Group's client, with its own connection pool; SQL is written by hand as for SQLite.
             .product(name: "PostgresNIO", package: "postgres-nio"),
+            // What the server imports of the packages Hummingbird and postgres-nio are built on.
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ],
         path: "Sources/UNITIServer",
         resources: [.copy("Resources/openapi.yaml"), .copy("Resources/Portal")]
@@ -150,6 +154,9 @@ var targets: [Target] = [
         dependencies: [
             "UNITIServer", "UNITIProtocol", "UNITIHealthRecord", "UNITITesting", hummingbird, grdb, argumentParser,
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ],
         path: "Tests/UNITIServerTests"
     ),
@@ -221,6 +228,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]
