@@ -27,6 +27,7 @@ enum ServerMigrations {
         migrator.registerMigration("v8-comparison-sums", migrate: ComparisonSumSchema.v8)
         migrator.registerMigration("v9-comparison-running", migrate: ComparisonSumSchema.v9)
         migrator.registerMigration("v10-comparison-snapshots", migrate: ComparisonSumSchema.v10)
+        migrator.registerMigration("v11-session-refresh-grace", migrate: AccountSchema.v11)
         return migrator
     }
 }

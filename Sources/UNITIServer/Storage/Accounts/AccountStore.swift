@@ -27,13 +27,41 @@ public protocol AccountStore: Sendable {
                        refreshHash: String, refreshExpiresAt: Date, now: Date) async throws
     /// The session's id and its account for a live access token (one lookup: every request needs it).
     func session(accessHash: String, now: Date) async throws -> (sessionId: Int64, account: UserAccount)?
-    /// Swaps a live refresh token for a new pair; returns the user, or nil when the refresh token is unknown or expired.
+    /// Swaps a refresh token for a new pair (``SessionRotation``). The session's current refresh
+    /// token is swapped, and so is its immediately previous one up to `reuseGrace` seconds after
+    /// it was first swapped (the answer to that swap was lost: the app never got the new pair);
+    /// the previous one presented later ends the session. Every other token is refused.
     func rotateSession(refreshHash: String, newAccessHash: String, accessExpiresAt: Date,
-                       newRefreshHash: String, refreshExpiresAt: Date, now: Date) async throws -> Int64?
+                       newRefreshHash: String, refreshExpiresAt: Date, now: Date,
+                       reuseGrace: TimeInterval) async throws -> SessionRotation
+    /// Moves a live session's expiry on to `until`, but never past `maximumAge` after the session
+    /// began, and only when that moves it by more than `minimumStep` (so a page read now and then
+    /// writes nothing); returns the new expiry when it moved. The portal's sliding session.
+    func renewSession(id: Int64, until: Date, maximumAge: TimeInterval, minimumStep: TimeInterval,
+                      now: Date) async throws -> Date?
     func revokeSession(id: Int64) async throws
     func revokeSessions(userId: Int64) async throws
     /// Ends every session of the user but one (the one that just changed the password).
     func revokeSessions(userId: Int64, except sessionId: Int64) async throws
+}
+
+/// What became of a refresh token presented for a new pair.
+///
+/// Why the previous token counts for a moment: a refresh rotates on the server before its
+/// answer reaches the app, and an answer can be lost (the process killed, the network gone).
+/// The app then still holds only the previous token, and without the grace it would be logged
+/// out although nothing was wrong. After the grace, the previous token can only come from a copy
+/// (OAuth 2.0 Security BCP, refresh token reuse detection): the session ends, so whoever holds
+/// the newer pair, thief or not, must log in again with the password. One data directory never
+/// presents a spent token itself: its programs refresh one at a time under a lock and take over
+/// the pair another one stored (`SessionRefresher` in UNITICore).
+public enum SessionRotation: Sendable, Equatable {
+    /// A new pair was stored for the session; the presented token is spent.
+    case rotated(userId: Int64)
+    /// Unknown, expired or revoked: nothing changed.
+    case refused
+    /// The session's previous refresh token after its grace: the session is revoked.
+    case revokedAfterReuse(userId: Int64)
 }
 
 /// A participant account as the store keeps it.

@@ -143,14 +143,49 @@ extension PostgreSQLServerStore: AccountStore {
     }
 
     public func rotateSession(refreshHash: String, newAccessHash: String, accessExpiresAt: Date,
-                              newRefreshHash: String, refreshExpiresAt: Date, now: Date) async throws -> Int64? {
-        // One statement: a refresh token used twice at once rotates once.
-        try await rows("""
+                              newRefreshHash: String, refreshExpiresAt: Date, now: Date,
+                              reuseGrace: TimeInterval) async throws -> SessionRotation {
+        // Single statements, each atomic on its row: of two processes swapping the same current
+        // token at once, one rotates it and the other finds it as the previous one (as SQLite's
+        // one writer would order them).
+        let seconds = now.timeIntervalSince1970
+        if let userId: Int64 = try await rows("""
+            UPDATE sessions SET access_hash = \(newAccessHash), access_expires_at = \(accessExpiresAt.timeIntervalSince1970),
+                previous_refresh_hash = refresh_hash, rotated_at = \(seconds),
+                refresh_hash = \(newRefreshHash), refresh_expires_at = \(refreshExpiresAt.timeIntervalSince1970)
+            WHERE refresh_hash = \(refreshHash) AND revoked_at IS NULL AND refresh_expires_at > \(seconds)
+            RETURNING user_id
+            """).first.map({ try $0.value("user_id") }) {
+            return .rotated(userId: userId)
+        }
+        // The previous token and its grace stay as they are: the grace runs from its first use.
+        if let userId: Int64 = try await rows("""
             UPDATE sessions SET access_hash = \(newAccessHash), access_expires_at = \(accessExpiresAt.timeIntervalSince1970),
                 refresh_hash = \(newRefreshHash), refresh_expires_at = \(refreshExpiresAt.timeIntervalSince1970)
-            WHERE refresh_hash = \(refreshHash) AND revoked_at IS NULL AND refresh_expires_at > \(now.timeIntervalSince1970)
+            WHERE previous_refresh_hash = \(refreshHash) AND revoked_at IS NULL AND refresh_expires_at > \(seconds)
+              AND rotated_at > \(seconds - reuseGrace)
             RETURNING user_id
-            """).first.map { try $0.value("user_id") }
+            """).first.map({ try $0.value("user_id") }) {
+            return .rotated(userId: userId)
+        }
+        if let userId: Int64 = try await rows("""
+            UPDATE sessions SET revoked_at = \(seconds)
+            WHERE previous_refresh_hash = \(refreshHash) AND revoked_at IS NULL AND refresh_expires_at > \(seconds)
+            RETURNING user_id
+            """).first.map({ try $0.value("user_id") }) {
+            return .revokedAfterReuse(userId: userId)
+        }
+        return .refused
+    }
+
+    public func renewSession(id: Int64, until: Date, maximumAge: TimeInterval, minimumStep: TimeInterval,
+                             now: Date) async throws -> Date? {
+        try await rows("""
+            UPDATE sessions SET access_expires_at = LEAST(\(until.timeIntervalSince1970), created_at + \(maximumAge))
+            WHERE id = \(id) AND revoked_at IS NULL AND access_expires_at > \(now.timeIntervalSince1970)
+              AND LEAST(\(until.timeIntervalSince1970), created_at + \(maximumAge)) > access_expires_at + \(minimumStep)
+            RETURNING access_expires_at
+            """).first.map { Date(timeIntervalSince1970: try $0.value("access_expires_at")) }
     }
 
     public func revokeSession(id: Int64) async throws {

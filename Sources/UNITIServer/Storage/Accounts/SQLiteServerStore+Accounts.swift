@@ -41,6 +41,16 @@ enum AccountSchema {
             CREATE INDEX sessions_user ON sessions(user_id);
             """)
     }
+
+    /// `v11-session-refresh-grace`: the refresh token a session had before its last rotation and
+    /// when that rotation was, for ``SessionRotation``'s grace and reuse detection.
+    static func v11(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE sessions ADD COLUMN previous_refresh_hash TEXT;
+            ALTER TABLE sessions ADD COLUMN rotated_at REAL;
+            CREATE INDEX sessions_previous_refresh ON sessions(previous_refresh_hash);
+            """)
+    }
 }
 
 /// A row of `users`, read by column name.
@@ -189,21 +199,54 @@ extension SQLiteServerStore: AccountStore {
     }
 
     public func rotateSession(refreshHash: String, newAccessHash: String, accessExpiresAt: Date,
-                              newRefreshHash: String, refreshExpiresAt: Date, now: Date) async throws -> Int64? {
+                              newRefreshHash: String, refreshExpiresAt: Date, now: Date,
+                              reuseGrace: TimeInterval) async throws -> SessionRotation {
         try await pool.write { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT id, user_id FROM sessions
-                WHERE refresh_hash = ? AND revoked_at IS NULL AND refresh_expires_at > ?
-                """, arguments: [refreshHash, now.timeIntervalSince1970]) else { return nil }
-            let sessionId: Int64 = row["id"]
+            let pair: StatementArguments = ["accessHash": newAccessHash, "accessExpiresAt": accessExpiresAt.timeIntervalSince1970,
+                                            "refreshHash": newRefreshHash, "refreshExpiresAt": refreshExpiresAt.timeIntervalSince1970,
+                                            "presented": refreshHash, "now": now.timeIntervalSince1970]
+            if let current = try Row.fetchOne(db, sql: """
+                SELECT id, user_id FROM sessions WHERE refresh_hash = ? AND revoked_at IS NULL AND refresh_expires_at > ?
+                """, arguments: [refreshHash, now.timeIntervalSince1970]) {
+                try db.execute(sql: """
+                    UPDATE sessions SET access_hash = :accessHash, access_expires_at = :accessExpiresAt,
+                        previous_refresh_hash = refresh_hash, rotated_at = :now,
+                        refresh_hash = :refreshHash, refresh_expires_at = :refreshExpiresAt
+                    WHERE id = :id
+                    """, arguments: pair + ["id": current["id"] as Int64])
+                return .rotated(userId: current["user_id"])
+            }
+            guard let previous = try Row.fetchOne(db, sql: """
+                SELECT id, user_id, rotated_at FROM sessions
+                WHERE previous_refresh_hash = ? AND revoked_at IS NULL AND refresh_expires_at > ?
+                """, arguments: [refreshHash, now.timeIntervalSince1970]) else { return .refused }
+            let id: Int64 = previous["id"]
+            guard let rotatedAt: Double = previous["rotated_at"], rotatedAt > now.timeIntervalSince1970 - reuseGrace else {
+                try db.execute(sql: "UPDATE sessions SET revoked_at = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, id])
+                return .revokedAfterReuse(userId: previous["user_id"])
+            }
+            // The previous token and its grace stay as they are: the grace runs from its first use.
             try db.execute(sql: """
                 UPDATE sessions SET access_hash = :accessHash, access_expires_at = :accessExpiresAt,
                     refresh_hash = :refreshHash, refresh_expires_at = :refreshExpiresAt
                 WHERE id = :id
-                """, arguments: ["accessHash": newAccessHash, "accessExpiresAt": accessExpiresAt.timeIntervalSince1970,
-                                 "refreshHash": newRefreshHash, "refreshExpiresAt": refreshExpiresAt.timeIntervalSince1970,
-                                 "id": sessionId])
-            return row["user_id"]
+                """, arguments: pair + ["id": id])
+            return .rotated(userId: previous["user_id"])
+        }
+    }
+
+    public func renewSession(id: Int64, until: Date, maximumAge: TimeInterval, minimumStep: TimeInterval,
+                             now: Date) async throws -> Date? {
+        try await pool.write { db in
+            let end = "MIN(:until, created_at + :maximumAge)"
+            try db.execute(sql: """
+                UPDATE sessions SET access_expires_at = \(end)
+                WHERE id = :id AND revoked_at IS NULL AND access_expires_at > :now AND \(end) > access_expires_at + :step
+                """, arguments: ["until": until.timeIntervalSince1970, "maximumAge": maximumAge, "id": id,
+                                 "now": now.timeIntervalSince1970, "step": minimumStep])
+            guard db.changesCount > 0 else { return nil }
+            return try Double.fetchOne(db, sql: "SELECT access_expires_at FROM sessions WHERE id = ?", arguments: [id])
+                .map(Date.init(timeIntervalSince1970:))
         }
     }
 
