@@ -9,7 +9,7 @@ import UNITIProtocol
 struct SessionRenewalDecisionTests {
     let obtained = Date(timeIntervalSince1970: 1_790_000_000)
 
-    func session(lifetime: Int?, expiresAt: String = "2026-09-22T13:13:20Z") -> Session {
+    func session(lifetime: Int?, expiresAt: String = "2026-09-21T15:13:20Z") -> Session {
         Session(username: "eve", tokens: SessionTokens(accessToken: "a", refreshToken: "r", expiresAt: expiresAt,
                                                       refreshExpiresAt: "2026-10-22T12:13:20Z", expiresIn: lifetime),
                 obtainedAt: obtained)
@@ -38,23 +38,23 @@ struct SessionRenewalDecisionTests {
     func deviceClockNotServerTime() {
         // The server's clock is a day ahead of the device's: its expiry lies in the device's future
         // by a day and an hour, yet the token is renewed an hour after it was obtained here.
-        let skewed = session(lifetime: 3600, expiresAt: "2026-09-23T13:13:20Z")
+        let skewed = session(lifetime: 3600, expiresAt: "2026-09-22T15:13:20Z")
         #expect(skewed.needsRenewal(at: obtained.addingTimeInterval(3540)))
         // And a server a day behind does not make every request renew.
-        let behind = session(lifetime: 3600, expiresAt: "2026-09-21T13:13:20Z")
+        let behind = session(lifetime: 3600, expiresAt: "2026-09-20T15:13:20Z")
         #expect(!behind.needsRenewal(at: obtained.addingTimeInterval(60)))
     }
 
     @Test("a session stored before renewal existed goes by the server's expiry, a minute early; an unreadable one waits for a 401")
     func storedByOlderVersion() throws {
-        var old = session(lifetime: nil, expiresAt: "2026-09-22T13:13:20Z")  // obtained + 1 h
+        var old = session(lifetime: nil, expiresAt: "2026-09-21T15:13:20Z")  // obtained + 1 h
         old.obtainedAt = nil
         #expect(!old.needsRenewal(at: obtained.addingTimeInterval(3539)))
         #expect(old.needsRenewal(at: obtained.addingTimeInterval(3540)))
         old.expiresAt = "soon"
         #expect(!old.needsRenewal(at: obtained.addingTimeInterval(99_999)))
         // The JSON such a version stored still reads.
-        let stored = #"{"username":"eve","accessToken":"a","refreshToken":"r","expiresAt":"2026-09-22T13:13:20Z","refreshExpiresAt":"2026-10-22T12:13:20Z"}"#
+        let stored = #"{"username":"eve","accessToken":"a","refreshToken":"r","expiresAt":"2026-09-21T15:13:20Z","refreshExpiresAt":"2026-10-22T12:13:20Z"}"#
         let decoded = try JSONDecoder().decode(Session.self, from: Data(stored.utf8))
         #expect(decoded.obtainedAt == nil && decoded.accessLifetime == nil && decoded.refreshToken == "r")
     }
