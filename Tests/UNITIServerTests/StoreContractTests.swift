@@ -168,7 +168,7 @@ struct StoreContractTests {
     }
 
     @Test("refresh: the previous token gets a new pair within the grace (the grace counted from its first use), ends the session after it; an older one is refused",
-          arguments: StoreKind.allCases)
+          .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
     func refreshGrace(_ kind: StoreKind) async throws {
         try await with(kind) { store in
             let id = try await user(store, "ada")
@@ -206,7 +206,8 @@ struct StoreContractTests {
         }
     }
 
-    @Test("a session slides on by at least the step, never past its maximum age; an ended one does not", arguments: StoreKind.allCases)
+    @Test("a session slides on by at least the step, never past its maximum age; an ended one does not",
+          .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
     func sessionRenewal(_ kind: StoreKind) async throws {
         try await with(kind) { store in
             let id = try await user(store, "ada")
