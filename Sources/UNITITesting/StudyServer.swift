@@ -8,8 +8,11 @@ public final class StudyServer: @unchecked Sendable {
     public let spool: String
     public private(set) var url: String = ""
     private var process: Process?
+    /// More `serve` options, e.g. `["--access-token-lifetime", "3"]`.
+    let serveArguments: [String]
 
-    public init() throws {
+    public init(serveArguments: [String] = []) throws {
+        self.serveArguments = serveArguments
         directory = NSTemporaryDirectory() + "uniti-server-\(UUID().uuidString)"
         database = directory + "/server.sqlite"
         spool = directory + "/mail"
@@ -22,7 +25,7 @@ public final class StudyServer: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Program.path("uniti-server"))
         process.arguments = ["serve", "--host", "127.0.0.1", "--port", url.isEmpty ? "0" : port,
-                             "--database", database, "--mail-spool", spool, "--bcrypt-cost", "4"]
+                             "--database", database, "--mail-spool", spool, "--bcrypt-cost", "4"] + serveArguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -4,10 +4,11 @@ import UNITITesting
 
 /// The person's own portal pages in a real browser (Tests/Portal/journey_account.py): join a
 /// password study and a by-request study, leave, change the password while a second browser is
-/// logged in, download all data, deactivate. Studies come from the coordinator commands.
+/// logged in, download all data, deactivate, and get the account back by logging in (the
+/// reactivation form). Studies come from the coordinator commands.
 @Suite("Portal account pages in a browser", .serialized)
 struct PortalAccountBrowserTests {
-    @Test("studies, password change, data download and deactivation through headless Chromium")
+    @Test("studies, password change, data download, deactivation and reactivation through headless Chromium")
     func accountJourney() throws {
         let server = try StudyServer()
         for (id, access, password) in [("secret", "password", "let me in"), ("asking", "byRequest", "")] {

@@ -55,6 +55,34 @@ struct StandaloneTinnitusServerTests {
         #expect((object?["results"] as? [Any])?.count == 1)
     }
 
+    @Test("stays logged in across access-token lifetimes and gets a deactivated account back, through the host's own core code",
+          .timeLimit(.minutes(3)))
+    func renewalAndReactivation() throws {
+        let server = try StudyServer(serveArguments: ["--access-token-lifetime", "2", "--refresh-token-lifetime", "60"])
+        try server.createStudy("tyt-only", modules: "tyt", questionnaires: ["tyt-momentary"])
+        let data = TemporaryDataDirectory()
+        #expect(try Self.run(data, server, "register", stdin: "ida\nida@example.org\nida@example.org\npassword-ida\npassword-ida\n").status == 0)
+        let code = try #require(try server.mailedCode(to: "ida@example.org"))
+        #expect(try Self.run(data, server, "activate \(code)").status == 0)
+        #expect(try Self.run(data, server, "login ida", stdin: "password-ida\n").status == 0)
+        #expect(try Self.run(data, server, "study join tyt-only").status == 0)
+        for round in 1...3 {
+            Thread.sleep(forTimeInterval: 2.5)  // longer than an access token lives
+            #expect(try Self.run(data, server, "fill", stdin: "yes\n35\n60\n4\n2\n50\n80\n25\n").status == 0)
+            let sync = try Self.run(data, server, "sync")
+            #expect(sync.status == 0, "round \(round): \(sync.err)")
+            #expect(try server.sheets(of: "tyt-momentary") == round)
+        }
+
+        #expect(try Self.run(data, server, "account deactivate", stdin: "yes\n").status == 0)
+        let plain = try Self.run(data, server, "login ida", stdin: "password-ida\n")
+        #expect(plain.status == 1)
+        #expect(plain.err.contains("login --reactivate ida"), "\(plain.err)")
+        let reactivated = try Self.run(data, server, "login --reactivate ida", stdin: "password-ida\n")
+        #expect(reactivated.status == 0, "\(reactivated.err)")
+        #expect(reactivated.out.contains("Your account ida is active again."))
+    }
+
     @Test("forgot password: a reset code is mailed, the new password works and the old one no longer does")
     func forgotPassword() throws {
         let server = try StudyServer()

@@ -16,8 +16,8 @@ struct SyncEndToEndTests {
         let data = TemporaryDataDirectory()
         var base: [String] { ["--data-dir", data.path, "--server", server.url] }
 
-        init(join: Bool = true, access: String = "public") throws {
-            server = try StudyServer()
+        init(join: Bool = true, access: String = "public", serveArguments: [String] = []) throws {
+            server = try StudyServer(serveArguments: serveArguments)
             try server.createStudy("ema", modules: "tyt", questionnaires: ["tyt-momentary"], access: access)
             let register = try Program.run("uniti", base + ["-c", "register"],
                                            stdin: "eve\neve@example.org\neve@example.org\npassword-eve\npassword-eve\n")

@@ -101,7 +101,8 @@ def journey_download(driver):
 
 
 def journey_deactivate(driver):
-    """Deactivation with the password logs out, and the login page says the account is off."""
+    """Deactivation with the password logs out, and the login page says the account is off; a
+    login to it offers reactivation (the password typed again), which signs the person in."""
     driver.get(BASE + "/profile")
     driver.find_element(By.ID, "deactivate-password").send_keys(NEW_PASSWORD)
     click_and_wait(driver, driver.find_element(By.ID, "deactivate"))
@@ -110,8 +111,15 @@ def journey_deactivate(driver):
     driver.get(BASE + "/profile")
     check(driver.current_url == BASE + "/login", "the profile is still open after deactivation")
     log_in(driver, "petra", NEW_PASSWORD)
-    check("deactivated" in driver.find_element(By.ID, "error").text, "logging in to a deactivated account is not refused")
-    print("deactivate journey: password confirmed, logged out, login refused")
+    check("deactivated" in driver.find_element(By.ID, "reactivate-explained").text,
+          "logging in to a deactivated account does not offer reactivation")
+    password = driver.find_element(By.ID, "password")
+    check(password.get_attribute("value") == "", "the password came back in the reactivation form")
+    password.send_keys(NEW_PASSWORD)
+    click_and_wait(driver, driver.find_element(By.ID, "reactivate"))
+    check(driver.current_url == BASE + "/?notice=reactivated", f"reactivation went to {driver.current_url}")
+    check("active again" in text(driver) and "petra" in text(driver), "the start page does not say the account is active again")
+    print("deactivate journey: password confirmed, logged out, a login offers reactivation, reactivated and signed in")
 
 
 driver = browser()

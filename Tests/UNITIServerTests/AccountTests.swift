@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import Testing
@@ -124,7 +125,7 @@ struct AccountTests {
         }
     }
 
-    @Test("profile update, refresh rotation, deactivate and reactivate")
+    @Test("profile update, refresh rotation (the previous token once more within its grace, a copy after it ends the session), deactivate and reactivate")
     func profileRefreshDeactivate() async throws {
         let server = try TestServer()
         try await server.run { client in
@@ -138,15 +139,60 @@ struct AccountTests {
             let badLanguage = try await client.json(.patch, "/api/v1/account/profile", token: tokens.accessToken, body: ProfileUpdate(language: "xx"))
             #expect(badLanguage.status == .unprocessableContent)
 
-            let refreshed = try await client.json(.post, "/api/v1/account/refresh", body: RefreshRequest(refreshToken: tokens.refreshToken))
-            let pair = try refreshed.decode(SessionTokens.self)
-            #expect(try await client.get("/api/v1/account/profile", token: tokens.accessToken).status == .unauthorized)
-            #expect(try await client.json(.post, "/api/v1/account/refresh", body: RefreshRequest(refreshToken: tokens.refreshToken)).status == .unauthorized)
+            #expect(tokens.expiresIn == 3600)
+            func refresh(_ token: String) async throws -> TestResponse {
+                try await client.json(.post, "/api/v1/account/refresh", body: RefreshRequest(refreshToken: token))
+            }
+            func profileStatus(_ token: String) async throws -> HTTPResponse.Status {
+                try await client.get("/api/v1/account/profile", token: token).status
+            }
+            let pair = try await refresh(tokens.refreshToken).decode(SessionTokens.self)
+            #expect(pair.expiresIn == 3600)
+            #expect(try await profileStatus(tokens.accessToken) == .unauthorized)
+            // The answer with `pair` was lost: the same refresh token, within its grace, gives the
+            // session a new pair, and `pair` no longer works (one valid pair at a time).
+            server.clock.advance(by: 30)
+            let again = try await refresh(tokens.refreshToken).decode(SessionTokens.self)
+            #expect(try await profileStatus(pair.accessToken) == .unauthorized)
+            #expect(try await profileStatus(again.accessToken) == .ok)
+            #expect(try await refresh(pair.refreshToken).status == .unauthorized)
+            #expect(try await profileStatus(again.accessToken) == .ok, "an unknown refresh token ended the session")
+            // After the grace (counted from its first use) it can only be a copy: refused, and the session ends.
+            server.clock.advance(by: 31)
+            #expect(try await refresh(tokens.refreshToken).errorCode == "invalid_refresh_token")
+            #expect(try await profileStatus(again.accessToken) == .unauthorized)
+            #expect(try await refresh(again.refreshToken).status == .unauthorized)
 
-            #expect(try await client.post("/api/v1/account/deactivate", token: pair.accessToken).status == .ok)
-            #expect(try await client.get("/api/v1/account/profile", token: pair.accessToken).status == .unauthorized)
+            let fresh = try await client.json(.post, "/api/v1/account/login", body: LoginRequest(login: "fritz", password: "fritzpassword")).decode(SessionTokens.self)
+            #expect(try await client.post("/api/v1/account/deactivate", token: fresh.accessToken).status == .ok)
+            #expect(try await profileStatus(fresh.accessToken) == .unauthorized)
+            #expect(try await refresh(fresh.refreshToken).status == .unauthorized, "a deactivated account's session renewed")
             #expect(try await client.json(.post, "/api/v1/account/login", body: LoginRequest(login: "fritz", password: "fritzpassword")).errorCode == "account_deactivated")
+            #expect(try await client.json(.post, "/api/v1/account/login", body: LoginRequest(login: "fritz", password: "wrong-password")).errorCode == "invalid_credentials",
+                    "a wrong password learns that the account is deactivated")
+            #expect(try await client.json(.post, "/api/v1/account/reactivate", body: LoginRequest(login: "fritz", password: "wrong-password")).status == .unauthorized)
+            #expect(try await server.store.user(login: "fritz")?.active == false)
             #expect(try await client.json(.post, "/api/v1/account/reactivate", body: LoginRequest(login: "fritz", password: "fritzpassword")).status == .ok)
+        }
+    }
+
+    @Test("serve takes the token lifetimes in seconds, positive and the access token's shorter; anything else is one line naming both",
+          .timeLimit(.minutes(1)))
+    func tokenLifetimeOptions() throws {
+        let serve = try ServeCommand.parse(["--access-token-lifetime", "3", "--refresh-token-lifetime", "60"])
+        #expect(serve.accessTokenLifetime == 3 && serve.refreshTokenLifetime == 60)
+        let defaults = try ServeCommand.parse([])
+        #expect(defaults.accessTokenLifetime == 3600 && defaults.refreshTokenLifetime == 30 * 24 * 3600)
+        for wrong in [["--access-token-lifetime", "0"], ["--refresh-token-lifetime=-5"],
+                      ["--access-token-lifetime", "60", "--refresh-token-lifetime", "60"], ["--refresh-token-lifetime", "1800"]] {
+            do {
+                _ = try ServeCommand.parse(wrong)
+                Issue.record("\(wrong) was accepted")
+            } catch {
+                let message = ServeCommand.message(for: error)
+                #expect(message.contains("--access-token-lifetime and --refresh-token-lifetime must be positive"), "\(wrong): \(message)")
+                #expect(!message.contains("\n"))
+            }
         }
     }
 

@@ -146,6 +146,88 @@ struct PortalAccountTests {
         }
     }
 
+    @Test("logging in to a deactivated account offers reactivation: the password again (never carried in the page), CSRF-checked, then signed in",
+          .timeLimit(.minutes(1)))
+    func reactivationOffered() async throws {
+        let server = try TestServer()
+        try await server.run { client in
+            let browser = try await server.loggedInPortalAccount(client, "anna")
+            let done = try await browser.submit("/profile", to: "/profile/deactivate", ["password": "correct horse"])
+            #expect(done.headers[.location] == "/login?notice=accountDeactivated")
+            #expect(try await browser.get("/login?notice=accountDeactivated").text.contains("you will be offered to reactivate it"))
+
+            // A wrong password learns nothing about the account.
+            let wrong = try await server.portalLogin(browser, "anna", password: "wrong horse")
+            #expect(wrong.status == .unauthorized)
+            #expect(!wrong.text.contains("/reactivate") && !wrong.text.contains("deactivated"))
+
+            let offered = try await server.portalLogin(browser, "anna")
+            #expect(offered.status == .forbidden)
+            #expect(offered.text.contains(#"<form method="post" action="/reactivate""#))
+            #expect(offered.text.contains(#"name="login" type="text" autocomplete="username" required value="anna""#))
+            #expect(offered.text.contains(#"name="password" type="password" autocomplete="current-password" required>"#),
+                    "the password field is not empty")
+            #expect(!offered.text.contains("correct horse"), "the password came back in the page")
+            #expect(browser.cookies["uniti_session"] == nil)
+            #expect(try await server.store.user(login: "anna")?.active == false)
+
+            let forged = try await browser.post("/reactivate", ["login": "anna", "password": "correct horse"])
+            #expect(forged.status == .forbidden)
+            let again = try await browser.submit("/login", to: "/reactivate", ["login": "anna", "password": "wrong horse"])
+            #expect(again.status == .unauthorized)
+            #expect(again.text.contains("The login or the password is wrong.") && again.text.contains(#"action="/reactivate""#))
+            #expect(try await server.store.user(login: "anna")?.active == false)
+
+            let reactivated = try await browser.submit("/login", to: "/reactivate", ["login": "anna", "password": "correct horse"])
+            #expect(reactivated.headers[.location] == "/?notice=reactivated")
+            #expect(browser.cookies["uniti_session"] != nil)
+            #expect(try await server.store.user(login: "anna")?.active == true)
+            let start = try await browser.get("/?notice=reactivated")
+            #expect(start.status == .ok)
+            #expect(start.text.contains("your account is active again") && start.text.contains(#"id="username">anna<"#))
+            #expect(try await client.get("/api/v1/account/profile", token: try await client.apiToken("anna")).status == .ok)
+        }
+    }
+
+    @Test("a portal session slides while used (the cookie with it), ends after 8 idle hours, and at the latest the refresh lifetime after login",
+          .timeLimit(.minutes(1)))
+    func slidingSession() async throws {
+        let server = try TestServer()
+        var environment = server.environment
+        environment.refreshTokenLifetime = 30 * 3600
+        try await run(environment) { client in
+            let browser = PortalBrowser(client)
+            try await server.portalAccount(browser, "anna")
+            try await browser.logIn(server, "anna")
+            func sessionCookie(_ response: TestResponse) -> String? {
+                response.headers[values: .setCookie].first { $0.hasPrefix("uniti_session=") }
+            }
+            // Within the renewal step a page writes nothing.
+            server.clock.advance(by: 60)
+            #expect(sessionCookie(try await browser.get("/")) == nil)
+            // An active person: a page every 7 hours, 28 hours in all, longer than any one lifetime.
+            for hour in [7, 14, 21, 28] {
+                server.clock.advance(by: 7 * 3600)
+                let page = try await browser.get("/")
+                #expect(page.status == .ok, "signed out after \(hour) active hours")
+                let cookie = sessionCookie(page)
+                #expect(cookie?.contains(hour == 28 ? "Max-Age=7140" : "Max-Age=28800") == true, "\(hour) h: \(cookie ?? "no cookie")")
+            }
+            // The refresh lifetime (30 h here) bounds it however active the person is.
+            server.clock.advance(by: 7140)
+            #expect(try await browser.get("/").headers[.location] == "/login")
+
+            // An idle person is signed out 8 hours after the last page, not before.
+            try await browser.logIn(server, "anna")
+            server.clock.advance(by: 3 * 3600)
+            #expect(try await browser.get("/").status == .ok)
+            server.clock.advance(by: 8 * 3600 - 1)
+            #expect(try await browser.get("/").status == .ok)
+            server.clock.advance(by: 8 * 3600)
+            #expect(try await browser.get("/").headers[.location] == "/login")
+        }
+    }
+
     @Test("logged-out visitors are sent to /login from every account page; a form without CSRF is refused")
     func pagesNeedSessionAndCSRF() async throws {
         let server = try TestServer()

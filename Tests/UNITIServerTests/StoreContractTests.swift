@@ -150,9 +150,10 @@ struct StoreContractTests {
             #expect(first.account.id == id)
             #expect(try await store.session(accessHash: "a1", now: now.addingTimeInterval(61)) == nil)
             #expect(try await store.rotateSession(refreshHash: "r1", newAccessHash: "a1b", accessExpiresAt: now.addingTimeInterval(120),
-                                                  newRefreshHash: "r1b", refreshExpiresAt: now.addingTimeInterval(900), now: now) == id)
-            #expect(try await store.rotateSession(refreshHash: "r1", newAccessHash: "x", accessExpiresAt: now,
-                                                  newRefreshHash: "y", refreshExpiresAt: now, now: now) == nil)
+                                                  newRefreshHash: "r1b", refreshExpiresAt: now.addingTimeInterval(900), now: now,
+                                                  reuseGrace: 0) == .rotated(userId: id))
+            #expect(try await store.rotateSession(refreshHash: "r9", newAccessHash: "x", accessExpiresAt: now,
+                                                  newRefreshHash: "y", refreshExpiresAt: now, now: now, reuseGrace: 0) == .refused)
             #expect(try await store.session(accessHash: "a1", now: now) == nil)
             #expect(try await store.session(accessHash: "a1b", now: now)?.sessionId == first.sessionId)
             try await store.revokeSessions(userId: id, except: first.sessionId, now: now)
@@ -163,6 +164,75 @@ struct StoreContractTests {
             #expect(try await store.session(accessHash: "a1b", now: now) == nil)
             try await store.revokeSessions(userId: other, now: now)
             #expect(try await store.session(accessHash: "a3", now: now) == nil)
+        }
+    }
+
+    @Test("refresh: the previous token gets a new pair within the grace (the grace counted from its first use), ends the session after it; an older one is refused",
+          .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
+    func refreshGrace(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            let id = try await user(store, "ada")
+            try await store.createSession(userId: id, accessHash: "a0", accessExpiresAt: now.addingTimeInterval(60),
+                                          refreshHash: "r0", refreshExpiresAt: now.addingTimeInterval(600), now: now)
+            func rotate(_ presented: String, to next: String, at seconds: TimeInterval) async throws -> SessionRotation {
+                let at = now.addingTimeInterval(seconds)
+                return try await store.rotateSession(refreshHash: presented, newAccessHash: "a-\(next)", accessExpiresAt: at.addingTimeInterval(60),
+                                                     newRefreshHash: next, refreshExpiresAt: at.addingTimeInterval(600), now: at,
+                                                     reuseGrace: 60)
+            }
+            let session = try #require(try await store.session(accessHash: "a0", now: now)).sessionId
+            #expect(try await rotate("r0", to: "r1", at: 10) == .rotated(userId: id))
+            // The answer with r1 was lost: r0 again, within the grace, gives the session a new pair.
+            #expect(try await rotate("r0", to: "r2", at: 40) == .rotated(userId: id))
+            #expect(try await store.session(accessHash: "a-r1", now: now) == nil, "the lost pair still works")
+            #expect(try await store.session(accessHash: "a-r2", now: now.addingTimeInterval(40))?.sessionId == session)
+            // r1 was never the current token's predecessor in the store's eyes after that: unknown.
+            #expect(try await rotate("r1", to: "x", at: 41) == .refused)
+            #expect(try await store.session(accessHash: "a-r2", now: now.addingTimeInterval(41)) != nil, "an unknown token ended the session")
+            // The grace runs from r0's first use (10 s), not from its last.
+            #expect(try await rotate("r0", to: "r3", at: 71) == .revokedAfterReuse(userId: id))
+            #expect(try await store.session(accessHash: "a-r2", now: now.addingTimeInterval(71)) == nil, "a reused token left the session open")
+            #expect(try await rotate("r2", to: "r4", at: 72) == .refused, "the session's current token survived its revocation")
+
+            // A fresh session: its current token goes on rotating; each previous one is accepted
+            // only in its own grace.
+            try await store.createSession(userId: id, accessHash: "b0", accessExpiresAt: now.addingTimeInterval(60),
+                                          refreshHash: "s0", refreshExpiresAt: now.addingTimeInterval(600), now: now)
+            #expect(try await rotate("s0", to: "s1", at: 100) == .rotated(userId: id))
+            #expect(try await rotate("s1", to: "s2", at: 200) == .rotated(userId: id))
+            #expect(try await rotate("s0", to: "x", at: 201) == .refused, "a token two rotations old is not the previous one")
+            #expect(try await store.session(accessHash: "a-s2", now: now.addingTimeInterval(201)) != nil)
+            #expect(try await rotate("s2", to: "s3", at: 900) == .refused, "an expired refresh token rotated")
+        }
+    }
+
+    @Test("a session slides on by at least the step, never past its maximum age; an ended one does not",
+          .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
+    func sessionRenewal(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            let id = try await user(store, "ada")
+            try await store.createSession(userId: id, accessHash: "p", accessExpiresAt: now.addingTimeInterval(100),
+                                          refreshHash: "q", refreshExpiresAt: now, now: now)
+            let session = try #require(try await store.session(accessHash: "p", now: now)).sessionId
+            func renew(at seconds: TimeInterval) async throws -> Date? {
+                let at = now.addingTimeInterval(seconds)
+                return try await store.renewSession(id: session, until: at.addingTimeInterval(100), maximumAge: 300, minimumStep: 10, now: at)
+            }
+            #expect(try await renew(at: 5) == nil, "moved by less than the step")
+            #expect(try await renew(at: 50) == now.addingTimeInterval(150))
+            #expect(try await store.session(accessHash: "p", now: now.addingTimeInterval(149)) != nil)
+            #expect(try await renew(at: 140) == now.addingTimeInterval(240))
+            #expect(try await renew(at: 230) == now.addingTimeInterval(300), "moved past its maximum age")
+            #expect(try await renew(at: 290) == nil)
+            #expect(try await store.session(accessHash: "p", now: now.addingTimeInterval(300)) == nil)
+            try await store.createSession(userId: id, accessHash: "p2", accessExpiresAt: now.addingTimeInterval(100),
+                                          refreshHash: "q2", refreshExpiresAt: now, now: now)
+            let other = try #require(try await store.session(accessHash: "p2", now: now)).sessionId
+            try await store.revokeSession(id: other)
+            #expect(try await store.renewSession(id: other, until: now.addingTimeInterval(200), maximumAge: 300, minimumStep: 10,
+                                                 now: now.addingTimeInterval(50)) == nil, "a revoked session was renewed")
+            #expect(try await store.renewSession(id: session, until: now.addingTimeInterval(500), maximumAge: 900, minimumStep: 10,
+                                                 now: now.addingTimeInterval(400)) == nil, "an ended session was renewed")
         }
     }
 

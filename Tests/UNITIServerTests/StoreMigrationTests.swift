@@ -12,7 +12,7 @@ struct StoreMigrationTests {
             "v1-accounts", "v1-studies", "v1-sheets", "v1-module-records", "v2-module-resources", "v3-answer-sheets-by-user",
             "v4-memberships-joined-at", "v4-questionnaire-links", "v5-study-rewards", "v5-sheet-reward-times", "v6-server-secrets",
             "v6-study-password-failures", "v7-login-failures", "v8-comparison-sums", "v9-comparison-running",
-            "v10-comparison-snapshots",
+            "v10-comparison-snapshots", "v11-session-refresh-grace",
         ])
     }
 

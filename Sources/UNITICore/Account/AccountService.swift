@@ -17,6 +17,8 @@ public struct AccountService {
     let transport: any HTTPTransport
 
     static let ownerKey = "account.owner"
+    /// The server's code for a login to a deactivated account (with the right password).
+    static let deactivatedCode = "account_deactivated"
     public static let minimumPasswordLength = 8
 
     public init(services: CoreServices, sessions: SessionStore, transport: any HTTPTransport = CurlTransport()) {
@@ -68,11 +70,23 @@ public struct AccountService {
     /// to this account only when `attachGuestData` (asked with the number of queued entries and
     /// the username) says yes; otherwise the login is undone and the guest data stays as it is,
     /// so it can never end up in an account by accident. Without the closure nothing is attached.
+    ///
+    /// A deactivated account (the server says so only once the password is right) is
+    /// reactivated with the same password when `reactivate` says yes, and the login goes on;
+    /// otherwise it stays deactivated and nobody is logged in.
     @discardableResult
     public func login(_ login: String, password: String,
+                      reactivate: () throws -> Bool = { false },
                       attachGuestData: (_ entries: Int, _ username: String) throws -> Bool = { _, _ in false }) throws -> Session {
+        let askedAt = services.clock.now
         let tokens: SessionTokens = try call {
-            try client().withToken(nil).send("POST", "account/login", body: LoginRequest(login: login, password: password))
+            let server = try client().withToken(nil)
+            do {
+                return try server.send("POST", "account/login", body: LoginRequest(login: login, password: password))
+            } catch APIError.rejected(403, Self.deactivatedCode, _) {
+                guard try reactivate() else { throw UNITIError(L("core.account.stillDeactivated")) }
+                return try server.send("POST", "account/reactivate", body: ReactivateRequest(login: login, password: password))
+            }
         }
         let profile: Profile = try call { try client().withToken(tokens.accessToken).send("GET", "account/profile") }
         let owner = try services.settings.string(Self.ownerKey)
@@ -95,7 +109,7 @@ public struct AccountService {
                 throw UNITIError(L("core.account.guestKept", ["count": "\(guestEntries)", "path": services.dataDirectory.path]))
             }
         }
-        let session = Session(username: profile.username, tokens: tokens)
+        let session = Session(username: profile.username, tokens: tokens, obtainedAt: askedAt)
         try services.settings.set(Self.ownerKey, to: profile.username)
         try sessions.save(session)
         return session

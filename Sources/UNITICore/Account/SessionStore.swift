@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import UNITIProtocol
 
 /// The login kept on disk: the server's tokens and the username, never the password.
@@ -9,13 +10,44 @@ public struct Session: Codable, Sendable, Equatable {
     public var refreshToken: String
     public var expiresAt: String
     public var refreshExpiresAt: String
+    /// When this device asked for the access token, by its own clock; nil in a session stored
+    /// by a version that did not renew tokens.
+    public var obtainedAt: Date?
+    /// How long the access token lives (the server's `expiresIn`); nil from an older server.
+    public var accessLifetime: TimeInterval?
 
-    public init(username: String, tokens: SessionTokens) {
+    /// - Parameter obtainedAt: when the request that brought the tokens was sent (before, not
+    ///   after, the answer: the token cannot have lived longer than that).
+    public init(username: String, tokens: SessionTokens, obtainedAt: Date? = nil) {
         self.username = username
         self.accessToken = tokens.accessToken
         self.refreshToken = tokens.refreshToken
         self.expiresAt = tokens.expiresAt
         self.refreshExpiresAt = tokens.refreshExpiresAt
+        self.obtainedAt = obtainedAt
+        self.accessLifetime = tokens.expiresIn.map(TimeInterval.init)
+    }
+
+    /// The same login with a renewed pair of tokens.
+    func renewed(with tokens: SessionTokens, obtainedAt: Date) -> Session {
+        Session(username: username, tokens: tokens, obtainedAt: obtainedAt)
+    }
+
+    /// The longest margin before the access token ends at which it is renewed.
+    public static let renewalMargin: TimeInterval = 60
+
+    /// Whether the access token should be renewed before it is sent at `now`: once less than a
+    /// tenth of its lifetime, and at most ``renewalMargin``, is left. Counted on this device's
+    /// clock from ``obtainedAt`` with the lifetime the server gave, so a device clock that is
+    /// off does not make every request renew (or none); a session without them goes by the
+    /// server's `expiresAt`. A token that ends unnoticed still works out: the server's 401 makes
+    /// the client renew and send the request again (``SessionRefresher``).
+    public func needsRenewal(at now: Date) -> Bool {
+        if let obtainedAt, let accessLifetime {
+            return now >= obtainedAt.addingTimeInterval(accessLifetime - min(Self.renewalMargin, accessLifetime / 10))
+        }
+        guard let expiry = OffsetTimestamp(parsing: expiresAt)?.date else { return false }
+        return now >= expiry.addingTimeInterval(-Self.renewalMargin)
     }
 }
 
@@ -24,27 +56,55 @@ public struct SessionStore: Sendable {
     let settings: SettingsStore
     /// `--server URL` for this run, overriding the stored address.
     let serverOverride: String?
+    /// Where the lock of a token renewal is taken (its `locks/` folder), shared by every program
+    /// on the data directory.
+    let dataDirectory: DataDirectory
+    /// Decides when the access token is renewed.
+    let clock: any WallClock
 
     static let sessionKey = "session"
     public static let serverKey = "server.url"
 
-    public init(settings: SettingsStore, serverOverride: String? = nil) {
+    public init(settings: SettingsStore, serverOverride: String? = nil, dataDirectory: DataDirectory, clock: any WallClock) {
         self.settings = settings
         self.serverOverride = serverOverride
+        self.dataDirectory = dataDirectory
+        self.clock = clock
     }
 
     public func current() throws -> Session? {
         guard let text = try settings.string(Self.sessionKey) else { return nil }
-        return try? JSONDecoder().decode(Session.self, from: Data(text.utf8))
+        return Self.decode(text)
+    }
+
+    private static func decode(_ text: String) -> Session? {
+        try? JSONDecoder().decode(Session.self, from: Data(text.utf8))
+    }
+
+    private static func encode(_ session: Session) throws -> String {
+        String(decoding: try JSONEncoder().encode(session), as: UTF8.self)
     }
 
     public func save(_ session: Session) throws {
-        let text = String(decoding: try JSONEncoder().encode(session), as: UTF8.self)
-        try settings.set(Self.sessionKey, to: text)
+        try settings.set(Self.sessionKey, to: try Self.encode(session))
     }
 
     public func clear() throws {
         try settings.set(Self.sessionKey, to: nil)
+    }
+
+    /// Stores `new` (or forgets the session, for nil) only while the stored session is still the
+    /// one with `refreshToken`, in one transaction; false when another program changed it first
+    /// (renewed it, logged out, logged in anew), which then stays as it is.
+    @discardableResult
+    func replace(refreshToken: String, with new: Session?) throws -> Bool {
+        let text = try new.map(Self.encode)
+        return try settings.database.writer.write { db in
+            guard let stored = try SettingsStore.read(db, Self.sessionKey).flatMap(Self.decode),
+                  stored.refreshToken == refreshToken else { return false }
+            try SettingsStore.write(db, Self.sessionKey, text)
+            return true
+        }
     }
 
     /// The configured server, or nil when the program works offline.
@@ -63,14 +123,11 @@ public struct SessionStore: Sendable {
         try settings.set(Self.serverKey, to: text.hasSuffix("/") ? String(text.dropLast()) : text)
     }
 
-    /// Turns an API error into the one line the person sees. A 401 with a session means the
-    /// session expired or was revoked: it is forgotten and the person is asked to log in again.
-    /// Without a session (a wrong password at login) the server's own words say what was wrong.
+    /// Turns an API error into the one line the person sees. A 401 carries its own line: the
+    /// server's words for a wrong password at login, and "log in again" when the server refused
+    /// to renew the session (``SessionRefresher``, which then forgot it).
     public func userFacingError(for error: APIError) -> UNITIError {
-        if case .unauthorized(let message) = error {
-            guard (try? current()) ?? nil != nil else { return UNITIError(message) }
-            try? clear()
-        }
+        if case .unauthorized(let message) = error { return UNITIError(message) }
         return UNITIError(error.message)
     }
 
@@ -83,9 +140,12 @@ public struct SessionStore: Sendable {
         }
     }
 
-    /// A client for the configured server with the current token; an error when none is configured.
+    /// A client for the configured server that speaks for the stored session: it renews the
+    /// access token as needed (``SessionRefresher``). An error when no server is configured.
     public func client(transport: any HTTPTransport = CurlTransport()) throws -> APIClient {
         guard let url = try serverURL() else { throw UNITIError(L("core.account.noServer")) }
-        return APIClient(baseURL: url.appendingPathComponent("api/v1"), token: try current()?.accessToken, transport: transport)
+        let base = url.appendingPathComponent("api/v1")
+        return APIClient(baseURL: base, session: SessionRefresher(sessions: self, transport: transport, baseURL: base),
+                         transport: transport)
     }
 }

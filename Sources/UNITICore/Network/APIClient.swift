@@ -39,17 +39,33 @@ public enum Conditional<Value: Sendable>: Sendable {
 /// A small JSON client for the study server's `/api/v1`: bearer token in the Authorization
 /// header (never in a URL), JSON bodies, the server's `{"error": {"code", "message"}}` turned
 /// into `APIError`, and conditional GETs with ETags.
+///
+/// A client made for the stored session (``SessionStore/client(transport:)``) renews its
+/// access token before it ends and, when the server answers 401 all the same, renews it once
+/// and sends the request once more (``SessionRefresher``), so no caller handles token expiry.
 public struct APIClient: Sendable {
     public let baseURL: URL
+    /// The bearer token given explicitly (``withToken(_:)``); nil for a client of the session.
     public let token: String?
+    /// The stored session this client speaks for, renewed as needed.
+    let session: SessionRefresher?
     let transport: any HTTPTransport
 
     public init(baseURL: URL, token: String?, transport: any HTTPTransport = CurlTransport()) {
         self.baseURL = baseURL
         self.token = token
+        self.session = nil
         self.transport = transport
     }
 
+    init(baseURL: URL, session: SessionRefresher, transport: any HTTPTransport) {
+        self.baseURL = baseURL
+        self.token = nil
+        self.session = session
+        self.transport = transport
+    }
+
+    /// The same server with exactly this token (or none), not the stored session's.
     public func withToken(_ token: String?) -> APIClient {
         APIClient(baseURL: baseURL, token: token, transport: transport)
     }
@@ -107,6 +123,24 @@ public struct APIClient: Sendable {
 
     func raw(_ method: String, _ path: String, query: [URLQueryItem] = [], headers: [String: String] = [:],
              body: Data? = nil) throws -> RawAnswer {
+        guard let session else { return try raw(method, path, query: query, headers: headers, body: body, token: token) }
+        let sent = try session.accessToken()
+        do {
+            return try raw(method, path, query: query, headers: headers, body: body, token: sent)
+        } catch APIError.unauthorized {
+            let renewed = try session.tokenAfterRefusal(of: sent)
+            do {
+                return try raw(method, path, query: query, headers: headers, body: body, token: renewed)
+            } catch APIError.unauthorized {
+                // Refused with a token just renewed: the session ended in between (elsewhere).
+                throw APIError.unauthorized(L("core.api.unauthorized"))
+            }
+        }
+    }
+
+    /// One request with `token`.
+    private func raw(_ method: String, _ path: String, query: [URLQueryItem], headers: [String: String],
+                     body: Data?, token: String?) throws -> RawAnswer {
         var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
         if !query.isEmpty { components.queryItems = query }
         guard let url = components.url else { throw APIError.rejected(status: 0, code: "bad_url", message: path) }

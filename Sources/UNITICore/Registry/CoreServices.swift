@@ -65,11 +65,11 @@ public final class CoreServices: Sendable {
 
     /// The login and the server address (`--server` for this run first, then the stored one).
     public var sessions: SessionStore {
-        SessionStore(settings: settings, serverOverride: serverOverride)
+        SessionStore(settings: settings, serverOverride: serverOverride, dataDirectory: dataDirectory, clock: clock)
     }
 
-    /// A client for the configured server with the current session's token; throws a one-line
-    /// error when no server is configured.
+    /// A client for the configured server that speaks for the current session (renewing its
+    /// token as needed); throws a one-line error when no server is configured.
     public func apiClient() throws -> APIClient {
         try sessions.client(transport: transport)
     }

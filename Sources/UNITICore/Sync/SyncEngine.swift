@@ -36,7 +36,9 @@ public struct SyncReport: Sendable, Equatable {
 /// Every step is safe to repeat and to cut short: the outbox entry of a change is removed only
 /// after the server acknowledged it, and the server recognises a repeated client id, so a sync
 /// killed at any point neither loses nor duplicates anything. Network errors and 5xx schedule a
-/// retry with backoff; 401 stops the sync and asks for a new login; 422 marks the entry
+/// retry with backoff; an access token that ends is renewed by the client on the way
+/// (``SessionRefresher``), and only a renewal the server refuses (401) stops the sync and asks
+/// for a new login, with everything kept queued; 422 marks the entry
 /// rejected with the server's reason; 409 `questionnaire_unavailable` keeps a sheet waiting
 /// until a join, new questionnaires or an explicit sync wake it.
 public struct SyncEngine: Sendable {

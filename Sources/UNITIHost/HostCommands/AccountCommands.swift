@@ -66,20 +66,34 @@ struct ActivateCommand: HostCommand {
     }
 }
 
-/// `login [NAME]`: log in by username or e-mail; the studies, modules and questionnaires follow.
+/// `login [NAME] [--reactivate]`: log in by username or e-mail; the studies, modules and
+/// questionnaires follow. A deactivated account is offered back: one yes/no question at a
+/// terminal; a script says `--reactivate` up front (it is told so in one line otherwise).
 struct LoginCommand: HostCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(commandName: "login", abstract: L("host.login.abstract"))
     }
 
     @Argument(help: ArgumentHelp(L("host.login.name"))) var name: String?
+    @Flag(help: ArgumentHelp(L("host.login.reactivate"))) var reactivate = false
 
     func run(in shell: Shell) throws {
         let login = try name ?? shell.ask("host.account.login")
         let password = try shell.askSecret("host.account.password")
-        let session = try shell.accounts.login(login, password: password) { entries, username in
+        var reactivated = false
+        let session = try shell.accounts.login(login, password: password, reactivate: {
+            if !reactivate {
+                guard shell.services.input.isInteractive else {
+                    throw UNITIError(shell.localizer("host.login.deactivatedScript", ["login": login]))
+                }
+                guard try shell.confirm("host.login.reactivateQuestion") else { return false }
+            }
+            reactivated = true
+            return true
+        }, attachGuestData: { entries, username in
             try shell.confirm("host.login.attachGuest", ["count": "\(entries)", "username": username])
-        }
+        })
+        if reactivated { shell.console.line(shell.localizer("host.login.reactivated", ["username": session.username])) }
         shell.console.line(shell.localizer("host.login.done", ["username": session.username]))
         shell.syncAfterSuccess()
         BaselineHostCommand.remindIfOpen(shell)

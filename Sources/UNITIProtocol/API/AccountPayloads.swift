@@ -46,13 +46,18 @@ public struct SessionTokens: Codable, Hashable, Sendable {
     public var tokenType: String
     public var expiresAt: String
     public var refreshExpiresAt: String
+    /// Seconds the access token lives from now (OAuth's `expires_in`). A client counts them on
+    /// its own clock, so a clock that differs from the server's does not move the renewal; nil
+    /// from a server older than this field.
+    public var expiresIn: Int?
 
-    public init(accessToken: String, refreshToken: String, expiresAt: String, refreshExpiresAt: String) {
+    public init(accessToken: String, refreshToken: String, expiresAt: String, refreshExpiresAt: String, expiresIn: Int? = nil) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.tokenType = "Bearer"
         self.expiresAt = expiresAt
         self.refreshExpiresAt = refreshExpiresAt
+        self.expiresIn = expiresIn
     }
 }
 

@@ -69,15 +69,34 @@ struct AccountService: Sendable {
 
     /// A login that may start a session: right credentials, well-formed, activated and active.
     func accountForLogin(login: String, password: String) async throws -> UserAccount {
-        guard !login.isEmpty, login.count <= 254, password.utf8.count <= 1024 else {
-            throw APIError.invalid("invalid_credentials_format", "Give the e-mail address or username and the password.")
-        }
+        try Self.requireWellFormed(login: login, password: password)
         let account = try await verifiedAccount(login: login, password: password)
         try Self.requireActivated(account)
         guard account.active else {
             throw APIError(.forbidden, "account_deactivated", "This account is deactivated; reactivate it to log in.")
         }
         return account
+    }
+
+    /// Switches a deactivated account on again once its password is right (checked and
+    /// throttled as a login is), for the API's `reactivate` and the portal's reactivation form.
+    /// An account that is active already is simply returned.
+    func reactivate(login: String, password: String) async throws -> UserAccount {
+        try Self.requireWellFormed(login: login, password: password)
+        var account = try await verifiedAccount(login: login, password: password)
+        try Self.requireActivated(account)
+        if !account.active {
+            try await store.setActive(userId: account.id, active: true)
+            account.active = true
+        }
+        return account
+    }
+
+    /// A login name and password of sizes a person types; anything else never reaches bcrypt.
+    static func requireWellFormed(login: String, password: String) throws {
+        guard !login.isEmpty, login.count <= 254, password.utf8.count <= 1024 else {
+            throw APIError.invalid("invalid_credentials_format", "Give the e-mail address or username and the password.")
+        }
     }
 
     static func requireActivated(_ account: UserAccount) throws {

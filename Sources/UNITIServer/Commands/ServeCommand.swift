@@ -33,8 +33,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("bcrypt-cost"), help: "Bcrypt cost for new password hashes (4–31).")
     var bcryptCost: Int = 12
 
+    @Option(name: .customLong("access-token-lifetime"),
+            help: "Seconds an app's access token lives before the app renews it with its refresh token.")
+    var accessTokenLifetime: Int = 60 * 60
+
+    @Option(name: .customLong("refresh-token-lifetime"),
+            help: "Seconds a refresh token lives unused (each renewal gives a new one); also the longest a portal session lasts.")
+    var refreshTokenLifetime: Int = 30 * 24 * 60 * 60
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535.") }
+        guard accessTokenLifetime > 0, refreshTokenLifetime > 0, accessTokenLifetime < refreshTokenLifetime else {
+            throw ValidationError("--access-token-lifetime and --refresh-token-lifetime must be positive seconds, the access token's shorter (given \(accessTokenLifetime) and \(refreshTokenLifetime)).")
+        }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4 to 31.") }
         if let publicURL, Self.portalBase(publicURL) == nil {
             throw ValidationError("--public-url must be an http or https address without query or fragment, e.g. https://study.example.org.")
@@ -62,7 +73,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let environment = ServerEnvironment(store: store, mailer: mailer, passwords: PasswordHasher(cost: UInt8(bcryptCost)),
                                             // Without the portal there is no page to link to: mails carry the code only.
-                                            publicURL: noPortal ? nil : publicURL.flatMap(Self.portalBase))
+                                            publicURL: noPortal ? nil : publicURL.flatMap(Self.portalBase),
+                                            accessTokenLifetime: TimeInterval(accessTokenLifetime),
+                                            refreshTokenLifetime: TimeInterval(refreshTokenLifetime))
         let app = ServerApplication.application(environment: environment, host: host, port: port, portal: !noPortal, logger: logger) { [host] port in
             FileHandle.standardOutput.write(Data("uniti-server listening on http://\(host):\(port)\n".utf8))
         }

@@ -39,15 +39,34 @@ struct AccountRoutes: Sendable {
     }
 
     private func newSession(for userId: Int64) async throws -> SessionTokens {
-        let now = environment.clock.now()
+        let pair = TokenPair(environment)
+        try await store.createSession(userId: userId, accessHash: pair.accessHash, accessExpiresAt: pair.accessExpiry,
+                                      refreshHash: pair.refreshHash, refreshExpiresAt: pair.refreshExpiry, now: pair.issuedAt)
+        return pair.tokens
+    }
+
+    /// A new pair of tokens with their expiries, from the environment's lifetimes.
+    private struct TokenPair {
+        let issuedAt: Date
         let access = SecretTokens.generate()
         let refresh = SecretTokens.generate()
-        let accessExpiry = now.addingTimeInterval(environment.accessTokenLifetime)
-        let refreshExpiry = now.addingTimeInterval(environment.refreshTokenLifetime)
-        try await store.createSession(userId: userId, accessHash: SecretTokens.hash(access), accessExpiresAt: accessExpiry,
-                                      refreshHash: SecretTokens.hash(refresh), refreshExpiresAt: refreshExpiry, now: now)
-        return SessionTokens(accessToken: access, refreshToken: refresh, expiresAt: Timestamps.format(accessExpiry),
-                             refreshExpiresAt: Timestamps.format(refreshExpiry))
+        let accessLifetime: TimeInterval
+        let accessExpiry: Date
+        let refreshExpiry: Date
+
+        init(_ environment: ServerEnvironment) {
+            issuedAt = environment.clock.now()
+            accessLifetime = environment.accessTokenLifetime
+            accessExpiry = issuedAt.addingTimeInterval(environment.accessTokenLifetime)
+            refreshExpiry = issuedAt.addingTimeInterval(environment.refreshTokenLifetime)
+        }
+
+        var accessHash: String { SecretTokens.hash(access) }
+        var refreshHash: String { SecretTokens.hash(refresh) }
+        var tokens: SessionTokens {
+            SessionTokens(accessToken: access, refreshToken: refresh, expiresAt: Timestamps.format(accessExpiry),
+                          refreshExpiresAt: Timestamps.format(refreshExpiry), expiresIn: Int(accessLifetime))
+        }
     }
 
     private func login(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
@@ -56,22 +75,19 @@ struct AccountRoutes: Sendable {
         return try JSONResponse.make(try await newSession(for: account.id))
     }
 
+    /// Swaps a refresh token for a new pair (see ``SessionRotation`` for the previous token's
+    /// grace and what its later reuse does).
     private func refresh(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(RefreshRequest.self, context: context)
-        let now = environment.clock.now()
-        let access = SecretTokens.generate()
-        let refresh = SecretTokens.generate()
-        let accessExpiry = now.addingTimeInterval(environment.accessTokenLifetime)
-        let refreshExpiry = now.addingTimeInterval(environment.refreshTokenLifetime)
-        guard let userId = try await store.rotateSession(
-            refreshHash: SecretTokens.hash(body.refreshToken), newAccessHash: SecretTokens.hash(access),
-            accessExpiresAt: accessExpiry, newRefreshHash: SecretTokens.hash(refresh), refreshExpiresAt: refreshExpiry, now: now),
-              let account = try await store.user(id: userId), account.active else {
+        let pair = TokenPair(environment)
+        let rotation = try await store.rotateSession(
+            refreshHash: SecretTokens.hash(body.refreshToken), newAccessHash: pair.accessHash, accessExpiresAt: pair.accessExpiry,
+            newRefreshHash: pair.refreshHash, refreshExpiresAt: pair.refreshExpiry, now: pair.issuedAt,
+            reuseGrace: environment.refreshReuseGrace)
+        guard case .rotated(let userId) = rotation, let account = try await store.user(id: userId), account.active else {
             throw APIError(.unauthorized, "invalid_refresh_token", "The refresh token is unknown, revoked or expired; log in again.")
         }
-        return try JSONResponse.make(SessionTokens(accessToken: access, refreshToken: refresh,
-                                                   expiresAt: Timestamps.format(accessExpiry),
-                                                   refreshExpiresAt: Timestamps.format(refreshExpiry)))
+        return try JSONResponse.make(pair.tokens)
     }
 
     private func logout(_ request: Request) async throws -> Response {
@@ -125,9 +141,7 @@ struct AccountRoutes: Sendable {
 
     private func reactivate(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(ReactivateRequest.self, context: context)
-        let account = try await accounts.verifiedAccount(login: body.login, password: body.password)
-        try AccountService.requireActivated(account)
-        try await store.setActive(userId: account.id, active: true)
+        let account = try await accounts.reactivate(login: body.login, password: body.password)
         return try JSONResponse.make(try await newSession(for: account.id))
     }
 }

@@ -13,8 +13,14 @@ public struct ServerEnvironment: Sendable {
     /// Where the participant portal is reached from outside (`serve --public-url`); when set,
     /// mails carry a link to the portal page with the code filled in, else just the code.
     public var publicURL: String?
+    /// How long an API access token lives (`serve --access-token-lifetime`); apps renew it with
+    /// their refresh token before it ends.
     public var accessTokenLifetime: TimeInterval
+    /// How long a refresh token lives unused (`serve --refresh-token-lifetime`); each use gives a
+    /// new one. Also the longest a portal session slides on (``PortalSessions``).
     public var refreshTokenLifetime: TimeInterval
+    /// How long a session's previous refresh token still gets a new pair (``SessionRotation``).
+    public var refreshReuseGrace: TimeInterval
     public var mailTokenLifetime: TimeInterval
     /// Fewest participants for which the comparison with all users is shown (Track Your Stress thesis).
     public var comparisonMinimumParticipants: Int
@@ -23,6 +29,7 @@ public struct ServerEnvironment: Sendable {
                 passwords: PasswordHasher = PasswordHasher(), throttle: LoginThrottle = LoginThrottle(),
                 studyPasswordThrottle: StudyPasswordThrottle = StudyPasswordThrottle(), publicURL: String? = nil,
                 accessTokenLifetime: TimeInterval = 60 * 60, refreshTokenLifetime: TimeInterval = 30 * 24 * 60 * 60,
+                refreshReuseGrace: TimeInterval = 60,
                 mailTokenLifetime: TimeInterval = 48 * 60 * 60, comparisonMinimumParticipants: Int = 5) {
         self.store = store
         self.mailer = mailer
@@ -33,6 +40,7 @@ public struct ServerEnvironment: Sendable {
         self.publicURL = publicURL
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
+        self.refreshReuseGrace = refreshReuseGrace
         self.mailTokenLifetime = mailTokenLifetime
         self.comparisonMinimumParticipants = comparisonMinimumParticipants
     }

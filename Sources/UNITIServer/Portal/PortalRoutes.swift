@@ -30,6 +30,7 @@ struct PortalRoutes: Sendable {
         group.get("/") { request, _ in try await start(request) }
         group.get("login") { request, _ in try await show("login", request) }
         group.post("login") { request, _ in try await login(request) }
+        group.post("reactivate") { request, _ in try await reactivate(request) }
         group.get("register") { request, _ in try await show("register", request) }
         group.post("register") { request, _ in try await register(request) }
         group.get("activate") { request, _ in try await show("activate", request) }
@@ -62,6 +63,7 @@ struct PortalRoutes: Sendable {
         visit.timeZone = PortalVisit.timeZone(cookie: request.cookies[PortalVisit.timeZoneCookie]?.value) ?? .current
         if let session {
             visit.csrfToken = csrf.token(sessionHash: session.storedHash)
+            if let renewed = sessions.renewedCookie(session, request, secure: secure) { visit.cookies.append(renewed) }
         } else if !renewingVisitorToken, let existing = request.cookies[CSRF.visitorCookie]?.value,
                   csrf.isSigned(visitorToken: existing) {
             visit.csrfToken = existing
@@ -167,7 +169,7 @@ struct PortalRoutes: Sendable {
             let title = try await environment.store.study(id: studyId)?.title.text(in: visit.language) ?? studyId
             studies.append(["title": title, "status": PortalText.text("portal.membership.\(status.rawValue)", visit.language)])
         }
-        return try page("start", visit, ["studies": studies, "hasStudies": !studies.isEmpty])
+        return try page("start", visit, notice(request, visit.language).merging(["studies": studies, "hasStudies": !studies.isEmpty]) { $1 })
     }
 
     private func login(_ request: Request) async throws -> Response {
@@ -175,11 +177,32 @@ struct PortalRoutes: Sendable {
         let login = form["login"]
         do {
             let account = try await accounts.accountForLogin(login: login, password: form["password"])
-            // A new secret at every login: a session id planted before login is worth nothing.
-            let secret = try await sessions.start(userId: account.id)
-            return visit.redirect(to: "/", setting: [sessions.cookie(secret: secret, secure: visit.secure)])
+            return try await signIn(account, visit)
+        } catch let error as APIError where error.code == "account_deactivated" {
+            // The password was right (it is checked first), so the person may bring the account back.
+            return try page("reactivate", visit, status: .forbidden, ["login": login])
         } catch {
             return try failed("login", visit, error, ["login": login])
+        }
+    }
+
+    /// Starts a session for the account and goes to the start page (with a notice when named).
+    private func signIn(_ account: UserAccount, _ visit: PortalVisit, notice: String? = nil) async throws -> Response {
+        // A new secret at every login: a session id planted before login is worth nothing.
+        let secret = try await sessions.start(userId: account.id)
+        return visit.redirect(to: notice.map { "/?notice=\($0)" } ?? "/", setting: [sessions.cookie(secret: secret, secure: visit.secure)])
+    }
+
+    /// The reactivation form's answer: the password again (it is never carried from the login
+    /// form, not even hidden in the page), then the account is active and the person signed in.
+    private func reactivate(_ request: Request) async throws -> Response {
+        let (form, visit) = try await checkedForm(request)
+        let login = form["login"]
+        do {
+            let account = try await accounts.reactivate(login: login, password: form["password"])
+            return try await signIn(account, visit, notice: "reactivated")
+        } catch {
+            return try failed("reactivate", visit, error, ["login": login])
         }
     }
 

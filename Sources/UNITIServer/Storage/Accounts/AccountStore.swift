@@ -2,6 +2,25 @@ import Foundation
 import UNITIProtocol
 
 
+/// What became of a refresh token presented for a new pair.
+///
+/// Why the previous token counts for a moment: a refresh rotates on the server before its
+/// answer reaches the app, and an answer can be lost (the process killed, the network gone).
+/// The app then still holds only the previous token, and without the grace it would be logged
+/// out although nothing was wrong. After the grace, the previous token can only come from a copy
+/// (OAuth 2.0 Security BCP, refresh token reuse detection): the session ends, so whoever holds
+/// the newer pair, thief or not, must log in again with the password. One data directory never
+/// presents a spent token itself: its programs refresh one at a time under a lock and take over
+/// the pair another one stored (`SessionRefresher` in UNITICore).
+public enum SessionRotation: Sendable, Equatable {
+    /// A new pair was stored for the session; the presented token is spent.
+    case rotated(userId: Int64)
+    /// Unknown, expired or revoked: nothing changed.
+    case refused
+    /// The session's previous refresh token after its grace: the session is revoked.
+    case revokedAfterReuse(userId: Int64)
+}
+
 /// A participant account as the store keeps it.
 public struct UserAccount: Sendable, Hashable {
     public var id: Int64
@@ -154,15 +173,59 @@ extension ServerStore {
     }
 
     /// Swaps a live refresh token for a new pair; returns the user, or nil when the refresh token is unknown or expired.
+    /// Swaps a refresh token for a new pair (``SessionRotation``). The session's current refresh
+    /// token is swapped, and so is its immediately previous one up to `reuseGrace` seconds after
+    /// it was first swapped (the answer to that swap was lost: the app never got the new pair);
+    /// the previous one presented later ends the session. Every other token is refused.
+    ///
+    /// Each step is one statement, atomic on its row: of two processes swapping the same current
+    /// token at once, one rotates it and the other finds it as the previous one.
     func rotateSession(refreshHash: String, newAccessHash: String, accessExpiresAt: Date,
-                              newRefreshHash: String, refreshExpiresAt: Date, now: Date) async throws -> Int64? {
-        // One statement: a refresh token used twice at once rotates once.
-        try await database.rowsWritten("""
-            UPDATE sessions SET access_hash = \(newAccessHash), access_expires_at = \(accessExpiresAt),
-                refresh_hash = \(newRefreshHash), refresh_expires_at = \(refreshExpiresAt)
-            WHERE refresh_hash = \(refreshHash) AND revoked_at IS NULL AND refresh_expires_at > \(now)
-            RETURNING user_id
-            """).first?["user_id"]
+                       newRefreshHash: String, refreshExpiresAt: Date, now: Date,
+                       reuseGrace: TimeInterval) async throws -> SessionRotation {
+        let pair: SQL = """
+            access_hash = \(newAccessHash), access_expires_at = \(accessExpiresAt),
+            refresh_hash = \(newRefreshHash), refresh_expires_at = \(refreshExpiresAt)
+            """
+        return try await database.transaction { db in
+            if let current = try await db.row("""
+                UPDATE sessions SET previous_refresh_hash = refresh_hash, rotated_at = \(now), \(pair)
+                WHERE refresh_hash = \(refreshHash) AND revoked_at IS NULL AND refresh_expires_at > \(now)
+                RETURNING user_id
+                """) {
+                return .rotated(userId: try current["user_id"])
+            }
+            // The previous token and its grace stay as they are: the grace runs from its first use.
+            if let previous = try await db.row("""
+                UPDATE sessions SET \(pair)
+                WHERE previous_refresh_hash = \(refreshHash) AND revoked_at IS NULL AND refresh_expires_at > \(now)
+                  AND rotated_at > \(now.addingTimeInterval(-reuseGrace))
+                RETURNING user_id
+                """) {
+                return .rotated(userId: try previous["user_id"])
+            }
+            if let reused = try await db.row("""
+                UPDATE sessions SET revoked_at = \(now)
+                WHERE previous_refresh_hash = \(refreshHash) AND revoked_at IS NULL AND refresh_expires_at > \(now)
+                RETURNING user_id
+                """) {
+                return .revokedAfterReuse(userId: try reused["user_id"])
+            }
+            return .refused
+        }
+    }
+
+    /// Moves a live session's expiry on to `until`, but never past `maximumAge` after the session
+    /// began, and only when that moves it by more than `minimumStep` (so a page read now and then
+    /// writes nothing); returns the new expiry when it moved. The portal's sliding session.
+    func renewSession(id: Int64, until: Date, maximumAge: TimeInterval, minimumStep: TimeInterval,
+                      now: Date) async throws -> Date? {
+        let end: SQL = "\(sqlite: "MIN", postgres: "LEAST")(\(until), created_at + \(maximumAge))"
+        return try await database.rowsWritten("""
+            UPDATE sessions SET access_expires_at = \(end)
+            WHERE id = \(id) AND revoked_at IS NULL AND access_expires_at > \(now) AND \(end) > access_expires_at + \(minimumStep)
+            RETURNING access_expires_at
+            """).first?["access_expires_at"]
     }
 
     func revokeSession(id: Int64, now: Date) async throws {

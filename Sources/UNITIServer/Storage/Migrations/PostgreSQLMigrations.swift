@@ -18,6 +18,7 @@ enum PostgreSQLMigrations {
         ("pg5-comparison-running", comparisonRunningV5),
         ("pg6-comparison-snapshots", comparisonSnapshotsV6),
         ("pg7-comparison-reads", comparisonReadsV7),
+        ("pg8-session-refresh-grace", sessionRefreshGraceV8),
     ]
 
     /// The lock key that serialises migrations across processes.
@@ -356,5 +357,12 @@ enum PostgreSQLMigrations {
         UPDATE comparison_totals t SET member = true
         WHERE EXISTS (SELECT FROM questionnaires q JOIN memberships m ON m.study_id = q.study_id
                       WHERE q.id = t.questionnaire_id AND m.user_id = t.user_id AND m.status = 'member');
+        """
+
+    /// `pg8-session-refresh-grace`: as SQLite's `v11-session-refresh-grace`, the refresh token a
+    /// session had before its last rotation and when that was (``SessionRotation``).
+    static let sessionRefreshGraceV8 = """
+        ALTER TABLE sessions ADD COLUMN previous_refresh_hash text, ADD COLUMN rotated_at double precision;
+        CREATE INDEX sessions_previous_refresh ON sessions (previous_refresh_hash);
         """
 }

@@ -30,6 +30,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("v8-comparison-sums", migrate: ComparisonSumSchema.v8)
         migrator.registerMigration("v9-comparison-running", migrate: ComparisonSumSchema.v9)
         migrator.registerMigration("v10-comparison-snapshots", migrate: ComparisonSumSchema.v10)
+        migrator.registerMigration("v11-session-refresh-grace", migrate: AccountSchema.v11)
         return migrator
     }
 }
@@ -250,6 +251,16 @@ enum AccountSchema {
                 revoked_at REAL
             );
             CREATE INDEX sessions_user ON sessions(user_id);
+            """)
+    }
+
+    /// `v11-session-refresh-grace`: the refresh token a session had before its last rotation and
+    /// when that rotation was, for ``SessionRotation``'s grace and reuse detection.
+    static func v11(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE sessions ADD COLUMN previous_refresh_hash TEXT;
+            ALTER TABLE sessions ADD COLUMN rotated_at REAL;
+            CREATE INDEX sessions_previous_refresh ON sessions(previous_refresh_hash);
             """)
     }
 }
