@@ -228,7 +228,7 @@ struct StoreContractTests {
             try await store.createSession(userId: id, accessHash: "p2", accessExpiresAt: now.addingTimeInterval(100),
                                           refreshHash: "q2", refreshExpiresAt: now, now: now)
             let other = try #require(try await store.session(accessHash: "p2", now: now)).sessionId
-            try await store.revokeSession(id: other)
+            try await store.revokeSession(id: other, now: now)
             #expect(try await store.renewSession(id: other, until: now.addingTimeInterval(200), maximumAge: 300, minimumStep: 10,
                                                  now: now.addingTimeInterval(50)) == nil, "a revoked session was renewed")
             #expect(try await store.renewSession(id: session, until: now.addingTimeInterval(500), maximumAge: 900, minimumStep: 10,
