@@ -137,6 +137,26 @@ struct StoreContractTests {
         }
     }
 
+    @Test("reset codes: a newer one and a new password cancel the account's open ones; activation codes and other accounts keep theirs",
+          .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
+    func resetCodesCancelled(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            let ada = try await user(store, "ada"), bo = try await user(store, "bo")
+            let later = now.addingTimeInterval(3600)
+            try await store.storeMailToken(userId: ada, purpose: .activation, tokenHash: "activation", expiresAt: later)
+            try await store.storeMailToken(userId: ada, purpose: .passwordReset, tokenHash: "r1", expiresAt: later)
+            try await store.storeMailToken(userId: bo, purpose: .passwordReset, tokenHash: "bo1", expiresAt: later)
+            try await store.storeMailToken(userId: ada, purpose: .passwordReset, tokenHash: "r2", expiresAt: later)
+            #expect(try await store.consumeMailToken(purpose: .passwordReset, tokenHash: "r1", now: now) == nil, "the newer code cancelled it")
+            #expect(try await store.consumeMailToken(purpose: .passwordReset, tokenHash: "r2", now: now) == ada)
+            try await store.storeMailToken(userId: ada, purpose: .passwordReset, tokenHash: "r3", expiresAt: later)
+            try await store.setPasswordHash(userId: ada, hash: "changed")
+            #expect(try await store.consumeMailToken(purpose: .passwordReset, tokenHash: "r3", now: now) == nil, "the new password cancelled it")
+            #expect(try await store.consumeMailToken(purpose: .activation, tokenHash: "activation", now: now) == ada)
+            #expect(try await store.consumeMailToken(purpose: .passwordReset, tokenHash: "bo1", now: now) == bo)
+        }
+    }
+
     @Test("sessions: found until expiry or revocation; rotation replaces both tokens; revoking all but one", arguments: StoreKind.allCases)
     func sessions(_ kind: StoreKind) async throws {
         try await with(kind) { store in
