@@ -13,9 +13,10 @@ import UNITIProtocol
 
 // MARK: Helpers
 
-/// Runs `body` against the router of `environment` in-process, as ``TestServer/run(_:)`` does.
+/// Runs `body` against the router of `environment` in-process, with its mail queue running
+/// (stopped, and so drained, when `body` returns), as ``TestServer/run(_:)`` does.
 func runInProcess(_ environment: ServerEnvironment, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-    let app = Application(router: ServerApplication.router(environment: environment))
+    let app = Application(router: ServerApplication.router(environment: environment), services: ServerApplication.services(environment))
     try await app.test(.router) { client in try await body(client) }
 }
 
@@ -23,7 +24,8 @@ func runInProcess(_ environment: ServerEnvironment, _ body: @Sendable (any TestC
 /// (127.0.0.1), so a client address and `X-Forwarded-For` mean what they mean behind nginx.
 func runLive(_ environment: ServerEnvironment, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
     let app = Application(router: ServerApplication.router(environment: environment),
-                          configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+                          configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                          services: ServerApplication.services(environment))
     try await app.test(.live) { client in try await body(client) }
 }
 
@@ -33,9 +35,11 @@ func forwarded(_ address: String) -> HTTPFields {
 }
 
 extension TestServer {
-    /// The text of every mail to `address` whose subject contains `subject`, oldest first.
+    /// The text of every mail to `address` whose subject contains `subject`, oldest first, once
+    /// the mail queue has sent what it holds.
     func mails(to address: String, subject: String = "") async throws -> [String] {
-        try spool.messages().compactMap { message in
+        await environment.mail.idle()
+        return try spool.messages().compactMap { message in
             let text = try String(contentsOf: message.url, encoding: .utf8)
             let subjectLine = text.components(separatedBy: "\r\n").first { $0.hasPrefix("Subject: ") } ?? ""
             return text.contains("To: \(address)\r\n") && subjectLine.contains(subject) ? text : nil
@@ -492,6 +496,50 @@ struct LoginThrottleSecurityTests {
     }
 }
 
+@Suite("Security: client addresses (issue 27.5)", .timeLimit(.minutes(2)))
+struct ClientAddressTests {
+    @Test("X-Forwarded-For is believed only from a trusted proxy, read from the right; IPv6 counts per /64")
+    func forwardedFor() throws {
+        let local = try #require(ClientAddress("127.0.0.1"))
+        let stranger = try #require(ClientAddress("203.0.113.5"))
+        let loopback = TrustedProxies.loopback
+        #expect(loopback.client(peer: stranger, forwardedFor: ["198.51.100.1"]) == stranger, "an untrusted peer names no one")
+        #expect(loopback.client(peer: local, forwardedFor: []) == local)
+        #expect(loopback.client(peer: local, forwardedFor: ["198.51.100.1"])?.text == "198.51.100.1")
+        #expect(loopback.client(peer: local, forwardedFor: ["6.6.6.6, 198.51.100.1"])?.text == "198.51.100.1",
+                "what the client wrote into the header itself is not believed")
+        let chain = try TrustedProxies(parsing: ["loopback", "10.0.0.5"])
+        #expect(chain.client(peer: local, forwardedFor: ["198.51.100.1, 10.0.0.5"])?.text == "198.51.100.1")
+        #expect(chain.client(peer: local, forwardedFor: ["198.51.100.1", "garbage, 10.0.0.5"])?.text == "10.0.0.5",
+                "what lies left of an entry that is no address cannot be checked")
+        #expect(TrustedProxies.none.client(peer: local, forwardedFor: ["198.51.100.1"]) == local)
+        #expect(TrustedProxies.loopback.client(peer: nil, forwardedFor: ["198.51.100.1"]) == nil)
+        #expect(ClientAddress("::ffff:192.0.2.1")?.text == "192.0.2.1")
+        #expect(ClientAddress("[2001:db8:1:2:3:4:5:6]")?.throttleKey == "2001:db8:1:2::/64")
+        #expect(ClientAddress("::1").map { loopback.trusts($0) } == true)
+        #expect(ClientAddress("not an address") == nil)
+        #expect(throws: (any Error).self) { try TrustedProxies(parsing: ["proxy.example.org"]) }
+        #expect(throws: (any Error).self) { try UNITIServerCommand.parseAsRoot(["serve", "--trusted-proxy", "proxy.example.org"]) }
+    }
+
+    @Test("from a peer that is no trusted proxy, a client cannot name itself a new address for every guess")
+    func untrustedHeaderIgnored() async throws {
+        let server = try TestServer()
+        var environment = server.environment
+        environment.trustedProxies = .none
+        try await runLive(environment) { client in
+            for index in 0..<30 {
+                let wrong = try await client.json(.post, "/api/v1/account/login", body: LoginRequest(login: "victim\(index)", password: "guess"),
+                                                  headers: forwarded("192.0.2.\(index)"))
+                #expect(wrong.status == .unauthorized)
+            }
+            let held = try await client.json(.post, "/api/v1/account/login", body: LoginRequest(login: "victim99", password: "guess"),
+                                             headers: forwarded("192.0.2.200"))
+            #expect(held.status == .tooManyRequests)
+        }
+    }
+}
+
 // MARK: 6. File modes
 
 @Suite("Security: server files are private (issue 27.6)", .timeLimit(.minutes(3)))
@@ -502,7 +550,7 @@ struct FileModeTests {
 
     /// Starts the real server under umask 022 (as a login shell usually has), its log in `log`.
     static func start(database: String, spool: String, log: URL) throws -> (process: Process, port: Int) {
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", #"umask 022; exec "$0" "$@""#, try ServerBinaryTests.binary().path,
@@ -577,7 +625,7 @@ struct FileModeTests {
         _ = try SQLiteServerStore(path: database)
         try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
         let mail = spool + "/0000000000001-old.eml"
-        FileManager.default.createFile(atPath: mail, contents: Data("To: a@example.org\r\n".utf8))
+        _ = FileManager.default.createFile(atPath: mail, contents: Data("To: a@example.org\r\n".utf8))
         for file in [database, mail] { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file) }
         let log = root.appendingPathComponent("log")
         let (process, _) = try Self.start(database: database, spool: spool, log: log)

@@ -33,9 +33,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("bcrypt-cost"), help: "Bcrypt cost for new password hashes (4–31).")
     var bcryptCost: Int = 12
 
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
+        "A proxy in front of the server (repeatable): its X-Forwarded-For names the client address the throttles count. Default: loopback, as nginx on this machine; 'none' believes no proxy.",
+        valueName: "address"))
+    var trustedProxies: [String] = []
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535.") }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4 to 31.") }
+        if !trustedProxies.isEmpty {
+            do { _ = try TrustedProxies(parsing: trustedProxies) } catch { throw ValidationError("\(error)") }
+        }
         if let publicURL, Self.portalBase(publicURL) == nil {
             throw ValidationError("--public-url must be an http or https address without query or fragment, e.g. https://study.example.org.")
         }
@@ -53,6 +61,9 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "uniti-server")
         logger.logLevel = ProcessInfo.processInfo.environment["UNITI_SERVER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        for warning in Self.sharedFileWarnings(database: database.database, spool: smtpURL == nil ? spool.mailSpool : nil) {
+            logger.warning("\(warning)")
+        }
         let store = try await database.openStore()
         let mailer: any Mailer
         if let smtpURL {
@@ -62,7 +73,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let environment = ServerEnvironment(store: store, mailer: mailer, passwords: PasswordHasher(cost: UInt8(bcryptCost)),
                                             // Without the portal there is no page to link to: mails carry the code only.
-                                            publicURL: noPortal ? nil : publicURL.flatMap(Self.portalBase))
+                                            publicURL: noPortal ? nil : publicURL.flatMap(Self.portalBase),
+                                            trustedProxies: trustedProxies.isEmpty ? .loopback : try TrustedProxies(parsing: trustedProxies))
         let app = ServerApplication.application(environment: environment, host: host, port: port, portal: !noPortal, logger: logger) { [host] port in
             FileHandle.standardOutput.write(Data("uniti-server listening on http://\(host):\(port)\n".utf8))
         }
@@ -73,5 +85,21 @@ struct ServeCommand: AsyncParsableCommand {
             throw error
         }
         await store.close()
+    }
+}
+
+extension ServeCommand {
+    /// One line per server file that others can read (``PrivateFiles/warnings(_:)``): a SQLite
+    /// database with its `-wal` and `-shm`, and the spooled mails. The server makes new ones
+    /// private; older ones, or ones an operator copied, are named at start, not changed.
+    static func sharedFileWarnings(database: String, spool: String?) -> [String] {
+        var paths: [String] = []
+        if case .sqlite(let path)? = try? StoreLocation(parsing: database) {
+            paths += [path, path + "-wal", path + "-shm"]
+        }
+        if let spool, let mails = try? SpoolMailer(directory: URL(fileURLWithPath: spool)).messages() {
+            paths += mails.map(\.url.path)
+        }
+        return PrivateFiles.warnings(paths)
     }
 }

@@ -18,7 +18,8 @@ public final class SQLiteServerStore: ServerStore, Sendable {
     /// Sheet uploads arrive concurrently, one small batch each; they share transactions.
     let sheetWrites: GroupCommit<SheetWrite, [AnswerSheetBatchResult.Outcome]>
 
-    /// Opens (creating if needed) the database at `path` and runs the migrations.
+    /// Opens (creating if needed) the database at `path` and runs the migrations. A new database
+    /// and its folder are made private (``PrivateFiles``) before SQLite opens them.
     public init(path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
@@ -26,8 +27,8 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try PrivateFiles.createFolder(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        try PrivateFiles.createIfMissing(path)
         let pool = try DatabasePool(path: path, configuration: configuration)
         self.pool = pool
         sheetWrites = GroupCommit(writer: pool) { db, write in try Self.insert(db, write) }

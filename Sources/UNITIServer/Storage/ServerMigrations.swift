@@ -27,6 +27,9 @@ enum ServerMigrations {
         migrator.registerMigration("v8-comparison-sums", migrate: ComparisonSumSchema.v8)
         migrator.registerMigration("v9-comparison-running", migrate: ComparisonSumSchema.v9)
         migrator.registerMigration("v10-comparison-snapshots", migrate: ComparisonSumSchema.v10)
+        migrator.registerMigration("v11-throttle-counts", migrate: ThrottleSchema.v11)
+        migrator.registerMigration("v11-mail-tokens-cancelled", migrate: AccountSchema.v11)
+        migrator.registerMigration("v11-study-password-minimum", migrate: StudySchema.v11)
         return migrator
     }
 }

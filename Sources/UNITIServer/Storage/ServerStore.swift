@@ -11,14 +11,15 @@
 /// - ``ModuleResourceStore``: module resources such as a sound catalogue
 /// - ``RewardStore``: what Track Your Hearing rewards are computed from
 /// - ``ServerSecretStore``: keys shared by every server process (the portal's CSRF key)
-/// - ``LoginFailureStore``: the login throttle's counts, shared by every server process
+/// - ``ThrottleStore``: the throttles' counts (logins, registration and reset requests, reset
+///   mails, study passwords per study), shared by every server process
 /// - ``PersonalDataStore``: everything kept about one person, for their download
 ///
 /// Every method commits before it returns: a route answers only after its write is durable, so a
 /// shutdown never loses an acknowledged write. Methods that take a `userId` only ever touch that
 /// user's rows — isolation between participants is enforced here, not only in the routes.
 public protocol ServerStore: AccountStore, StudyStore, QuestionnaireStore, SheetStore, RecordStore, ModuleResourceStore, RewardStore,
-    ServerSecretStore, PersonalDataStore, LoginFailureStore {}
+    ServerSecretStore, PersonalDataStore, ThrottleStore {}
 
 /// Conflicts the store reports instead of a raw constraint failure.
 public enum StoreConflict: Error, Sendable, Equatable {

@@ -16,11 +16,16 @@ public protocol AccountStore: Sendable {
     func users(offset: Int, limit: Int) async throws -> (users: [UserAccount], total: Int)
     func setActivated(userId: Int64) async throws
     func setActive(userId: Int64, active: Bool) async throws
-    func setPasswordHash(userId: Int64, hash: String) async throws
+    /// Sets a new password hash and, in the same transaction, cancels the account's open reset
+    /// codes: a code asked for before the change must not undo it.
+    func setPasswordHash(userId: Int64, hash: String, now: Date) async throws
     func updateProfile(userId: Int64, update: ProfileUpdate) async throws
 
-    func storeMailToken(userId: Int64, purpose: MailTokenPurpose, tokenHash: String, expiresAt: Date) async throws
-    /// Uses up a token: returns its user once, if the token is known, unused and not expired.
+    /// Keeps a new mailed code and, in the same transaction, cancels the account's other open codes
+    /// of the purpose: only the newest code works (whoever saw an older mail cannot use it).
+    func storeMailToken(userId: Int64, purpose: MailTokenPurpose, tokenHash: String, expiresAt: Date, now: Date) async throws
+    /// Uses up a token: returns its user once, if the token is known, unused, not cancelled and not
+    /// expired; in the same transaction cancels the account's other open codes of the purpose.
     func consumeMailToken(purpose: MailTokenPurpose, tokenHash: String, now: Date) async throws -> Int64?
 
     func createSession(userId: Int64, accessHash: String, accessExpiresAt: Date,

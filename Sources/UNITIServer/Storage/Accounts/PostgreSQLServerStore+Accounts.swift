@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PostgresNIO
 import UNITIProtocol
 
@@ -70,8 +71,11 @@ extension PostgreSQLServerStore: AccountStore {
         try await client.query("UPDATE users SET active = \(active) WHERE id = \(userId)", logger: logger)
     }
 
-    public func setPasswordHash(userId: Int64, hash: String) async throws {
-        try await client.query("UPDATE users SET password_hash = \(hash) WHERE id = \(userId)", logger: logger)
+    public func setPasswordHash(userId: Int64, hash: String, now: Date) async throws {
+        try await transaction { connection in
+            try await connection.query("UPDATE users SET password_hash = \(hash) WHERE id = \(userId)", logger: logger)
+            try await Self.cancelOpenTokens(userId: userId, purpose: .passwordReset, now: now, on: connection, logger: logger)
+        }
     }
 
     public func updateProfile(userId: Int64, update: ProfileUpdate) async throws {
@@ -104,21 +108,41 @@ extension PostgreSQLServerStore: AccountStore {
 
     // MARK: Mail tokens
 
-    public func storeMailToken(userId: Int64, purpose: MailTokenPurpose, tokenHash: String, expiresAt: Date) async throws {
-        try await client.query("""
-            INSERT INTO mail_tokens (token_hash, user_id, purpose, expires_at)
-            VALUES (\(tokenHash), \(userId), \(purpose.rawValue), \(expiresAt.timeIntervalSince1970))
-            """, logger: logger)
+    public func storeMailToken(userId: Int64, purpose: MailTokenPurpose, tokenHash: String, expiresAt: Date, now: Date) async throws {
+        try await transaction { connection in
+            try await Self.cancelOpenTokens(userId: userId, purpose: purpose, now: now, on: connection, logger: logger)
+            try await connection.query("""
+                INSERT INTO mail_tokens (token_hash, user_id, purpose, expires_at)
+                VALUES (\(tokenHash), \(userId), \(purpose.rawValue), \(expiresAt.timeIntervalSince1970))
+                """, logger: logger)
+        }
     }
 
     public func consumeMailToken(purpose: MailTokenPurpose, tokenHash: String, now: Date) async throws -> Int64? {
-        // One statement: of two processes using the same code at once, exactly one gets the user.
+        // One statement: of two processes using the same code at once, exactly one gets the user,
+        // and the account's other open codes of the purpose are cancelled with it.
         try await rows("""
-            UPDATE mail_tokens SET used_at = \(now.timeIntervalSince1970)
-            WHERE token_hash = \(tokenHash) AND purpose = \(purpose.rawValue) AND used_at IS NULL
-              AND expires_at > \(now.timeIntervalSince1970)
-            RETURNING user_id
+            WITH used AS (
+                UPDATE mail_tokens SET used_at = \(now.timeIntervalSince1970)
+                WHERE token_hash = \(tokenHash) AND purpose = \(purpose.rawValue) AND used_at IS NULL AND cancelled_at IS NULL
+                  AND expires_at > \(now.timeIntervalSince1970)
+                RETURNING user_id
+            ), cancelled AS (
+                UPDATE mail_tokens SET cancelled_at = \(now.timeIntervalSince1970)
+                WHERE user_id IN (SELECT user_id FROM used) AND purpose = \(purpose.rawValue) AND token_hash <> \(tokenHash)
+                  AND used_at IS NULL AND cancelled_at IS NULL
+            )
+            SELECT user_id FROM used
             """).first.map { try $0.value("user_id") }
+    }
+
+    /// Cancels the account's open codes of `purpose` (in the caller's transaction).
+    static func cancelOpenTokens(userId: Int64, purpose: MailTokenPurpose, now: Date, on connection: PostgresConnection,
+                                 logger: Logger) async throws {
+        try await connection.query("""
+            UPDATE mail_tokens SET cancelled_at = \(now.timeIntervalSince1970)
+            WHERE user_id = \(userId) AND purpose = \(purpose.rawValue) AND used_at IS NULL AND cancelled_at IS NULL
+            """, logger: logger)
     }
 
     // MARK: Sessions

@@ -41,6 +41,20 @@ enum AccountSchema {
             CREATE INDEX sessions_user ON sessions(user_id);
             """)
     }
+
+    /// `v11-mail-tokens-cancelled`: when a mailed code was cancelled unused, by a newer code of its
+    /// purpose, by the use of another, or (a reset code) by a new password.
+    static func v11(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE mail_tokens ADD COLUMN cancelled_at REAL")
+    }
+
+    /// Cancels the account's open codes of `purpose` (but `keeping`).
+    static func cancelOpenTokens(_ db: Database, userId: Int64, purpose: MailTokenPurpose, keeping kept: String? = nil, now: Date) throws {
+        try db.execute(sql: """
+            UPDATE mail_tokens SET cancelled_at = ?
+            WHERE user_id = ? AND purpose = ? AND used_at IS NULL AND cancelled_at IS NULL AND token_hash IS NOT ?
+            """, arguments: [now.timeIntervalSince1970, userId, purpose.rawValue, kept])
+    }
 }
 
 /// A row of `users`, read by column name.
@@ -111,9 +125,10 @@ extension SQLiteServerStore: AccountStore {
         }
     }
 
-    public func setPasswordHash(userId: Int64, hash: String) async throws {
+    public func setPasswordHash(userId: Int64, hash: String, now: Date) async throws {
         try await pool.write { db in
             try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [hash, userId])
+            try AccountSchema.cancelOpenTokens(db, userId: userId, purpose: .passwordReset, now: now)
         }
     }
 
@@ -143,8 +158,9 @@ extension SQLiteServerStore: AccountStore {
 
     // MARK: Mail tokens
 
-    public func storeMailToken(userId: Int64, purpose: MailTokenPurpose, tokenHash: String, expiresAt: Date) async throws {
+    public func storeMailToken(userId: Int64, purpose: MailTokenPurpose, tokenHash: String, expiresAt: Date, now: Date) async throws {
         try await pool.write { db in
+            try AccountSchema.cancelOpenTokens(db, userId: userId, purpose: purpose, now: now)
             try db.execute(sql: """
                 INSERT INTO mail_tokens (token_hash, user_id, purpose, expires_at) VALUES (:tokenHash, :userId, :purpose, :expiresAt)
                 """, arguments: ["tokenHash": tokenHash, "userId": userId, "purpose": purpose.rawValue,
@@ -156,10 +172,11 @@ extension SQLiteServerStore: AccountStore {
         try await pool.write { db in
             guard let userId = try Int64.fetchOne(db, sql: """
                 SELECT user_id FROM mail_tokens
-                WHERE token_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?
+                WHERE token_hash = ? AND purpose = ? AND used_at IS NULL AND cancelled_at IS NULL AND expires_at > ?
                 """, arguments: [tokenHash, purpose.rawValue, now.timeIntervalSince1970]) else { return nil }
             try db.execute(sql: "UPDATE mail_tokens SET used_at = ? WHERE token_hash = ?",
                            arguments: [now.timeIntervalSince1970, tokenHash])
+            try AccountSchema.cancelOpenTokens(db, userId: userId, purpose: purpose, keeping: tokenHash, now: now)
             return userId
         }
     }

@@ -41,11 +41,14 @@ public struct PersonalData: Codable, Sendable {
         public var revokedAt: String?
     }
 
-    /// A code that was mailed (activation, password reset), without the code.
+    /// A code that was mailed (activation, password reset), without the code: until when it
+    /// could be used, and when it was used or cancelled (by a newer code, the use of another, or a
+    /// new password). One with neither is still open.
     public struct MailedCode: Codable, Sendable {
         public var purpose: String
         public var expiresAt: String
         public var usedAt: String?
+        public var cancelledAt: String?
     }
 
     /// Wrong study passwords still counted against the person (the throttle), per study.

@@ -37,10 +37,10 @@ extension PostgreSQLServerStore: PersonalDataStore {
                                      revokedAt: time(try row.value("revoked_at")))
             }
             let codes = try await rows("""
-                SELECT purpose, expires_at, used_at FROM mail_tokens WHERE user_id = \(userId) ORDER BY expires_at
+                SELECT purpose, expires_at, used_at, cancelled_at FROM mail_tokens WHERE user_id = \(userId) ORDER BY expires_at
                 """).map { row in
                 PersonalData.MailedCode(purpose: try row.value("purpose"), expiresAt: time(try row.value("expires_at"))!,
-                                        usedAt: time(try row.value("used_at")))
+                                        usedAt: time(try row.value("used_at")), cancelledAt: time(try row.value("cancelled_at")))
             }
             let failures = try await rows("""
                 SELECT study_id, failures, first_failure, last_failure FROM study_password_failures WHERE user_id = \(userId)

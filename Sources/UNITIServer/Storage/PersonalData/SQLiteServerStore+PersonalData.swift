@@ -45,9 +45,10 @@ extension SQLiteServerStore: PersonalDataStore {
                                      revokedAt: time(row["revoked_at"]))
             }
             let codes = try Row.fetchAll(db, sql: """
-                SELECT purpose, expires_at, used_at FROM mail_tokens WHERE user_id = ? ORDER BY expires_at
+                SELECT purpose, expires_at, used_at, cancelled_at FROM mail_tokens WHERE user_id = ? ORDER BY expires_at
                 """, arguments: [userId]).map { row in
-                PersonalData.MailedCode(purpose: row["purpose"], expiresAt: time(row["expires_at"])!, usedAt: time(row["used_at"]))
+                PersonalData.MailedCode(purpose: row["purpose"], expiresAt: time(row["expires_at"])!, usedAt: time(row["used_at"]),
+                                        cancelledAt: time(row["cancelled_at"]))
             }
             let failures = try Row.fetchAll(db, sql: """
                 SELECT * FROM study_password_failures WHERE user_id = ? ORDER BY study_id

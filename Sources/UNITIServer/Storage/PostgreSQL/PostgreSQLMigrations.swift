@@ -18,6 +18,7 @@ enum PostgreSQLMigrations {
         ("pg5-comparison-running", comparisonRunningV5),
         ("pg6-comparison-snapshots", comparisonSnapshotsV6),
         ("pg7-comparison-reads", comparisonReadsV7),
+        ("pg8-throttles-and-codes", throttlesAndCodesV8),
     ]
 
     /// The lock key that serialises migrations across processes.
@@ -356,5 +357,24 @@ enum PostgreSQLMigrations {
         UPDATE comparison_totals t SET member = true
         WHERE EXISTS (SELECT FROM questionnaires q JOIN memberships m ON m.study_id = q.study_id
                       WHERE q.id = t.questionnaire_id AND m.user_id = t.user_id AND m.status = 'member');
+        """
+
+    /// `pg8-throttles-and-codes`: what SQLite's `v11-throttle-counts`, `v11-mail-tokens-cancelled`
+    /// and `v11-study-password-minimum` add (issue 27) — every throttle's counts by key with the
+    /// time its rule forgets them (the per-name login counts are dropped), when a mailed code was
+    /// cancelled, and the fewest characters a study's password had to have (4 before).
+    static let throttlesAndCodesV8 = """
+        DROP TABLE login_failures;
+        CREATE TABLE throttle_counts (
+            key text PRIMARY KEY,
+            failures integer NOT NULL,
+            first_failure double precision NOT NULL,
+            last_failure double precision NOT NULL,
+            forget_after double precision NOT NULL
+        );
+        CREATE INDEX throttle_counts_forget ON throttle_counts (forget_after);
+        ALTER TABLE mail_tokens ADD COLUMN cancelled_at double precision;
+        ALTER TABLE studies ADD COLUMN password_minimum integer;
+        UPDATE studies SET password_minimum = 4 WHERE password_hash IS NOT NULL
         """
 }

@@ -6,8 +6,8 @@ import UNITIProtocol
 /// and schedules as JSON text with sorted keys, times UTC seconds).
 extension PostgreSQLServerStore: StudyStore {
     static let studyColumns = """
-        id, title, description, consent, starts_at, ends_at, running, access, password_hash, participants_may_leave,
-        modules, schedules, rewards
+        id, title, description, consent, starts_at, ends_at, running, access, password_hash, password_minimum,
+        participants_may_leave, modules, schedules, rewards
         """
 
     static func study(_ row: PostgresRandomAccessRow) throws -> StudyRecord {
@@ -16,13 +16,15 @@ extension PostgreSQLServerStore: StudyStore {
         let schedules: String? = try row.value("schedules")
         let startsAt: Double? = try row.value("starts_at")
         let endsAt: Double? = try row.value("ends_at")
+        let passwordMinimum: Int32? = try row.value("password_minimum")
         return StudyRecord(
             id: try row.value("id"), title: try JSONCoding.decode(LocalizedText.self, from: try row.value("title")),
             description: try description.map { try JSONCoding.decode(LocalizedText.self, from: $0) },
             consent: try consent.map { try JSONCoding.decode(LocalizedText.self, from: $0) },
             startsAt: startsAt.map(Date.init(timeIntervalSince1970:)), endsAt: endsAt.map(Date.init(timeIntervalSince1970:)),
             running: try row.value("running"), access: StudyAccess(rawValue: try row.value("access")) ?? .byRequest,
-            passwordHash: try row.value("password_hash"), participantsMayLeave: try row.value("participants_may_leave"),
+            passwordHash: try row.value("password_hash"), passwordMinimumLength: passwordMinimum.map { Int($0) },
+            participantsMayLeave: try row.value("participants_may_leave"),
             modules: try JSONCoding.decode([ModuleID].self, from: try row.value("modules")),
             schedules: try schedules.map { try JSONCoding.decode(JSONValue.self, from: $0) },
             rewards: try row.value("rewards"))
@@ -31,11 +33,11 @@ extension PostgreSQLServerStore: StudyStore {
     public func createStudy(_ study: StudyRecord, now: Date) async throws {
         let inserted = try await rows("""
             INSERT INTO studies (id, title, description, consent, starts_at, ends_at, running, access, password_hash,
-                participants_may_leave, modules, schedules, rewards, created_at, updated_at)
+                password_minimum, participants_may_leave, modules, schedules, rewards, created_at, updated_at)
             VALUES (\(study.id), \(try JSONCoding.string(study.title)), \(try study.description.map(JSONCoding.string)),
                 \(try study.consent.map(JSONCoding.string)), \(study.startsAt?.timeIntervalSince1970),
                 \(study.endsAt?.timeIntervalSince1970), \(study.running), \(study.access.rawValue), \(study.passwordHash),
-                \(study.participantsMayLeave), \(try JSONCoding.string(study.modules)),
+                \(study.passwordMinimumLength.map { Int32(clamping: $0) }), \(study.participantsMayLeave), \(try JSONCoding.string(study.modules)),
                 \(try study.schedules.map(JSONCoding.string)), \(study.rewards), \(now.timeIntervalSince1970), \(now.timeIntervalSince1970))
             ON CONFLICT (id) DO NOTHING
             RETURNING id
@@ -49,7 +51,8 @@ extension PostgreSQLServerStore: StudyStore {
             UPDATE studies SET title = \(try JSONCoding.string(study.title)), description = \(try study.description.map(JSONCoding.string)),
                 consent = \(try study.consent.map(JSONCoding.string)), starts_at = \(study.startsAt?.timeIntervalSince1970),
                 ends_at = \(study.endsAt?.timeIntervalSince1970), running = \(study.running), access = \(study.access.rawValue),
-                password_hash = \(study.passwordHash), participants_may_leave = \(study.participantsMayLeave),
+                password_hash = \(study.passwordHash), password_minimum = \(study.passwordMinimumLength.map { Int32(clamping: $0) }),
+                participants_may_leave = \(study.participantsMayLeave),
                 modules = \(try JSONCoding.string(study.modules)), schedules = \(try study.schedules.map(JSONCoding.string)),
                 rewards = \(study.rewards), updated_at = \(now.timeIntervalSince1970)
             WHERE id = \(study.id)

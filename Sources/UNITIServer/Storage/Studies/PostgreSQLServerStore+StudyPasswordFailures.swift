@@ -3,12 +3,16 @@ import PostgresNIO
 
 /// The study-password throttle's counts on PostgreSQL: the twin of
 /// `SQLiteServerStore+StudyPasswordFailures.swift`. The check and the count happen in one
-/// transaction that holds the person's lock, so simultaneous guesses from several processes are
-/// counted one after another and none slips through between another's check and count.
+/// transaction that holds the person's lock and then the study's count's lock (always in this
+/// order), so simultaneous guesses from several processes are counted one after another and
+/// none slips through between another's check and count.
 extension PostgreSQLServerStore {
-    public func startStudyPasswordAttempt(userId: Int64, studyId: String, rule: ThrottleRule, now: Date) async throws -> Int? {
+    public func startStudyPasswordAttempt(userId: Int64, studyId: String, rule: ThrottleRule, studyRule: ThrottleRule,
+                                          now: Date) async throws -> Int? {
         try await transaction { connection in
             try await Self.lockPerson(userId, .studyPasswords, on: connection, logger: logger)
+            let studyKey = [ThrottleKey(StudyPasswordThrottle.studyKey(studyId), studyRule)]
+            let (studyWait, studyCounts) = try await Self.checkThrottle(studyKey, now: now, on: connection, logger: logger)
             let current = try await connection.query("""
                 SELECT failures, first_failure, last_failure FROM study_password_failures
                 WHERE user_id = \(userId) AND study_id = \(studyId)
@@ -18,7 +22,9 @@ extension PostgreSQLServerStore {
                                           firstFailure: Date(timeIntervalSince1970: try columns.value("first_failure")),
                                           lastFailure: Date(timeIntervalSince1970: try columns.value("last_failure")))
             }
-            if let wait = rule.retryAfter(current, now: now) { return wait }
+            let personWait = rule.retryAfter(current, now: now)
+            if personWait != nil || studyWait != nil { return max(personWait ?? 0, studyWait ?? 0) }
+            try await Self.addThrottle(studyKey, counts: studyCounts, now: now, on: connection, logger: logger)
             let next = rule.adding(failureAt: now, to: current)
             try await connection.query("""
                 INSERT INTO study_password_failures (user_id, study_id, failures, first_failure, last_failure)
@@ -32,6 +38,9 @@ extension PostgreSQLServerStore {
     }
 
     public func clearStudyPasswordFailures(userId: Int64, studyId: String) async throws {
-        try await client.query("DELETE FROM study_password_failures WHERE user_id = \(userId) AND study_id = \(studyId)", logger: logger)
+        try await transaction { connection in
+            try await connection.query("DELETE FROM study_password_failures WHERE user_id = \(userId) AND study_id = \(studyId)", logger: logger)
+            try await Self.finishThrottle(clearing: [], takingBack: [StudyPasswordThrottle.studyKey(studyId)], on: connection, logger: logger)
+        }
     }
 }

@@ -49,6 +49,16 @@ enum StudySchema {
     static func v5(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE studies ADD COLUMN rewards INTEGER NOT NULL DEFAULT 0")
     }
+
+    /// `v11-study-password-minimum`: the fewest characters a study's password had to have when it
+    /// was set (``StudyRecord/passwordMinimumLength``); passwords from before were checked
+    /// against 4.
+    static func v11(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE studies ADD COLUMN password_minimum INTEGER;
+            UPDATE studies SET password_minimum = 4 WHERE password_hash IS NOT NULL;
+            """)
+    }
 }
 
 /// A row of `studies`. Texts, modules and schedules are JSON with sorted keys, times UTC seconds.
@@ -59,7 +69,8 @@ struct StudyRow: FetchableRecord, PersistableRecord {
         case id, title, description, consent
         case startsAt = "starts_at", endsAt = "ends_at"
         case running, access
-        case passwordHash = "password_hash", participantsMayLeave = "participants_may_leave"
+        case passwordHash = "password_hash", passwordMinimumLength = "password_minimum"
+        case participantsMayLeave = "participants_may_leave"
         case modules, schedules, rewards
         case createdAt = "created_at", updatedAt = "updated_at"
     }
@@ -89,7 +100,8 @@ struct StudyRow: FetchableRecord, PersistableRecord {
             consent: try consent.map { try JSONCoding.decode(LocalizedText.self, from: $0) },
             startsAt: startsAt.map(Date.init(timeIntervalSince1970:)), endsAt: endsAt.map(Date.init(timeIntervalSince1970:)),
             running: row[Columns.running], access: StudyAccess(rawValue: row[Columns.access]) ?? .byRequest,
-            passwordHash: row[Columns.passwordHash], participantsMayLeave: row[Columns.participantsMayLeave],
+            passwordHash: row[Columns.passwordHash], passwordMinimumLength: row[Columns.passwordMinimumLength],
+            participantsMayLeave: row[Columns.participantsMayLeave],
             modules: try JSONCoding.decode([ModuleID].self, from: row[Columns.modules]),
             schedules: try schedules.map { try JSONCoding.decode(JSONValue.self, from: $0) },
             rewards: row[Columns.rewards])
@@ -107,6 +119,7 @@ struct StudyRow: FetchableRecord, PersistableRecord {
         container[Columns.running] = study.running
         container[Columns.access] = study.access.rawValue
         container[Columns.passwordHash] = study.passwordHash
+        container[Columns.passwordMinimumLength] = study.passwordMinimumLength
         container[Columns.participantsMayLeave] = study.participantsMayLeave
         container[Columns.modules] = try JSONCoding.string(study.modules)
         container[Columns.schedules] = try study.schedules.map(JSONCoding.string)

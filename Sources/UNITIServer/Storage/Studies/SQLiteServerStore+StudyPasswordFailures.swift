@@ -18,18 +18,23 @@ enum StudyPasswordFailureSchema {
             """)
     }
 
+    /// A row's count (the same columns as the throttle counts).
     static func count(_ row: Row) -> ThrottleRule.Count {
-        ThrottleRule.Count(failures: row["failures"], firstFailure: Date(timeIntervalSince1970: row["first_failure"]),
-                           lastFailure: Date(timeIntervalSince1970: row["last_failure"]))
+        ThrottleSchema.count(row)
     }
 }
 
 extension SQLiteServerStore {
-    public func startStudyPasswordAttempt(userId: Int64, studyId: String, rule: ThrottleRule, now: Date) async throws -> Int? {
+    public func startStudyPasswordAttempt(userId: Int64, studyId: String, rule: ThrottleRule, studyRule: ThrottleRule,
+                                          now: Date) async throws -> Int? {
         try await pool.write { db in
             let current = try Row.fetchOne(db, sql: "SELECT * FROM study_password_failures WHERE user_id = ? AND study_id = ?",
                                            arguments: [userId, studyId]).map(StudyPasswordFailureSchema.count)
-            if let wait = rule.retryAfter(current, now: now) { return wait }
+            let studyKey = [ThrottleKey(StudyPasswordThrottle.studyKey(studyId), studyRule)]
+            let (studyWait, studyCounts) = try ThrottleSchema.check(db, studyKey, now: now)
+            let personWait = rule.retryAfter(current, now: now)
+            if personWait != nil || studyWait != nil { return max(personWait ?? 0, studyWait ?? 0) }
+            try ThrottleSchema.add(db, studyKey, counts: studyCounts, now: now)
             let next = rule.adding(failureAt: now, to: current)
             try db.execute(sql: """
                 INSERT INTO study_password_failures (user_id, study_id, failures, first_failure, last_failure)
@@ -45,6 +50,7 @@ extension SQLiteServerStore {
     public func clearStudyPasswordFailures(userId: Int64, studyId: String) async throws {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM study_password_failures WHERE user_id = ? AND study_id = ?", arguments: [userId, studyId])
+            try ThrottleSchema.finish(db, clearing: [], takingBack: [StudyPasswordThrottle.studyKey(studyId)])
         }
     }
 }

@@ -22,12 +22,15 @@ public protocol StudyStore: Sendable {
     /// the pending ones, or also those decided), oldest first, and how many there are in all.
     func joinRequests(studyId: String?, pendingOnly: Bool, offset: Int, limit: Int) async throws -> (requests: [JoinRequestRecord], total: Int)
 
-    /// Starts one study-password attempt of a person under `rule`: when the person must still
-    /// wait, returns the seconds and counts nothing; else counts the attempt as a failure (until
-    /// ``clearStudyPasswordFailures(userId:studyId:)`` says it was right) and returns nil. Check
-    /// and count are one transaction, so guesses sent at once cannot all slip past the check;
-    /// the count is in the store, so every server process and a restart see it.
-    func startStudyPasswordAttempt(userId: Int64, studyId: String, rule: ThrottleRule, now: Date) async throws -> Int?
+    /// Starts one study-password attempt of a person, counted per person and study under `rule`
+    /// and per study (all accounts together, ``ThrottleStore``'s table) under `studyRule`: when
+    /// either must still wait, returns the seconds and counts nothing; else counts the attempt as
+    /// a failure under both (until ``clearStudyPasswordFailures(userId:studyId:)`` says it was
+    /// right) and returns nil. Check and count are one transaction, so guesses sent at once
+    /// cannot all slip past the check; the counts are in the store, so every server process and a
+    /// restart see them.
+    func startStudyPasswordAttempt(userId: Int64, studyId: String, rule: ThrottleRule, studyRule: ThrottleRule, now: Date) async throws -> Int?
+    /// A right password: forgets the person's count and takes the try back from the study's.
     func clearStudyPasswordFailures(userId: Int64, studyId: String) async throws
 }
 
@@ -43,6 +46,11 @@ public struct StudyRecord: Sendable, Hashable {
     public var access: StudyAccess
     /// Bcrypt hash of the join password of a password study.
     public var passwordHash: String?
+    /// The fewest characters the password was required to have when it was set: 8 since issue 27
+    /// (``StudyRules/minimumPasswordLength``), 4 for one set before; nil when no rule was checked
+    /// (no password, or a study written to the store directly). `study show` warns below 8: a
+    /// hash does not tell the password's length.
+    public var passwordMinimumLength: Int?
     public var participantsMayLeave: Bool
     /// The modules the study enables, each a known one (``StudyRules/enabledModules(_:)``).
     public var modules: [ModuleID]
@@ -53,8 +61,8 @@ public struct StudyRecord: Sendable, Hashable {
 
     public init(id: String, title: LocalizedText, description: LocalizedText? = nil, consent: LocalizedText? = nil,
                 startsAt: Date? = nil, endsAt: Date? = nil, running: Bool = true, access: StudyAccess = .public,
-                passwordHash: String? = nil, participantsMayLeave: Bool = true, modules: [ModuleID] = [],
-                schedules: JSONValue? = nil, rewards: Bool = false) {
+                passwordHash: String? = nil, passwordMinimumLength: Int? = nil, participantsMayLeave: Bool = true,
+                modules: [ModuleID] = [], schedules: JSONValue? = nil, rewards: Bool = false) {
         self.id = id
         self.title = title
         self.description = description
@@ -64,6 +72,7 @@ public struct StudyRecord: Sendable, Hashable {
         self.running = running
         self.access = access
         self.passwordHash = passwordHash
+        self.passwordMinimumLength = passwordMinimumLength
         self.participantsMayLeave = participantsMayLeave
         self.modules = modules
         self.schedules = schedules
