@@ -16,10 +16,12 @@ struct AccountService: Sendable {
     ///
     /// An address that has an account is answered exactly like a new one (issue 27: the answer
     /// must not tell who has an account, or the reset route's neutral answer is worth nothing):
-    /// the password is hashed all the same, so the time matches, nothing is created, and the
-    /// address's owner is mailed a note that someone tried. A taken username still says so (409
-    /// `username_taken`): names are public in no way that matters, and a person must be able to
-    /// pick another. Limited per address and per client address (``MailRequestThrottle``).
+    /// the password is hashed all the same, so the time matches (what differs is one insert that
+    /// commits or not; the code and the mail are made by the mail queue after the answer, for a
+    /// new account and a taken address alike), nothing is created, and the address's owner is
+    /// mailed a note that someone tried. A taken username still says so (409 `username_taken`):
+    /// a person must be able to pick another. Limited per address and per client address
+    /// (``MailRequestThrottle``).
     func register(username rawUsername: String, email rawEmail: String, password: String, language: String,
                   client: ClientAddress?) async throws {
         let username = rawUsername.trimmingCharacters(in: .whitespaces)
@@ -39,11 +41,19 @@ struct AccountService: Sendable {
             environment.mail.enqueue { [self] in try await registrationAttemptNote(to: email) }
             return
         }
+        environment.mail.enqueue { [self] in
+            try await [activationMail(userId: userId, username: username, email: email, language: language)]
+        }
+    }
+
+    /// The activation mail of a new account, with a new code (run by the mail queue).
+    private func activationMail(userId: Int64, username: String, email: String, language: String) async throws -> OutgoingMail {
+        let now = environment.clock.now()
         let token = SecretTokens.mailCode()
         try await store.storeMailToken(userId: userId, purpose: .activation, tokenHash: SecretTokens.hash(token),
                                        expiresAt: now.addingTimeInterval(environment.mailTokenLifetime), now: now)
         let mail = MailTemplates.activation(token: token, username: username, language: language, link: link("activate", token))
-        environment.mail.enqueue(OutgoingMail(to: email, subject: mail.subject, body: mail.body))
+        return OutgoingMail(to: email, subject: mail.subject, body: mail.body)
     }
 
     /// The note to the owner of an address someone tried to register with (run by the mail queue).
