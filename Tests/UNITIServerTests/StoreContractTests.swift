@@ -157,6 +157,23 @@ struct StoreContractTests {
         }
     }
 
+    @Test("reset codes: using one cancels the account's other open ones (two open at once, as a database from before could hold)",
+          .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
+    func usedCodeCancelsOthers(_ kind: StoreKind) async throws {
+        let opened = try await kind.open()
+        let ada = try await user(opened.store, "ada")
+        // Written as the server before issue 27 left them: both open.
+        _ = try ComparisonSumsTests.query(kind, opened, """
+            INSERT INTO mail_tokens (token_hash, user_id, purpose, expires_at)
+            VALUES ('old-1', \(ada), 'passwordReset', 9999999999), ('old-2', \(ada), 'passwordReset', 9999999999)
+            """)
+        #expect(try await opened.store.consumeMailToken(purpose: .passwordReset, tokenHash: "old-1", now: now) == ada)
+        #expect(try await opened.store.consumeMailToken(purpose: .passwordReset, tokenHash: "old-2", now: now) == nil)
+        let codes = try #require(try await opened.store.personalData(userId: ada)).mailedCodes
+        #expect(codes.filter { $0.usedAt != nil }.count == 1 && codes.filter { $0.cancelledAt != nil }.count == 1)
+        await opened.close()
+    }
+
     @Test("sessions: found until expiry or revocation; rotation replaces both tokens; revoking all but one", arguments: StoreKind.allCases)
     func sessions(_ kind: StoreKind) async throws {
         try await with(kind) { store in

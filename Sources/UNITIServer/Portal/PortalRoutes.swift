@@ -53,8 +53,7 @@ struct PortalRoutes: Sendable {
     ///   the logout's own cookie change comes before the start page is cached. Without this,
     ///   the back button after logout showed the start page again (PortalBrowserTests).
     func visit(_ request: Request, renewingVisitorToken: Bool = false) async throws -> PortalVisit {
-        let language = PortalText.language(cookie: request.cookies[PortalText.languageCookie]?.value,
-                                           acceptLanguage: request.headers[.acceptLanguage])
+        let language = Self.language(request)
         let secure = Self.isSecure(request)
         let session = try await sessions.current(request)
         let csrf = try await csrfKeys.csrf()
@@ -82,6 +81,11 @@ struct PortalRoutes: Sendable {
             throw PortalRefusal(status: .forbidden, messageKey: "portal.error.csrf")
         }
         return (form, visit)
+    }
+
+    /// The visitor's language, from the switch's cookie or `Accept-Language` (``PortalText``).
+    static func language(_ request: Request) -> String {
+        PortalText.language(cookie: request.cookies[PortalText.languageCookie]?.value, acceptLanguage: request.headers[.acceptLanguage])
     }
 
     /// TLS ends at this server only behind a proxy, which says so in `X-Forwarded-Proto`; the
@@ -287,24 +291,20 @@ struct PortalErrorPages: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let refusal as PortalRefusal {
-            return try await errorPage(request, refusal.status, PortalText.text(refusal.messageKey, language(request)))
+            return try await errorPage(request, refusal.status, PortalText.text(refusal.messageKey, PortalRoutes.language(request)))
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             // A form over ``PortalForm/maximumBytes``: the limit in words a person can act on.
-            let language = language(request)
+            let language = PortalRoutes.language(request)
             let size = PortalText.size(PortalForm.maximumBytes, language)
             return try await errorPage(request, .contentTooLarge, PortalText.text("portal.error.tooLarge", language, ["size": size]))
         } catch {
-            if let (status, message) = PortalRoutes.explain(error, language(request)) {
+            if let (status, message) = PortalRoutes.explain(error, PortalRoutes.language(request)) {
                 return try await errorPage(request, status, message)
             }
             if let error = error as? any HTTPResponseError, error.status.code < 500 { throw error }
             context.logger.error("portal request failed: \(String(describing: error))")
-            return try await errorPage(request, .internalServerError, PortalText.text("portal.error.internal", language(request)))
+            return try await errorPage(request, .internalServerError, PortalText.text("portal.error.internal", PortalRoutes.language(request)))
         }
-    }
-
-    private func language(_ request: Request) -> String {
-        PortalText.language(cookie: request.cookies[PortalText.languageCookie]?.value, acceptLanguage: request.headers[.acceptLanguage])
     }
 
     private func errorPage(_ request: Request, _ status: HTTPResponse.Status, _ message: String) async throws -> Response {
@@ -332,9 +332,8 @@ struct PortalFallbackPages: RouterMiddleware {
             return try await next(request, context)
         } catch let error as HTTPError where (error.status == .notFound || error.status == .methodNotAllowed)
                     && !request.uri.path.hasPrefix("/api/") && request.uri.path != "/health" {
-            let language = PortalText.language(cookie: request.cookies[PortalText.languageCookie]?.value,
-                                               acceptLanguage: request.headers[.acceptLanguage])
-            var response = try await routes.errorPage(request, error.status, PortalText.text("portal.error.notFound", language))
+            let message = PortalText.text("portal.error.notFound", PortalRoutes.language(request))
+            var response = try await routes.errorPage(request, error.status, message)
             SecurityHeaders<ServerRequestContext>.apply(to: &response)
             return response
         }
