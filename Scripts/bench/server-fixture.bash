@@ -29,8 +29,13 @@ JSON
     BASE="http://127.0.0.1:$PORT"
     curl -sf -X POST "$BASE/api/v1/account/register" -H 'Content-Type: application/json' \
         -d '{"username":"bench","email":"bench@example.org","password":"benchpassword"}' >/dev/null
-    local code
-    code="$(grep -h '^    ' "$spool"/*.eml | head -1 | tr -d ' \r')"
+    # The server mails just after it answers: wait for the code.
+    local code=""
+    for _ in $(seq 1 200); do
+        code="$(grep -hs '^    ' "$spool"/*.eml | head -1 | tr -d ' \r' || true)"
+        [ -n "$code" ] && break
+        sleep 0.1
+    done
     curl -sf -X POST "$BASE/api/v1/account/activate" -H 'Content-Type: application/json' -d "{\"token\":\"$code\"}" >/dev/null
     TOKEN="$(curl -sf -X POST "$BASE/api/v1/account/login" -H 'Content-Type: application/json' \
         -d '{"login":"bench","password":"benchpassword"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')"

@@ -99,8 +99,18 @@ public final class StudyServer: @unchecked Sendable {
         try query("SELECT value FROM answers WHERE label = '\(label)' ORDER BY sheet_id")
     }
 
-    /// The newest code of the given kind mailed to `address` ("activate" or "--token").
-    public func mailedCode(to address: String) throws -> String? {
+    /// The newest code mailed to `address` (other than `previous`, when a second code is
+    /// awaited). The server sends mail just after it answers, so this waits for it up to 20 s.
+    public func mailedCode(to address: String, otherThan previous: String? = nil) throws -> String? {
+        let deadline = Date().addingTimeInterval(20)
+        while true {
+            if let code = try newestCode(to: address), code != previous { return code }
+            guard Date() < deadline else { return nil }
+            usleep(50_000)
+        }
+    }
+
+    private func newestCode(to address: String) throws -> String? {
         let files = try FileManager.default.contentsOfDirectory(atPath: spool).filter { $0.hasSuffix(".eml") }.sorted()
         for file in files.reversed() {
             let text = try String(contentsOfFile: spool + "/" + file, encoding: .utf8)

@@ -10,6 +10,7 @@ import subprocess
 import json
 import os
 import sys
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -30,16 +31,21 @@ def check(condition, message):
         raise AssertionError(message)
 
 
-def mailed_code(address):
-    """The code of the newest mail to `address` in the spool (an indented line of its own)."""
-    for path in sorted(glob.glob(os.path.join(SPOOL, "*.eml")), reverse=True):
-        text = open(path, encoding="utf-8").read()
-        if f"To: {address}" not in text:
-            continue
-        for line in text.splitlines():
-            if line.startswith("    ") and line.strip() and " " not in line.strip():
-                return line.strip()
-    raise AssertionError(f"no mail to {address} in {SPOOL}")
+def mailed_code(address, timeout=20):
+    """The code of the newest mail to `address` in the spool (an indented line of its own). The
+    server sends mail just after it answers, so this waits for it up to `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for path in sorted(glob.glob(os.path.join(SPOOL, "*.eml")), reverse=True):
+            text = open(path, encoding="utf-8").read()
+            if f"To: {address}" not in text:
+                continue
+            for line in text.splitlines():
+                if line.startswith("    ") and line.strip() and " " not in line.strip():
+                    return line.strip()
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no mail to {address} in {SPOOL}")
+        time.sleep(0.05)
 
 
 def browser():

@@ -19,7 +19,7 @@ struct AccountTests {
             #expect(early.status == .forbidden)
             #expect(early.errorCode == "not_activated")
 
-            let code = try server.mailedCode(to: "anna@example.org")
+            let code = try await server.mailedCode(to: "anna@example.org")
             #expect(try await client.json(.post, "/api/v1/account/activate", body: TokenRequest(token: code)).status == .ok)
             // The code is single-use.
             #expect(try await client.json(.post, "/api/v1/account/activate", body: TokenRequest(token: code)).errorCode == "invalid_token")
@@ -62,8 +62,10 @@ struct AccountTests {
             let sameName = try await client.json(.post, "/api/v1/account/register", body: RegisterRequest(username: "BOB", email: "other@example.org", password: "longenough"))
             #expect(sameName.status == .conflict)
             #expect(sameName.errorCode == "username_taken")
+            // A taken address is answered like a new one and creates nothing (SecurityTests has the rest).
             let sameMail = try await client.json(.post, "/api/v1/account/register", body: RegisterRequest(username: "bobby", email: "Bob@example.org", password: "longenough"))
-            #expect(sameMail.errorCode == "email_taken")
+            #expect(sameMail.status == .created)
+            #expect(try await server.store.user(login: "bobby") == nil)
             let broken = try await client.execute(uri: "/api/v1/account/register", method: .post, body: ByteBuffer(string: "{not json")) { $0 }
             #expect(broken.status == .badRequest)
             #expect(broken.errorCode == "invalid_body")
@@ -115,7 +117,7 @@ struct AccountTests {
                                           body: PasswordChangeRequest(currentPassword: "firstpassword", newPassword: "secondpassword")).status == .ok)
 
             #expect(try await client.json(.post, "/api/v1/account/password-reset", body: PasswordResetRequest(email: "emil@example.org")).status == .accepted)
-            let code = try server.mailedCode(to: "emil@example.org", subject: "reset")
+            let code = try await server.mailedCode(to: "emil@example.org", subject: "reset")
             #expect(try await client.json(.post, "/api/v1/account/password-reset/confirm",
                                           body: PasswordResetConfirmation(token: code, newPassword: "thirdpassword")).status == .ok)
             #expect(try await client.json(.post, "/api/v1/account/password-reset/confirm",

@@ -11,8 +11,7 @@ import UNITIProtocol
 /// Runs `body` against a router built on `environment` (a second server process on the same
 /// database, or the same server with other options).
 private func run(_ environment: ServerEnvironment, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-    let app = Application(router: ServerApplication.router(environment: environment))
-    try await app.test(.router) { client in try await body(client) }
+    try await runInProcess(environment, body)
 }
 
 /// A second environment on the server's database file, as another `uniti-server` process has.
@@ -438,8 +437,8 @@ struct PortalSharedKeyAndMailTests {
         try await run(environment) { client in
             _ = try await client.json(.post, "/api/v1/account/register",
                                       body: RegisterRequest(username: "anna", email: "anna@example.org", password: "correct horse", language: "de"))
-            let code = try server.mailedCode(to: "anna@example.org", subject: "aktivieren")
-            let mail = try mailText(server, to: "anna@example.org", subject: "aktivieren")
+            let code = try await server.mailedCode(to: "anna@example.org", subject: "aktivieren")
+            let mail = try await mailText(server, to: "anna@example.org", subject: "aktivieren")
             #expect(mail.contains("Im Browser: https://study.example.org/activate?code=\(code)"))
 
             let browser = PortalBrowser(client)
@@ -453,15 +452,15 @@ struct PortalSharedKeyAndMailTests {
             #expect(try await server.store.user(login: "anna")?.activated == true)
 
             _ = try await client.json(.post, "/api/v1/account/password-reset", body: PasswordResetRequest(email: "anna@example.org"))
-            let reset = try server.mailedCode(to: "anna@example.org", subject: "Passwort")
-            #expect(try mailText(server, to: "anna@example.org", subject: "Passwort").contains("https://study.example.org/password/reset?code=\(reset)"))
+            let reset = try await server.mailedCode(to: "anna@example.org", subject: "Passwort")
+            #expect(try await mailText(server, to: "anna@example.org", subject: "Passwort").contains("https://study.example.org/password/reset?code=\(reset)"))
             #expect(try await browser.get("/password/reset?code=\(reset)").text.contains(#"value="\#(reset)""#))
         }
         // Without the option, the code alone, as before.
         try await server.run { client in
             _ = try await client.json(.post, "/api/v1/account/register",
                                       body: RegisterRequest(username: "bert", email: "bert@example.org", password: "correct horse"))
-            #expect(try !mailText(server, to: "bert@example.org").contains("http"))
+            #expect(try await !mailText(server, to: "bert@example.org").contains("http"))
         }
         #expect(ServeCommand.portalBase("ftp://x.org") == nil)
         #expect(ServeCommand.portalBase("https://x.org/?a=1") == nil)
@@ -470,7 +469,8 @@ struct PortalSharedKeyAndMailTests {
 
     /// The mail to `address` whose subject contains `subject` (the spool's order is by a clock
     /// that stands still in tests, so the subject tells the mails apart).
-    private func mailText(_ server: TestServer, to address: String, subject: String = "") throws -> String {
+    private func mailText(_ server: TestServer, to address: String, subject: String = "") async throws -> String {
+        await server.environment.mail.idle()
         for message in try server.spool.messages().reversed() {
             let text = try String(contentsOf: message.url, encoding: .utf8)
             let subjectLine = text.components(separatedBy: "\r\n").first { $0.hasPrefix("Subject: ") } ?? ""

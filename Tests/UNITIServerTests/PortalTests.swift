@@ -70,7 +70,7 @@ extension TestServer {
         let created = try await browser.submit("/register", to: "/register",
                                                ["username": name, "email": "\(name)@example.org", "password": password, "passwordRepeat": password])
         #expect(created.status == .seeOther)
-        let activated = try await browser.submit("/activate", to: "/activate", ["code": try mailedCode(to: "\(name)@example.org")])
+        let activated = try await browser.submit("/activate", to: "/activate", ["code": try await mailedCode(to: "\(name)@example.org")])
         #expect(activated.headers[.location] == "/login?notice=activated")
     }
 
@@ -202,7 +202,7 @@ struct PortalTests {
             _ = try await server.portalLogin(again, "anna")
             #expect(try await again.get("/").status == .ok)
             _ = try await browser.submit("/password/forgot", to: "/password/forgot", ["email": "anna@example.org"])
-            let code = try server.mailedCode(to: "anna@example.org", subject: "reset")
+            let code = try await server.mailedCode(to: "anna@example.org", subject: "reset")
             let reset = try await PortalBrowser(client).submit("/password/reset", to: "/password/reset",
                                                                ["code": code, "password": "new horse battery", "passwordRepeat": "new horse battery"])
             #expect(reset.headers[.location] == "/login?notice=passwordChanged")
@@ -311,7 +311,7 @@ struct PortalTests {
             // The mail goes out in the page's language.
             _ = try await browser.submit("/register", to: "/register",
                                          ["username": "anna", "email": "anna@example.org", "password": "longenough", "passwordRepeat": "longenough"])
-            #expect(try server.mailedCode(to: "anna@example.org", subject: "aktivieren").count == 26)
+            #expect(try await server.mailedCode(to: "anna@example.org", subject: "aktivieren").count == 26)
         }
     }
 
@@ -333,7 +333,8 @@ struct PortalTests {
     @Test("without the portal, / is not served while /health and the API answer as before")
     func portalCanBeTurnedOff() async throws {
         let server = try TestServer()
-        let app = Application(router: ServerApplication.router(environment: server.environment, portal: false))
+        let app = Application(router: ServerApplication.router(environment: server.environment, portal: false),
+                              services: ServerApplication.services(server.environment))
         try await app.test(.router) { (client: any TestClientProtocol) async throws in
             #expect(try await client.get("/").status == .notFound)
             #expect(try await client.get("/login").status == .notFound)

@@ -66,7 +66,7 @@ struct PostgreSQLConcurrencyTests {
                 let results = try await withThrowingTaskGroup(of: Int?.self) { group in
                     for index in 0..<24 {
                         let store = stores[index % 2]
-                        group.addTask { try await store.startLoginAttempt(login: login, rule: rule, now: self.now) }
+                        group.addTask { try await store.startThrottledAttempt([ThrottleKey("login:name:\(login)", rule)], now: self.now) }
                     }
                     return try await group.reduce(into: [Int?]()) { $0.append($1) }
                 }

@@ -58,10 +58,7 @@ struct ScaleOutBinaryTests {
         // Register, activate and log in through the front.
         let register = try Self.json(RegisterRequest(username: "vera", email: "vera@example.org", password: "verapassword"))
         #expect(try await Self.exchange("POST", base + "/api/v1/account/register", body: register).status == 201)
-        let code = try SpoolMailer(directory: URL(fileURLWithPath: spool)).messages().compactMap { message in
-            try String(contentsOf: message.url, encoding: .utf8).split(whereSeparator: \.isNewline)
-                .first { $0.hasPrefix("    ") }?.trimmingCharacters(in: .whitespaces)
-        }.first
+        let code = try await ServerBinaryTests.spooledCode(spool)
         #expect(try await Self.exchange("POST", base + "/api/v1/account/activate",
                                         body: try Self.json(TokenRequest(token: try #require(code)))).status == 200)
         let login = try await Self.exchange("POST", base + "/api/v1/account/login",

@@ -56,6 +56,20 @@ struct ServerBinaryTests {
         return ((response as! HTTPURLResponse).statusCode, data)
     }
 
+    /// The code of the first spooled mail: the server sends mail just after it answers, so this
+    /// waits for it up to 20 s.
+    static func spooledCode(_ spool: String) async throws -> String? {
+        for _ in 0..<400 {
+            let code = try SpoolMailer(directory: URL(fileURLWithPath: spool)).messages().compactMap { message in
+                try String(contentsOf: message.url, encoding: .utf8).split(whereSeparator: \.isNewline)
+                    .first { $0.hasPrefix("    ") }?.trimmingCharacters(in: .whitespaces)
+            }.first
+            if let code { return code }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
     static func runCommand(_ arguments: [String]) throws -> (Int32, String) {
         let process = Process()
         process.executableURL = try binary()
@@ -90,6 +104,7 @@ struct ServerBinaryTests {
         let register = try JSONEncoder().encode(RegisterRequest(username: "vera", email: "vera@example.org", password: "verapassword"))
         let (registered, _) = try await Self.request("POST", base + "/api/v1/account/register", body: register)
         #expect(registered == 201)
+        #expect(try await Self.spooledCode(spool) != nil)
         let (listed, mailList) = try Self.runCommand(["mail", "list", "--mail-spool", spool])
         #expect(listed == 0)
         #expect(mailList.contains("vera@example.org"))

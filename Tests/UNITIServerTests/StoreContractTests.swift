@@ -108,7 +108,7 @@ struct StoreContractTests {
             #expect(account.createdAt == now && account.pseudonym == "p-Ada" && account.passwordHash == "hash-Ada")
             try await store.setActivated(userId: ada)
             try await store.setActive(userId: ada, active: false)
-            try await store.setPasswordHash(userId: ada, hash: "new-hash")
+            try await store.setPasswordHash(userId: ada, hash: "new-hash", now: now)
             try await store.updateProfile(userId: ada, update: ProfileUpdate(username: "ada2", firstName: "Ada", lastName: "",
                                                                             gender: .female, language: "de"))
             account = try #require(try await store.user(id: ada))
@@ -128,13 +128,50 @@ struct StoreContractTests {
     func mailTokens(_ kind: StoreKind) async throws {
         try await with(kind) { store in
             let id = try await user(store, "ada")
-            try await store.storeMailToken(userId: id, purpose: .activation, tokenHash: "t1", expiresAt: now.addingTimeInterval(60))
-            try await store.storeMailToken(userId: id, purpose: .passwordReset, tokenHash: "t2", expiresAt: now.addingTimeInterval(60))
+            try await store.storeMailToken(userId: id, purpose: .activation, tokenHash: "t1", expiresAt: now.addingTimeInterval(60), now: now)
+            try await store.storeMailToken(userId: id, purpose: .passwordReset, tokenHash: "t2", expiresAt: now.addingTimeInterval(60), now: now)
             #expect(try await store.consumeMailToken(purpose: .passwordReset, tokenHash: "t1", now: now) == nil)
             #expect(try await store.consumeMailToken(purpose: .activation, tokenHash: "t1", now: now) == id)
             #expect(try await store.consumeMailToken(purpose: .activation, tokenHash: "t1", now: now) == nil)
             #expect(try await store.consumeMailToken(purpose: .passwordReset, tokenHash: "t2", now: now.addingTimeInterval(61)) == nil)
         }
+    }
+
+    @Test("reset codes: a newer one and a new password cancel the account's open ones; activation codes and other accounts keep theirs",
+          .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
+    func resetCodesCancelled(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            let ada = try await user(store, "ada"), bo = try await user(store, "bo")
+            let later = now.addingTimeInterval(3600)
+            try await store.storeMailToken(userId: ada, purpose: .activation, tokenHash: "activation", expiresAt: later, now: now)
+            try await store.storeMailToken(userId: ada, purpose: .passwordReset, tokenHash: "r1", expiresAt: later, now: now)
+            try await store.storeMailToken(userId: bo, purpose: .passwordReset, tokenHash: "bo1", expiresAt: later, now: now)
+            try await store.storeMailToken(userId: ada, purpose: .passwordReset, tokenHash: "r2", expiresAt: later, now: now)
+            #expect(try await store.consumeMailToken(purpose: .passwordReset, tokenHash: "r1", now: now) == nil, "the newer code cancelled it")
+            #expect(try await store.consumeMailToken(purpose: .passwordReset, tokenHash: "r2", now: now) == ada)
+            try await store.storeMailToken(userId: ada, purpose: .passwordReset, tokenHash: "r3", expiresAt: later, now: now)
+            try await store.setPasswordHash(userId: ada, hash: "changed", now: now)
+            #expect(try await store.consumeMailToken(purpose: .passwordReset, tokenHash: "r3", now: now) == nil, "the new password cancelled it")
+            #expect(try await store.consumeMailToken(purpose: .activation, tokenHash: "activation", now: now) == ada)
+            #expect(try await store.consumeMailToken(purpose: .passwordReset, tokenHash: "bo1", now: now) == bo)
+        }
+    }
+
+    @Test("reset codes: using one cancels the account's other open ones (two open at once, as a database from before could hold)",
+          .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
+    func usedCodeCancelsOthers(_ kind: StoreKind) async throws {
+        let opened = try await kind.open()
+        let ada = try await user(opened.store, "ada")
+        // Written as the server before issue 27 left them: both open.
+        _ = try ComparisonSumsTests.query(kind, opened, """
+            INSERT INTO mail_tokens (token_hash, user_id, purpose, expires_at)
+            VALUES ('old-1', \(ada), 'passwordReset', 9999999999), ('old-2', \(ada), 'passwordReset', 9999999999)
+            """)
+        #expect(try await opened.store.consumeMailToken(purpose: .passwordReset, tokenHash: "old-1", now: now) == ada)
+        #expect(try await opened.store.consumeMailToken(purpose: .passwordReset, tokenHash: "old-2", now: now) == nil)
+        let codes = try #require(try await opened.store.personalData(userId: ada)).mailedCodes
+        #expect(codes.filter { $0.usedAt != nil }.count == 1 && codes.filter { $0.cancelledAt != nil }.count == 1)
+        await opened.close()
     }
 
     @Test("sessions: found until expiry or revocation; rotation replaces both tokens; revoking all but one", arguments: StoreKind.allCases)
@@ -454,46 +491,86 @@ struct StoreContractTests {
             try await study(store, "secret", access: .password)
             let ada = try await user(store, "ada"), bo = try await user(store, "bo")
             let rule = ThrottleRule(freeAttempts: 2, window: 600, baseDelay: 2, maximumDelay: 60)
+            let generous = ThrottleRule(freeAttempts: 100)
             var waits: [Int?] = []
-            for _ in 0..<4 { waits.append(try await store.startStudyPasswordAttempt(userId: ada, studyId: "secret", rule: rule, now: now)) }
+            for _ in 0..<4 {
+                waits.append(try await store.startStudyPasswordAttempt(userId: ada, studyId: "secret", rule: rule, studyRule: generous, now: now))
+            }
             #expect(waits[0] == nil && waits[1] == nil, "the free tries")
             #expect(waits.dropFirst(2).allSatisfy { $0 != nil }, "\(waits)")
-            #expect(try await store.startStudyPasswordAttempt(userId: bo, studyId: "secret", rule: rule, now: now) == nil, "another person counts apart")
+            #expect(try await store.startStudyPasswordAttempt(userId: bo, studyId: "secret", rule: rule, studyRule: generous, now: now) == nil,
+                    "another person counts apart")
             try await store.clearStudyPasswordFailures(userId: ada, studyId: "secret")
-            #expect(try await store.startStudyPasswordAttempt(userId: ada, studyId: "secret", rule: rule, now: now) == nil)
+            #expect(try await store.startStudyPasswordAttempt(userId: ada, studyId: "secret", rule: rule, studyRule: generous, now: now) == nil)
         }
     }
 
-    @Test("login failures throttle a name after the free tries, regardless of case, clear on success, and old counts are tidied", arguments: StoreKind.allCases)
-    func loginFailures(_ kind: StoreKind) async throws {
+    @Test("study-password failures also count per study across people: fresh people get no fresh tries, a right one takes its try back",
+          .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
+    func studyPasswordsPerStudy(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            try await study(store, "secret", access: .password)
+            try await study(store, "other", access: .password)
+            var people: [Int64] = []
+            for index in 0..<5 { people.append(try await user(store, "p\(index)")) }
+            let person = ThrottleRule(freeAttempts: 5, window: 600, baseDelay: 2, maximumDelay: 60)
+            let perStudy = ThrottleRule(freeAttempts: 3, window: 600, baseDelay: 2, maximumDelay: 60)
+            func attempt(_ index: Int, _ studyId: String = "secret", at time: Date? = nil) async throws -> Int? {
+                try await store.startStudyPasswordAttempt(userId: people[index], studyId: studyId, rule: person, studyRule: perStudy, now: time ?? now)
+            }
+            for index in 0..<3 { #expect(try await attempt(index) == nil, "the study's free tries, by three people") }
+            #expect(try await attempt(3) == 2, "a fourth person waits: the study's count, not the person's")
+            #expect(try await attempt(3, "other") == nil, "another study counts apart")
+            #expect(try await store.personalData(userId: people[3])?.studyPasswordFailures.map(\.studyId) == ["other"],
+                    "a refused try is counted nowhere")
+            try await store.clearStudyPasswordFailures(userId: people[2], studyId: "secret")
+            #expect(try await attempt(4) == nil, "the right password took its try back from the study's count")
+            #expect(try await attempt(4, at: now.addingTimeInterval(1)) == 1)
+        }
+    }
+
+    @Test("throttle counts: free tries then a doubling wait per key, a step waits for its slowest key and counts under all, clearing and taking back, tidied by each rule's own time",
+          .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
+    func throttleCounts(_ kind: StoreKind) async throws {
         try await with(kind) { store in
             let rule = ThrottleRule(freeAttempts: 3, window: 600, baseDelay: 2, maximumDelay: 60)
-            var waits: [Int?] = []
-            for login in ["Ada", "ada", " ADA ", "ada", "ada"] {
-                waits.append(try await store.startLoginAttempt(login: login, rule: rule, now: now))
+            func attempt(_ keys: [String], at time: Date? = nil, rule: ThrottleRule = rule) async throws -> Int? {
+                try await store.startThrottledAttempt(keys.map { ThrottleKey($0, rule) }, now: time ?? now)
             }
+            var waits: [Int?] = []
+            for _ in 0..<5 { waits.append(try await attempt(["ada"])) }
             #expect(waits == [nil, nil, nil, 2, 2], "three free tries, then a wait that does not grow while refused")
-            #expect(try await store.startLoginAttempt(login: "ada", rule: rule, now: now.addingTimeInterval(2.5)) == nil,
-                    "the wait is over: one more try, counted")
-            #expect(try await store.startLoginAttempt(login: "ada", rule: rule, now: now.addingTimeInterval(2.6)) == 4, "the delay doubled")
-            #expect(try await store.startLoginAttempt(login: "bo", rule: rule, now: now) == nil, "another name counts apart")
-            try await store.clearLoginFailures(login: "ADA")
-            #expect(try await store.startLoginAttempt(login: "ada", rule: rule, now: now.addingTimeInterval(3)) == nil, "a success clears")
+            #expect(try await attempt(["ada"], at: now.addingTimeInterval(2.5)) == nil, "the wait is over: one more try, counted")
+            #expect(try await attempt(["ada"], at: now.addingTimeInterval(2.6)) == 4, "the delay doubled")
+            #expect(try await attempt(["bo"]) == nil, "another key counts apart")
+
+            // A step with two keys waits while either must, and then counts under neither.
+            #expect(try await attempt(["bo", "ada"], at: now.addingTimeInterval(3)) == 4)
+            for _ in 0..<2 {
+                #expect(try await attempt(["bo"], at: now.addingTimeInterval(3)) == nil, "bo's refused step was not counted: two more free tries")
+            }
+            #expect(try await attempt(["bo"], at: now.addingTimeInterval(3)) != nil)
+
+            try await store.finishThrottledAttempt(clearing: ["ada"], takingBack: ["bo"])
+            #expect(try await attempt(["ada"], at: now.addingTimeInterval(3)) == nil, "clearing forgets the count")
+            #expect(try await attempt(["bo"], at: now.addingTimeInterval(3)) == nil, "taking back makes room for one try")
+            #expect(try await attempt(["bo"], at: now.addingTimeInterval(3)) != nil, "and only one")
 
             // Guesses arriving at once: exactly the free tries pass, whatever the interleaving.
             let results = try await withThrowingTaskGroup(of: Int?.self) { group in
-                for _ in 0..<12 { group.addTask { try await store.startLoginAttempt(login: "cy", rule: rule, now: self.now) } }
+                for _ in 0..<12 { group.addTask { try await attempt(["cy", "client"]) } }
                 return try await group.reduce(into: [Int?]()) { $0.append($1) }
             }
             #expect(results.filter { $0 == nil }.count == 3, "\(results)")
 
-            // A new count deletes the counts every rule has forgotten: the table keeps recent names only.
+            // Each count carries its own rule's end: a new count tidies only what is over.
+            let hourly = ThrottleRule(freeAttempts: 1, window: 3600, baseDelay: 3600, maximumDelay: 3600)
+            #expect(try await attempt(["mail"], rule: hourly) == nil)
             let later = now.addingTimeInterval(rule.window + rule.maximumDelay + 10)
-            #expect(try await store.startLoginAttempt(login: "dee", rule: rule, now: later) == nil)
-            #expect(try await store.startLoginAttempt(login: "cy", rule: rule, now: later) == nil, "cy's old count is gone")
-            #expect(try await store.startLoginAttempt(login: "cy", rule: rule, now: later) == nil)
-            #expect(try await store.startLoginAttempt(login: "cy", rule: rule, now: later) == nil)
-            #expect(try await store.startLoginAttempt(login: "cy", rule: rule, now: later) != nil)
+            #expect(try await attempt(["dee"], at: later) == nil)
+            for _ in 0..<3 { #expect(try await attempt(["cy"], at: later) == nil, "a count its rule has forgotten starts anew") }
+            #expect(try await attempt(["cy"], at: later) != nil)
+            #expect(try await attempt(["mail"], at: later, rule: hourly) != nil, "the hourly count outlives the shorter rule's tidying")
         }
     }
 

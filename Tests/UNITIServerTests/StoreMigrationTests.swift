@@ -12,7 +12,8 @@ struct StoreMigrationTests {
             "v1-accounts", "v1-studies", "v1-sheets", "v1-module-records", "v2-module-resources", "v3-answer-sheets-by-user",
             "v4-memberships-joined-at", "v4-questionnaire-links", "v5-study-rewards", "v5-sheet-reward-times", "v6-server-secrets",
             "v6-study-password-failures", "v7-login-failures", "v8-comparison-sums", "v9-comparison-running",
-            "v10-comparison-snapshots", "v11-session-refresh-grace",
+            "v10-comparison-snapshots", "v11-session-refresh-grace", "v12-throttle-counts", "v12-mail-tokens-cancelled",
+            "v12-study-password-minimum",
         ])
     }
 
@@ -92,6 +93,27 @@ struct StoreMigrationTests {
             #expect(rows.map { $0["finished_at"] as String } == ["2027-01-15T09:05:00+01:00", "2027-01-16T09:00:00-05:00"])
             #expect(rows.map { $0["is_partial"] as Bool } == [false, true])
             #expect(rows.map { $0["reminded_at"] as Double? } == [ended.remindedAt?.date.timeIntervalSince1970, nil])
+        })
+    }
+
+    @Test("v12 marks passwords of existing studies as checked against 4 characters, keeps open codes usable and replaces the login counts",
+          .timeLimit(.minutes(1)))
+    func v12SecurityColumns() async throws {
+        try await upgraded(from: "v11-session-refresh-grace", fill: { db in
+            try db.execute(sql: """
+                INSERT INTO studies (id, title, running, access, password_hash, participants_may_leave, modules, created_at, updated_at)
+                    VALUES ('secret', '{"en":"Secret"}', 1, 'password', 'old-hash', 1, '[]', 0, 0);
+                INSERT INTO mail_tokens (token_hash, user_id, purpose, expires_at) VALUES ('open-code', 1, 'passwordReset', 9999999999);
+                INSERT INTO login_failures (login, failures, first_failure, last_failure) VALUES ('old', 3, 0, 0);
+                """)
+        }, check: { store in
+            let secret = try #require(try await store.study(id: "secret"))
+            #expect(secret.passwordMinimumLength == 4)
+            #expect(StudyCommand.passwordWarning(secret)?.contains("when 4 characters were enough") == true)
+            #expect(try await store.study(id: "pilot")?.passwordMinimumLength == nil)
+            #expect(try await store.consumeMailToken(purpose: .passwordReset, tokenHash: "open-code", now: Date(timeIntervalSince1970: 1)) == 1)
+            let tables = try await store.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+            #expect(tables.contains("throttle_counts") && !tables.contains("login_failures"))
         })
     }
 }

@@ -27,10 +27,10 @@ struct TestServer {
             clock: clock, passwords: PasswordHasher(cost: 4), comparisonMinimumParticipants: minimumParticipants)
     }
 
-    /// Runs `body` against the server driven in-process.
+    /// Runs `body` against the server driven in-process, with its mail queue running (stopped,
+    /// and so drained, when `body` returns).
     func run(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let app = Application(router: ServerApplication.router(environment: environment))
-        try await app.test(.router) { client in try await body(client) }
+        try await runInProcess(environment, body)
     }
 
     // MARK: Fixtures made the way a coordinator makes them
@@ -56,8 +56,10 @@ struct TestServer {
         return file.path
     }
 
-    /// The code from a mail to `address` whose subject contains `subject`.
-    func mailedCode(to address: String, subject: String = "activate") throws -> String {
+    /// The code from a mail to `address` whose subject contains `subject`, once the mail queue
+    /// has sent what it holds.
+    func mailedCode(to address: String, subject: String = "activate") async throws -> String {
+        await environment.mail.idle()
         for message in try spool.messages().reversed() {
             let text = try String(contentsOf: message.url, encoding: .utf8)
             let lines = text.split(whereSeparator: \.isNewline)
@@ -113,7 +115,7 @@ extension TestClientProtocol {
         let created = try await json(.post, "/api/v1/account/register",
                                      body: RegisterRequest(username: name, email: email, password: password))
         #expect(created.status == .created)
-        let activated = try await json(.post, "/api/v1/account/activate", body: TokenRequest(token: try server.mailedCode(to: email)))
+        let activated = try await json(.post, "/api/v1/account/activate", body: TokenRequest(token: try await server.mailedCode(to: email)))
         #expect(activated.status == .ok)
         let login = try await json(.post, "/api/v1/account/login", body: LoginRequest(login: name, password: password))
         #expect(login.status == .ok)

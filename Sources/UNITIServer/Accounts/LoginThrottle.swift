@@ -1,80 +1,46 @@
 import Foundation
 
-/// When repeated failures must wait: after `freeAttempts` failures inside `window`, each further
-/// attempt must wait a delay that doubles per failure (capped). A count whose window has passed
-/// and whose last delay is over is forgotten. The rule of the login throttle (``LoginThrottle``)
-/// and of the study-password throttle (``StudyPasswordThrottle``), which keep their counts apart.
-public struct ThrottleRule: Sendable {
-    public var freeAttempts: Int
-    public var window: TimeInterval
-    public var baseDelay: TimeInterval
-    public var maximumDelay: TimeInterval
-
-    public init(freeAttempts: Int = 5, window: TimeInterval = 15 * 60, baseDelay: TimeInterval = 2,
-                maximumDelay: TimeInterval = 15 * 60) {
-        self.freeAttempts = freeAttempts
-        self.window = window
-        self.baseDelay = baseDelay
-        self.maximumDelay = maximumDelay
-    }
-
-    /// Failures counted so far for one key.
-    public struct Count: Sendable, Hashable {
-        public var failures: Int
-        public var firstFailure: Date
-        public var lastFailure: Date
-
-        public init(failures: Int, firstFailure: Date, lastFailure: Date) {
-            self.failures = failures
-            self.firstFailure = firstFailure
-            self.lastFailure = lastFailure
-        }
-    }
-
-    /// Whether a count is old enough to forget.
-    public func isExpired(_ count: Count, now: Date) -> Bool {
-        now.timeIntervalSince(count.firstFailure) > window && now.timeIntervalSince(count.lastFailure) > maximumDelay
-    }
-
-    /// Seconds still to wait after `count`, or nil when the next attempt may go ahead.
-    public func retryAfter(_ count: Count?, now: Date) -> Int? {
-        guard let count, !isExpired(count, now: now), count.failures >= freeAttempts else { return nil }
-        let exponent = min(count.failures - freeAttempts, 16)
-        let delay = min(baseDelay * pow(2, Double(exponent)), maximumDelay)
-        let remaining = count.lastFailure.addingTimeInterval(delay).timeIntervalSince(now)
-        return remaining > 0 ? Int(remaining.rounded(.up)) : nil
-    }
-
-    /// The count after one more failure at `now` (a new count when there was none or it expired).
-    public func adding(failureAt now: Date, to count: Count?) -> Count {
-        guard var count, !isExpired(count, now: now) else { return Count(failures: 1, firstFailure: now, lastFailure: now) }
-        count.failures += 1
-        count.lastFailure = now
-        return count
-    }
-}
-
-/// Slows repeated failed logins for one login name by ``ThrottleRule``, answered with 429 and
-/// `Retry-After`. A success clears the count.
+/// Slows guessing passwords at logins, answered with 429 and `Retry-After`, by two counts:
 ///
-/// The count lives in the store (``LoginFailureStore``), checked and counted in one step: every
+/// - per **account**, whichever name is typed (username or e-mail address), by ``rule`` (five
+///   free failures in fifteen minutes, then 2 s doubling up to fifteen minutes); a name without
+///   an account is counted under its normalised text, so guesses at it are slowed the same way.
+///   A success clears the account's count.
+/// - per **client address** (``ClientAddress``) across all accounts, by ``clientRule`` (30 free
+///   failures in fifteen minutes): one password tried against many accounts. A success takes
+///   back only its own try, so logging in to one's own account now and then does not reset it.
+///
+/// The counts live in the store (``ThrottleStore``), checked and counted in one step: every
 /// server process behind one port counts the same guesses, a restart forgets nothing, and
 /// simultaneous guesses cannot all pass one check before any of them is counted.
 public struct LoginThrottle: Sendable {
     public let rule: ThrottleRule
+    public let clientRule: ThrottleRule
 
-    public init(freeAttempts: Int = 5, window: TimeInterval = 15 * 60, baseDelay: TimeInterval = 2,
-                maximumDelay: TimeInterval = 15 * 60) {
-        rule = ThrottleRule(freeAttempts: freeAttempts, window: window, baseDelay: baseDelay, maximumDelay: maximumDelay)
+    public init(rule: ThrottleRule = ThrottleRule(), clientRule: ThrottleRule = ThrottleRule(freeAttempts: 30)) {
+        self.rule = rule
+        self.clientRule = clientRule
     }
 
-    /// Seconds the caller must still wait before trying `login` again, or nil after counting this
-    /// try as a failure (``recordSuccess(login:store:)`` takes it back).
-    func startAttempt(login: String, store: ServerStore, now: Date) async throws -> Int? {
-        try await store.startLoginAttempt(login: login, rule: rule, now: now)
+    /// The key of the account a login names, else of the typed name (trimmed, lower-cased, as
+    /// logins are matched).
+    static func key(account: UserAccount?, login: String) -> String {
+        if let account { return "login:account:\(account.id)" }
+        return "login:name:" + login.trimmingCharacters(in: .whitespaces).lowercased()
     }
 
-    func recordSuccess(login: String, store: ServerStore) async throws {
-        try await store.clearLoginFailures(login: login)
+    func keys(account: UserAccount?, login: String, client: ClientAddress?) -> [ThrottleKey] {
+        [ThrottleKey(Self.key(account: account, login: login), rule)] + (client.map { [ThrottleKey("login:client:\($0.throttleKey)", clientRule)] } ?? [])
+    }
+
+    /// Seconds the caller must still wait, or nil after counting this try as a failure
+    /// (``recordSuccess(account:client:store:)`` takes it back).
+    func startAttempt(account: UserAccount?, login: String, client: ClientAddress?, store: ServerStore, now: Date) async throws -> Int? {
+        try await store.startThrottledAttempt(keys(account: account, login: login, client: client), now: now)
+    }
+
+    func recordSuccess(account: UserAccount, client: ClientAddress?, store: ServerStore) async throws {
+        try await store.finishThrottledAttempt(clearing: [Self.key(account: account, login: "")],
+                                               takingBack: client.map { ["login:client:\($0.throttleKey)"] } ?? [])
     }
 }

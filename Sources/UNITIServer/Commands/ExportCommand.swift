@@ -10,13 +10,23 @@ import UNITIProtocol
 /// (``SheetStore/exportSheets(studyId:_:)``) and its rows go straight to a buffered file, so the
 /// memory needed does not grow with the study (Scripts/bench/scale measures it). Each file is
 /// written under a temporary name and renamed when complete.
-/// - `csv`: one row per answer (``StudyExport``), RFC 4180;
+/// - `csv`: one row per answer (``StudyExport``), RFC 4180, formula-like cells neutralised
+///   (``StudyExport/neutralised(_:)``);
 /// - `json`: the same rows as one JSON array, one row object per line;
 /// - `jsonl`: the same rows as JSON lines, one object per line;
 /// - `fhir-ndjson`: FHIR R4 bulk-data style, one resource per line and one file per type:
 ///   `ID-Patient.ndjson`, `ID-Questionnaire.ndjson`, `ID-QuestionnaireResponse.ndjson` (``FHIRBulkExport``).
 struct ExportCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export a study's answers.")
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Export a study's answers.",
+        discussion: """
+            Files are written readable by you only (0600; a folder made for them 0700).
+
+            CSV: a cell that a spreadsheet would run as a formula, one beginning with =, +, -, @, a tab \
+            or a carriage return, gets a leading ' (so =HYPERLINK(...) in a free-text answer stays text). \
+            A cell that is a plain number (-3, -42.5) stays as it is. JSON, JSON lines and FHIR keep every \
+            value as given.
+            """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case csv, json, jsonl
@@ -26,7 +36,7 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @Option(help: "Study id.") var study: String
     @Option(help: "csv, json, jsonl (JSON lines) or fhir-ndjson (FHIR R4 resources, one per line).") var format: Format = .csv
-    @Option(help: "Directory to write into (created if needed).") var out: String
+    @Option(help: "Directory to write into (created if needed, readable by you only).") var out: String
 
     func run() async throws {
         let store = try await database.openStore()
@@ -42,7 +52,7 @@ struct ExportCommand: AsyncParsableCommand {
     private func export(_ store: ServerStore) async throws {
         guard try await store.study(id: study) != nil else { throw ValidationError("No study '\(study)'; see 'study list'.") }
         let directory = URL(fileURLWithPath: out)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try PrivateFiles.createFolder(directory.path)
         switch format {
         case .csv, .json, .jsonl:
             let file = try ExportFile(directory.appendingPathComponent("\(study)-answers.\(format.rawValue)"))

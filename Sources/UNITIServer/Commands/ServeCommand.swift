@@ -41,12 +41,20 @@ struct ServeCommand: AsyncParsableCommand {
             help: "Seconds a refresh token lives unused (each renewal gives a new one); also the longest a portal session lasts.")
     var refreshTokenLifetime: Int = 30 * 24 * 60 * 60
 
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
+        "A proxy in front of the server (repeatable): its X-Forwarded-For names the client address the throttles count. Default: loopback, as nginx on this machine; 'none' believes no proxy.",
+        valueName: "address"))
+    var trustedProxies: [String] = []
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535.") }
         guard accessTokenLifetime > 0, refreshTokenLifetime > 0, accessTokenLifetime < refreshTokenLifetime else {
             throw ValidationError("--access-token-lifetime and --refresh-token-lifetime must be positive seconds, the access token's shorter (given \(accessTokenLifetime) and \(refreshTokenLifetime)).")
         }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4 to 31.") }
+        if !trustedProxies.isEmpty {
+            do { _ = try TrustedProxies(parsing: trustedProxies) } catch { throw ValidationError("\(error)") }
+        }
         if let publicURL, Self.portalBase(publicURL) == nil {
             throw ValidationError("--public-url must be an http or https address without query or fragment, e.g. https://study.example.org.")
         }
@@ -64,6 +72,9 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "uniti-server")
         logger.logLevel = ProcessInfo.processInfo.environment["UNITI_SERVER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        for warning in Self.sharedFileWarnings(database: database.database, spool: smtpURL == nil ? spool.mailSpool : nil) {
+            logger.warning("\(warning)")
+        }
         let store = try await database.openStore()
         let mailer: any Mailer
         if let smtpURL {
@@ -75,7 +86,8 @@ struct ServeCommand: AsyncParsableCommand {
                                             // Without the portal there is no page to link to: mails carry the code only.
                                             publicURL: noPortal ? nil : publicURL.flatMap(Self.portalBase),
                                             accessTokenLifetime: TimeInterval(accessTokenLifetime),
-                                            refreshTokenLifetime: TimeInterval(refreshTokenLifetime))
+                                            refreshTokenLifetime: TimeInterval(refreshTokenLifetime),
+                                            trustedProxies: trustedProxies.isEmpty ? .loopback : try TrustedProxies(parsing: trustedProxies))
         let app = ServerApplication.application(environment: environment, host: host, port: port, portal: !noPortal, logger: logger) { [host] port in
             FileHandle.standardOutput.write(Data("uniti-server listening on http://\(host):\(port)\n".utf8))
         }
@@ -86,5 +98,21 @@ struct ServeCommand: AsyncParsableCommand {
             throw error
         }
         await store.close()
+    }
+}
+
+extension ServeCommand {
+    /// One line per server file that others can read (``PrivateFiles/warnings(_:)``): a SQLite
+    /// database with its `-wal` and `-shm`, and the spooled mails. The server makes new ones
+    /// private; older ones, or ones an operator copied, are named at start, not changed.
+    static func sharedFileWarnings(database: String, spool: String?) -> [String] {
+        var paths: [String] = []
+        if case .sqlite(let path)? = try? StoreLocation(parsing: database) {
+            paths += [path, path + "-wal", path + "-shm"]
+        }
+        if let spool, let mails = try? SpoolMailer(directory: URL(fileURLWithPath: spool)).messages() {
+            paths += mails.map(\.url.path)
+        }
+        return PrivateFiles.warnings(paths)
     }
 }

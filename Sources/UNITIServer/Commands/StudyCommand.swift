@@ -19,7 +19,7 @@ struct StudyCommand: AsyncParsableCommand {
         var consent: String?
         @Option(help: "How participants join: public, password or byRequest.")
         var access: StudyAccess?
-        @Option(help: "Join password of a password study.")
+        @Option(help: ArgumentHelp("Join password of a password study (at least \(StudyRules.minimumPasswordLength) characters)."))
         var password: String?
         @Flag(inversion: .prefixedNo, help: "Whether participants may leave the study.")
         var participantsMayLeave: Bool?
@@ -42,8 +42,12 @@ struct StudyCommand: AsyncParsableCommand {
             if let consent { study.consent = try Self.text(consent, option: "--consent") }
             if let access { study.access = access }
             if let password {
-                guard password.count >= 4 else { throw ValidationError("--password needs at least 4 characters.") }
+                let minimum = StudyRules.minimumPasswordLength
+                guard password.count >= minimum else {
+                    throw ValidationError("--password needs at least \(minimum) characters: a short one is guessed quickly, even slowed down.")
+                }
                 study.passwordHash = await hasher.hash(password)
+                study.passwordMinimumLength = minimum
             }
             if let participantsMayLeave { study.participantsMayLeave = participantsMayLeave }
             if let running { study.running = running }
@@ -98,12 +102,24 @@ struct StudyCommand: AsyncParsableCommand {
     /// A study as the coordinator sees it: what participants are shown (``StudyInfo``), and beside
     /// it the settings only the coordinator sees (`rewards`).
     static func overview(_ study: StudyRecord, questionnaires: [QuestionnaireDocument]) throws -> JSONValue {
-        let info = StudyPresenter.info(study, membership: .none, questionnaires: questionnaires)
+        var info = StudyPresenter.info(study, membership: .none, questionnaires: questionnaires)
+        info.description = study.description  // the coordinator sees it, whatever a stranger sees
         guard case .object(var fields) = try JSONDecoder().decode(JSONValue.self, from: JSONCoding.data(info)) else {
             throw ValidationError("Study '\(study.id)' could not be shown.")
         }
         fields["rewards"] = .bool(study.rewards)
         return .object(fields)
+    }
+
+    /// The warning for a study whose password may be shorter than the rule asks (set when 4
+    /// characters were enough, or written to the store directly): it keeps working, but a short
+    /// one is guessed quickly. Nil when there is nothing to warn about.
+    static func passwordWarning(_ study: StudyRecord) -> String? {
+        let minimum = StudyRules.minimumPasswordLength
+        guard study.passwordHash != nil, (study.passwordMinimumLength ?? 0) < minimum else { return nil }
+        let when = study.passwordMinimumLength.map { "when \($0) characters were enough" } ?? "without a length check"
+        return "warning: study '\(study.id)' has a password set \(when), so it may be shorter than \(minimum) characters; "
+            + "it still works. Give it one of at least \(minimum) characters with 'study update \(study.id) --password …'."
     }
 
     struct Create: AsyncParsableCommand {
@@ -173,6 +189,8 @@ struct StudyCommand: AsyncParsableCommand {
             let store = try await database.openStore()
             guard let study = try await store.study(id: id) else { throw ValidationError("No study '\(id)'; see 'study list'.") }
             try CommandOutput.json(StudyCommand.overview(study, questionnaires: try await store.latestQuestionnaires(studyId: id)))
+            // Beside the JSON, which stays one document on stdout.
+            if let warning = StudyCommand.passwordWarning(study) { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
         }
     }
 

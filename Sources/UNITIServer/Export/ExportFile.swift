@@ -15,10 +15,14 @@ final class ExportFile: @unchecked Sendable {
         self.destination = destination
         temporary = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw ExportFailure("Cannot write \(destination.path): \(String(cString: strerror(errno))).")
+        // Private (0600) from the start: an export holds every participant's answers. A partial
+        // file of an earlier export that died under the same process id is ours to replace.
+        unlink(temporary.path)
+        do {
+            handle = try PrivateFiles.create(temporary.path)
+        } catch {
+            throw ExportFailure("\(error)")
         }
-        handle = try FileHandle(forWritingTo: temporary)
         buffer.reserveCapacity(Self.chunkSize)
     }
 

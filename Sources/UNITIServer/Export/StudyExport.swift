@@ -76,9 +76,22 @@ public enum StudyExport {
         csvLine(header) + rows.map { csvLine(fields($0)) }.joined()
     }
 
-    /// One CSV record with its line break (CRLF).
+    /// One CSV record with its line break (CRLF), each cell neutralised (``neutralised(_:)``).
     static func csvLine(_ fields: [String]) -> String {
-        fields.map(quote).joined(separator: ",") + "\r\n"
+        fields.map { quote(neutralised($0)) }.joined(separator: ",") + "\r\n"
+    }
+
+    /// A cell a spreadsheet would run as a formula, with a leading `'` (OWASP's rule against CSV
+    /// injection, issue 27): one that begins with `=`, `+`, `-`, `@`, a tab or a carriage return.
+    /// A participant's free text `=HYPERLINK(…)` or `@SUM(1+9)` would otherwise run on the
+    /// coordinator's machine. A cell that is a plain number (`-3`, `-42.5`, `+2`, `-1e-07`) stays as
+    /// it is, whatever its column: numeric answers and readings are values, and a free-text
+    /// answer that is only a number runs nothing, so it keeps the number the person typed. Only
+    /// CSV: JSON, JSON lines and FHIR keep every value as given.
+    static func neutralised(_ cell: String) -> String {
+        guard let first = cell.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first),
+              cell.wholeMatch(of: #/[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?/#) == nil else { return cell }
+        return "'" + cell
     }
 
     /// A row's fields in the order of ``header``.

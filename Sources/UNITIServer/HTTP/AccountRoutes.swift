@@ -28,7 +28,7 @@ struct AccountRoutes: Sendable {
     private func register(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(RegisterRequest.self, context: context)
         try await accounts.register(username: body.username, email: body.email, password: body.password,
-                                    language: body.language ?? "en")
+                                    language: body.language ?? "en", client: context.clientAddress)
         return try JSONResponse.make(StatusMessage(status: "activation_mail_sent"), status: .created)
     }
 
@@ -71,7 +71,7 @@ struct AccountRoutes: Sendable {
 
     private func login(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(LoginRequest.self, context: context)
-        let account = try await accounts.accountForLogin(login: body.login, password: body.password)
+        let account = try await accounts.accountForLogin(login: body.login, password: body.password, client: context.clientAddress)
         return try JSONResponse.make(try await newSession(for: account.id))
     }
 
@@ -98,7 +98,7 @@ struct AccountRoutes: Sendable {
 
     private func startPasswordReset(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(PasswordResetRequest.self, context: context)
-        try await accounts.startPasswordReset(email: body.email)
+        try await accounts.startPasswordReset(email: body.email, client: context.clientAddress)
         return try JSONResponse.make(StatusMessage(status: "reset_mail_sent_if_account_exists"), status: .accepted)
     }
 
@@ -141,7 +141,7 @@ struct AccountRoutes: Sendable {
 
     private func reactivate(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(ReactivateRequest.self, context: context)
-        let account = try await accounts.reactivate(login: body.login, password: body.password)
+        let account = try await accounts.reactivate(login: body.login, password: body.password, client: context.clientAddress)
         return try JSONResponse.make(try await newSession(for: account.id))
     }
 }

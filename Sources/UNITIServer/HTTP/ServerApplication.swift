@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// Builds the study server as a value: the router with every route, ready to run on a socket
 /// (`serve`) or to drive in-process in tests.
@@ -9,24 +10,34 @@ public enum ServerApplication {
     /// `portal` is false (`serve --no-portal`).
     public static func router(environment: ServerEnvironment, portal: Bool = true) -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self)
+        let portalRoutes = portal ? PortalRoutes(environment: environment) : nil
         router.add(middleware: APIErrorMiddleware())
+        if let portalRoutes { router.add(middleware: PortalFallbackPages(routes: portalRoutes)) }
         router.add(middleware: TokenInURLGuard())
+        router.add(middleware: ClientAddressMiddleware(proxies: environment.trustedProxies))
         router.get("health") { _, _ in try JSONResponse.make(StatusMessage(status: "ok")) }
-        let api = router.group("api/v1")
-        api.get("openapi.yaml") { _, _ in
+        // What anyone may read: the API's description and the module resources.
+        let publicAPI = router.group("api/v1")
+        publicAPI.get("openapi.yaml") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.data)))
         }
+        ModuleResourceRoutes(environment: environment).register(on: publicAPI.group("resources"))
+        // Everything else carries a person's data or tokens: no cache keeps it.
+        let api = router.group("api/v1").add(middleware: NoStoreMiddleware())
         AccountRoutes(environment: environment).register(on: api.group("account"))
         StudyRoutes(environment: environment).register(studies: api.group("studies"), questionnaires: api.group("questionnaires"))
         SheetRoutes(environment: environment).register(sheets: api.group("sheets"), api: api)
         RecordRoutes(environment: environment).register(on: api.group("records"))
-        ModuleResourceRoutes(environment: environment).register(on: api.group("resources"))
         RewardRoutes(environment: environment).register(on: api)
-        if portal {
-            PortalRoutes(environment: environment).register(on: router.group())
-        }
+        portalRoutes?.register(on: router.group())
         return router
+    }
+
+    /// The services that run beside the HTTP server: the mail queue (``MailQueue``), started with
+    /// it and stopped after it, so that mail of the last requests still goes out.
+    public static func services(_ environment: ServerEnvironment) -> [any Service] {
+        [environment.mail]
     }
 
     /// The application listening on `host:port`. SIGTERM and SIGINT shut it down gracefully
@@ -38,6 +49,7 @@ public enum ServerApplication {
         Application(
             router: router(environment: environment, portal: portal),
             configuration: .init(address: .hostname(host, port: port), serverName: "uniti-server"),
+            services: services(environment),
             onServerRunning: { channel in await onServerRunning?(channel.localAddress?.port ?? port) },
             logger: logger
         )

@@ -61,14 +61,12 @@ struct SheetRoutes: Sendable {
             }
             return date
         }
+        // Another study's questionnaire is answered like an unknown one (see StudyRoutes).
+        let unknown = APIError.notFound("No questionnaire '\(questionnaireId)' that you may compare.")
         guard let studyId = try await store.studyId(ofQuestionnaire: questionnaireId),
-              let study = try await store.study(id: studyId) else {
-            throw APIError.notFound("No questionnaire '\(questionnaireId)'.")
-        }
+              let study = try await store.study(id: studyId) else { throw unknown }
         let membership = try await store.membership(studyId: studyId, userId: user.account.id)
-        guard StudyPresenter.mayReadContent(study, membership: membership) else {
-            throw APIError(.forbidden, "not_a_member", "Join study '\(studyId)' to compare its answers.")
-        }
+        guard StudyPresenter.mayReadContent(study, membership: membership) else { throw unknown }
         let from = try time("from")
         let to = try time("to")
         // Within the study: only its current members are compared (someone who left is not).

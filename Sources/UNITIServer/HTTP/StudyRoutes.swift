@@ -99,14 +99,13 @@ struct StudyRoutes: Sendable {
         guard let id = context.parameters.get("id"), let version = context.parameters.get("version", as: Int.self) else {
             throw APIError.notFound("No such questionnaire version.")
         }
+        // Another study's questionnaire is answered like an unknown one: a different answer would
+        // tell which study a questionnaire id belongs to.
+        let unknown = APIError.notFound("No questionnaire '\(id)' in version \(version) that you may read.")
         guard let document = try await store.questionnaire(id: id, version: version),
-              let study = try await store.study(id: document.studyId) else {
-            throw APIError.notFound("No questionnaire '\(id)' in version \(version).")
-        }
+              let study = try await store.study(id: document.studyId) else { throw unknown }
         let membership = try await store.membership(studyId: study.id, userId: user.account.id)
-        guard StudyPresenter.mayReadContent(study, membership: membership) else {
-            throw APIError(.forbidden, "not_a_member", "Join study '\(study.id)' to read its questionnaires.")
-        }
+        guard StudyPresenter.mayReadContent(study, membership: membership) else { throw unknown }
         return try JSONResponse.withETag(document, request: request)
     }
 }

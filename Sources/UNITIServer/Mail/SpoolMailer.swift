@@ -1,7 +1,8 @@
 import Foundation
 
 /// Writes each message as an `.eml` file into a directory: nothing to set up, and tests (and a
-/// coordinator without a mail server) read activation and reset links from there.
+/// coordinator without a mail server) read activation and reset links from there. The messages
+/// carry live codes, so the folder is 0700 and each file 0600 (``PrivateFiles``).
 public struct SpoolMailer: Mailer {
     public let directory: URL
     let sender: String
@@ -14,13 +15,13 @@ public struct SpoolMailer: Mailer {
     }
 
     public func send(_ mail: OutgoingMail) async throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try PrivateFiles.createFolder(directory.path)
         let now = clock.now()
         // Sortable by time, unique by a random suffix.
         let id = String(format: "%013.0f", now.timeIntervalSince1970 * 1000) + "-" + String(SecretTokens.generate().prefix(8))
         let file = directory.appendingPathComponent("\(id).eml")
         let temporary = directory.appendingPathComponent(".\(id).tmp")
-        try Data(mail.rfc5322(from: sender, date: now, messageId: id).utf8).write(to: temporary)
+        try PrivateFiles.write(Data(mail.rfc5322(from: sender, date: now, messageId: id).utf8), toNew: temporary.path)
         try FileManager.default.moveItem(at: temporary, to: file)
     }
 

@@ -86,7 +86,11 @@ extension PortalRoutes {
         do {
             try await accounts.changePassword(account: session.account, current: form["currentPassword"], new: form["password"],
                                               keeping: session.id)
-            return visit.redirect(to: "/profile?notice=passwordChangedOthersOut")
+            // A new session for the new password: a cookie seen or taken before the change (with
+            // the old password, perhaps) opens nothing afterwards.
+            let secret = try await sessions.start(userId: session.account.id)
+            try await sessions.end(session)
+            return visit.redirect(to: "/profile?notice=passwordChangedOthersOut", setting: [sessions.cookie(secret: secret, secure: visit.secure)])
         } catch {
             guard let (status, message) = Self.explain(error, visit.language) else { throw error }
             return try page("profile", visit, status: status, values.merging(["passwordError": message]) { $1 })
@@ -140,7 +144,10 @@ extension PortalRoutes {
                 "leaveLabel": PortalText.text(membership == .pending ? "portal.studies.withdraw" : "portal.studies.leave", visit.language),
                 "noLeave": membership == .member && !study.participantsMayLeave,
             ]
-            if let description = study.description?.text(in: visit.language), !description.isEmpty { row["description"] = description }
+            if StudyPresenter.mayReadDescription(study, membership: membership),
+               let description = study.description?.text(in: visit.language), !description.isEmpty {
+                row["description"] = description
+            }
             if let failure, failure.studyId == study.id { row["studyError"] = failure.message }
             return row
         }

@@ -29,14 +29,14 @@ struct PortalRoutes: Sendable {
         group.get("portal.css") { _, _ in try styleSheet() }
         group.get("/") { request, _ in try await start(request) }
         group.get("login") { request, _ in try await show("login", request) }
-        group.post("login") { request, _ in try await login(request) }
-        group.post("reactivate") { request, _ in try await reactivate(request) }
+        group.post("login") { request, context in try await login(request, context) }
+        group.post("reactivate") { request, context in try await reactivate(request, context) }
         group.get("register") { request, _ in try await show("register", request) }
-        group.post("register") { request, _ in try await register(request) }
+        group.post("register") { request, context in try await register(request, context) }
         group.get("activate") { request, _ in try await show("activate", request) }
         group.post("activate") { request, _ in try await activate(request) }
         group.get("password/forgot") { request, _ in try await show("forgot", request) }
-        group.post("password/forgot") { request, _ in try await forgotPassword(request) }
+        group.post("password/forgot") { request, context in try await forgotPassword(request, context) }
         group.get("password/reset") { request, _ in try await show("reset", request) }
         group.post("password/reset") { request, _ in try await resetPassword(request) }
         group.post("logout") { request, _ in try await logout(request) }
@@ -54,8 +54,7 @@ struct PortalRoutes: Sendable {
     ///   the logout's own cookie change comes before the start page is cached. Without this,
     ///   the back button after logout showed the start page again (PortalBrowserTests).
     func visit(_ request: Request, renewingVisitorToken: Bool = false) async throws -> PortalVisit {
-        let language = PortalText.language(cookie: request.cookies[PortalText.languageCookie]?.value,
-                                           acceptLanguage: request.headers[.acceptLanguage])
+        let language = Self.language(request)
         let secure = Self.isSecure(request)
         let session = try await sessions.current(request)
         let csrf = try await csrfKeys.csrf()
@@ -84,6 +83,11 @@ struct PortalRoutes: Sendable {
             throw PortalRefusal(status: .forbidden, messageKey: "portal.error.csrf")
         }
         return (form, visit)
+    }
+
+    /// The visitor's language, from the switch's cookie or `Accept-Language` (``PortalText``).
+    static func language(_ request: Request) -> String {
+        PortalText.language(cookie: request.cookies[PortalText.languageCookie]?.value, acceptLanguage: request.headers[.acceptLanguage])
     }
 
     /// TLS ends at this server only behind a proxy, which says so in `X-Forwarded-Proto`; the
@@ -172,11 +176,11 @@ struct PortalRoutes: Sendable {
         return try page("start", visit, notice(request, visit.language).merging(["studies": studies, "hasStudies": !studies.isEmpty]) { $1 })
     }
 
-    private func login(_ request: Request) async throws -> Response {
+    private func login(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let (form, visit) = try await checkedForm(request)
         let login = form["login"]
         do {
-            let account = try await accounts.accountForLogin(login: login, password: form["password"])
+            let account = try await accounts.accountForLogin(login: login, password: form["password"], client: context.clientAddress)
             return try await signIn(account, visit)
         } catch let error as APIError where error.code == "account_deactivated" {
             // The password was right (it is checked first), so the person may bring the account back.
@@ -195,18 +199,19 @@ struct PortalRoutes: Sendable {
 
     /// The reactivation form's answer: the password again (it is never carried from the login
     /// form, not even hidden in the page), then the account is active and the person signed in.
-    private func reactivate(_ request: Request) async throws -> Response {
+    private func reactivate(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let (form, visit) = try await checkedForm(request)
         let login = form["login"]
         do {
-            let account = try await accounts.reactivate(login: login, password: form["password"])
+            let account = try await accounts.reactivate(login: login, password: form["password"], client: context.clientAddress)
             return try await signIn(account, visit, notice: "reactivated")
         } catch {
             return try failed("reactivate", visit, error, ["login": login])
         }
     }
 
-    private func register(_ request: Request) async throws -> Response {
+    /// A taken address leads to the same page as a new one (``AccountService/register(username:email:password:language:client:)``).
+    private func register(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let (form, visit) = try await checkedForm(request)
         let echo: [String: Any] = ["username": form["username"], "email": form["email"]]
         guard form["password"] == form["passwordRepeat"] else {
@@ -215,7 +220,7 @@ struct PortalRoutes: Sendable {
         }
         do {
             try await accounts.register(username: form["username"], email: form["email"], password: form["password"],
-                                        language: visit.language)
+                                        language: visit.language, client: context.clientAddress)
             return visit.redirect(to: "/activate?notice=registered")
         } catch {
             return try failed("register", visit, error, echo)
@@ -232,10 +237,10 @@ struct PortalRoutes: Sendable {
         }
     }
 
-    private func forgotPassword(_ request: Request) async throws -> Response {
+    private func forgotPassword(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let (form, visit) = try await checkedForm(request)
         do {
-            try await accounts.startPasswordReset(email: form["email"])
+            try await accounts.startPasswordReset(email: form["email"], client: context.clientAddress)
             return visit.redirect(to: "/password/reset?notice=resetMailSent")
         } catch {
             return try failed("forgot", visit, error, ["email": form["email"]])
@@ -266,19 +271,30 @@ struct PortalRoutes: Sendable {
         return visit.redirect(to: "/login?notice=loggedOut", setting: [sessions.expiredCookie(secure: visit.secure)])
     }
 
-    /// Sets the language cookie and returns to the page the switch was on (a local path only,
-    /// so the form cannot be used to send a visitor elsewhere).
+    /// Sets the language cookie and returns to the page the switch was on (a path of this site
+    /// only, ``sameSitePath(_:)``, so the form cannot be used to send a visitor elsewhere).
     private func switchLanguage(_ request: Request) async throws -> Response {
         let (form, visit) = try await checkedForm(request)
         let language = form["language"]
         guard PortalText.languages.contains(language) else {
             throw PortalRefusal(status: .unprocessableContent, messageKey: "portal.error.invalid_language")
         }
-        let back = form["back"]
-        let target = back.hasPrefix("/") && !back.hasPrefix("//") && !back.contains("\\") ? back : "/"
+        let target = Self.sameSitePath(form["back"])
         let cookie = Cookie(name: PortalText.languageCookie, value: language, maxAge: 365 * 24 * 60 * 60, path: "/",
                             secure: visit.secure, httpOnly: true, sameSite: .lax)
         return visit.redirect(to: target, setting: [cookie])
+    }
+}
+
+extension PortalRoutes {
+    /// `back` as a path of this site, else the start page. Control characters go first: a browser
+    /// drops a tab or a line break inside a URL, so `/\t/host` would reach it as `//host`,
+    /// another site. What is left must begin with one `/` and hold no `\` (which browsers read as
+    /// `/`).
+    static func sameSitePath(_ back: String) -> String {
+        let cleaned = String(String.UnicodeScalarView(back.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }))
+        guard cleaned.hasPrefix("/"), !cleaned.hasPrefix("//"), !cleaned.contains("\\") else { return "/" }
+        return cleaned
     }
 }
 
@@ -298,23 +314,51 @@ struct PortalErrorPages: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let refusal as PortalRefusal {
-            return try await errorPage(request, refusal.status, PortalText.text(refusal.messageKey, language(request)))
+            return try await errorPage(request, refusal.status, PortalText.text(refusal.messageKey, PortalRoutes.language(request)))
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            // A form over ``PortalForm/maximumBytes``: the limit in words a person can act on.
+            let language = PortalRoutes.language(request)
+            let size = PortalText.size(PortalForm.maximumBytes, language)
+            return try await errorPage(request, .contentTooLarge, PortalText.text("portal.error.tooLarge", language, ["size": size]))
         } catch {
-            if let (status, message) = PortalRoutes.explain(error, language(request)) {
+            if let (status, message) = PortalRoutes.explain(error, PortalRoutes.language(request)) {
                 return try await errorPage(request, status, message)
             }
             if let error = error as? any HTTPResponseError, error.status.code < 500 { throw error }
             context.logger.error("portal request failed: \(String(describing: error))")
-            return try await errorPage(request, .internalServerError, PortalText.text("portal.error.internal", language(request)))
+            return try await errorPage(request, .internalServerError, PortalText.text("portal.error.internal", PortalRoutes.language(request)))
         }
     }
 
-    private func language(_ request: Request) -> String {
-        PortalText.language(cookie: request.cookies[PortalText.languageCookie]?.value, acceptLanguage: request.headers[.acceptLanguage])
-    }
-
     private func errorPage(_ request: Request, _ status: HTTPResponse.Status, _ message: String) async throws -> Response {
-        let visit = try await routes.visit(request)
-        return try routes.page("error", visit, status: status, ["error": message])
+        try await routes.errorPage(request, status, message)
+    }
+}
+
+extension PortalRoutes {
+    /// The error page with a one-line message, in the visitor's language.
+    func errorPage(_ request: Request, _ status: HTTPResponse.Status, _ message: String) async throws -> Response {
+        let visit = try await visit(request)
+        return try page("error", visit, status: status, ["error": message])
+    }
+}
+
+/// An address no route has, outside the API (`/api/`) and `/health`: the portal's error page
+/// with the portal's headers (``SecurityHeaders``), not the API's JSON. Added to the router
+/// itself, since a path no route matches never reaches the portal's group.
+struct PortalFallbackPages: RouterMiddleware {
+    let routes: PortalRoutes
+
+    func handle(_ request: Request, context: ServerRequestContext,
+                next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where (error.status == .notFound || error.status == .methodNotAllowed)
+                    && !request.uri.path.hasPrefix("/api/") && request.uri.path != "/health" {
+            let message = PortalText.text("portal.error.notFound", PortalRoutes.language(request))
+            var response = try await routes.errorPage(request, error.status, message)
+            SecurityHeaders<ServerRequestContext>.apply(to: &response)
+            return response
+        }
     }
 }

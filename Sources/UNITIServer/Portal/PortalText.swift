@@ -21,6 +21,12 @@ enum PortalText {
         return text
     }
 
+    /// A size in words a person can act on: whole megabytes from 1 MB on, else kilobytes ("64 kB").
+    static func size(_ bytes: Int, _ language: String) -> String {
+        bytes >= 1 << 20 ? text("portal.size.megabytes", language, ["count": "\(bytes >> 20)"])
+            : text("portal.size.kilobytes", language, ["count": "\(bytes >> 10)"])
+    }
+
     /// What templates see as `t`: every `portal.` key without its prefix, dots turned into `_`
     /// (mustache reads a dot as a step into a nested value), e.g. `{{t.login_title}}`.
     static func templateTable(_ language: String) -> [String: String] {

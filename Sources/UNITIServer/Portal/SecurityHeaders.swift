@@ -17,6 +17,12 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
+        Self.apply(to: &response)
+        return response
+    }
+
+    /// Sets the headers on a portal response made outside the portal's routes (``PortalFallbackPages``).
+    static func apply(to response: inout Response) {
         response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[Self.referrerPolicy] = "no-referrer"
@@ -24,6 +30,5 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
         if response.headers[.cacheControl] == nil {
             response.headers[.cacheControl] = "no-store"
         }
-        return response
     }
 }

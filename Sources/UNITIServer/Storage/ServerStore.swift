@@ -14,6 +14,8 @@ import UNITIProtocol
 /// - `ModuleResources`: module resources such as a sound catalogue
 /// - `Rewards`: what Track Your Hearing rewards are computed from
 /// - `Secrets`: keys shared by every server process (the portal's CSRF key)
+/// - `Throttles`: the throttles' counts (logins, registration and reset requests, reset mails,
+///   study passwords per study), shared by every server process
 /// - `PersonalData`: everything kept about one person, for their download
 /// The schema has one list of steps per engine (`Storage/Migrations`).
 ///

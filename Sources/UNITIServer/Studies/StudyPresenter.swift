@@ -4,7 +4,8 @@ import UNITIProtocol
 /// Turns a stored study into what a participant is shown, and states who may see a study.
 enum StudyPresenter {
     static func info(_ study: StudyRecord, membership: MembershipStatus, questionnaires: [QuestionnaireDocument]) -> StudyInfo {
-        StudyInfo(id: study.id, title: study.title, description: study.description, consent: study.consent,
+        StudyInfo(id: study.id, title: study.title, description: mayReadDescription(study, membership: membership) ? study.description : nil,
+                  consent: study.consent,
                   startsAt: study.startsAt.map(Timestamps.format), endsAt: study.endsAt.map(Timestamps.format),
                   running: study.running, access: study.access, participantsMayLeave: study.participantsMayLeave,
                   modules: study.modules.map(\.rawValue),
@@ -15,6 +16,15 @@ enum StudyPresenter {
     /// Listed for a user: public studies and every study the user has a standing in.
     static func isListed(_ study: StudyRecord, membership: MembershipStatus) -> Bool {
         study.access == .public || membership != .none
+    }
+
+    /// May read the study's description: anyone for a public study; for a password or by-request
+    /// study its members and those whose request is pending — the study team told them about it,
+    /// while anyone else only guessed or was handed its id (issue 27). The title, the access kind
+    /// and the consent stay visible: the consent is what joining means, so the person reads it
+    /// before joining.
+    static func mayReadDescription(_ study: StudyRecord, membership: MembershipStatus) -> Bool {
+        study.access == .public || membership == .member || membership == .pending
     }
 
     /// May read the study's questionnaires: members, and anyone for a public study.

@@ -2,6 +2,10 @@ import UNITIProtocol
 
 /// What valid study identifiers and a study's modules look like.
 public enum StudyRules {
+    /// Fewest characters of a study's join password (`study create|update --password`): issue 27
+    /// raised it from 4. A shorter one set before keeps working; `study show` warns about it.
+    public static let minimumPasswordLength = 8
+
     /// Lower-case letters, digits and `-`, 1 to 64 characters, starting with a letter or digit.
     public static func isValidId(_ id: String) -> Bool {
         guard (1...64).contains(id.count), let first = id.unicodeScalars.first, first != "-" else { return false }

@@ -105,8 +105,13 @@ extension ServerStore {
         try await database.execute("UPDATE users SET active = \(active) WHERE id = \(userId)")
     }
 
-    func setPasswordHash(userId: Int64, hash: String) async throws {
-        try await database.execute("UPDATE users SET password_hash = \(hash) WHERE id = \(userId)")
+    /// Sets a new password hash and, in the same transaction, cancels the account's open reset
+    /// codes: a code asked for before the change must not undo it.
+    func setPasswordHash(userId: Int64, hash: String, now: Date) async throws {
+        try await database.transaction { db in
+            try await db.execute("UPDATE users SET password_hash = \(hash) WHERE id = \(userId)")
+            try await Self.cancelOpenTokens(db, userId: userId, purpose: .passwordReset, now: now)
+        }
     }
 
     func updateProfile(userId: Int64, update: ProfileUpdate) async throws {
@@ -136,21 +141,40 @@ extension ServerStore {
 
     // MARK: Mail tokens
 
-    func storeMailToken(userId: Int64, purpose: MailTokenPurpose, tokenHash: String, expiresAt: Date) async throws {
-        try await database.execute("""
-            INSERT INTO mail_tokens (token_hash, user_id, purpose, expires_at)
-            VALUES (\(tokenHash), \(userId), \(purpose.rawValue), \(expiresAt))
-            """)
+    /// Keeps a new mailed code and, in the same transaction, cancels the account's other open codes
+    /// of the purpose: only the newest code works (whoever saw an older mail cannot use it).
+    func storeMailToken(userId: Int64, purpose: MailTokenPurpose, tokenHash: String, expiresAt: Date, now: Date) async throws {
+        try await database.transaction { db in
+            try await Self.cancelOpenTokens(db, userId: userId, purpose: purpose, now: now)
+            try await db.execute("""
+                INSERT INTO mail_tokens (token_hash, user_id, purpose, expires_at)
+                VALUES (\(tokenHash), \(userId), \(purpose.rawValue), \(expiresAt))
+                """)
+        }
     }
 
-    /// Uses up a token: returns its user once, if the token is known, unused and not expired.
+    /// Uses up a token: returns its user once, if the token is known, unused, not cancelled and not
+    /// expired, and in the same transaction cancels the account's other open codes of the purpose.
+    /// One statement marks it used: of two processes using the same code at once, one gets the user.
     func consumeMailToken(purpose: MailTokenPurpose, tokenHash: String, now: Date) async throws -> Int64? {
-        // One statement: of two processes using the same code at once, exactly one gets the user.
-        try await database.rowsWritten("""
-            UPDATE mail_tokens SET used_at = \(now)
-            WHERE token_hash = \(tokenHash) AND purpose = \(purpose.rawValue) AND used_at IS NULL AND expires_at > \(now)
-            RETURNING user_id
-            """).first?["user_id"]
+        try await database.transaction { db in
+            guard let userId: Int64 = try await db.row("""
+                UPDATE mail_tokens SET used_at = \(now)
+                WHERE token_hash = \(tokenHash) AND purpose = \(purpose.rawValue) AND used_at IS NULL AND cancelled_at IS NULL
+                  AND expires_at > \(now)
+                RETURNING user_id
+                """)?["user_id"] else { return nil }
+            try await Self.cancelOpenTokens(db, userId: userId, purpose: purpose, now: now)
+            return userId
+        }
+    }
+
+    /// Cancels the account's open codes of `purpose` (in the caller's transaction).
+    private static func cancelOpenTokens(_ db: any SQLExecutor, userId: Int64, purpose: MailTokenPurpose, now: Date) async throws {
+        try await db.execute("""
+            UPDATE mail_tokens SET cancelled_at = \(now)
+            WHERE user_id = \(userId) AND purpose = \(purpose.rawValue) AND used_at IS NULL AND cancelled_at IS NULL
+            """)
     }
 
     // MARK: Sessions

@@ -23,8 +23,10 @@ final class SQLiteDatabase: StoreDatabase {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // A new database and its folder are private (``PrivateFiles``) before SQLite opens them;
+        // SQLite gives its -wal and -shm files the database's mode.
+        try PrivateFiles.createFolder(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        try PrivateFiles.createIfMissing(path)
         pool = try DatabasePool(path: path, configuration: configuration)
         try migrator.migrate(pool)
     }

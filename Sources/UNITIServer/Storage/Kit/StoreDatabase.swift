@@ -61,7 +61,8 @@ enum StoreLock: Sendable {
     }
 
     enum NameSpace: Int32, Sendable {
-        case logins = 7104
+        /// One throttle count (`throttle_counts`).
+        case throttles = 7104
         /// Imports of one questionnaire id (two coordinators at once).
         case questionnaireImports = 7106
     }

@@ -19,6 +19,7 @@ enum PostgreSQLMigrations {
         ("pg6-comparison-snapshots", comparisonSnapshotsV6),
         ("pg7-comparison-reads", comparisonReadsV7),
         ("pg8-session-refresh-grace", sessionRefreshGraceV8),
+        ("pg9-throttles-and-codes", throttlesAndCodesV9),
     ]
 
     /// The lock key that serialises migrations across processes.
@@ -364,5 +365,24 @@ enum PostgreSQLMigrations {
     static let sessionRefreshGraceV8 = """
         ALTER TABLE sessions ADD COLUMN previous_refresh_hash text, ADD COLUMN rotated_at double precision;
         CREATE INDEX sessions_previous_refresh ON sessions (previous_refresh_hash);
+        """
+
+    /// `pg9-throttles-and-codes`: what SQLite's `v12-throttle-counts`, `v12-mail-tokens-cancelled`
+    /// and `v12-study-password-minimum` add (issue 27) — every throttle's counts by key with the
+    /// time its rule forgets them (the per-name login counts are dropped), when a mailed code was
+    /// cancelled, and the fewest characters a study's password had to have (4 before).
+    static let throttlesAndCodesV9 = """
+        DROP TABLE login_failures;
+        CREATE TABLE throttle_counts (
+            key text PRIMARY KEY,
+            failures integer NOT NULL,
+            first_failure double precision NOT NULL,
+            last_failure double precision NOT NULL,
+            forget_after double precision NOT NULL
+        );
+        CREATE INDEX throttle_counts_forget ON throttle_counts (forget_after);
+        ALTER TABLE mail_tokens ADD COLUMN cancelled_at double precision;
+        ALTER TABLE studies ADD COLUMN password_minimum integer;
+        UPDATE studies SET password_minimum = 4 WHERE password_hash IS NOT NULL
         """
 }

@@ -31,6 +31,9 @@ enum SQLiteMigrations {
         migrator.registerMigration("v9-comparison-running", migrate: ComparisonSumSchema.v9)
         migrator.registerMigration("v10-comparison-snapshots", migrate: ComparisonSumSchema.v10)
         migrator.registerMigration("v11-session-refresh-grace", migrate: AccountSchema.v11)
+        migrator.registerMigration("v12-throttle-counts", migrate: ThrottleSchema.v12)
+        migrator.registerMigration("v12-mail-tokens-cancelled", migrate: AccountSchema.v12)
+        migrator.registerMigration("v12-study-password-minimum", migrate: StudySchema.v12)
         return migrator
     }
 }
@@ -197,7 +200,7 @@ enum QuestionnaireSchema {
     }
 }
 
-/// The table behind the login throttle.
+/// The table of the login throttle before issue 27 (`v12-throttle-counts` drops it).
 enum LoginFailureSchema {
     /// `v7-login-failures`: failed logins per login name, so that the throttle holds across
     /// server processes and restarts.
@@ -263,6 +266,12 @@ enum AccountSchema {
             CREATE INDEX sessions_previous_refresh ON sessions(previous_refresh_hash);
             """)
     }
+
+    /// `v12-mail-tokens-cancelled`: when a mailed code was cancelled unused, by a newer code of its
+    /// purpose, by the use of another, or (a reset code) by a new password.
+    static func v12(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE mail_tokens ADD COLUMN cancelled_at REAL")
+    }
 }
 
 /// The table behind the study-password throttle.
@@ -280,11 +289,6 @@ enum StudyPasswordFailureSchema {
                 PRIMARY KEY (user_id, study_id)
             )
             """)
-    }
-
-    static func count(_ row: Row) -> ThrottleRule.Count {
-        ThrottleRule.Count(failures: row["failures"], firstFailure: Date(timeIntervalSince1970: row["first_failure"]),
-                           lastFailure: Date(timeIntervalSince1970: row["last_failure"]))
     }
 }
 
@@ -334,5 +338,35 @@ enum StudySchema {
     /// (`study update ID --rewards on|off`); off for every study until a coordinator turns it on.
     static func v5(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE studies ADD COLUMN rewards INTEGER NOT NULL DEFAULT 0")
+    }
+
+    /// `v12-study-password-minimum`: the fewest characters a study's password had to have when it
+    /// was set (``StudyRecord/passwordMinimumLength``); passwords from before were checked
+    /// against 4.
+    static func v12(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE studies ADD COLUMN password_minimum INTEGER;
+            UPDATE studies SET password_minimum = 4 WHERE password_hash IS NOT NULL;
+            """)
+    }
+}
+
+/// The table behind the throttles' counts (`Storage/Throttles`).
+enum ThrottleSchema {
+    /// `v12-throttle-counts`: every throttle's counts by key, each with the time its rule forgets
+    /// it. The login counts per name of `v7-login-failures` are dropped: they were counted per
+    /// name, not per account, and a count lasts minutes.
+    static func v12(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TABLE login_failures;
+            CREATE TABLE throttle_counts (
+                key TEXT PRIMARY KEY,
+                failures INTEGER NOT NULL,
+                first_failure REAL NOT NULL,
+                last_failure REAL NOT NULL,
+                forget_after REAL NOT NULL
+            );
+            CREATE INDEX throttle_counts_forget ON throttle_counts(forget_after);
+            """)
     }
 }

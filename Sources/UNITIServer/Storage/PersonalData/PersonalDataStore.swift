@@ -32,11 +32,14 @@ public struct PersonalData: Codable, Sendable {
         public var revokedAt: String?
     }
 
-    /// A code that was mailed (activation, password reset), without the code.
+    /// A code that was mailed (activation, password reset), without the code: until when it
+    /// could be used, and when it was used or cancelled (by a newer code, the use of another, or a
+    /// new password). One with neither is still open.
     public struct MailedCode: Codable, Sendable {
         public var purpose: String
         public var expiresAt: String
         public var usedAt: String?
+        public var cancelledAt: String?
     }
 
     /// Wrong study passwords still counted against the person (the throttle), per study.
@@ -118,10 +121,10 @@ extension ServerStore {
                                      expiresAt: Timestamps.format(try row["access_expires_at"]), revokedAt: time(try row["revoked_at"]))
             }
             let codes = try await db.rows("""
-                SELECT purpose, expires_at, used_at FROM mail_tokens WHERE user_id = \(userId) ORDER BY expires_at
+                SELECT purpose, expires_at, used_at, cancelled_at FROM mail_tokens WHERE user_id = \(userId) ORDER BY expires_at
                 """).map { row in
                 PersonalData.MailedCode(purpose: try row["purpose"], expiresAt: Timestamps.format(try row["expires_at"]),
-                                        usedAt: time(try row["used_at"]))
+                                        usedAt: time(try row["used_at"]), cancelledAt: time(try row["cancelled_at"]))
             }
             let failures = try await db.rows("""
                 SELECT study_id, failures, first_failure, last_failure FROM study_password_failures WHERE user_id = \(userId)

@@ -66,7 +66,7 @@ final class PostgreSQLServerStore: LegacyStore {
         case sheets = 7101
         case records = 7102
         case studyPasswords = 7103
-        /// Not a person's: one login name's throttle count (the second key is the name's `hashtext`).
+        /// Not a person's: one throttle count (`throttle_counts`; the second key is its key's `hashtext`).
         case logins = 7104
         /// Not a person's: one day snapshot of the comparison (the second key is its `hashtext`).
         case comparisonSnapshots = 7105

@@ -14,6 +14,11 @@ public struct StudyRecord: Sendable, Hashable {
     public var access: StudyAccess
     /// Bcrypt hash of the join password of a password study.
     public var passwordHash: String?
+    /// The fewest characters the password was required to have when it was set: 8 since issue 27
+    /// (``StudyRules/minimumPasswordLength``), 4 for one set before; nil when no rule was checked
+    /// (no password, or a study written to the store directly). `study show` warns below 8: a
+    /// hash does not tell the password's length.
+    public var passwordMinimumLength: Int?
     public var participantsMayLeave: Bool
     /// The modules the study enables, each a known one (``StudyRules/enabledModules(_:)``).
     public var modules: [ModuleID]
@@ -24,8 +29,8 @@ public struct StudyRecord: Sendable, Hashable {
 
     public init(id: String, title: LocalizedText, description: LocalizedText? = nil, consent: LocalizedText? = nil,
                 startsAt: Date? = nil, endsAt: Date? = nil, running: Bool = true, access: StudyAccess = .public,
-                passwordHash: String? = nil, participantsMayLeave: Bool = true, modules: [ModuleID] = [],
-                schedules: JSONValue? = nil, rewards: Bool = false) {
+                passwordHash: String? = nil, passwordMinimumLength: Int? = nil, participantsMayLeave: Bool = true,
+                modules: [ModuleID] = [], schedules: JSONValue? = nil, rewards: Bool = false) {
         self.id = id
         self.title = title
         self.description = description
@@ -35,6 +40,7 @@ public struct StudyRecord: Sendable, Hashable {
         self.running = running
         self.access = access
         self.passwordHash = passwordHash
+        self.passwordMinimumLength = passwordMinimumLength
         self.participantsMayLeave = participantsMayLeave
         self.modules = modules
         self.schedules = schedules
@@ -61,7 +67,7 @@ extension ServerStore {
         let inserted = try await database.transaction { db in
             try await db.rows("""
                 INSERT INTO studies (id, title, description, consent, starts_at, ends_at, running, access, password_hash,
-                    participants_may_leave, modules, schedules, rewards, created_at, updated_at)
+                    password_minimum, participants_may_leave, modules, schedules, rewards, created_at, updated_at)
                 VALUES (\(study.id), \(try Self.fields(study)), \(now), \(now))
                 ON CONFLICT (id) DO NOTHING
                 RETURNING id
@@ -75,7 +81,7 @@ extension ServerStore {
         // Everything but the id and the creation time.
         try await database.execute("""
             UPDATE studies SET (title, description, consent, starts_at, ends_at, running, access, password_hash,
-                participants_may_leave, modules, schedules, rewards, updated_at) = (\(try Self.fields(study)), \(now))
+                password_minimum, participants_may_leave, modules, schedules, rewards, updated_at) = (\(try Self.fields(study)), \(now))
             WHERE id = \(study.id)
             """)
     }
@@ -143,9 +149,45 @@ extension ServerStore {
         return (requests, total)
     }
 
+    /// Starts one study-password attempt of a person, counted per person and study under `rule`
+    /// (`study_password_failures`, part of the person's data) and per study, all accounts
+    /// together, under `studyRule` (a throttle count): when either must still wait, returns the
+    /// seconds and counts nothing; else counts the attempt under both (until
+    /// ``clearStudyPasswordFailures(userId:studyId:)`` says it was right) and returns nil. Check
+    /// and count are one transaction holding the person's lock, then the study's count's.
+    func startStudyPasswordAttempt(userId: Int64, studyId: String, rule: ThrottleRule, studyRule: ThrottleRule,
+                                   now: Date) async throws -> Int? {
+        try await database.transaction { db in
+            try await db.lock(.person(userId, .studyPasswords))
+            let current = try await db.row("""
+                SELECT failures, first_failure, last_failure FROM study_password_failures WHERE user_id = \(userId) AND study_id = \(studyId)
+                """).map(Self.throttleCount)
+            if let wait = rule.retryAfter(current, now: now) { return wait }
+            let studyKey = ThrottleKey(StudyPasswordThrottle.studyKey(studyId), studyRule)
+            if let wait = try await Self.throttledAttempt([studyKey], in: db, now: now) { return wait }
+            let next = rule.adding(failureAt: now, to: current)
+            try await db.execute("""
+                INSERT INTO study_password_failures (user_id, study_id, failures, first_failure, last_failure)
+                VALUES (\(userId), \(studyId), \(next.failures), \(next.firstFailure), \(next.lastFailure))
+                ON CONFLICT (user_id, study_id) DO UPDATE SET failures = excluded.failures,
+                    first_failure = excluded.first_failure, last_failure = excluded.last_failure
+                """)
+            return nil
+        }
+    }
+
+    /// A right password: forgets the person's count and takes the try back from the study's.
+    func clearStudyPasswordFailures(userId: Int64, studyId: String) async throws {
+        try await database.transaction { db in
+            try await db.execute("DELETE FROM study_password_failures WHERE user_id = \(userId) AND study_id = \(studyId)")
+            try await Self.finishThrottledAttempt(clearing: [], takingBack: [StudyPasswordThrottle.studyKey(studyId)], in: db)
+        }
+    }
+
     private static var selectStudies: SQL {
         """
-        SELECT id, title, description, consent, starts_at, ends_at, running, access, password_hash, participants_may_leave,
+        SELECT id, title, description, consent, starts_at, ends_at, running, access, password_hash, password_minimum,
+            participants_may_leave,
             modules, schedules, rewards FROM studies
         """
     }
@@ -155,7 +197,7 @@ extension ServerStore {
         """
         \(try JSONCoding.string(study.title)), \(try study.description.map(JSONCoding.string)),
         \(try study.consent.map(JSONCoding.string)), \(study.startsAt), \(study.endsAt), \(study.running), \(study.access.rawValue),
-        \(study.passwordHash), \(study.participantsMayLeave), \(try JSONCoding.string(study.modules)),
+        \(study.passwordHash), \(study.passwordMinimumLength), \(study.participantsMayLeave), \(try JSONCoding.string(study.modules)),
         \(try study.schedules.map(JSONCoding.string)), \(study.rewards)
         """
     }
@@ -170,7 +212,8 @@ extension ServerStore {
             consent: try consent.map { try JSONCoding.decode(LocalizedText.self, from: $0) },
             startsAt: try row["starts_at"], endsAt: try row["ends_at"],
             running: try row["running"], access: StudyAccess(rawValue: try row["access"]) ?? .byRequest,
-            passwordHash: try row["password_hash"], participantsMayLeave: try row["participants_may_leave"],
+            passwordHash: try row["password_hash"], passwordMinimumLength: try row["password_minimum"],
+            participantsMayLeave: try row["participants_may_leave"],
             modules: try JSONCoding.decode([ModuleID].self, from: try row["modules"] as String),
             schedules: try schedules.map { try JSONCoding.decode(JSONValue.self, from: $0) },
             rewards: try row["rewards"])
