@@ -31,8 +31,10 @@ struct REPL {
         let notifier = PromptReminderNotifier(base: shell.terminalReminderNotifier(), console: shell.console)
         let reminders = editor != nil ? ReminderMonitor(service: shell.reminderService(), notifier: notifier) : nil
         if let editor, let reminders {
-            // A reminder that falls due while the prompt waits shows at once, above the prompt.
-            editor.onIdle = {
+            // A reminder that falls due while the prompt waits shows at once, above the prompt;
+            // what waits for the server is tried again on the sync schedule, silently.
+            editor.onIdle = { [shell] in
+                shell.retrySyncIfDue()
                 notifier.atPrompt.value = true
                 defer { notifier.atPrompt.value = false }
                 return !reminders.check().isEmpty

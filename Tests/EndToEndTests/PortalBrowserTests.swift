@@ -5,15 +5,17 @@ import UNITITesting
 /// The participant portal in a real browser: headless Chromium, driven by Selenium from the
 /// journey scripts in Tests/Portal (sharing Tests/Portal/portal_kit.py), against a real
 /// `uniti-server` on loopback. The journeys read the activation code from the server's mail
-/// spool as a participant reads the mail. Without the venv, Chromium or chromedriver the test
+/// spool as a participant reads the mail. Every page they open is checked with axe-core
+/// (`portal_kit.audit`). Without the venv, Chromium or chromedriver the test
 /// fails naming Scripts/bootstrap --tests: a skipped browser test would look like a passed one.
 @Suite("Participant portal in a browser", .serialized)
 struct PortalBrowserTests {
-    @Test("register, activate, log in, log out and back; CSRF-less POST refused; typed script escaped; language switch; throttle shared with the API")
+    @Test("register, activate, log in, log out and back; CSRF-less POST refused; typed script escaped; language switch; every page accessible signed in and out; throttle shared with the API")
     func portalJourneys() throws {
         let server = try StudyServer()
         try PortalJourney.run("journeys.py", server: server,
-                              expecting: ["account journey", "csrf journey", "escaping journey", "language journey", "throttle journey"])
+                              expecting: ["account journey", "csrf journey", "escaping journey", "language journey",
+                                          "every-page journey", "throttle journey"])
     }
 }
 
@@ -73,7 +75,8 @@ enum PortalJourney {
         process.waitUntilExit()
 
         #expect(process.terminationStatus == 0, "\(script): \(output)\n\(errors.suffix(4000))", sourceLocation: sourceLocation)
-        for journey in journeys {
+        // portal_kit checks every page the journey opened with axe-core and says so last.
+        for journey in journeys + ["accessibility: axe-core"] {
             #expect(output.contains(journey), "\(journey) did not finish:\n\(output)\n\(errors.suffix(4000))", sourceLocation: sourceLocation)
         }
     }

@@ -169,6 +169,46 @@ struct SyncEndToEndTests {
         #expect(try setup.sheetsOnServer() == 3)
     }
 
+    @Test("an answer given while the server is down is sent by the shell waiting at its prompt once the server is back, without another command; the half-typed line stays",
+          .timeLimit(.minutes(4)))
+    func shellAtPromptSendsWhenServerReturns() throws {
+        let setup = try Setup()
+        let terminal = try Terminal("uniti", setup.base)
+        #expect(terminal.waitFor("uniti> "))
+        usleep(200_000)  // keys typed before the editor's raw mode may be flushed
+        terminal.type("modu")
+        setup.server.stop()
+        // The answer comes from a script on the same data directory: its own sync fails.
+        let fill = try setup.run("tyt fill", stdin: Self.answers)
+        #expect(fill.status == 0, "\(fill.err)")
+        #expect(try setup.pending() == 1)
+        let offline = try setup.status()
+        let times = ISO8601DateFormatter()
+        let lastTry = try #require((offline["lastAttempt"] as? String).flatMap(times.date(from:)))
+        let nextTry = try #require((offline["nextAttempt"] as? String).flatMap(times.date(from:)))
+        #expect(offline["lastError"] as? String != nil)
+        #expect(nextTry.timeIntervalSince(lastTry) >= 15 && nextTry.timeIntervalSince(lastTry) <= 30, "\(offline)")
+
+        try setup.server.start()
+        // No command typed: the shell's next try (within 30 s of the failed one) delivers it.
+        let deadline = Date().addingTimeInterval(90)
+        while try setup.sheetsOnServer() == 0, Date() < deadline { usleep(200_000) }
+        #expect(try setup.sheetsOnServer() == 1)
+        #expect(try setup.pending() == 0)
+        let online = try setup.status()
+        #expect(online["lastSuccess"] as? String == online["lastAttempt"] as? String, "\(online)")
+        #expect(online["nextAttempt"] == nil || online["nextAttempt"] is NSNull, "nothing waits: no next try to show")
+
+        // Nothing was written over the prompt, and the line typed before is still there.
+        let typed = try #require(terminal.output.range(of: "modu")?.upperBound)
+        #expect(!terminal.output[typed...].contains("error"), "\(terminal.output)")
+        terminal.type("les\r")
+        #expect(terminal.waitFor("TrackYourTinnitus", after: typed))
+        #expect(terminal.waitForPrompt("uniti> ", after: "TrackYourTinnitus"))
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+    }
+
     @Test("a server answering 500 keeps the answer queued; it is delivered later")
     func serverErrorIsRetried() throws {
         let setup = try Setup()

@@ -100,10 +100,27 @@ def journey_language(driver):
     print("language journey: the switch shows German")
 
 
+def journey_every_page(driver):
+    """Every portal page a person can open by its address, signed out and signed in, once each
+    (`audit` checks each with axe-core as it opens; the pages behind a questionnaire, an entry of
+    the health record or a study are checked by the journeys that reach them)."""
+    fresh(driver)
+    signed_out = ["/login", "/register", "/activate", "/password/forgot", "/password/reset", "/no-such-page"]
+    signed_in = ["/", "/studies", "/profile", "/data", "/questionnaires", "/record", "/record/events", "/record/events/new",
+                 "/record/therapies", "/record/therapies/new", "/record/audiograms", "/record/audiograms/new", "/no-such-page"]
+    for path in signed_out:
+        driver.get(BASE + path)
+    log_in(driver, "anna")
+    for path in signed_in:
+        driver.get(BASE + path)
+        check(driver.current_url.startswith(BASE + path.rstrip("/")), f"{path} led to {driver.current_url}")
+    print(f"every-page journey: {len(signed_out)} pages signed out and {len(signed_in)} signed in opened")
+
+
 if __name__ == "__main__":
     driver = browser()
     try:
-        for journey in (journey_account, journey_csrf, journey_escaping, journey_language, journey_throttle):
+        for journey in (journey_account, journey_csrf, journey_escaping, journey_language, journey_every_page, journey_throttle):
             journey(driver)
     finally:
         driver.quit()

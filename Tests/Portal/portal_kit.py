@@ -4,7 +4,12 @@ the mail spool, registration and login. Journey files import it:
     from portal_kit import *
 
 BASE (the server URL) and SPOOL (its mail spool) come from the first two arguments.
+
+Every portal page the browser opens (by address, by a form, or with the back button) is checked
+with axe-core, the accessibility rules engine, signed in or out; a violation fails the journey
+with the rule, its impact, the page and the elements (see `audit`).
 """
+import atexit
 import glob
 import subprocess
 import json
@@ -15,6 +20,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, WebDriverException
 from selenium.webdriver.chrome.service import Service
@@ -48,13 +54,58 @@ def mailed_code(address, timeout=20):
         time.sleep(0.05)
 
 
+AUDITED = {"pages": 0, "signed_in": 0, "version": ""}
+
+
+def audit(driver):
+    """Runs axe-core on the page the browser shows, when it is a portal page (HTML from BASE), and
+    raises naming every violation: the rule, its impact, what it asks for and the elements. Called
+    after every page the journeys open, so each page is checked in each state they bring it to
+    (signed out, signed in, with an error beside a field, ...)."""
+    if not driver.current_url.startswith(BASE) or driver.execute_script("return document.contentType") != "text/html":
+        return
+    axe = Axe(driver)
+    axe.inject()
+    violations = axe.run()["violations"]
+    signed_in = any(cookie["name"] == "uniti_session" for cookie in driver.get_cookies())
+    page = driver.current_url[len(BASE):] or "/"
+    if violations:
+        found = "\n".join(
+            f"  {v['id']} ({v['impact']}): {v['help']} at " + ", ".join(" ".join(node["target"]) for node in v["nodes"])
+            for v in violations)
+        raise AssertionError(f"axe-core finds {len(violations)} accessibility violation(s) on {page} "
+                             f"({'signed in' if signed_in else 'signed out'}):\n{found}")
+    AUDITED["pages"] += 1
+    AUDITED["signed_in"] += signed_in
+    AUDITED["version"] = AUDITED["version"] or driver.execute_script("return axe.version")
+
+
+@atexit.register
+def report_audit():
+    if AUDITED["pages"]:
+        print(f"accessibility: axe-core {AUDITED['version']} found no violation on {AUDITED['pages']} portal pages "
+              f"({AUDITED['signed_in']} signed in)")
+
+
+class AuditedChrome(webdriver.Chrome):
+    """Chromium whose every navigation is followed by `audit` (forms go through `click_and_wait`)."""
+
+    def get(self, url):
+        super().get(url)
+        audit(self)
+
+    def back(self):
+        super().back()
+        audit(self)
+
+
 def browser():
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=412,915"):
         options.add_argument(argument)
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    return webdriver.Chrome(service=service, options=options)
+    return AuditedChrome(service=service, options=options)
 
 
 def fill(driver, **fields):
@@ -70,6 +121,7 @@ def click_and_wait(driver, element):
     page = driver.find_element(By.TAG_NAME, "html")
     element.click()
     WebDriverWait(driver, 30).until(lambda _: is_replaced(page), message="the form did not lead to a new page")
+    audit(driver)
 
 
 def is_replaced(element):

@@ -261,11 +261,11 @@ struct PortalStudyTests {
         try await server.run { client in
             let browser = try await server.loggedInPortalAccount(client, "anna")
             let list = try await browser.get("/studies")
-            // Listed like the API's `available`: the public ones; the password and request studies
-            // are not listed to strangers (the id comes from the study team).
+            // Listed like the API's `available`: every study, each with the form its access asks for.
             #expect(list.text.contains(#"id="join-open""#))
             #expect(list.text.contains(#"id="join-bound""#))
-            #expect(!list.text.contains(#"id="study-secret""#))
+            #expect(list.text.contains(#"id="study-secret""#) && list.text.contains(#"id="password-secret""#))
+            #expect(list.text.contains(#"id="study-asking""#) && list.text.contains(#"id="join-asking""#))
 
             let noPassword = try await browser.submit("/studies", to: "/studies/join", ["study": "secret", "password": ""])
             #expect(noPassword.status == .forbidden)

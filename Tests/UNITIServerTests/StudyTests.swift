@@ -42,17 +42,36 @@ struct StudyTests {
         #expect(try await server.store.membership(studyId: "curated", userId: gina.id) == .member)
     }
 
-    @Test("a user sees public studies and their own, not other password or by-request studies")
+    @Test("every study is listed with its access; a non-member of a password or by-request study reads what the detail route shows: no description, no questionnaires")
     func visibility() async throws {
         let server = try TestServer()
         try await server.createStudy("open")
         try await server.createStudy("secret", access: .password, password: "letmein")
         try await server.createStudy("other-secret", access: .password, password: "letmein")
+        try await server.createStudy("asking", access: .byRequest)
+        for id in ["open", "secret", "other-secret", "asking"] {
+            var study = try #require(try await server.store.study(id: id))
+            study.description = LocalizedText(["en": "About \(id)"])
+            try await server.store.updateStudy(study, now: server.clock.now())
+            try await server.addQuestionnaire("q-\(id)", study: id)
+        }
         try await server.run { client in
             let token = try await client.signUp("hans", on: server)
             _ = try await client.json(.post, "/api/v1/studies/secret/join", token: token, body: JoinStudyRequest(password: "letmein"))
             let visible = try await client.get("/api/v1/studies", token: token).decode(StudyList.self)
-            #expect(Set(visible.studies.map(\.id)) == ["open", "secret"])
+            let byID = Dictionary(uniqueKeysWithValues: visible.studies.map { ($0.id, $0) })
+            #expect(Set(byID.keys) == ["open", "secret", "other-secret", "asking"])
+            #expect(byID["other-secret"]?.access == .password && byID["asking"]?.access == .byRequest)
+            #expect(byID["other-secret"]?.membership == MembershipStatus.none)
+            // The list says no more than the detail route to the same person.
+            for (id, listed) in byID {
+                let detail = try await client.get("/api/v1/studies/\(id)", token: token).decode(StudyInfo.self)
+                #expect(listed == detail, "\(id)")
+            }
+            #expect(byID["other-secret"]?.description == nil && byID["asking"]?.description == nil)
+            #expect(byID["other-secret"]?.questionnaires.isEmpty == true && byID["asking"]?.questionnaires.isEmpty == true)
+            #expect(byID["secret"]?.description?.text(in: "en") == "About secret", "a member reads it")
+            #expect(byID["open"]?.description?.text(in: "en") == "About open" && byID["open"]?.questionnaires.count == 1)
             let hidden = try await client.get("/api/v1/studies/other-secret/questionnaires", token: token)
             #expect(hidden.status == .forbidden)
         }

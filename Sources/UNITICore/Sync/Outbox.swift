@@ -92,7 +92,7 @@ public struct Outbox: Sendable {
             for entry in entries {
                 guard let attempts = try Int.fetchOne(db, sql: "SELECT attempts FROM core_outbox WHERE clientID = ? AND revision = ?",
                                                       arguments: [entry.clientID, entry.revision]) else { continue }
-                let delay = Backoff.delay(afterAttempts: attempts + 1, using: &random)
+                let delay = Backoff.outbox.delay(afterAttempts: attempts + 1, using: &random)
                 try db.execute(sql: """
                     UPDATE core_outbox SET attempts = ?, lastError = ?, nextAttemptAt = ? WHERE clientID = ? AND revision = ?
                     """, arguments: [attempts + 1, error, now.addingTimeInterval(delay), entry.clientID, entry.revision])
@@ -163,13 +163,22 @@ public struct Outbox: Sendable {
     }
 }
 
-/// Retry delays: exponential (5 s, 10 s, 20 s, ... capped at one hour) with full jitter, so
-/// that many clients coming back online do not hit the server in step.
-public enum Backoff {
-    public static let base: TimeInterval = 5
-    public static let cap: TimeInterval = 3600
+/// Retry delays: exponential from `base`, doubling up to `cap`, with full jitter (a delay
+/// anywhere in the upper half of the step), so that many clients coming back online do not hit
+/// the server in step.
+public struct Backoff: Sendable {
+    public let base: TimeInterval
+    public let cap: TimeInterval
 
-    public static func delay<R: RandomNumberGenerator>(afterAttempts attempts: Int, using random: inout R) -> TimeInterval {
+    public init(base: TimeInterval, cap: TimeInterval) {
+        self.base = base
+        self.cap = cap
+    }
+
+    /// An outbox entry's: 5 s, 10 s, 20 s, ... capped at one hour.
+    public static let outbox = Backoff(base: 5, cap: 3600)
+
+    public func delay<R: RandomNumberGenerator>(afterAttempts attempts: Int, using random: inout R) -> TimeInterval {
         let exponent = Double(min(max(attempts - 1, 0), 20))
         let ceiling = min(cap, base * pow(2, exponent))
         return Double.random(in: (ceiling / 2)...ceiling, using: &random)

@@ -66,14 +66,18 @@ public struct SyncEngine: Sendable {
     /// How long an explicit sync waits for another program's sync of the same data directory.
     public static let otherSyncPatience: TimeInterval = 120
 
-    /// Pushes, then pulls. `force` makes entries that wait out a backoff due now (explicit `sync`).
+    /// Pushes, then pulls. `force` makes entries that wait out a backoff due now and wakes the
+    /// waiting ones (explicit `sync`); `retriesPending` makes only the pending ones due (the
+    /// background try of a shell at its prompt, whose own ``SyncSchedule`` decided it is time:
+    /// an entry's backoff may have grown beyond it while earlier syncs failed).
     ///
     /// One sync runs per data directory at a time, across programs (the shell in two terminals,
     /// the reminder daemon): an explicit sync (`waitsForOthers`) waits for another to finish, a
     /// background one leaves the work to it. Each entry is therefore sent by one of them, and the
-    /// server's idempotency by client id covers a sync killed half way.
+    /// server's idempotency by client id covers a sync killed half way. Each sync that ran
+    /// records its outcome in the ``SyncSchedule``.
     @discardableResult
-    public func run(force: Bool = false, waitsForOthers: Bool = true) -> SyncReport {
+    public func run(force: Bool = false, waitsForOthers: Bool = true, retriesPending: Bool = false) -> SyncReport {
         var report = SyncReport()
         let lock = services.dataDirectory.lock("sync")
         do {
@@ -88,9 +92,12 @@ public struct SyncEngine: Sendable {
         }
         defer { lock.release() }
         let now = services.clock.now
+        var failure: String?
         do {
-            if force {
+            if force || retriesPending {
                 try outbox.makeAllDue(at: now)
+            }
+            if force {
                 try outbox.wakeWaiting(at: now)
             }
             try deliverParked()
@@ -107,17 +114,30 @@ public struct SyncEngine: Sendable {
                 report.waiting = 0
                 try push(&report)
             }
-            try services.settings.set(Self.lastSuccessKey, to: OffsetTimestamp(services.clock.now, in: services.clock.timeZone).text)
-            try services.settings.set(Self.lastErrorKey, to: nil)
         } catch let error as APIError {
             report.stoppedBecause = error
-            try? services.settings.set(Self.lastErrorKey, to: error.message)
+            failure = error.message
         } catch {
-            let apiError = APIError.server(status: 0, message: "\(error)")
-            report.stoppedBecause = apiError
-            try? services.settings.set(Self.lastErrorKey, to: "\(error)")
+            report.stoppedBecause = APIError.server(status: 0, message: "\(error)")
+            failure = "\(error)"
         }
+        recordOutcome(failure: failure)
         return report
+    }
+
+    /// The last success or error for `sync --status`, and the next background try
+    /// (``SyncSchedule``), in one transaction. Not written when the database cannot take it
+    /// (a full disk): the sync's own work is done or kept either way.
+    private func recordOutcome(failure: String?) {
+        let now = services.clock.now, timeZone = services.clock.timeZone
+        var random = RandomSourceGenerator(source: services.random)
+        try? services.database.writer.write { db in
+            if failure == nil {
+                try SettingsStore.write(db, Self.lastSuccessKey, OffsetTimestamp(now, in: timeZone).text)
+            }
+            try SettingsStore.write(db, Self.lastErrorKey, failure)
+            try SyncSchedule.record(db, succeeded: failure == nil, at: now, in: timeZone, using: &random)
+        }
     }
 
     // MARK: - Push
@@ -319,6 +339,11 @@ public struct SyncEngine: Sendable {
         public var rejected: [HeldEntry]
         public var lastSuccess: String?
         public var lastError: String?
+        /// When a sync last ran, whatever its outcome.
+        public var lastAttempt: String?
+        /// When a shell waiting at its prompt tries again (``SyncSchedule``; now when no sync
+        /// ran yet); nil when nothing pending waits for it.
+        public var nextAttempt: String?
     }
 
     /// An entry the outbox keeps without retrying it on a timer, with the server's reason.
@@ -333,13 +358,18 @@ public struct SyncEngine: Sendable {
         func held(_ entries: [Outbox.Entry]) -> [HeldEntry] {
             entries.map { HeldEntry(module: $0.moduleID, kind: $0.kind, reason: $0.lastError ?? "") }
         }
+        let pending = try outbox.count(.pending)
+        let schedule = try SyncSchedule.read(from: services.database)
         return Status(
-            pending: try outbox.count(.pending),
+            pending: pending,
             parked: try services.database.writer.read { db in try ParkedRecords.count(in: db) },
             waiting: held(try outbox.waiting()),
             rejected: held(try outbox.rejected()),
             lastSuccess: try services.settings.string(lastSuccessKey),
-            lastError: try services.settings.string(lastErrorKey)
+            lastError: try services.settings.string(lastErrorKey),
+            lastAttempt: schedule.lastAttempt?.text,
+            nextAttempt: pending > 0
+                ? (schedule.nextAttempt ?? OffsetTimestamp(services.clock.now, in: services.clock.timeZone)).text : nil
         )
     }
 }

@@ -100,14 +100,24 @@ struct LoginCommand: HostCommand {
     }
 }
 
-/// `logout`: end the session; data stays and is uploaded after the next login.
+/// `logout [--yes]`: end the session; data stays and is uploaded after the next login. A person
+/// at a terminal is asked first and told how many changes have not reached the server
+/// (TinnitusNavigator 4.1.6: logging out is a step one should not take by mistake); a script,
+/// whose lines were written beforehand, and `--yes` log out at once.
 struct LogoutCommand: HostCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(commandName: "logout", abstract: L("host.logout.abstract"))
     }
 
+    @Flag(name: [.customShort("y"), .long], help: ArgumentHelp(L("host.logout.yes"))) var yes = false
+
     func run(in shell: Shell) throws {
         let pending = try Outbox(database: shell.services.database).undeliveredCount()
+        if !yes, shell.services.input.isInteractive, try shell.sessions.current() != nil,
+           !(try shell.confirm(pending > 0 ? "host.logout.confirm.pending" : "host.logout.confirm", ["count": "\(pending)"])) {
+            shell.console.line(shell.localizer("host.logout.kept"))
+            return
+        }
         try shell.accounts.logout()
         shell.console.line(shell.localizer(pending > 0 ? "host.logout.pending" : "host.logout.done", ["count": "\(pending)"]))
     }

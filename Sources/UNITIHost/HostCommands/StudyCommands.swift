@@ -4,7 +4,8 @@ import UNITICore
 import UNITIProtocol
 
 /// `studies [--all] [--json]`: the studies you take part in; with `--all`, every study the server
-/// offers you.
+/// lists, each with its access (joining a password study asks for the password, a by-request
+/// one sends a request: Track Your Stress thesis 7.2.3).
 struct StudiesCommand: HostCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(commandName: "studies", abstract: L("host.studies.abstract"))
@@ -19,6 +20,11 @@ struct StudiesCommand: HostCommand {
         let modules: [String]
         let membership: String
         let access: String?
+        /// Only where the server shows it to this person (a password or by-request study's to
+        /// its members and applicants).
+        var description: String? = nil
+        var startsAt: String? = nil
+        var endsAt: String? = nil
     }
 
     func run(in shell: Shell) throws {
@@ -28,7 +34,8 @@ struct StudiesCommand: HostCommand {
             let list: StudyList = try shell.api { try $0.send("GET", "studies") }
             rows = list.studies.map {
                 Row(id: $0.id, title: $0.title.text(in: language), modules: $0.modules,
-                    membership: $0.membership.rawValue, access: $0.access.rawValue)
+                    membership: $0.membership.rawValue, access: $0.access.rawValue,
+                    description: $0.description?.text(in: language), startsAt: $0.startsAt, endsAt: $0.endsAt)
             }
         } else {
             rows = try shell.services.studies.activeStudies().map {
@@ -40,6 +47,10 @@ struct StudiesCommand: HostCommand {
             return
         }
         let l = shell.localizer
+        guard !rows.isEmpty else {
+            shell.console.line(l("host.studies.noneOnServer"))
+            return
+        }
         shell.printTable(rows.map { row in
             var detail = "\(row.title) [\(row.modules.joined(separator: ", "))]"
             if all { detail += " " + l("host.studies.membership.\(row.membership)") + ", " + l("host.studies.access.\(row.access ?? "public")") }
@@ -120,10 +131,17 @@ struct StudyCommand: HostCommand {
         let language = CurrentLanguage.value.rawValue
         shell.console.line("\(study.title.text(in: language)) (\(study.id))")
         if let description = study.description { shell.console.line(description.text(in: language)) }
+        /// The server's time in this device's zone, to the minute.
+        func time(_ text: String?) -> String {
+            guard let text, let time = OffsetTimestamp(parsing: text) else { return l("host.study.noTime") }
+            return OffsetTimestamp(time.date, in: shell.services.clock.timeZone).minuteText
+        }
         shell.printTable([
             (l("host.study.modules"), study.modules.joined(separator: ", ")),
             (l("host.study.access"), l("host.studies.access.\(study.access.rawValue)")),
             (l("host.study.running"), study.running ? l("host.yes") : l("host.no")),
+            (l("host.study.starts"), time(study.startsAt)),
+            (l("host.study.ends"), time(study.endsAt)),
             (l("host.study.mayLeave"), study.participantsMayLeave ? l("host.yes") : l("host.no")),
             (l("host.study.membership"), l("host.studies.membership.\(study.membership.rawValue)")),
         ])
@@ -157,6 +175,9 @@ struct SyncCommand: HostCommand {
                 (l("host.sync.rejected"), "\(report.rejected.count)"),
                 (l("host.sync.lastSuccess"), report.lastSuccess ?? l("host.sync.never")),
                 (l("host.sync.lastError"), report.lastError ?? l("host.profile.none")),
+                (l("host.sync.lastAttempt"), report.lastAttempt ?? l("host.sync.never")),
+                (l("host.sync.nextAttempt"), report.nextAttempt.map { l("host.sync.nextAttempt.at", ["time": $0]) }
+                    ?? l("host.sync.nextAttempt.nothing")),
             ])
             // One line per distinct reason: a thousand sheets waiting for one study are one line.
             for (state, entries) in [("waiting", report.waiting), ("rejected", report.rejected)] {

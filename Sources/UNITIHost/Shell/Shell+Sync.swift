@@ -59,9 +59,22 @@ extension Shell {
         syncInBackground()
     }
 
-    /// Starts a sync on a background thread (after a saved sheet, at start) so the prompt never
-    /// waits for the network. At most one runs at a time; failures only show in `sync --status`.
-    public func syncInBackground() {
+    /// While the prompt waits (asked about once a second): sends what waits in the outbox when
+    /// the shared ``SyncSchedule`` says a try is due, so answers given offline reach the server
+    /// once it can be reached, without another command. Two reads when nothing is due; the
+    /// sync itself runs on its own thread and writes nothing to the terminal, so the line being
+    /// typed stays as it is.
+    func retrySyncIfDue() {
+        guard !backgroundSync.value,
+              let schedule = try? SyncSchedule.read(from: services.database), schedule.isDue(at: services.clock.now),
+              let pending = try? services.outbox.count(.pending), pending > 0 else { return }
+        syncInBackground(retriesPending: true)
+    }
+
+    /// Starts a sync on a background thread (after a saved sheet, at start, from the prompt's
+    /// retries) so the prompt never waits for the network. At most one runs at a time; failures
+    /// only show in `sync --status`.
+    public func syncInBackground(retriesPending: Bool = false) {
         guard (try? sessions.serverURL()) ?? nil != nil, (try? sessions.current()) ?? nil != nil,
               let client = try? services.apiClient() else { return }
         guard backgroundSync.withValue({ running in
@@ -72,7 +85,7 @@ extension Shell {
         let engine = SyncEngine(services: services, modules: registry.modules, client: client)
         let flag = backgroundSync
         Thread.detachNewThread {
-            engine.run(force: false, waitsForOthers: false)
+            engine.run(force: false, waitsForOthers: false, retriesPending: retriesPending)
             flag.value = false
         }
     }

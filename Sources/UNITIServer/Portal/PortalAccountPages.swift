@@ -117,10 +117,9 @@ extension PortalRoutes {
         return try page("studies", visit, try await studyValues(session, visit).merging(notice(request, visit.language)) { $1 })
     }
 
-    /// The person's studies and the open ones (as the API's `available` lists them: public studies
-    /// and those the person has a standing in), and a form to join a study by the id the study
-    /// team gave out (password and by-request studies are not listed to strangers); `failure`
-    /// puts a message beside one study's form.
+    /// Every study with the person's standing in it (as the API's `available` lists them), each
+    /// with the form its access asks for, and a form to join a study by the id the study team gave
+    /// out; `failure` puts a message beside one study's form.
     private func studyValues(_ session: PortalSession, _ visit: PortalVisit,
                              failure: (studyId: String, message: String)? = nil) async throws -> [String: Any] {
         let now = environment.clock.now()

@@ -13,11 +13,6 @@ enum StudyPresenter {
                   membership: membership)
     }
 
-    /// Listed for a user: public studies and every study the user has a standing in.
-    static func isListed(_ study: StudyRecord, membership: MembershipStatus) -> Bool {
-        study.access == .public || membership != .none
-    }
-
     /// May read the study's description: anyone for a public study; for a password or by-request
     /// study its members and those whose request is pending — the study team told them about it,
     /// while anyone else only guessed or was handed its id (issue 27). The title, the access kind

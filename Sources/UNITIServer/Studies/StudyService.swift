@@ -13,7 +13,10 @@ struct StudyService: Sendable {
 
     /// Which studies a list shows.
     enum Scope: String, Sendable {
-        /// Public studies and every study the person has a standing in.
+        /// Every study, with the person's standing in it: a person finds a password or
+        /// by-request study too, and joining it asks for the password or sends a request (Track
+        /// Your Stress thesis 7.2.3). What a non-member reads of it is what the detail route
+        /// shows (``StudyPresenter/info(_:membership:questionnaires:)``).
         case available
         /// Studies the person is a member of.
         case mine
@@ -30,8 +33,7 @@ struct StudyService: Sendable {
         let memberships = try await store.memberships(userId: userId)
         return try await store.studies().compactMap { study in
             let membership = memberships[study.id] ?? MembershipStatus.none
-            let listed = scope == .mine ? membership == .member : StudyPresenter.isListed(study, membership: membership)
-            return listed ? Listed(study: study, membership: membership) : nil
+            return scope == .mine && membership != .member ? nil : Listed(study: study, membership: membership)
         }
     }
 

@@ -96,7 +96,7 @@ struct OutboxTests {
         }
         try outbox.recordFailure(try outbox.due(at: start), error: "connection refused", at: start, using: &random)
         #expect(try outbox.due(at: start).isEmpty)
-        #expect(try outbox.due(at: start.addingTimeInterval(Backoff.base)).count == 1)
+        #expect(try outbox.due(at: start.addingTimeInterval(Backoff.outbox.base)).count == 1)
         let entry = try #require(try outbox.due(at: start.addingTimeInterval(3600)).first)
         #expect(entry.attempts == 1)
         #expect(entry.lastError == "connection refused")
@@ -108,9 +108,9 @@ struct OutboxTests {
     func backoffBounds() {
         var random = TestRandom(state: 1)
         for attempts in 1...30 {
-            let ceiling = min(Backoff.cap, Backoff.base * pow(2, Double(min(attempts - 1, 20))))
+            let ceiling = min(Backoff.outbox.cap, Backoff.outbox.base * pow(2, Double(min(attempts - 1, 20))))
             for _ in 0..<50 {
-                let delay = Backoff.delay(afterAttempts: attempts, using: &random)
+                let delay = Backoff.outbox.delay(afterAttempts: attempts, using: &random)
                 #expect(delay >= ceiling / 2 && delay <= ceiling)
             }
         }
