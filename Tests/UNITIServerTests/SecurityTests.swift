@@ -622,7 +622,7 @@ struct FileModeTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let database = root.appendingPathComponent("server.sqlite").path
         let spool = root.appendingPathComponent("spool").path
-        _ = try SQLiteServerStore(path: database)
+        _ = try ServerStore(sqlitePath: database)
         try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
         let mail = spool + "/0000000000001-old.eml"
         _ = FileManager.default.createFile(atPath: mail, contents: Data("To: a@example.org\r\n".utf8))

@@ -123,7 +123,7 @@ struct ServerRuleTests {
                                                body: PasswordChangeRequest(currentPassword: longest, newPassword: tooLong))
             #expect(change.errorCode == "password_too_long")
             _ = try await client.json(.post, "/api/v1/account/password-reset", body: PasswordResetRequest(email: "lea@example.org"))
-            let code = try server.mailedCode(to: "lea@example.org", subject: "reset")
+            let code = try await server.mailedCode(to: "lea@example.org", subject: "reset")
             let reset = try await client.json(.post, "/api/v1/account/password-reset/confirm",
                                               body: PasswordResetConfirmation(token: code, newPassword: tooLong))
             #expect(reset.errorCode == "password_too_long")
@@ -176,13 +176,13 @@ struct ServerRuleTests {
             let email = "tom@example.org"
             _ = try await client.json(.post, "/api/v1/account/register",
                                       body: RegisterRequest(username: "tom", email: email, password: "correct horse"))
-            let code = try server.mailedCode(to: email)
+            let code = try await server.mailedCode(to: email)
             server.clock.advance(by: 48 * 3600 + 1)
             let stale = try await client.json(.post, "/api/v1/account/activate", body: TokenRequest(token: code))
             #expect(stale.errorCode == "invalid_token")
             _ = try await client.json(.post, "/api/v1/account/register",
                                       body: RegisterRequest(username: "tim", email: "tim@example.org", password: "correct horse"))
-            let fresh = try server.mailedCode(to: "tim@example.org")
+            let fresh = try await server.mailedCode(to: "tim@example.org")
             server.clock.advance(by: 48 * 3600 - 60)
             #expect(try await client.json(.post, "/api/v1/account/activate", body: TokenRequest(token: fresh)).status == .ok)
 

@@ -2,7 +2,7 @@ import Foundation
 import UNITIProtocol
 
 /// The parts of the store not yet written once for both stores (the sheet intake with the
-/// comparison's sums, the comparison itself, the throttles' counts): each store keeps its own,
+/// comparison's sums, the comparison itself): each store keeps its own,
 /// reached through this protocol from ``ServerStore``.
 protocol LegacyStore: Sendable {
     /// Stores the batch in one transaction; a client id the user already sent is reported as duplicate.
@@ -21,20 +21,6 @@ protocol LegacyStore: Sendable {
     /// Keeps the comparison's copy of memberships current, in the transaction that changed one.
     func membershipChanged(_ db: any SQLExecutor, studyId: String, userId: Int64, member: Bool) async throws
 
-    /// In one step: when `login` must still wait by `rule`, the seconds to wait (nothing is
-    /// counted); else counts this attempt as a failure and returns nil. ``clearLoginFailures(login:)``
-    /// takes it back when the password was right. Checking and counting at once is what keeps
-    /// simultaneous guesses from all passing one check before any of them is counted.
-    func startLoginAttempt(login: String, rule: ThrottleRule, now: Date) async throws -> Int?
-    /// Forgets the count of `login` (a successful login).
-    func clearLoginFailures(login: String) async throws
-    /// Starts one study-password attempt of a person under `rule`: when the person must still
-    /// wait, returns the seconds and counts nothing; else counts the attempt as a failure (until
-    /// ``clearStudyPasswordFailures(userId:studyId:)`` says it was right) and returns nil. Check
-    /// and count are one transaction, so guesses sent at once cannot all slip past the check;
-    /// the count is in the store, so every server process and a restart see it.
-    func startStudyPasswordAttempt(userId: Int64, studyId: String, rule: ThrottleRule, now: Date) async throws -> Int?
-    func clearStudyPasswordFailures(userId: Int64, studyId: String) async throws
 }
 
 extension LegacyStore {
@@ -63,21 +49,5 @@ extension ServerStore {
 
     func rebuildComparisonSums() async throws {
         try await legacy.rebuildComparisonSums()
-    }
-
-    func startLoginAttempt(login: String, rule: ThrottleRule, now: Date) async throws -> Int? {
-        try await legacy.startLoginAttempt(login: login, rule: rule, now: now)
-    }
-
-    func clearLoginFailures(login: String) async throws {
-        try await legacy.clearLoginFailures(login: login)
-    }
-
-    func startStudyPasswordAttempt(userId: Int64, studyId: String, rule: ThrottleRule, now: Date) async throws -> Int? {
-        try await legacy.startStudyPasswordAttempt(userId: userId, studyId: studyId, rule: rule, now: now)
-    }
-
-    func clearStudyPasswordFailures(userId: Int64, studyId: String) async throws {
-        try await legacy.clearStudyPasswordFailures(userId: userId, studyId: studyId)
     }
 }
