@@ -66,6 +66,19 @@ static inline int uniti_history_load(History *h, const char *path) {
     HistEvent ev;
     return history(h, &ev, H_LOAD, path);
 }
+/// The newest entry (then `uniti_history_next` for older ones); NULL when there is none.
+static inline const char *uniti_history_first(History *h) {
+    HistEvent ev;
+    return history(h, &ev, H_FIRST) == -1 ? NULL : ev.str;
+}
+static inline const char *uniti_history_next(History *h) {
+    HistEvent ev;
+    return history(h, &ev, H_NEXT) == -1 ? NULL : ev.str;
+}
+static inline int uniti_history_clear(History *h) {
+    HistEvent ev;
+    return history(h, &ev, H_CLEAR);
+}
 static inline int uniti_history_save(History *h, const char *path) {
     HistEvent ev;
     return history(h, &ev, H_SAVE, path);

@@ -217,7 +217,7 @@ public enum Launcher {
                                         program: program.kind, prefersJSON: options.json, serverOverride: options.server)
             shell = Shell(registry: registry, services: services, program: program, hostCommands: commands, index: index)
             try shell.prepare()
-            editor?.completer = { [unowned shell] words, _ in shell.completions(after: words) }
+            editor?.completer = { [unowned shell] words, partial in shell.completions(after: words, partial: partial) }
         } catch {
             let message = (error as? UNITIError)?.message ?? "\(error)"
             FileHandle.standardError.write(Data("\(program.programName): \(message)\n".utf8))

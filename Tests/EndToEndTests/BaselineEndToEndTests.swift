@@ -21,7 +21,7 @@ struct BaselineEndToEndTests {
         #expect(try run(phone, "activate \(code)").status == 0)
         let login = try run(phone, "login ida", stdin: "password-ida\n")
         #expect(login.status == 0, "\(login.err)")
-        #expect(login.out.contains("2 baseline questionnaire(s) still open"))
+        #expect(login.out.contains("2 baseline questionnaires are still open"))
         #expect(try run(phone, "study join base").status == 0)
 
         // The phone answers age group and gender, then the input ends: the answers stay as a draft.

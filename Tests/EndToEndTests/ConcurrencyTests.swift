@@ -113,7 +113,11 @@ struct ConcurrencyTests {
             let parts = calendar.dateComponents([.weekday, .hour, .minute], from: now)
             let day = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][parts.weekday! - 1]
             let time = String(format: "%02d:%02d", parts.hour!, parts.minute!)
-            let add = try Program.run("uniti", ["--data-dir", data.path, "-c", "tyt notify add \(day) \(time)"], environment: ["TZ": "UTC"])
+            // The rule is set ten minutes before its reminder (a reminder counts only when its rule held at its time).
+            let formatter = ISO8601DateFormatter()
+            let before = formatter.string(from: now.addingTimeInterval(-600))
+            let add = try Program.run("uniti", ["--data-dir", data.path, "-c", "tyt notify add \(day) \(time)"],
+                                      environment: ["TZ": "UTC", "UNITI_CLOCK_START": before])
             #expect(add.status == 0, "\(add.err)")
             let daemon = ("uniti", ["--data-dir", data.path, "-c", "reminders run --terminal --count 1 --for 3"], "")
             let results = try Program.runTogether([daemon, daemon], environment: ["TZ": "UTC"])

@@ -96,7 +96,7 @@ struct ShadesOfNoiseEndToEndTests {
 
         let declined = try setup.run(device, "login gwen", stdin: setup.password + "\nno\n")
         #expect(declined.status == 1)
-        #expect(declined.err.contains("stay on this device"))
+        #expect(declined.err.contains("the entry recorded here as a guest stays on this device"))
         #expect(declined.err.split(separator: "\n").count == 1)
         #expect(try setup.run(device, "sync").status == 1)  // not logged in: nothing left the device
         #expect(try setup.sonRecordsOnServer().isEmpty)

@@ -106,7 +106,7 @@ struct StandaloneTinnitusServerTests {
         let terminal = try Terminal(Self.program, ["--data-dir", data.path])
         #expect(terminal.waitFor("continue as a guest"))
         terminal.type("4\r")
-        #expect(terminal.waitFor("3 baseline questionnaire(s) still open"))
+        #expect(terminal.waitFor("3 baseline questionnaires are still open"))
         #expect(terminal.waitForPrompt("track-your-tinnitus>", after: "still open"))
         terminal.type("exit\r")
         #expect(terminal.waitForExit() == 0)

@@ -73,7 +73,7 @@ struct SyncEndToEndTests {
 
         let early = try setup.run("sync")
         #expect(early.status == 0, "\(early.err)")
-        #expect(early.out.contains("1 answer sheets wait until you join"), "\(early.out)")
+        #expect(early.out.contains("1 answer sheet waits until you join"), "\(early.out)")
         #expect(try setup.sheetsOnServer() == 0)
         #expect(try setup.pending() == 0)
         #expect(try setup.held("rejected").isEmpty)

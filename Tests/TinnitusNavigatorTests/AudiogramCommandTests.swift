@@ -221,4 +221,42 @@ struct AudiogramCommandTests {
         }
         #expect(lines.allSatisfy { $0.count <= 80 })
     }
+
+    @Test("show --ear draws one ear in the terminal and in the SVG; without it both stay", .timeLimit(.minutes(1)))
+    func showOneEar() throws {
+        let fixture = try TNFixture()
+        #expect(fixture.run(Self.oneLine).succeeded)
+        let audiogram = try #require(try fixture.store.all(Audiogram.self).first)
+        let id = HealthRecordID.short(audiogram.id)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ear-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let left = fixture.run("tn audiogram show \(id) --ear left --svg \(directory.path)/left.svg")
+        #expect(left.succeeded, "\(left.err)")
+        // The chart: every line before the values' header ("Audiogram <id> of ...").
+        let chart = left.out.split(separator: "\n").prefix { !$0.hasPrefix("Audiogram \(id)") }
+        #expect(chart.first?.contains("Audiogram of 2026-11-20, left ear") == true, "\(left.out)")
+        #expect(chart.contains { $0.contains("X") } && !chart.contains { $0.contains("O") }, "\(left.out)")
+        #expect(left.out.contains("X━ left ear") && !left.out.contains("* both ears"))
+        #expect(left.out.contains("Tinnitus, left ear: 6000 Hz at 50 dB."))
+        let leftSVG = try String(contentsOf: directory.appendingPathComponent("left.svg"), encoding: .utf8)
+        #expect(leftSVG.contains("class=\"left-ear\"") && !leftSVG.contains("class=\"right-ear\""))
+        #expect(leftSVG.contains("left-line") && !leftSVG.contains("right-line") && !leftSVG.contains("right-discomfort"))
+        #expect(leftSVG.contains("Audiogram of 2026-11-20, left ear"))
+
+        let right = fixture.run("tn audiogram show \(id) --ear right --svg \(directory.path)/right.svg")
+        #expect(right.out.contains("O━ right ear") && !right.out.contains("X━ left ear"))
+        #expect(!right.out.contains("Tinnitus, left ear"))
+        let rightSVG = try String(contentsOf: directory.appendingPathComponent("right.svg"), encoding: .utf8)
+        #expect(rightSVG.contains("class=\"right-ear\"") && !rightSVG.contains("class=\"left-ear\""))
+
+        let both = fixture.run("tn audiogram show \(id) --svg \(directory.path)/both.svg")
+        #expect(both.out.contains("O━ right ear") && both.out.contains("X━ left ear"))
+        let bothSVG = try String(contentsOf: directory.appendingPathComponent("both.svg"), encoding: .utf8)
+        #expect(bothSVG.contains("class=\"right-ear\"") && bothSVG.contains("class=\"left-ear\""))
+
+        let wrong = fixture.run("tn audiogram show \(id) --ear middle")
+        #expect(!wrong.succeeded && wrong.err.split(separator: "\n").count == 1 && wrong.err.contains("left"), "\(wrong.err)")
+    }
 }

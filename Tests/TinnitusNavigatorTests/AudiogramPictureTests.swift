@@ -127,4 +127,40 @@ struct AudiogramPictureTests {
         // The picture is not blank: the dark frame at the plot's corner.
         #expect(image.count(near: g.plotLeft, g.plotBottom, radius: 1, where: { $0.r < 170 && $0.g < 170 && $0.b < 170 }) >= 2)
     }
+
+    @Test("one ear alone: in Chromium red on the right ear's circle and its line, no blue anywhere in the plot; the legend names that ear only",
+          .timeLimit(.minutes(2)))
+    func oneEarInChromium() throws {
+        let plot = Self.plot().only(.right, title: "Audiogram, right ear")
+        let renderer = AudiogramSVG(fitting: plot)
+        let svg = renderer.document(plot)
+        let collector = Collector()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = collector
+        #expect(parser.parse())
+        #expect(collector.elements.filter { $0.attributes["class"] == "right-ear" }.count == 4)  // 3 points + legend
+        #expect(!collector.elements.contains { $0.attributes["class"] == "left-ear" })
+        #expect(collector.elements.filter { $0.name == "polyline" }.count == 1)
+        #expect(!collector.text.contains("left ear") && collector.text.contains("right ear"))
+        #expect(!collector.elements.contains { $0.attributes["class"] == "tinnitus-mark" && $0.attributes["stroke"] == AudiogramSVG.leftColor })
+
+        let directory = try HeadlessChromium.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("right.svg")
+        try Data(svg.utf8).write(to: file)
+        let g = renderer.geometry
+        let image = try HeadlessChromium.screenshot(file, width: Int(g.width), height: Int(g.height))
+        let circle = g.point(hz: 1000, db: 20)
+        #expect(image.count(near: circle.x + 7, circle.y, radius: 1, where: RGBImage.isRed) >= 1)
+        // Where the left ear's cross and its line would be, nothing blue; and nothing blue in the plot at all.
+        let cross = g.point(hz: 2000, db: 70)
+        #expect(image.count(near: cross.x, cross.y, radius: 9, where: RGBImage.isBlue) == 0)
+        var blue = 0
+        for x in stride(from: Int(g.plotLeft), to: Int(g.plotRight), by: 2) {
+            for y in stride(from: Int(g.plotTop), to: Int(g.plotBottom), by: 2) {
+                if let pixel = image.pixel(x: x, y: y), RGBImage.isBlue(pixel) { blue += 1 }
+            }
+        }
+        #expect(blue == 0, "\(blue) blue pixels in a picture of the right ear")
+    }
 }

@@ -56,12 +56,21 @@ struct CheckInTests {
         #expect(result.questionnaireVersion == 3)
     }
 
-    @Test("a due reminder without a check-in since makes the module open the questionnaire")
+    @Test("a due reminder without a check-in since makes the module open the questionnaire; not one from before the rule was set")
     func dueReminder() throws {
         let fixture = try TinnitusFixture(input: Self.answers)
         let monday = try LocalDate(parsing: "2026-01-05")
-        fixture.clock.advance(by: monday.instant(at: TimeOfDay(hour: 9, minute: 10), in: TinnitusFixture.berlin).timeIntervalSince(fixture.clock.now))
-        try ReminderPlan.change(fixture.context) { $0.fixed = [FixedReminderTime(weekday: .monday, time: TimeOfDay(hour: 9, minute: 0))] }
+        func move(to hour: Int, _ minute: Int) {
+            fixture.clock.advance(by: monday.instant(at: TimeOfDay(hour: hour, minute: minute), in: TinnitusFixture.berlin)
+                .timeIntervalSince(fixture.clock.now))
+        }
+        // Set at 09:10, a 09:00 reminder never held: entering asks nothing.
+        move(to: 9, 10)
+        #expect(fixture.harness.run("tyt notify add mon 09:00") == .success)
+        try fixture.module.didEnter(fixture.context)
+        #expect(try ResultStore(database: fixture.services.database).count() == 0)
+        // Next Monday the rule has held all week: its 09:00 reminder opens the questionnaire.
+        fixture.clock.advance(by: 7 * 86_400)
         try fixture.module.didEnter(fixture.context)
         #expect(try ResultStore(database: fixture.services.database).count() == 1)
         // Answered since the reminder: entering again asks nothing.

@@ -130,6 +130,23 @@ struct DispatchTests {
         #expect(fixture.shell.execute(line: "help nosuch") == .failure)
     }
 
+    @Test("--help on a command with subcommands shows that command's help, not the help of 'help' (account, a subcommand, a module group)",
+          .timeLimit(.minutes(1)))
+    func helpOptionOnGroups() throws {
+        let fixture = try ShellFixture()
+        defer { fixture.remove() }
+        for (line, usage) in [("account --help", "USAGE: account <subcommand>"), ("account deactivate --help", "USAGE: account deactivate"),
+                              ("echo notify --help", "USAGE: notify <subcommand>"), ("echo notify count --help", "USAGE: notify count <count>"),
+                              ("study -h", "USAGE: study <subcommand>")] {
+            let start = fixture.output.out.endIndex
+            #expect(fixture.shell.execute(line: line) == .success)
+            let shown = String(fixture.output.out[start...])
+            #expect(shown.contains(usage), "\(line): \(shown)")
+            #expect(!shown.contains("help [<subcommands>"), "\(line): \(shown)")
+        }
+        #expect(fixture.output.out.contains("deactivate"))
+    }
+
     @Test("language switches at once and is kept")
     func languageSwitch() throws {
         let fixture = try ShellFixture()

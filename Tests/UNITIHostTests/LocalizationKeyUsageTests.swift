@@ -12,7 +12,7 @@ import UNITIProtocol
 /// asks for text (`L("…")`, `l("…")`, `localizer("…")`, and both branches of a `cond ? "…" : "…"`
 /// inside such a call); a key built at run time (`"core.buildKind.\(kind)"`) must be listed in
 /// ``runtimeKeys`` with every key it can become, so a new case cannot slip through unseen.
-@Suite("Localization keys used in the sources")
+@Suite("Localization keys used in the sources", .timeLimit(.minutes(1)))
 struct LocalizationKeyUsageTests {
     /// Each key pattern built at run time, with everything it can expand to.
     static let runtimeKeys: [String: [String]] = [
@@ -54,24 +54,58 @@ struct LocalizationKeyUsageTests {
     }
 
     /// The literal keys asked for in `source`, and the run-time patterns (literals with `\(`).
+    /// A key looked up with a count (`L("key", count: n)`) is a plural key: it stands for its
+    /// forms (``PluralForm``), `key.one` and `key.other`, which are listed instead.
     static func keys(in source: String) -> (literal: Set<String>, runtime: Set<String>) {
         var literal = Set<String>()
         var runtime = Set<String>()
-        let call = #"\b(?:L|l|localizer|text\.localizer)\(\s*"((?:[^"\\]|\\.)*)""#
-        let ternary = #"\b(?:L|l|localizer)\([^()"]*\?\s*"([^"]+)"\s*:\s*"([^"]+)""#
+        let call = #"\b(?:L|l|localizer|text\.localizer)\(\s*"((?:[^"\\]|\\.)*)"(\s*,\s*count:)?"#
+        let ternary = #"\b(?:L|l|localizer)\([^()"]*\?\s*"([^"]+)"\s*:\s*"([^"]+)"(\s*,\s*count:)?"#
         for pattern in [call, ternary] {
             let regex = try! NSRegularExpression(pattern: pattern)
             for match in regex.matches(in: source, range: NSRange(source.startIndex..., in: source)) {
-                for group in 1..<match.numberOfRanges {
+                let counted = match.range(at: match.numberOfRanges - 1).location != NSNotFound
+                for group in 1..<(match.numberOfRanges - 1) {
                     guard let range = Range(match.range(at: group), in: source) else { continue }
                     let key = String(source[range])
                     // A lookup key has a dot and no spaces; anything else is text passed through.
                     guard key.contains("."), !key.contains(" ") else { continue }
-                    if key.contains("\\(") { runtime.insert(key) } else { literal.insert(key) }
+                    let forms = counted ? PluralForm.allCases.map { key + "." + $0.rawValue } : [key]
+                    if key.contains("\\(") { runtime.formUnion(forms) } else { literal.formUnion(forms) }
                 }
             }
         }
         return (literal, runtime)
+    }
+
+    @Test("every counted text has each plural form in both tables, and no form is missing its siblings")
+    func pluralFormsComplete() {
+        let forms = PluralForm.allCases.map { "." + $0.rawValue }
+        for code in ["en", "de"] {
+            let table = StringTables.table(for: code)
+            // A key ending in `.one` is a counted text (`.other` alone may be a category, such as
+            // the event type `other`).
+            let plural = Set(table.keys.filter { $0.hasSuffix(".one") }.map { String($0.dropLast(4)) })
+            #expect(plural.count >= 40, "\(code): only \(plural.count) counted texts")
+            for base in plural.sorted() {
+                for form in forms {
+                    #expect(StringTables.table(for: "en")[base + form] != nil, "\(base + form) missing in English")
+                    #expect(StringTables.table(for: "de")[base + form] != nil, "\(base + form) missing in German")
+                }
+                #expect(table[base] == nil, "\(base) is also a plain key in \(code)")
+            }
+        }
+    }
+
+    @Test("a count picks its form: one for exactly 1, other for 0, 2 and 21, in English and German")
+    func pluralFormsChosen() {
+        let english = Localizer(language: .english), german = Localizer(language: .german)
+        #expect(english("tn.report.count.audiograms", count: 1) == "1 audiogram")
+        #expect(english("tn.report.count.audiograms", count: 0) == "0 audiograms")
+        #expect(english("tn.report.count.audiograms", count: 21) == "21 audiograms")
+        #expect(german("tyh.stats.lastTen", count: 1) == "Der letzte:")
+        #expect(german("tyh.stats.lastTen", count: 3) == "Die letzten 3:")
+        #expect(german("host.sync.count.sheets", count: 2) == "2 Antwortbögen")
     }
 
     @Test("every key looked up with a literal exists in the English and the German table")
@@ -119,6 +153,12 @@ struct LocalizationKeyUsageTests {
         let found = Self.keys(in: sample)
         #expect(found.literal == ["tyt.fill.due", "host.yes", "host.no"])
         #expect(found.runtime == [#"core.buildKind.\(kind.rawValue)"#])
+        let counted = Self.keys(in: #"""
+        L("tyh.stats.lastTen", count: n)
+        l(on ? "tyh.rewards.gained" : "tyh.rewards.gainedOnTime", count: points)
+        """#)
+        #expect(counted.literal == ["tyh.stats.lastTen.one", "tyh.stats.lastTen.other", "tyh.rewards.gained.one",
+                                    "tyh.rewards.gained.other", "tyh.rewards.gainedOnTime.one", "tyh.rewards.gainedOnTime.other"])
     }
 }
 

@@ -6,7 +6,7 @@ import UNITIProtocol
 import UNITITesting
 
 /// `reminders list|run|export` driven through the shell, with a module that declares rules.
-@Suite("reminders command", .isolatedLanguage)
+@Suite("reminders command", .isolatedLanguage, .timeLimit(.minutes(2)))
 struct RemindersCommandTests {
     /// Stands in for a real module: id `tyt` so the default study enables it.
     struct RemindingModule: UNITIModule, ReminderProviding {
@@ -87,10 +87,13 @@ struct RemindersCommandTests {
         #expect(planned.allSatisfy { $0.moduleID == "tyt" })
     }
 
-    @Test("run delivers a due reminder once on the terminal and stops at --count")
+    @Test("run delivers a due reminder once on the terminal and stops at --count", .timeLimit(.minutes(1)))
     func runDelivers() throws {
-        let now = LocalDate(year: 2026, month: 11, day: 23).instant(at: TimeOfDay(hour: 7, minute: 31), in: Self.berlin)
-        let (shell, output, _) = try shell(at: now)
+        let start = LocalDate(year: 2026, month: 11, day: 23).instant(at: TimeOfDay(hour: 7, minute: 0), in: Self.berlin)
+        let (shell, output, _) = try shell(at: start)
+        // The rule held from 07:00; at 07:31 its 07:30 reminder is due.
+        try shell.reminderService().noteRules()
+        try #require(shell.services.clock as? FixedClock).advance(by: 31 * 60)
         #expect(shell.execute(line: "reminders run --count 1 --terminal") == .success)
         #expect(output.out.contains("TrackYourTinnitus") && output.out.contains("`tyt fill`"))
         #expect(output.out.split(separator: "\n").count == 1)

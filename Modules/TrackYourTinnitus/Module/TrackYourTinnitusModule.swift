@@ -26,7 +26,7 @@ extension TrackYourTinnitusModule: ModuleEntering {
         guard try DueCheckIn.isDue(context, source: reminderSource(context), module: descriptor) else {
             if context.input.isInteractive {
                 let open = try BaselineQuestionnaires.baseline(context).open(in: context.services)
-                if !open.isEmpty { context.console.line(L("tyt.baseline.open", ["count": String(open.count)])) }
+                if !open.isEmpty { context.console.line(L("tyt.baseline.open", count: open.count)) }
             }
             return
         }

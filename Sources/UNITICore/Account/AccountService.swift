@@ -106,7 +106,7 @@ public struct AccountService {
             }
             guard attach else {
                 try? client().withToken(tokens.accessToken).call("POST", "account/logout")
-                throw UNITIError(L("core.account.guestKept", ["count": "\(guestEntries)", "path": services.dataDirectory.path]))
+                throw UNITIError(L("core.account.guestKept", count: guestEntries, ["path": services.dataDirectory.path]))
             }
         }
         let session = Session(username: profile.username, tokens: tokens, obtainedAt: askedAt)

@@ -21,6 +21,17 @@ extension LocalizedArgumentWords {
         self = value
     }
 
+    /// What Tab offers for such an argument: each value's first word in the current language
+    /// (`on`, `off`; `an`, `aus`), though every word of ``words`` is accepted.
+    public static var offered: CompletionKind {
+        let localizer = CurrentLanguage.localizer
+        return .list(allCases.map { value in
+            let key = "\(wordsKey).\(value.rawValue)"
+            guard localizer.hasKey(key), let first = localizer(key).split(separator: "|").first else { return value.rawValue }
+            return first.trimmingCharacters(in: .whitespaces).lowercased()
+        })
+    }
+
     /// Every word that means this value, in lower case, in every language.
     public var words: Set<String> {
         let key = "\(Self.wordsKey).\(rawValue)"

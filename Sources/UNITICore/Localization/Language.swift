@@ -16,6 +16,15 @@ public enum Language: String, CaseIterable, Sendable, Codable {
         self = language
     }
 
+    /// The plural form a count takes in this language, as CLDR names them. English and German
+    /// have two: `one` for exactly 1, `other` for everything else (0, 2, 21, ...). A language
+    /// added here must say which forms it has, and its tables must carry each of them.
+    public func pluralForm(_ count: Int) -> PluralForm {
+        switch self {
+        case .english, .german: return count == 1 ? .one : .other
+        }
+    }
+
     /// The language from the `LANG`/`LC_ALL`/`LC_MESSAGES` environment, if it names one we speak.
     public static func fromEnvironment(_ environment: [String: String]) -> Language? {
         for key in ["LC_ALL", "LC_MESSAGES", "LANG"] {
@@ -25,4 +34,11 @@ public enum Language: String, CaseIterable, Sendable, Codable {
         }
         return nil
     }
+}
+
+/// A plural form of a text: a counted text is kept in the string tables under its key with one
+/// of these as the last part (`tyh.stats.lastTen.one`, `tyh.stats.lastTen.other`), and chosen
+/// with ``Localizer/callAsFunction(_:count:_:)``.
+public enum PluralForm: String, CaseIterable, Sendable {
+    case one, other
 }

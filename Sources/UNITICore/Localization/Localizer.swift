@@ -20,6 +20,16 @@ public struct Localizer: Sendable {
         return Self.fill(template, with: arguments)
     }
 
+    /// The text of a counted thing in the form `count` takes in this language (`key.one`,
+    /// `key.other`, see ``PluralForm``), with `{count}` filled in: "1 audiogram", "2 audiograms",
+    /// "Die letzte Antwort:", "Die letzten 3:". A sentence with several counts is made of
+    /// counted parts, each looked up this way and passed in as a placeholder's value.
+    public func callAsFunction(_ key: String, count: Int, _ arguments: [String: String] = [:]) -> String {
+        var arguments = arguments
+        if arguments["count"] == nil { arguments["count"] = String(count) }
+        return self(key + "." + language.pluralForm(count).rawValue, arguments)
+    }
+
     /// Puts each `{name}` of the template's placeholders in `arguments` in their place, in one
     /// pass; braces around anything else stay as they are, and a value is never searched again
     /// for placeholders.
@@ -68,4 +78,10 @@ public enum CurrentLanguage {
 /// `L("key")`: the text for `key` in the current language. For static command help texts.
 public func L(_ key: String, _ arguments: [String: String] = [:]) -> String {
     CurrentLanguage.localizer(key, arguments)
+}
+
+/// `L("key", count: n)`: the text of a counted thing in the current language (see
+/// ``Localizer/callAsFunction(_:count:_:)``).
+public func L(_ key: String, count: Int, _ arguments: [String: String] = [:]) -> String {
+    CurrentLanguage.localizer(key, count: count, arguments)
 }

@@ -36,8 +36,8 @@ public enum QuestionnaireAuthoring {
     /// The report as lines for people.
     public static func lines(for report: ValidationReport, localizer: Localizer) -> [String] {
         guard report.valid else { return report.problems }
-        var lines = [localizer("questionnaire.validate.valid", [
-            "id": report.id ?? "", "version": String(report.version ?? 0), "count": String(report.itemCount ?? 0),
+        var lines = [localizer("questionnaire.validate.valid", count: report.itemCount ?? 0, [
+            "id": report.id ?? "", "version": String(report.version ?? 0),
         ])]
         for entry in report.unsupported {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)

@@ -59,7 +59,8 @@ public final class QuestionnaireEngine {
         let problems = QuestionnaireValidator.validate(definition)
         guard problems.isEmpty else {
             throw UNITIError(localizer("questionnaire.error.invalidDefinition", [
-                "id": definition.id, "count": String(problems.count), "first": problems[0].description,
+                "id": definition.id, "problems": localizer("questionnaire.count.problems", count: problems.count),
+                "first": problems[0].description,
             ]))
         }
         let console = services.console
@@ -176,9 +177,9 @@ public final class QuestionnaireEngine {
     private func rescue(_ draft: QuestionnaireDraft, owner: ModuleID, after error: Error, localizer: Localizer) -> UNITIError {
         let problem = StorageFailure.message(for: error, directory: services.dataDirectory.path) ?? "\(error)"
         if let path = AnswerRescue(dataDirectory: services.dataDirectory).keep(draft, owner: owner, at: services.clock.now) {
-            return UNITIError(problem + " " + localizer("questionnaire.rescued", ["count": "\(draft.sheet.answers.count)", "path": path]))
+            return UNITIError(problem + " " + localizer("questionnaire.rescued", count: draft.sheet.answers.count, ["path": path]))
         }
-        return UNITIError(problem + " " + localizer("questionnaire.notRescued", ["count": "\(draft.sheet.answers.count)"]))
+        return UNITIError(problem + " " + localizer("questionnaire.notRescued", count: draft.sheet.answers.count))
     }
 
     private func startSession(_ definition: QuestionnaireDefinition, owner: ModuleID, keepsDraft: Bool, syncsDraft: Bool,
@@ -192,9 +193,8 @@ public final class QuestionnaireEngine {
             return fresh()
         }
         let started = draft.sheet.startedAt.minuteText
-        let prompt = localizer("questionnaire.resume.ask", [
+        let prompt = localizer("questionnaire.resume.ask", count: draft.sheet.answers.count, [
             "title": definition.title.text(in: localizer.language.rawValue), "time": started,
-            "count": String(draft.sheet.answers.count),
         ]) + " "
         while true {
             guard let line = try services.input.readLine(prompt: prompt) else { throw PromptCancelled(.endOfInput) }

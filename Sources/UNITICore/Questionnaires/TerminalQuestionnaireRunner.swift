@@ -2,10 +2,12 @@ import Foundation
 import UNITIProtocol
 
 /// Answering on a terminal with widgets: sliders, point scales and SAM rows moved with the
-/// arrow keys, choice lists with arrows, Space and Enter. Free text and dates are typed on the
-/// line editor. Ctrl-C abandons (the engine keeps the draft). On a page, a required item's
-/// widget takes the empty answer like an optional one's (`-`, or Enter with nothing chosen on a
-/// slider, scale or multiple choice), and the item is left for later.
+/// arrow keys or given a typed number, choice lists chosen by number or with arrows and Space;
+/// Enter confirms. Nothing is chosen until the person chooses: Enter with nothing chosen says in
+/// one line that a required item needs an answer, and leaves an optional one unanswered. Free
+/// text and dates are typed on the line editor. Ctrl-C abandons (the engine keeps the draft). On
+/// a page, a required item's widget takes the empty answer like an optional one's (`-`, or
+/// Enter with nothing chosen), and the item is left for later.
 public struct TerminalQuestionnaireRunner: QuestionnaireFrontEnd {
     public let console: Console
     public let input: any LineInput
@@ -86,6 +88,9 @@ public struct TerminalQuestionnaireRunner: QuestionnaireFrontEnd {
                     message = ""
                 case .needsAnswer:
                     message = text.localizer("questionnaire.requiredHere")
+                case .notOnSlider(let typed):
+                    message = text.localizer("questionnaire.slider.notAValue", ["value": typed]) + " "
+                        + AnswerParser.accepted(for: item, localizer: text.localizer)
                 case .cancel:
                     return AnswerValue??.none
                 case .submit(let value):
@@ -116,6 +121,7 @@ public struct TerminalQuestionnaireRunner: QuestionnaireFrontEnd {
         case .multipleChoice: return "questionnaire.help.multiple"
         case .yesNo, .singleChoice: return "questionnaire.help.single"
         case .samValence, .samArousal: return "questionnaire.help.sam"
+        case .scale: return "questionnaire.help.scale"
         default: return "questionnaire.help.slider"
         }
     }

@@ -2,13 +2,16 @@ import Foundation
 
 /// Plans the reminders of every enabled module and hands out the ones that are due, each once.
 ///
-/// The host creates one per process with a closure that asks each enabled module for its
+/// The host creates one per process with a closure that asks each module of the program for its
 /// ``ReminderSource`` (modules may change their rules at any time, so sources are asked anew
-/// when planning). Used by the shell before each prompt (``ReminderMonitor``), by the
-/// `reminders run` daemon (``ReminderDaemon``), and by `reminders list` / `export`.
+/// when planning; a disabled module answers with no rules). Used by the shell before each
+/// prompt (``ReminderMonitor``), by the `reminders run` daemon (``ReminderDaemon``), and by
+/// `reminders list` / `export`. A reminder from before its rule held on this device is never
+/// planned (``ReminderRuleHistory``).
 public final class ReminderService: Sendable {
     public let clock: any WallClock
     public let log: ReminderLog
+    public let history: ReminderRuleHistory
     let sources: @Sendable () throws -> [ModuleReminderSource]
     /// How late a reminder may still be delivered: one missed while no shell ran for days is
     /// not worth announcing; one from twenty minutes ago is.
@@ -18,21 +21,42 @@ public final class ReminderService: Sendable {
                 sources: @escaping @Sendable () throws -> [ModuleReminderSource]) {
         self.clock = clock
         self.log = ReminderLog(database: database)
+        self.history = ReminderRuleHistory(database: database)
         self.lateness = lateness
         self.sources = sources
     }
 
     public var timeZone: TimeZone { clock.timeZone }
 
-    /// Everything planned in `[start, end)`.
+    /// Everything planned in `[start, end)` (reading only: a rule not seen before holds from now).
     public func planned(from start: Date, to end: Date) throws -> [PlannedReminder] {
-        try ReminderPlanner(timeZone: timeZone).plan(sources(), from: start, to: end)
+        let sources = try sources()
+        return try plan(sources, from: start, to: end, holding: history.since(sources), now: clock.now)
     }
 
-    /// Reminders due at `now` (not later than ``lateness``) that were not delivered yet, and the
-    /// time of the next reminder after `now` within `horizon` (nil when none).
+    /// Notes the rules in force now (``ReminderRuleHistory``): the shell calls this after a
+    /// command that wrote something, so a rule switched off and on again by two scripts is seen
+    /// both times. Writes only when a rule came, changed or went.
+    public func noteRules() throws {
+        try history.see(sources(), at: clock.now)
+    }
+
+    /// The reminders of `sources` in `[start, end)` whose rule held at their time.
+    private func plan(_ sources: [ModuleReminderSource], from start: Date, to end: Date,
+                      holding since: [ReminderRuleHistory.Key: Date], now: Date) throws -> [PlannedReminder] {
+        return try ReminderPlanner(timeZone: timeZone).plan(sources, from: start, to: end).filter {
+            $0.date >= since[ReminderRuleHistory.Key(moduleID: $0.moduleID, ruleID: $0.ruleID)] ?? now
+        }
+    }
+
+    /// Reminders due at `now` (not later than ``lateness``, and not from before their rule held)
+    /// that were not delivered yet, and the time of the next reminder after `now` within
+    /// `horizon` (nil when none).
     public func pending(at now: Date, horizon: TimeInterval = 2 * 86_400) throws -> (due: [PlannedReminder], next: Date?) {
-        let planned = try planned(from: now.addingTimeInterval(-lateness), to: now.addingTimeInterval(horizon))
+        let sources = try sources()
+        let since = try history.see(sources, at: now)
+        let planned = try plan(sources, from: now.addingTimeInterval(-lateness), to: now.addingTimeInterval(horizon),
+                               holding: since, now: now)
         let candidates = planned.filter { $0.date <= now }
         let delivered = try log.delivered(among: candidates.map(\.id))
         return (candidates.filter { !delivered.contains($0.id) }, planned.first { $0.date > now }?.date)

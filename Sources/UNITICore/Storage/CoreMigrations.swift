@@ -5,7 +5,7 @@ import GRDB
 /// sets at the end; never edit a step that has shipped.
 enum CoreMigrations {
     static let all: [MigrationSet] = [foundation, SyncMigrations.set, QuestionnaireMigrations.set, ReminderLog.migrations,
-                                         StudyQuestionnaireStore.migrations]
+                                         StudyQuestionnaireStore.migrations, ReminderRuleHistory.migrations]
 
     /// Settings and the studies the person takes part in.
     static let foundation = MigrationSet(owner: "core", steps: [

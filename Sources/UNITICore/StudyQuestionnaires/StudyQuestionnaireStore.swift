@@ -98,7 +98,8 @@ enum StudyQuestionnaireStore {
             throw UNITIError(error.message)
         case .success(let (definition, problems)):
             if let first = problems.first {
-                throw UNITIError(L("sync.questionnaire.invalid", ["count": "\(problems.count)", "first": first.description]))
+                throw UNITIError(L("sync.questionnaire.invalid", ["problems": L("questionnaire.count.problems", count: problems.count),
+                                                                  "first": first.description]))
             }
             guard definition.id == entry.id, definition.version == entry.version else {
                 throw UNITIError(L("sync.questionnaire.mismatch", [

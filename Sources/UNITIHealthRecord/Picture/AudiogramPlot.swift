@@ -66,12 +66,26 @@ public struct AudiogramPlot: Sendable, Hashable {
     public var discomfort: [Side: [Point]]
     public var tinnitus: [Tinnitus]
     public var labels: Labels
+    /// The ears the picture shows, and whose symbols its legend names: both by default, one in
+    /// a diagram per ear (TinnitusNavigator FR11, ``only(_:)``).
+    public var sides: [Side]
 
-    public init(thresholds: [Side: [Point]], discomfort: [Side: [Point]] = [:], tinnitus: [Tinnitus] = [], labels: Labels) {
+    public init(thresholds: [Side: [Point]], discomfort: [Side: [Point]] = [:], tinnitus: [Tinnitus] = [], labels: Labels,
+                sides: [Side] = Side.allCases) {
         self.thresholds = thresholds.mapValues { $0.sorted { $0.hz < $1.hz } }
         self.discomfort = discomfort.mapValues { $0.sorted { $0.hz < $1.hz } }
         self.tinnitus = tinnitus
         self.labels = labels
+        self.sides = sides
+    }
+
+    /// The picture of one ear: its thresholds, thresholds of discomfort and tinnitus only,
+    /// with `title` (which should name the ear).
+    public func only(_ side: Side, title: String) -> AudiogramPlot {
+        var labels = self.labels
+        labels.title = title
+        return AudiogramPlot(thresholds: thresholds.filter { $0.key == side }, discomfort: discomfort.filter { $0.key == side },
+                             tinnitus: tinnitus.filter { $0.side == side }, labels: labels, sides: [side])
     }
 
     /// Every frequency the picture must show.

@@ -54,7 +54,7 @@ public struct AudiogramSVG: Sendable {
         // Lines first, then the symbols on top of every line: the circle is open (white
         // inside), as on paper, and no line runs through a symbol.
         svg += "<g class=\"thresholds\" fill=\"none\" stroke-width=\"2\">\n"
-        for side in AudiogramPlot.Side.allCases {
+        for side in plot.sides {
             let points = plot.thresholds[side] ?? []
             guard points.count > 1 else { continue }
             // Typed, so a string-interpolating type of another module (GRDB's SQL, whose
@@ -67,13 +67,13 @@ public struct AudiogramSVG: Sendable {
             let dash = side == .left ? " stroke-dasharray=\"7 4\"" : ""
             svg += "<polyline class=\"\(side.rawValue)-line\" stroke=\"\(Self.color(side))\"\(dash) points=\"\(list)\"/>\n"
         }
-        for side in AudiogramPlot.Side.allCases {
+        for side in plot.sides {
             for p in plot.thresholds[side] ?? [] {
                 svg += symbol(side, at: g.point(hz: p.hz, db: p.db))
             }
         }
         svg += "</g>\n<g class=\"discomfort\" fill=\"none\" stroke-width=\"2\">\n"
-        for side in AudiogramPlot.Side.allCases {
+        for side in plot.sides {
             for p in plot.discomfort[side] ?? [] {
                 svg += discomfortMark(side, at: g.point(hz: p.hz, db: p.db))
             }
@@ -163,12 +163,16 @@ public struct AudiogramSVG: Sendable {
         svg += "<text x=\"20\" y=\"\(n(middle))\" text-anchor=\"middle\" transform=\"rotate(-90 20 \(n(middle)))\">\(esc(plot.labels.levelAxis))</text>\n"
         let top = g.plotBottom + 66
         let column = g.plotWidth / 2
-        let entries: [(draw: (Double, Double) -> String, text: String)] = [
-            ({ x, y in symbol(.right, at: (x, y)) }, plot.labels.right),
-            ({ x, y in symbol(.left, at: (x, y)) }, plot.labels.left),
-            ({ x, y in discomfortMark(.right, at: (x - 7, y + 6)) + discomfortMark(.left, at: (x + 7, y + 6)) }, plot.labels.discomfort),
-            ({ x, y in zigzag(at: (x, y), color: Self.rightColor) }, plot.labels.tinnitus),
-        ]
+        // Only the symbols of the ears shown: a diagram of one ear names that ear's alone.
+        let sides = plot.sides
+        var entries: [(draw: (Double, Double) -> String, text: String)] = sides.map { side in
+            ({ x, y in symbol(side, at: (x, y)) }, side == .right ? plot.labels.right : plot.labels.left)
+        }
+        entries.append(({ x, y in
+            sides.count == 1 ? discomfortMark(sides[0], at: (x, y + 6))
+                : discomfortMark(.right, at: (x - 7, y + 6)) + discomfortMark(.left, at: (x + 7, y + 6))
+        }, plot.labels.discomfort))
+        entries.append(({ x, y in zigzag(at: (x, y), color: Self.color(sides.first ?? .right)) }, plot.labels.tinnitus))
         svg += "<g class=\"legend\" fill=\"none\">\n"
         for (index, entry) in entries.enumerated() {
             let x = g.plotLeft + 16 + Double(index % 2) * column

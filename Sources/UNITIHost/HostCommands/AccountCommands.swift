@@ -11,7 +11,12 @@ extension Shell {
 
     /// Asks a question; `-` or an empty answer keeps `current` when one is given.
     func ask(_ key: String, _ arguments: [String: String] = [:]) throws -> String {
-        try services.input.requireLine(prompt: localizer(key, arguments) + " ").trimmingCharacters(in: .whitespaces)
+        try answer(to: localizer(key, arguments))
+    }
+
+    /// The answer to a question already in words, trimmed.
+    func answer(to question: String) throws -> String {
+        try services.input.requireLine(prompt: question + " ").trimmingCharacters(in: .whitespaces)
     }
 
     func askSecret(_ key: String) throws -> String {
@@ -31,6 +36,11 @@ extension Shell {
 
     func confirm(_ key: String, _ arguments: [String: String] = [:]) throws -> Bool {
         Confirmation.isYes(try ask(key, arguments))
+    }
+
+    /// Asks a yes/no question about a count (a plural key, see ``Localizer/callAsFunction(_:count:_:)``).
+    func confirm(_ key: String, count: Int, _ arguments: [String: String] = [:]) throws -> Bool {
+        Confirmation.isYes(try answer(to: localizer(key, count: count, arguments)))
     }
 }
 
@@ -91,7 +101,7 @@ struct LoginCommand: HostCommand {
             reactivated = true
             return true
         }, attachGuestData: { entries, username in
-            try shell.confirm("host.login.attachGuest", ["count": "\(entries)", "username": username])
+            try shell.confirm("host.login.attachGuest", count: entries, ["username": username])
         })
         if reactivated { shell.console.line(shell.localizer("host.login.reactivated", ["username": session.username])) }
         shell.console.line(shell.localizer("host.login.done", ["username": session.username]))
@@ -119,7 +129,7 @@ struct LogoutCommand: HostCommand {
             return
         }
         try shell.accounts.logout()
-        shell.console.line(shell.localizer(pending > 0 ? "host.logout.pending" : "host.logout.done", ["count": "\(pending)"]))
+        shell.console.line(pending > 0 ? shell.localizer("host.logout.pending", count: pending) : shell.localizer("host.logout.done"))
     }
 }
 

@@ -24,6 +24,6 @@ struct BaselineHostCommand: HostCommand {
     static func remindIfOpen(_ shell: Shell) {
         guard case .host = shell.program,
               let open = try? Baseline.shared(shell.services).open(in: shell.services), !open.isEmpty else { return }
-        shell.console.line(shell.localizer("host.baseline.open", ["count": String(open.count)]))
+        shell.console.line(shell.localizer("host.baseline.open", count: open.count))
     }
 }

@@ -53,7 +53,7 @@ struct LanguageCommand: HostCommand {
         CommandConfiguration(commandName: "language", abstract: L("host.language.abstract"))
     }
 
-    @Argument(help: ArgumentHelp(L("host.language.code"))) var code: String?
+    @Argument(help: ArgumentHelp(L("host.language.code")), completion: .list(Language.allCases.map(\.rawValue))) var code: String?
 
     func run(in shell: Shell) throws {
         guard let code else {

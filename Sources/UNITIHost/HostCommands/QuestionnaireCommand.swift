@@ -32,7 +32,9 @@ struct QuestionnaireCommand: HostCommand {
                 for line in QuestionnaireAuthoring.lines(for: report, localizer: shell.localizer) { shell.console.line(line) }
             }
             if !report.valid {
-                throw UNITIError(shell.localizer("questionnaire.validate.invalid", ["path": file, "count": String(report.problems.count)]))
+                throw UNITIError(shell.localizer("questionnaire.validate.invalid", [
+                    "path": file, "problems": shell.localizer("questionnaire.count.problems", count: report.problems.count),
+                ]))
             }
         }
     }

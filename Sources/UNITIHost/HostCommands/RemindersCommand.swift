@@ -46,10 +46,10 @@ struct RemindersCommand: HostCommand {
             }
             let l = shell.localizer
             guard !reminders.isEmpty else {
-                shell.console.line(l("reminders.list.none", ["days": "\(days)"]))
+                shell.console.line(l("reminders.list.none", count: days))
                 return
             }
-            shell.console.line(l("reminders.list.header", ["days": "\(days)", "count": "\(reminders.count)"]))
+            shell.console.line(l("reminders.list.header", count: days, ["reminders": "\(reminders.count)"]))
             shell.console.table(TextTable(rows: reminders.map { reminder in
                 let local = LocalDate(reminder.date, in: service.timeZone)
                 let time = TimeOfDay(localTimeOf: reminder.date, in: service.timeZone)
@@ -85,7 +85,7 @@ struct RemindersCommand: HostCommand {
             defer { signal(SIGINT, previous) }
             let delivered = try ReminderDaemon(service: service, notifier: notifier).run(for: seconds, count: count)
             Interrupt.reset()
-            shell.console.error(l("reminders.run.stopped", ["count": "\(delivered.count)"]))
+            shell.console.error(l("reminders.run.stopped", count: delivered.count))
         }
     }
 
@@ -112,7 +112,7 @@ struct RemindersCommand: HostCommand {
             } catch {
                 throw UNITIError(L("reminders.error.cannotWrite", ["path": file, "reason": error.localizedDescription]))
             }
-            shell.console.line(shell.localizer("reminders.export.done", ["count": "\(reminders.count)", "path": file]))
+            shell.console.line(shell.localizer("reminders.export.done", count: reminders.count, ["path": file]))
         }
     }
 }

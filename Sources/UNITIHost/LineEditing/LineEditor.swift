@@ -36,7 +36,10 @@ public final class LineEditor: LineInput, @unchecked Sendable {
         self.historyPath = historyPath
         uniti_history_set_size(history, 1000)
         uniti_history_set_unique(history, 1)
-        if let historyPath { uniti_history_load(history, historyPath) }
+        if let historyPath {
+            uniti_history_load(history, historyPath)
+            forgetLinesWithAddresses()
+        }
 
         uniti_el_set_editor(editLine, "emacs")
         uniti_el_set_history(editLine, history)
@@ -65,12 +68,13 @@ public final class LineEditor: LineInput, @unchecked Sendable {
         history_end(history)
     }
 
-    /// Reads a command line and keeps it in the history.
+    /// Reads a command line and keeps it in the history, unless it holds an e-mail address
+    /// (``HistoryPolicy``).
     public func readCommand(prompt: String) throws -> String? {
         idleAllowed = true
         defer { idleAllowed = false }
         let line = try read(prompt: prompt)
-        if let line, !line.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let line, !line.trimmingCharacters(in: .whitespaces).isEmpty, HistoryPolicy.keeps(line) {
             uniti_history_enter(history, line)
             saveHistory()
         }
@@ -138,6 +142,21 @@ public final class LineEditor: LineInput, @unchecked Sendable {
             character?.pointee = wide
             return 1
         }
+    }
+
+    /// A history written by an earlier version may hold lines with addresses: they are dropped
+    /// (and the file rewritten) as it is loaded; a clean history is left as it is.
+    private func forgetLinesWithAddresses() {
+        var lines: [String] = []  // newest first
+        var entry = uniti_history_first(history)
+        while let text = entry {
+            lines.append(String(cString: text))
+            entry = uniti_history_next(history)
+        }
+        guard lines.contains(where: { !HistoryPolicy.keeps($0) }) else { return }
+        uniti_history_clear(history)
+        for line in lines.reversed() where HistoryPolicy.keeps(line) { uniti_history_enter(history, line) }
+        saveHistory()
     }
 
     private func saveHistory() {

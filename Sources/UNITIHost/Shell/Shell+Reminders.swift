@@ -2,15 +2,16 @@ import Foundation
 import UNITICore
 
 extension Shell {
-    /// The reminder service over the modules the person's studies enable: each is asked for its
-    /// ``ReminderSource`` with its own context whenever reminders are planned.
+    /// The reminder service over this program's modules: each module the person's studies
+    /// enable is asked for its ``ReminderSource`` with its own context whenever reminders are
+    /// planned; a disabled one has no rules (so its rules hold anew once it is enabled again).
     public func reminderService() -> ReminderService {
         ReminderService(database: services.database, clock: services.clock) { [self] in
             let enabled = try services.studies.enabledModuleIDs()
-            return try registry.modules
-                .filter { enabled.contains($0.descriptor.id) }
-                .compactMap { $0 as? any ReminderProviding }
-                .map { ModuleReminderSource(module: $0.descriptor, source: try $0.reminderSource(context(for: $0))) }
+            return try registry.modules.compactMap { $0 as? any ReminderProviding }.map { module in
+                let source = enabled.contains(module.descriptor.id) ? try module.reminderSource(context(for: module)) : .none
+                return ModuleReminderSource(module: module.descriptor, source: source)
+            }
         }
     }
 

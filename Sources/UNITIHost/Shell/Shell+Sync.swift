@@ -34,11 +34,12 @@ extension Shell {
         }
         if !quiet {
             console.line(localizer("host.sync.done", [
-                "sheets": "\(report.sheetsDelivered)", "records": "\(report.recordsDelivered)",
-                "pulled": "\(report.recordsPulled)", "rejected": "\(report.rejected)",
+                "sheets": localizer("host.sync.count.sheets", count: report.sheetsDelivered),
+                "records": localizer("host.sync.count.records", count: report.recordsDelivered),
+                "pulled": localizer("host.sync.count.records", count: report.recordsPulled), "rejected": "\(report.rejected)",
             ]))
             if report.waiting > 0 {
-                console.line(localizer("host.sync.waitingNotice", ["count": "\(report.waiting)"]))
+                console.line(localizer("host.sync.waitingNotice", count: report.waiting))
             }
         }
     }

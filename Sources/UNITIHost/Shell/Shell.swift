@@ -112,7 +112,7 @@ public final class Shell: @unchecked Sendable {
         }
         // Still unable to write: the answers stay where they are, for the next start.
         if let restored = try? AnswerRescue(dataDirectory: services.dataDirectory).restore(into: services.database), !restored.isEmpty {
-            console.error(localizer("questionnaire.restored", ["count": "\(restored.count)", "ids": restored.joined(separator: ", ")]))
+            console.error(localizer("questionnaire.restored", count: restored.count, ["ids": restored.joined(separator: ", ")]))
         }
     }
 
@@ -139,6 +139,11 @@ public final class Shell: @unchecked Sendable {
     @discardableResult
     public func execute(words: [String]) -> CommandOutcome {
         guard let first = words.first else { return .success }
+        let changesBefore = databaseChanges
+        // A command that wrote may have made, changed or ended a reminder rule (a study joined,
+        // reminders switched on, a window moved): the rules are seen now, so a reminder from
+        // before the change is never announced, also when only scripts ran in between.
+        defer { if databaseChanges != changesBefore { try? reminderService().noteRules() } }
         do {
             switch try resolve(words) {
             case .host(let type, let arguments):
@@ -163,6 +168,11 @@ public final class Shell: @unchecked Sendable {
             return .failure
         }
         return exitRequested || services.endOfProgramRequested.value ? .exit : (lastCommandFailed ? .failure : .success)
+    }
+
+    /// Rows this process changed in the database so far (SQLite's count, read without a query).
+    private var databaseChanges: Int {
+        services.database.writer.inDatabase { $0.totalChangesCount }
     }
 
     /// Set when a command reports failure through a parse or usage error it printed itself.
@@ -198,7 +208,7 @@ public final class Shell: @unchecked Sendable {
         lastCommandFailed = false
         guard let parsed = parse(type, arguments: arguments, helpPath: [type.commandName]) else { return }
         guard let command = parsed as? any HostCommand else {
-            console.line(type.helpMessage(for: Swift.type(of: parsed), columns: console.width))
+            console.line(helpText(of: type, askedWith: arguments))
             return
         }
         try command.run(in: self)
@@ -223,10 +233,19 @@ public final class Shell: @unchecked Sendable {
         let helpPath = (modulePrefix(module).isEmpty ? [] : [module.descriptor.id.rawValue]) + [name]
         guard let parsed = parse(type, arguments: Array(arguments.dropFirst()), helpPath: helpPath) else { return }
         guard let command = parsed as? any ShellCommand else {
-            console.line(type.helpMessage(for: Swift.type(of: parsed), columns: console.width))
+            console.line(helpText(of: type, askedWith: Array(arguments.dropFirst())))
             return
         }
         try command.run(in: context(for: module))
+    }
+
+    /// The help a parse that ran nothing asked for. argument-parser turns `--help` on a command
+    /// with subcommands (`account --help`, `account deactivate --help`) into its own `help`
+    /// subcommand, whose type is not ours: the help shown is that of the command the words
+    /// name, never the help of `help`.
+    private func helpText(of type: any ParsableCommand.Type, askedWith arguments: [String]) -> String {
+        let leaf = type.subcommand(following: arguments.filter { $0 != "help" && !$0.hasPrefix("-") })
+        return type.helpMessage(for: leaf.type, columns: console.width)
     }
 
     /// Parses arguments for a command type; prints help or one error line and returns nil when
@@ -242,13 +261,7 @@ public final class Shell: @unchecked Sendable {
                 let message = type.message(for: error)
                     .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
                     .filter { !$0.isEmpty }.joined(separator: " ")
-                var path = helpPath
-                var leaf = type
-                for word in arguments {
-                    guard let next = leaf.configuration.subcommands.first(where: { $0.commandName == word }) else { break }
-                    path.append(word)
-                    leaf = next
-                }
+                let path = helpPath + type.subcommand(following: arguments).path
                 console.error(localizer("host.error.usage", ["message": message, "command": path.joined(separator: " ")]))
                 lastCommandFailed = true
             }
@@ -357,5 +370,20 @@ public final class Shell: @unchecked Sendable {
     public func printTable(_ rows: [(String, String)], indent: Int = 2) {
         console.table(TextTable(columns: [.init(maximumWidth: 26)], rows: rows.map { [$0.0, $0.1] }, indent: indent,
                                 cutsToTerminalWidth: false))
+    }
+}
+
+extension ParsableCommand {
+    /// The subcommand that `words` name from this command, following names while they match,
+    /// and the names followed.
+    static func subcommand(following words: [String]) -> (type: any ParsableCommand.Type, path: [String]) {
+        var leaf: any ParsableCommand.Type = self
+        var path: [String] = []
+        for word in words {
+            guard let next = leaf.configuration.subcommands.first(where: { $0.commandName == word }) else { break }
+            path.append(word)
+            leaf = next
+        }
+        return (leaf, path)
     }
 }

@@ -113,7 +113,7 @@ struct QuestionnaireLineProtocolTests {
         try second.drafts.save(draft, owner: "tys")
         let result = try second.engine().answer(definition, owner: "tys")
         #expect(second.input.prompts[0].contains("Continue where you stopped?"))
-        #expect(second.input.prompts[0].contains("answered 2 question(s)"))
+        #expect(second.input.prompts[0].contains("answered 2 questions"))
         #expect(!second.input.prompts.contains { $0.contains("How loud") })
         #expect(result.sheet.id == draft.sheet.id)
         #expect(result.sheet.values["loudness"] == .number(40))

@@ -198,7 +198,7 @@ struct QuestionnairePageTests {
                               element: .slider(SliderRange(min: 0, max: 100, step: 10))),
         ])
         let keys = ScriptedKeys([
-            .enter,                                  // yes (the cursor is on the first option)
+            .character("1"), .enter,                 // yes, by its number
             .character("-"),                         // the slider is left for later
             .right, .right, .right, .enter,          // opened by number: 50 → 70
             .right, .enter,                          // opened again: the thumb starts in the middle, not at 70

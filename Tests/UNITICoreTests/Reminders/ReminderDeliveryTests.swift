@@ -16,11 +16,13 @@ struct ReminderDeliveryTests {
 
     @Test("a due reminder is delivered once, even when asked again or by a second process")
     func deliveredOnce() throws {
-        let clock = FixedClock(F.date("2026-11-23 09:05"), timeZone: F.berlin)
+        let clock = FixedClock(F.date("2026-11-23 08:00"), timeZone: F.berlin)
         let harness = try F.harness(clock: clock)
         let services = harness.services
         let module = try module()
         let service = F.service(module, services: services)
+        try service.noteRules()  // the rule held before its 09:00 reminder
+        clock.advance(by: 65 * 60)
         let notifier = RecordingNotifier()
         #expect(try service.deliverDue(through: notifier).delivered.map(\.id) == ["rtm/d/2026-11-23T09:00"])
         #expect(try service.deliverDue(through: notifier).delivered.isEmpty)

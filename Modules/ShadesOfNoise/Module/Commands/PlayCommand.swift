@@ -11,9 +11,11 @@ struct PlayCommand: ShellCommand {
     }
 
     @Argument(help: ArgumentHelp(L("son.play.soundHelp"), valueName: "sound")) var sound: String
-    @Option(help: ArgumentHelp(L("son.play.minutesHelp"), valueName: "1|2|5|10|unlimited")) var minutes: String?
+    @Option(help: ArgumentHelp(L("son.play.minutesHelp"), valueName: "1|2|5|10|unlimited"),
+            completion: .list(["1", "2", "5", "10", "unlimited"])) var minutes: String?
     @Option(help: ArgumentHelp(L("son.play.outHelp"), valueName: "file.wav")) var out: String?
-    @Option(help: ArgumentHelp(L("son.play.ratingHelp"), valueName: "1..7|none")) var rating: String?
+    @Option(help: ArgumentHelp(L("son.play.ratingHelp"), valueName: "1..7|none"),
+            completion: .list((1...7).map(String.init) + ["none"])) var rating: String?
     @Option(help: ArgumentHelp(L("son.play.deviceHelp"), valueName: "name")) var device: String?
     @Option(help: ArgumentHelp(L("son.play.seedHelp"), valueName: "number")) var seed: UInt64?
 

@@ -89,7 +89,7 @@ public struct RatingPrompt {
         while attempts < 3 {
             attempts += 1
             if input.isInteractive {
-                console.line(L("son.cgi.closesIn", ["seconds": String(Int(timeout))]))
+                console.line(L("son.cgi.closesIn", count: Int(timeout)))
                 guard waiter.waitForInput(seconds: timeout) else {
                     console.line(L("son.cgi.timedOut"))
                     return .timedOut

@@ -12,7 +12,8 @@ struct SonSettingsCommand: ShellCommand {
 
     static let pages = InformationPages(owner: "son", topics: ["privacy", "team", "project", "imprint", "contact"])
 
-    @Argument(help: ArgumentHelp(L("son.settings.topicHelp"), valueName: "topic")) var topic: String?
+    @Argument(help: ArgumentHelp(L("son.settings.topicHelp"), valueName: "topic"),
+              completion: .list(["language", "version"] + pages.topics)) var topic: String?
     @Argument(help: ArgumentHelp(L("son.settings.valueHelp"), valueName: "code")) var value: String?
 
     func run(in context: ModuleContext) throws {

@@ -43,7 +43,7 @@ struct AudiogramValueParser {
     mutating func standardLevels(_ text: String, ear: Ear) -> [Int: Int?] {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == Audiogram.standardFrequencies.count else {
-            note(L("tn.audiogram.problem.count", ["ear": ear.title, "count": "\(parts.count)"]))
+            note(L("tn.audiogram.problem.count", count: parts.count, ["ear": ear.title]))
             return [:]
         }
         var levels: [Int: Int?] = [:]

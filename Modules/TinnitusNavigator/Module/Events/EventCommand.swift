@@ -20,7 +20,8 @@ struct EventCommand: ShellCommand {
     struct Fields: ParsableArguments {
         @Option(name: .long, help: ArgumentHelp(L("tn.event.option.title"), valueName: "text")) var title: String?
         @Option(name: .long, help: ArgumentHelp(L("tn.event.option.at"), valueName: "YYYY-MM-DD HH:MM")) var at: String?
-        @Option(name: .long, help: ArgumentHelp(L("tn.event.option.type"), valueName: "type")) var type: String?
+        @Option(name: .long, help: ArgumentHelp(L("tn.event.option.type"), valueName: "type"),
+                completion: .list(HealthEvent.Kind.allCases.map(\.rawValue))) var type: String?
         @Option(name: .long, help: ArgumentHelp(L("tn.event.option.description"), valueName: "text")) var description: String?
 
         init() {}

@@ -11,8 +11,10 @@ struct EventsCommand: ShellCommand {
     }
 
     @Option(name: .long, help: ArgumentHelp(L("tn.events.option.search"), valueName: "text")) var search: String?
-    @Option(name: .long, help: ArgumentHelp(L("tn.events.option.type"), valueName: "type")) var type: String?
-    @Option(name: .long, help: ArgumentHelp(L("tn.events.option.sort"), valueName: "date|title")) var sort: String?
+    @Option(name: .long, help: ArgumentHelp(L("tn.events.option.type"), valueName: "type"),
+            completion: .list(HealthEvent.Kind.allCases.map(\.rawValue))) var type: String?
+    @Option(name: .long, help: ArgumentHelp(L("tn.events.option.sort"), valueName: "date|title"),
+            completion: .list(["date", "title"])) var sort: String?
     @Flag(name: .long, help: ArgumentHelp(L("tn.events.option.oldestFirst"))) var oldestFirst = false
     @Option(name: .long, help: ArgumentHelp(L("tn.option.from"), valueName: "YYYY-MM-DD")) var from: String?
     @Option(name: .long, help: ArgumentHelp(L("tn.option.to"), valueName: "YYYY-MM-DD")) var to: String?

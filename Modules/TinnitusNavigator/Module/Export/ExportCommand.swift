@@ -28,7 +28,7 @@ struct ExportCommand: ShellCommand {
             try writer.finish()
             return writer.count
         }
-        context.console.line(context.localizer("tn.export.done", ["count": "\(count)", "path": path]))
+        context.console.line(context.localizer("tn.export.done", count: count, ["path": path]))
     }
 }
 

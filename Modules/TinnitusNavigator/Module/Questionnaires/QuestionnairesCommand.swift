@@ -49,7 +49,7 @@ struct QuestionnairesCommand: ShellCommand {
             var done = ""
             if entry.isCompleted, let last = entry.lastCompleted {
                 done = L("tn.questionnaires.completedOn", ["date": "\(LocalDate(last, in: timeZone))"])
-                if entry.completions.count > 1 { done += " " + L("tn.questionnaires.times", ["count": "\(entry.completions.count)"]) }
+                if entry.completions.count > 1 { done += " " + L("tn.questionnaires.times", count: entry.completions.count) }
             }
             var state = entry.status.state.text(context.localizer)
             if let next = entry.nextFrom(today: today) {

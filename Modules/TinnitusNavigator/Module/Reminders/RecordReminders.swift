@@ -25,14 +25,14 @@ struct RecordReminders {
                 rules.append(try ReminderRule(
                     id: "therapy-end-\(short)", command: "tn therapy show \(short)", cadence: cadence,
                     skipWhenAnswered: false, activeDays: Self.day(end.adding(days: -days)),
-                    message: L("tn.reminder.therapyEnds", ["name": therapy.name, "end": "\(end)", "days": "\(days)"])))
+                    message: L("tn.reminder.therapyEnds", count: days, ["name": therapy.name, "end": "\(end)"])))
             }
         }
         if let days = settings.updateReminderDays, let touched = try store.lastTouched() {
             let day = LocalDate(touched, in: context.clock.timeZone).adding(days: days)
             rules.append(try ReminderRule(
                 id: "update-record", command: "tn calendar", cadence: cadence, skipWhenAnswered: false,
-                activeDays: Self.day(day), message: L("tn.reminder.update", ["days": "\(days)"])))
+                activeDays: Self.day(day), message: L("tn.reminder.update", count: days)))
         }
         return ReminderSource(rules: rules)
     }

@@ -21,9 +21,10 @@ struct ReportCommand: ShellCommand {
         try ExportFile.write(DoctorReportHTML(report: report).document(), to: out)
         context.console.line(L("tn.report.written", [
             "path": out, "from": report.from.description, "to": report.to.description,
-            "audiograms": "\(report.audiograms.count)", "therapies": "\(report.therapies.count)",
-            "events": "\(report.events.count)",
-            "questionnaires": "\(report.questionnaires.reduce(0) { $0 + $1.completions.count })",
+            "audiograms": L("tn.report.count.audiograms", count: report.audiograms.count),
+            "therapies": L("tn.report.count.therapies", count: report.therapies.count),
+            "events": L("tn.report.count.events", count: report.events.count),
+            "questionnaires": L("tn.report.count.questionnaires", count: report.questionnaires.reduce(0) { $0 + $1.completions.count }),
         ]))
     }
 }

@@ -8,7 +8,8 @@ struct RecordSettingsCommand: ShellCommand {
         CommandConfiguration(commandName: "settings", abstract: L("tn.settings.abstract"))
     }
 
-    @Argument(help: ArgumentHelp(L("tn.settings.option.setting"), valueName: "therapy-reminder|update-reminder|reminder-time"))
+    @Argument(help: ArgumentHelp(L("tn.settings.option.setting"), valueName: "therapy-reminder|update-reminder|reminder-time"),
+              completion: .list(["therapy-reminder", "update-reminder", "reminder-time"]))
     var setting: String?
     @Argument(help: ArgumentHelp(L("tn.settings.option.value"), valueName: "value")) var value: String?
 
@@ -31,8 +32,8 @@ struct RecordSettingsCommand: ShellCommand {
         let settings = try RecordSettings.load(context)
         let off = L("tn.settings.off")
         context.console.table(TextTable(rows: [
-            ["therapy-reminder", settings.therapyReminderDays.map { L("tn.settings.daysBefore", ["days": "\($0)"]) } ?? off],
-            ["update-reminder", settings.updateReminderDays.map { L("tn.settings.daysAfter", ["days": "\($0)"]) } ?? off],
+            ["therapy-reminder", settings.therapyReminderDays.map { L("tn.settings.daysBefore", count: $0) } ?? off],
+            ["update-reminder", settings.updateReminderDays.map { L("tn.settings.daysAfter", count: $0) } ?? off],
             ["reminder-time", "\(settings.reminderTime)"],
         ]))
     }

@@ -15,7 +15,7 @@ struct RecordSyncCommand: ShellCommand {
     func run(in context: ModuleContext) throws {
         guard let report = context.syncNow() else {
             let waiting = try context.outbox.undeliveredCount()
-            throw UNITIError(L("tn.sync.offline", ["count": "\(waiting)"]))
+            throw UNITIError(L("tn.sync.offline", count: waiting))
         }
         if report.anotherSyncRunning {
             throw UNITIError(L("tn.sync.otherRunning"))

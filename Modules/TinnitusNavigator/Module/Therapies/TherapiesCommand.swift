@@ -15,7 +15,8 @@ struct TherapiesCommand: ShellCommand {
         case type, name, start
     }
 
-    @Option(name: .long, help: ArgumentHelp(L("tn.therapies.option.sort"), valueName: "type|name|start")) var sort: String?
+    @Option(name: .long, help: ArgumentHelp(L("tn.therapies.option.sort"), valueName: "type|name|start"),
+            completion: .list(["type", "name", "start"])) var sort: String?
     @Option(name: .long, help: ArgumentHelp(L("tn.therapies.option.search"), valueName: "text")) var search: String?
     @Flag(name: .long, help: ArgumentHelp(L("tn.therapies.option.ongoing"))) var ongoing = false
     @OptionGroup var output: JSONOutput

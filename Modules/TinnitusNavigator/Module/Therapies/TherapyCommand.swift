@@ -18,7 +18,8 @@ struct TherapyCommand: ShellCommand {
 
     struct Fields: ParsableArguments {
         @Option(name: .long, help: ArgumentHelp(L("tn.therapy.option.name"), valueName: "text")) var name: String?
-        @Option(name: .long, help: ArgumentHelp(L("tn.therapy.option.type"), valueName: "type")) var type: String?
+        @Option(name: .long, help: ArgumentHelp(L("tn.therapy.option.type"), valueName: "type"),
+                completion: .list(Therapy.Kind.allCases.map(\.rawValue))) var type: String?
         @Option(name: .long, help: ArgumentHelp(L("tn.therapy.option.start"), valueName: "YYYY-MM-DD")) var start: String?
         @Option(name: .long, help: ArgumentHelp(L("tn.therapy.option.end"), valueName: "YYYY-MM-DD|-")) var end: String?
         @Option(name: .long, help: ArgumentHelp(L("tn.therapy.option.note"), valueName: "text")) var note: String?

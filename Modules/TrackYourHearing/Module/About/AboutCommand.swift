@@ -11,7 +11,8 @@ struct AboutCommand: ShellCommand {
 
     static let topics = ["hearing", "reminders", "rewards", "privacy", "team"]
 
-    @Argument(help: ArgumentHelp(L("tyh.about.topic"), valueName: "hearing|reminders|rewards|privacy|team")) var topic: String?
+    @Argument(help: ArgumentHelp(L("tyh.about.topic"), valueName: "hearing|reminders|rewards|privacy|team"),
+              completion: .list(topics)) var topic: String?
 
     init() {}
 

@@ -98,9 +98,12 @@ struct HearingReminders {
             ModuleReminderSource(module: context.module, source: source()), from: start, to: end)
     }
 
-    /// The reminder a sheet started now answers: the latest one due within the last hour.
+    /// The reminder a sheet started now answers: the latest one due within the last hour whose
+    /// rule already held at its time (a sheet started just after joining answers no reminder).
     func promptingReminder() throws -> Date? {
         let now = context.clock.now
-        return try planned(from: now.addingTimeInterval(-Self.answerWindow), to: now.addingTimeInterval(1)).last?.date
+        let source = ModuleReminderSource(module: context.module, source: try source())
+        return try ReminderService(database: context.database, clock: context.clock) { [source] }
+            .planned(from: now.addingTimeInterval(-Self.answerWindow), to: now.addingTimeInterval(1)).last?.date
     }
 }

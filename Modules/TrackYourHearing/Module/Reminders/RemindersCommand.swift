@@ -72,7 +72,7 @@ struct RemindersCommand: ShellCommand {
 
     struct Sound: ShellCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(commandName: "sound", abstract: L("tyh.reminders.sound.abstract")) }
-        @Argument(help: ArgumentHelp(L("tyh.reminders.onOff"), valueName: "on|off")) var state: OnOff
+        @Argument(help: ArgumentHelp(L("tyh.reminders.onOff"), valueName: "on|off"), completion: OnOff.offered) var state: OnOff
         init() {}
         func run(in context: ModuleContext) throws {
             try HearingReminders(context: context).change { $0.sound = state.isOn }
@@ -86,14 +86,14 @@ struct RemindersCommand: ShellCommand {
         init() {}
         func run(in context: ModuleContext) throws {
             try HearingReminders(context: context).change { $0.perDay = count }
-            context.console.line(L("tyh.reminders.perDaySet", ["count": "\(count)"]))
+            context.console.line(L("tyh.reminders.perDaySet", count: count))
         }
     }
 
     struct Day: ShellCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(commandName: "day", abstract: L("tyh.reminders.day.abstract")) }
-        @Argument(help: ArgumentHelp(L("tyh.reminders.weekday"), valueName: "DAY")) var day: String
-        @Argument(help: ArgumentHelp(L("tyh.reminders.onOff"), valueName: "on|off")) var state: OnOff
+        @Argument(help: ArgumentHelp(L("tyh.reminders.weekday"), valueName: "DAY"), completion: .weekdays) var day: String
+        @Argument(help: ArgumentHelp(L("tyh.reminders.onOff"), valueName: "on|off"), completion: OnOff.offered) var state: OnOff
         init() {}
         func run(in context: ModuleContext) throws {
             let weekday = try Weekday(parsing: day)
@@ -104,7 +104,7 @@ struct RemindersCommand: ShellCommand {
 
     struct Window: ShellCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(commandName: "window", abstract: L("tyh.reminders.window.abstract")) }
-        @Argument(help: ArgumentHelp(L("tyh.reminders.weekday"), valueName: "DAY")) var day: String
+        @Argument(help: ArgumentHelp(L("tyh.reminders.weekday"), valueName: "DAY"), completion: .weekdays) var day: String
         @Argument(help: ArgumentHelp(L("tyh.reminders.from"), valueName: "HH:MM")) var start: String
         @Argument(help: ArgumentHelp(L("tyh.reminders.until"), valueName: "HH:MM")) var end: String
         init() {}

@@ -75,14 +75,14 @@ struct RewardsCommand: ShellCommand {
 
     /// The lines of one study's rewards.
     static func describe(_ status: RewardStatus, today: LocalDate) -> [String] {
-        var lines = [L("tyh.rewards.points", ["points": "\(status.points)", "level": "\(status.level)"])]
+        var lines = [L("tyh.rewards.points", count: status.points, ["level": "\(status.level)"])]
         if let next = status.nextLevelAt {
             lines[0] += " " + L("tyh.rewards.nextLevel", ["points": "\(next - status.points)"])
         }
-        lines.append(L("tyh.rewards.completed", ["count": "\(status.completed)", "onTime": "\(status.onTime)"]))
+        lines.append(L("tyh.rewards.completed", count: status.completed, ["onTime": "\(status.onTime)"]))
         let alive = status.lastDay.flatMap { try? LocalDate(parsing: $0) }.map { today.dayNumber - $0.dayNumber <= 1 } ?? false
-        lines.append(L(alive ? "tyh.rewards.streak" : "tyh.rewards.streakOver",
-                       ["days": "\(alive ? status.currentStreak : 0)", "longest": "\(status.longestStreak)"]))
+        let longest = ["longest": "\(status.longestStreak)"]
+        lines.append(alive ? L("tyh.rewards.streak", count: status.currentStreak, longest) : L("tyh.rewards.streakOver", longest))
         if !status.badges.isEmpty {
             lines.append(L("tyh.rewards.badges", ["badges": status.badges.map { badgeName($0.id) }.joined(separator: ", ")]))
         }
@@ -93,12 +93,12 @@ struct RewardsCommand: ShellCommand {
     static func badgeName(_ id: String) -> String {
         switch id {
         case "first-sheet": return L("tyh.badge.firstSheet")
-        case "sheets-10": return L("tyh.badge.sheets", ["count": "10"])
-        case "sheets-50": return L("tyh.badge.sheets", ["count": "50"])
-        case "sheets-100": return L("tyh.badge.sheets", ["count": "100"])
-        case "streak-3": return L("tyh.badge.streak", ["days": "3"])
-        case "streak-7": return L("tyh.badge.streak", ["days": "7"])
-        case "streak-30": return L("tyh.badge.streak", ["days": "30"])
+        case "sheets-10": return L("tyh.badge.sheets", count: 10)
+        case "sheets-50": return L("tyh.badge.sheets", count: 50)
+        case "sheets-100": return L("tyh.badge.sheets", count: 100)
+        case "streak-3": return L("tyh.badge.streak", count: 3)
+        case "streak-7": return L("tyh.badge.streak", count: 7)
+        case "streak-30": return L("tyh.badge.streak", count: 30)
         case "on-time-10": return L("tyh.badge.onTime", ["count": "10"])
         default: return id
         }
@@ -119,8 +119,8 @@ struct RewardsCommand: ShellCommand {
             let previous = before?.list.studies.first { $0.studyId == status.studyId }
             let gained = status.points - (previous?.points ?? 0)
             let onTime = status.onTime > (previous?.onTime ?? 0)
-            var line = L(onTime ? "tyh.rewards.gainedOnTime" : "tyh.rewards.gained", ["points": "\(gained)"])
-            line += " · " + L("tyh.rewards.streakShort", ["days": "\(status.currentStreak)"])
+            var line = L(onTime ? "tyh.rewards.gainedOnTime" : "tyh.rewards.gained", count: gained)
+            line += " · " + L("tyh.rewards.streakShort", count: status.currentStreak)
             if status.level > (previous?.level ?? 1) { line += " · " + L("tyh.rewards.levelUp", ["level": "\(status.level)"]) }
             let newBadges = status.badges.filter { badge in !(previous?.badges.contains { $0.id == badge.id } ?? false) }
             if !newBadges.isEmpty { line += " · " + newBadges.map { badgeName($0.id) }.joined(separator: ", ") }

@@ -57,7 +57,7 @@ struct StatsCommand: ShellCommand {
         let console = context.console
         console.line(L("tyh.stats.completed", ["count": "\(statistics.completed)"]))
         guard !statistics.lastTen.isEmpty else { return }
-        console.line(L("tyh.stats.lastTen", ["count": "\(statistics.lastTen.count)"]))
+        console.line(L("tyh.stats.lastTen", count: statistics.lastTen.count))
         console.table(TextTable(columns: [.left, .right], rows: statistics.lastTen.map { entry in
             return [OffsetTimestamp.minuteText(entry.finishedAt), entry.value.map { String(format: "%.0f %%", $0) } ?? "—"]
         }))

@@ -116,8 +116,8 @@ struct RemindersCommand: ShellCommand {
             CommandConfiguration(commandName: "day", abstract: L("tys.reminders.day.abstract"))
         }
         @Argument(help: ArgumentHelp(L("tys.reminders.id"), valueName: "ID")) var id: String
-        @Argument(help: ArgumentHelp(L("tys.reminders.weekday"), valueName: "DAY")) var day: String
-        @Argument(help: ArgumentHelp(L("tys.reminders.onOff"), valueName: "on|off")) var state: OnOff
+        @Argument(help: ArgumentHelp(L("tys.reminders.weekday"), valueName: "DAY"), completion: .weekdays) var day: String
+        @Argument(help: ArgumentHelp(L("tys.reminders.onOff"), valueName: "on|off"), completion: OnOff.offered) var state: OnOff
         init() {}
 
         func run(in context: ModuleContext) throws {
@@ -138,7 +138,7 @@ struct RemindersCommand: ShellCommand {
             CommandConfiguration(commandName: "window", abstract: L("tys.reminders.window.abstract"))
         }
         @Argument(help: ArgumentHelp(L("tys.reminders.id"), valueName: "ID")) var id: String
-        @Argument(help: ArgumentHelp(L("tys.reminders.weekday"), valueName: "DAY")) var day: String
+        @Argument(help: ArgumentHelp(L("tys.reminders.weekday"), valueName: "DAY"), completion: .weekdays) var day: String
         @Argument(help: ArgumentHelp(L("tys.reminders.from"), valueName: "HH:MM")) var start: String
         @Argument(help: ArgumentHelp(L("tys.reminders.until"), valueName: "HH:MM")) var end: String
         init() {}

@@ -32,9 +32,8 @@ struct ResultsCommand: ShellCommand {
             return
         }
         let itemName = text.text(series.item.text)
-        context.console.line(L("tys.results.header", [
-            "item": itemName, "label": series.item.label,
-            "title": text.text(series.questionnaire.definition.title), "count": "\(series.values.count)",
+        context.console.line(L("tys.results.header", count: series.values.count, [
+            "item": itemName, "label": series.item.label, "title": text.text(series.questionnaire.definition.title),
         ]))
         if series.values.isEmpty {
             context.console.line(L("tys.results.none"))
@@ -132,8 +131,8 @@ enum ComparisonLookup {
             let reading = share >= 50
                 ? L("tys.compare.higher", ["label": label, "percent": "\(share)"])
                 : L("tys.compare.lower", ["label": label, "percent": "\(100 - share)"])
-            return [L("tys.compare.means", [
-                "own": String(format: "%.1f", own), "all": String(format: "%.1f", all), "count": "\(report.participants)",
+            return [L("tys.compare.means", count: report.participants, [
+                "own": String(format: "%.1f", own), "all": String(format: "%.1f", all),
             ]), reading]
         }
     }

@@ -11,7 +11,8 @@ struct AboutCommand: ShellCommand {
 
     static let topics = ["team", "project", "privacy", "licenses", "imprint"]
 
-    @Argument(help: ArgumentHelp(L("tyt.about.topic"), valueName: "team|project|privacy|licenses|imprint")) var topic: String?
+    @Argument(help: ArgumentHelp(L("tyt.about.topic"), valueName: "team|project|privacy|licenses|imprint"),
+              completion: .list(topics)) var topic: String?
 
     init() {}
 

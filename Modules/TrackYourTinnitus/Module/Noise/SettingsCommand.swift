@@ -29,7 +29,7 @@ struct SettingsCommand: ShellCommand {
             CommandConfiguration(commandName: "noise", abstract: L("tyt.settings.noise.abstract"))
         }
 
-        @Argument(help: ArgumentHelp(L("tyt.settings.noise.value"), valueName: "on|off")) var value: OnOff
+        @Argument(help: ArgumentHelp(L("tyt.settings.noise.value"), valueName: "on|off"), completion: OnOff.offered) var value: OnOff
         init() {}
         func run(in context: ModuleContext) throws {
             try context.sensors.permissions.set(value.isOn ? .allowed : .refused, for: .microphone)

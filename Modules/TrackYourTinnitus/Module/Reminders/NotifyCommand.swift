@@ -23,7 +23,7 @@ struct NotifyCommand: ShellCommand {
         init() {}
         func run(in context: ModuleContext) throws {
             let plan = try ReminderPlan.change(context) { $0.count = count }
-            context.console.line(L("tyt.notify.countSet", ["count": "\(plan.count)"]))
+            context.console.line(L("tyt.notify.countSet", count: plan.count))
         }
     }
 
@@ -31,7 +31,7 @@ struct NotifyCommand: ShellCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(commandName: "window", abstract: L("tyt.notify.window.abstract"))
         }
-        @Argument(help: ArgumentHelp(L("tyt.notify.day"), valueName: "DAY")) var day: String
+        @Argument(help: ArgumentHelp(L("tyt.notify.day"), valueName: "DAY"), completion: .weekdays) var day: String
         @Argument(help: ArgumentHelp(L("tyt.notify.start"), valueName: "HH:MM")) var start: String
         @Argument(help: ArgumentHelp(L("tyt.notify.end"), valueName: "HH:MM")) var end: String
         init() {}
@@ -50,7 +50,7 @@ struct NotifyCommand: ShellCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(commandName: "add", abstract: L("tyt.notify.add.abstract"))
         }
-        @Argument(help: ArgumentHelp(L("tyt.notify.day"), valueName: "DAY")) var day: String
+        @Argument(help: ArgumentHelp(L("tyt.notify.day"), valueName: "DAY"), completion: .weekdays) var day: String
         @Argument(help: ArgumentHelp(L("tyt.notify.time"), valueName: "HH:MM")) var time: String
         init() {}
         func run(in context: ModuleContext) throws {
@@ -62,7 +62,7 @@ struct NotifyCommand: ShellCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(commandName: "remove", abstract: L("tyt.notify.remove.abstract"))
         }
-        @Argument(help: ArgumentHelp(L("tyt.notify.day"), valueName: "DAY")) var day: String
+        @Argument(help: ArgumentHelp(L("tyt.notify.day"), valueName: "DAY"), completion: .weekdays) var day: String
         @Argument(help: ArgumentHelp(L("tyt.notify.time"), valueName: "HH:MM")) var time: String
         init() {}
         func run(in context: ModuleContext) throws {
@@ -102,7 +102,7 @@ struct NotifyCommand: ShellCommand {
             }
             let console = context.console
             console.line(plan.count == 0 ? L("tyt.notify.show.noStandard")
-                                         : L("tyt.notify.show.standard", ["count": "\(plan.count)"]))
+                                         : L("tyt.notify.show.standard", count: plan.count))
             // Weekdays 11 columns wide, so the windows start at one place in every language.
             console.table(TextTable(columns: [.init(minimumWidth: 11)], rows: plan.days.map { day in
                 [day.weekday.localizedName, day.isEnabled ? "\(day.window.start)–\(day.window.end)" : L("tyt.notify.show.off")]
@@ -113,7 +113,7 @@ struct NotifyCommand: ShellCommand {
                 console.line(L("tyt.notify.show.custom"))
                 for entry in plan.fixed { console.line("  \(entry.weekday.localizedName) \(entry.time)") }
             }
-            console.line(L("tyt.notify.show.largest", ["count": "\(plan.largestCount)"]))
+            console.line(L("tyt.notify.show.largest", count: plan.largestCount))
         }
     }
 }

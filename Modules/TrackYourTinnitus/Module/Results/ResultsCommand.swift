@@ -40,11 +40,11 @@ struct ResultsCommand: ShellCommand {
             } catch {
                 throw UNITIError(L("tyt.results.cannotWrite", ["path": svgPath]))
             }
-            context.console.line(L("tyt.results.svgWritten", ["path": svgPath, "count": "\(total)"]))
+            context.console.line(L("tyt.results.svgWritten", count: total, ["path": svgPath]))
             return
         }
         let shown = view == .selection ? ResultSelection.select(results).count : results.count
-        context.console.line(L("tyt.results.header", ["count": "\(total)", "shown": "\(shown)"]))
+        context.console.line(L("tyt.results.header", count: total, ["shown": "\(shown)"]))
         for line in try charts.terminal(width: context.console.width) { context.console.line(line) }
     }
 }

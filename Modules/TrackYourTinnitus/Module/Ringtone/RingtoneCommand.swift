@@ -69,7 +69,7 @@ struct RingtoneCommand: ShellCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(commandName: "play", abstract: L("tyt.ringtone.play.abstract"))
         }
-        @Argument(help: ArgumentHelp(L("tyt.ringtone.name"), valueName: "NAME")) var name: String
+        @Argument(help: ArgumentHelp(L("tyt.ringtone.name"), valueName: "NAME"), completion: .list(Ringtone.catalogue.map(\.name))) var name: String
         @Option(name: .customLong("out"), help: ArgumentHelp(L("tyt.ringtone.out"), valueName: "FILE.wav")) var out: String?
         init() {}
         func run(in context: ModuleContext) throws {
@@ -88,7 +88,7 @@ struct RingtoneCommand: ShellCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(commandName: "set", abstract: L("tyt.ringtone.set.abstract"))
         }
-        @Argument(help: ArgumentHelp(L("tyt.ringtone.name"), valueName: "NAME")) var name: String
+        @Argument(help: ArgumentHelp(L("tyt.ringtone.name"), valueName: "NAME"), completion: .list(Ringtone.catalogue.map(\.name))) var name: String
         init() {}
         func run(in context: ModuleContext) throws {
             let tone = try RingtoneCommand.tone(named: name)

@@ -3,15 +3,17 @@ import Foundation
 import UNITICore
 
 extension AudiogramCommand {
-    /// `tn audiogram show ID [--compare OTHER] [--svg FILE] [--json]`: the diagram with both
-    /// ears, the thresholds, averages and grade, the tinnitus, and how hearing changed since
-    /// the audiogram before it (or since `OTHER`).
+    /// `tn audiogram show ID [--ear left|right] [--compare OTHER] [--svg FILE] [--json]`: the
+    /// diagram with both ears (or one, thesis FR11: a diagram per ear), the thresholds,
+    /// averages and grade, the tinnitus, and how hearing changed since the audiogram before it
+    /// (or since `OTHER`).
     struct Show: ShellCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(commandName: "show", abstract: L("tn.audiogram.show.abstract"))
         }
 
         @Argument(help: ArgumentHelp(L("tn.audiogram.idHelp"), valueName: "id")) var id: String
+        @Option(help: ArgumentHelp(L("tn.audiogram.show.earHelp"), valueName: "left|right")) var ear: Ear?
         @Option(help: ArgumentHelp(L("tn.audiogram.show.compareHelp"), valueName: "id")) var compare: String?
         @Option(help: ArgumentHelp(L("tn.audiogram.show.svgHelp"), valueName: "file")) var svg: String?
         @OptionGroup var output: JSONOutput
@@ -31,7 +33,7 @@ extension AudiogramCommand {
             }
             let comparison = other.flatMap { $0.id == audiogram.id ? nil : AudiogramComparison($0, audiogram) }
             if let svg {
-                let plot = AudiogramPlot(audiogram)
+                let plot = AudiogramPlot(audiogram, ear: ear)
                 try ExportFile.write(AudiogramSVG(fitting: plot).document(plot), to: svg)
             }
             if output.isRequested(in: context) {
@@ -40,7 +42,7 @@ extension AudiogramCommand {
             }
             let console = context.console
             for line in try AudiogramTerminalChart(chart: TerminalChart(console: console, height: AudiogramTerminalChart.height))
-                .lines(audiogram) {
+                .lines(audiogram, ear: ear) {
                 console.line(line)
             }
             console.line()
@@ -50,7 +52,7 @@ extension AudiogramCommand {
             console.line(L("tn.audiogram.show.averages", ["right": AudiogramText.average(audiogram, ear: .right),
                                                           "left": AudiogramText.average(audiogram, ear: .left)]))
             console.line(L("tn.audiogram.show.grade", ["grade": AudiogramText.overallGrade(audiogram)]))
-            for ear in [Ear.right, .left] {
+            for ear in self.ear.map({ [$0] }) ?? [Ear.right, .left] {
                 if let tinnitus = AudiogramText.tinnitus(audiogram, ear: ear) {
                     console.line(L("tn.audiogram.show.tinnitus", ["ear": ear.title, "text": tinnitus]))
                 }
@@ -83,3 +85,6 @@ extension AudiogramCommand {
         }
     }
 }
+
+/// `--ear left|right`, in the words the record stores.
+extension Ear: ExpressibleByArgument {}
