@@ -4,7 +4,7 @@ import Testing
 
 /// The shell's shared baseline with a real `uniti-server` on loopback and two data directories
 /// standing for two devices of one person (Track Your Tinnitus thesis, FR8/FR9).
-@Suite("Shared baseline across devices", .enabled(if: Builds.isIntegrated), .serialized)
+@Suite("Shared baseline across devices", .enabled(if: Builds.isIntegrated), .serialized, .timeLimit(.minutes(15)))
 struct BaselineEndToEndTests {
     @Test("a baseline stopped on one device continues on another; the finished sheet reaches the server once, with the first device's answers")
     func continueOnAnotherDevice() throws {

@@ -6,7 +6,7 @@ import UNITITesting
 /// Several real processes on one data directory at the same moment, as people run them: the
 /// shell in two terminals, the reminder daemon beside the shell, scripts. Each test runs many
 /// rounds; none sleeps to make things line up.
-@Suite("One data directory, several programs at once", .enabled(if: Builds.isIntegrated), .serialized)
+@Suite("One data directory, several programs at once", .enabled(if: Builds.isIntegrated), .serialized, .timeLimit(.minutes(15)))
 struct ConcurrencyTests {
     static let answers = "yes\n35\n60\n4\n2\n50\n80\n25\n"
 

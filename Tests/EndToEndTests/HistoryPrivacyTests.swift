@@ -6,7 +6,7 @@ import UNITITesting
 /// the device keeps no e-mail address): the real `uniti` on a pseudo-terminal against a real
 /// `uniti-server`, every command that takes an address or a password, and after each one a
 /// search of every byte in the data directory.
-@Suite("Interactive shell: no e-mail address or password in the data directory", .enabled(if: Builds.isIntegrated), .serialized)
+@Suite("Interactive shell: no e-mail address or password in the data directory", .enabled(if: Builds.isIntegrated), .serialized, .timeLimit(.minutes(15)))
 struct HistoryPrivacyTests {
     static let address = "maria.keller@example.org"
     static let password = "Quiet-River-81"
@@ -30,7 +30,7 @@ struct HistoryPrivacyTests {
     }
 
     @Test("register, login with the address, password reset, profile: neither the address nor the password is kept anywhere; an old history loses its addresses",
-          .timeLimit(.minutes(3)))
+          .timeLimit(.minutes(15)))
     func nothingKept() throws {
         let server = try StudyServer()
         let data = TemporaryDataDirectory()
@@ -87,7 +87,7 @@ struct HistoryPrivacyTests {
         #expect(!Self.holds(Self.storedBytes(data), Self.password))
     }
 
-    @Test("a module command given an address is not kept in the history", .timeLimit(.minutes(2)))
+    @Test("a module command given an address is not kept in the history", .timeLimit(.minutes(15)))
     func moduleCommandWithAddress() throws {
         let data = TemporaryDataDirectory()
         let terminal = try Terminal("uniti", ["--data-dir", data.path])

@@ -5,7 +5,7 @@ import UNITICore
 import UNITIProtocol
 
 /// The integrated `uniti` program, driven as a user or a script would.
-@Suite("uniti end to end", .enabled(if: Builds.isIntegrated))
+@Suite("uniti end to end", .enabled(if: Builds.isIntegrated), .timeLimit(.minutes(15)))
 struct HostProgramTests {
     @Test("-c runs one command in a fresh data directory and lists all five modules")
     func oneCommand() throws {

@@ -3,7 +3,7 @@ import UNITITesting
 import Testing
 
 /// The interactive REPL on a pseudo-terminal: line editing, completion, Ctrl-C, Ctrl-D, history.
-@Suite("Interactive shell", .enabled(if: Builds.isIntegrated))
+@Suite("Interactive shell", .enabled(if: Builds.isIntegrated), .timeLimit(.minutes(15)))
 struct InteractiveShellTests {
     @Test("Tab completes a command, Ctrl-C abandons the line without leaving, Ctrl-D leaves")
     func editingKeys() throws {

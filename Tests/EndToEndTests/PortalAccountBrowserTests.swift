@@ -6,7 +6,7 @@ import UNITITesting
 /// password study and a by-request study, leave, change the password while a second browser is
 /// logged in, download all data, deactivate, and get the account back by logging in (the
 /// reactivation form). Studies come from the coordinator commands.
-@Suite("Portal account pages in a browser", .serialized)
+@Suite("Portal account pages in a browser", .serialized, .timeLimit(.minutes(15)))
 struct PortalAccountBrowserTests {
     @Test("studies, password change, data download, deactivation and reactivation through headless Chromium")
     func accountJourney() throws {

@@ -8,7 +8,7 @@ import UNITITesting
 /// spool as a participant reads the mail. Every page they open is checked with axe-core
 /// (`portal_kit.audit`). Without the venv, Chromium or chromedriver the test
 /// fails naming Scripts/bootstrap --tests: a skipped browser test would look like a passed one.
-@Suite("Participant portal in a browser", .serialized)
+@Suite("Participant portal in a browser", .serialized, .timeLimit(.minutes(15)))
 struct PortalBrowserTests {
     @Test("register, activate, log in, log out and back; CSRF-less POST refused; typed script escaped; language switch; every page accessible signed in and out; throttle shared with the API")
     func portalJourneys() throws {

@@ -8,7 +8,7 @@ import UNITITesting
 /// the shell started continues in the browser. The standalone build has no shell
 /// (`--disable-default-traits`), so there the browser finishes the baseline it started; the
 /// slider, validation and showIf journeys run in both.
-@Suite("Portal questionnaires in a browser", .serialized)
+@Suite("Portal questionnaires in a browser", .serialized, .timeLimit(.minutes(15)))
 struct PortalQuestionnaireBrowserTests {
     @Test("baseline half in the browser, continued in the shell (integrated build); one sheet each on the server; untouched slider absent; notes beside the items; showIf live")
     func questionnaireJourneys() throws {

@@ -5,7 +5,7 @@ import UNITITesting
 /// The health record in a real browser and in the real shell against one `uniti-server`
 /// (issue 15): what the browser adds, edits and deletes reaches the shell at its `sync`, and
 /// the other way round; the audiogram page shows the module's picture.
-@Suite("Portal health record in a browser", .serialized)
+@Suite("Portal health record in a browser", .serialized, .timeLimit(.minutes(15)))
 struct PortalRecordBrowserTests {
     /// The shell of this build: `uniti` with `tn ` before each record command, or the
     /// standalone `tinnitus-navigator` with bare commands.

@@ -4,7 +4,7 @@ import UNITITesting
 
 /// Deactivation has a way back: logging in to a deactivated account offers to reactivate it,
 /// with the real `uniti` and a real `uniti-server`.
-@Suite("Reactivating a deactivated account with the real programs", .enabled(if: Builds.isIntegrated), .serialized)
+@Suite("Reactivating a deactivated account with the real programs", .enabled(if: Builds.isIntegrated), .serialized, .timeLimit(.minutes(15)))
 struct ReactivationEndToEndTests {
     /// A joined participant who deactivated the account, with one sheet answered since (it waits).
     static func deactivated() throws -> SyncEndToEndTests.Setup {
@@ -18,7 +18,7 @@ struct ReactivationEndToEndTests {
     }
 
     @Test("a script is told in one line to say --reactivate; with it, the account is active, logged in, and what waited is sent",
-          .timeLimit(.minutes(3)))
+          .timeLimit(.minutes(15)))
     func scriptReactivates() throws {
         let setup = try Self.deactivated()
         let plain = try setup.run("login eve", stdin: "password-eve\n")
@@ -40,7 +40,7 @@ struct ReactivationEndToEndTests {
     }
 
     @Test("at a terminal one yes/no question: no keeps it deactivated and logs nobody in, yes reactivates and logs in",
-          .timeLimit(.minutes(3)))
+          .timeLimit(.minutes(15)))
     func terminalAsks() throws {
         let setup = try Self.deactivated()
         func login(answer: String) throws -> (status: Int32?, output: String) {

@@ -10,7 +10,7 @@ import UNITITesting
 /// reminder's time, the reminder daemon runs a minute later and must announce nothing; the
 /// next reminder, after the join, comes.
 @Suite("Reminders after joining a study, with the real programs", .enabled(if: Builds.isIntegrated), .serialized,
-       .timeLimit(.minutes(3)))
+       .timeLimit(.minutes(15)))
 struct RemindersAfterJoiningTests {
     /// Tomorrow (UTC) at `minutes` after midnight, for `UNITI_CLOCK_START`.
     static func clock(_ day: String, _ minutes: Int) -> String {

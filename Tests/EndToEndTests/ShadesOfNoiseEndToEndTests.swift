@@ -4,7 +4,7 @@ import Testing
 
 /// Shades Of Noise through the real program of the build under test (`uniti` with `son ...`,
 /// or the standalone `shades-of-noise`) and a real `uniti-server` on loopback.
-@Suite("Shades Of Noise end to end", .serialized)
+@Suite("Shades Of Noise end to end", .serialized, .timeLimit(.minutes(15)))
 struct ShadesOfNoiseEndToEndTests {
     /// The program that carries the module in this build, and how its commands are typed.
     static let program = Builds.isIntegrated ? "uniti" : "shades-of-noise"

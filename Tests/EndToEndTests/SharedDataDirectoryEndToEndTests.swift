@@ -5,7 +5,7 @@ import UNITITesting
 /// The real `uniti` and a real standalone program (from the other build configuration) on one
 /// data directory, in both orders: each opens what the other wrote and sees the person's data.
 /// Scripts/test builds both configurations before it runs either's tests.
-@Suite("uniti and a standalone program on one data directory", .serialized)
+@Suite("uniti and a standalone program on one data directory", .serialized, .timeLimit(.minutes(15)))
 struct SharedDataDirectoryEndToEndTests {
     /// Where the other configuration's programs are: `$UNITI_OTHER_BIN_DIR`, else the other
     /// scratch path's debug folder in this checkout.

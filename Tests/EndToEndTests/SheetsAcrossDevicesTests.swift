@@ -4,7 +4,7 @@ import UNITITesting
 
 /// A person's own answer sheets come back to their other devices: the server keeps them, and
 /// each device pulls them by cursor and gives them to the module that asked them.
-@Suite("Answer sheets across devices", .enabled(if: Builds.isIntegrated), .serialized)
+@Suite("Answer sheets across devices", .enabled(if: Builds.isIntegrated), .serialized, .timeLimit(.minutes(15)))
 struct SheetsAcrossDevicesTests {
     /// The values of `tyt results --json`, one array per check-in, oldest first.
     static func results(_ setup: SyncEndToEndTests.Setup, device: TemporaryDataDirectory) throws -> [[Int]] {

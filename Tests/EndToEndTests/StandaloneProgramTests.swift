@@ -4,7 +4,7 @@ import Testing
 import UNITICore
 
 /// The standalone programs, tested when this test run is the standalone build.
-@Suite("Standalone programs end to end", .enabled(if: !Builds.isIntegrated))
+@Suite("Standalone programs end to end", .enabled(if: !Builds.isIntegrated), .timeLimit(.minutes(15)))
 struct StandaloneProgramTests {
     @Test("each program names itself and its build kind, and has its module's commands at top level")
     func programsRun() throws {

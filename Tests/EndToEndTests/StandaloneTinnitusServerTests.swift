@@ -5,7 +5,7 @@ import Testing
 /// The standalone `track-your-tinnitus` program on its own against a real `uniti-server` on
 /// loopback (thesis FR1, FR7, FR10): it registers, logs in, stays logged in, fills and syncs
 /// without the host program.
-@Suite("Track Your Tinnitus standalone against a real server", .enabled(if: !Builds.isIntegrated), .serialized)
+@Suite("Track Your Tinnitus standalone against a real server", .enabled(if: !Builds.isIntegrated), .serialized, .timeLimit(.minutes(15)))
 struct StandaloneTinnitusServerTests {
     static let program = "track-your-tinnitus"
 
@@ -56,7 +56,7 @@ struct StandaloneTinnitusServerTests {
     }
 
     @Test("stays logged in across access-token lifetimes and gets a deactivated account back, through the host's own core code",
-          .timeLimit(.minutes(3)))
+          .timeLimit(.minutes(15)))
     func renewalAndReactivation() throws {
         let server = try StudyServer(serveArguments: ["--access-token-lifetime", "2", "--refresh-token-lifetime", "60"])
         try server.createStudy("tyt-only", modules: "tyt", questionnaires: ["tyt-momentary"])

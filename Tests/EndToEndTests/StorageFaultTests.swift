@@ -8,7 +8,7 @@ import UNITITesting
 ///
 /// The disk is a small tmpfs the test mounts, which needs root; without root these tests are
 /// skipped with that reason shown in the test output.
-@Suite("Full disk, read-only folder, a database held by another program", .enabled(if: Builds.isIntegrated), .serialized)
+@Suite("Full disk, read-only folder, a database held by another program", .enabled(if: Builds.isIntegrated), .serialized, .timeLimit(.minutes(15)))
 struct StorageFaultTests {
     static let isRoot = getuid() == 0
     static let answers = ["yes", "35", "60", "4", "2", "50", "80", "25"]

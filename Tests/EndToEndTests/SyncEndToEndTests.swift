@@ -5,7 +5,7 @@ import Testing
 /// Offline-first sync with a real `uniti-server` on loopback and the real `uniti` client:
 /// nothing entered offline is lost, and nothing arrives twice, whatever happens to the network
 /// or the client process.
-@Suite("Sync against a real server", .enabled(if: Builds.isIntegrated), .serialized)
+@Suite("Sync against a real server", .enabled(if: Builds.isIntegrated), .serialized, .timeLimit(.minutes(15)))
 struct SyncEndToEndTests {
     static let answers = "yes\n35\n60\n4\n2\n50\n80\n25\n"
 
@@ -170,7 +170,7 @@ struct SyncEndToEndTests {
     }
 
     @Test("an answer given while the server is down is sent by the shell waiting at its prompt once the server is back, without another command; the half-typed line stays",
-          .timeLimit(.minutes(4)))
+          .timeLimit(.minutes(15)))
     func shellAtPromptSendsWhenServerReturns() throws {
         let setup = try Setup()
         let terminal = try Terminal("uniti", setup.base)

@@ -5,7 +5,7 @@ import UNITITesting
 /// TinnitusNavigator with the real program (`uniti` in the integrated build, the standalone
 /// `tinnitus-navigator` in the other) and a real `uniti-server` on loopback: one person's
 /// record on two devices (thesis FR1–FR6, FR12, NFR1, exchange process 6.1).
-@Suite("TinnitusNavigator: one record on two devices through a real server", .serialized)
+@Suite("TinnitusNavigator: one record on two devices through a real server", .serialized, .timeLimit(.minutes(15)))
 struct TinnitusNavigatorEndToEndTests {
     static let program = Builds.isIntegrated ? "uniti" : "tinnitus-navigator"
     /// Module commands are typed `tn …` in the shell and bare in the standalone program.

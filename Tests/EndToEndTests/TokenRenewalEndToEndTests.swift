@@ -8,7 +8,7 @@ import UNITITesting
 /// `reminders run` talks to no server (it plans and delivers reminders from the device's own
 /// rules), so the two programs that share the data directory and renew here are two shells,
 /// each with its own background syncs: what a person has with the shell in two terminals.
-@Suite("Token renewal with the real programs", .enabled(if: Builds.isIntegrated), .serialized)
+@Suite("Token renewal with the real programs", .enabled(if: Builds.isIntegrated), .serialized, .timeLimit(.minutes(15)))
 struct TokenRenewalEndToEndTests {
     static let answers = SyncEndToEndTests.answers
 
@@ -20,7 +20,7 @@ struct TokenRenewalEndToEndTests {
     }
 
     @Test("two shells on one data directory keep syncing across four access-token lifetimes; neither logs the other out",
-          .timeLimit(.minutes(4)))
+          .timeLimit(.minutes(15)))
     func twoShellsKeepSyncing() throws {
         let setup = try SyncEndToEndTests.Setup(serveArguments: ["--access-token-lifetime", "3", "--refresh-token-lifetime", "60"])
         let loggedIn = try #require(try Self.refreshToken(setup))
@@ -54,7 +54,7 @@ struct TokenRenewalEndToEndTests {
     }
 
     @Test("a renewal the server refuses (password changed elsewhere) asks to log in again and keeps the outbox",
-          .timeLimit(.minutes(3)))
+          .timeLimit(.minutes(15)))
     func refusedRenewalKeepsTheOutbox() throws {
         let setup = try SyncEndToEndTests.Setup()
         setup.server.stop()
@@ -82,7 +82,7 @@ struct TokenRenewalEndToEndTests {
     }
 
     @Test("offline, a token that ended keeps the login and the outbox; the next sync renews it and sends everything",
-          .timeLimit(.minutes(3)))
+          .timeLimit(.minutes(15)))
     func offlineRenewalKeepsTheLogin() throws {
         let setup = try SyncEndToEndTests.Setup()
         let before = try #require(try Self.refreshToken(setup))

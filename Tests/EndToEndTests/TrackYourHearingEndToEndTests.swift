@@ -17,7 +17,7 @@ enum SimulatedDays {
     }
 }
 
-@Suite("Track Your Hearing standalone against a real server", .enabled(if: !Builds.isIntegrated), .serialized)
+@Suite("Track Your Hearing standalone against a real server", .enabled(if: !Builds.isIntegrated), .serialized, .timeLimit(.minutes(15)))
 struct TrackYourHearingEndToEndTests {
     static let program = "track-your-hearing"
     /// Answers to the bundled hearing questionnaire, one per question.
@@ -120,7 +120,7 @@ struct TrackYourHearingEndToEndTests {
 }
 
 /// Track Your Hearing in the shell, where nothing needs a server.
-@Suite("Track Your Hearing in the shell", .enabled(if: Builds.isIntegrated))
+@Suite("Track Your Hearing in the shell", .enabled(if: Builds.isIntegrated), .timeLimit(.minutes(15)))
 struct TrackYourHearingShellTests {
     @Test("killed after three answers (kill -9): nothing is sent or stored as finished, and the next fill continues at question 4")
     func draftSurvivesKill() throws {

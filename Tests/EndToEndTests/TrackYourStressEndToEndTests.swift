@@ -5,7 +5,7 @@ import UNITITesting
 /// Track Your Stress with the real programs: a real `uniti-server` on loopback, a real gpsd fed
 /// by gpsfake for the location, and the person's journey through study questionnaires
 /// (Track Your Stress thesis FR10–FR19).
-@Suite("Track Your Stress against a real server and gpsd", .serialized)
+@Suite("Track Your Stress against a real server and gpsd", .serialized, .timeLimit(.minutes(15)))
 struct TrackYourStressEndToEndTests {
     /// Ulm, where the apps were made.
     static let latitude = 48.4011, longitude = 9.9876, altitude = 480.0

@@ -5,7 +5,7 @@ import UNITICore
 
 /// TrackYourTinnitus through the real `uniti` binary: answers piped in as a person's script
 /// would, results read back as JSON.
-@Suite("tyt end to end", .enabled(if: Builds.isIntegrated))
+@Suite("tyt end to end", .enabled(if: Builds.isIntegrated), .timeLimit(.minutes(15)))
 struct TrackYourTinnitusEndToEndTests {
     static let answers = "yes\n35\n60\n4\n2\n50\n80\n25\n"
 
@@ -143,7 +143,7 @@ struct TrackYourTinnitusEndToEndTests {
 }
 
 /// The standalone `track-your-tinnitus`, tested when this test run is the standalone build.
-@Suite("track-your-tinnitus end to end", .enabled(if: !Builds.isIntegrated))
+@Suite("track-your-tinnitus end to end", .enabled(if: !Builds.isIntegrated), .timeLimit(.minutes(15)))
 struct TrackYourTinnitusStandaloneTests {
     static func run(_ data: TemporaryDataDirectory, _ command: String, stdin: String = "") throws -> Program.Result {
         try Program.run("track-your-tinnitus", ["--data-dir", data.path, "-c", command], stdin: stdin)

@@ -4,7 +4,7 @@ import Testing
 import UNITICore
 
 /// The loop arithmetic of the thesis (5.1) and the player's rules (FA05–FA09).
-@Suite("Player")
+@Suite("Player", .timeLimit(.minutes(10)))
 struct PlayerEngineTests {
     let rate = 100 // frames per second: keeps the arithmetic readable
 
@@ -117,7 +117,7 @@ struct PlayerEngineTests {
     }
 }
 
-@Suite("Player keys")
+@Suite("Player keys", .timeLimit(.minutes(10)))
 struct PlayerKeyTests {
     @Test("keys and arrow sequences map to player actions")
     func parsing() {

@@ -22,7 +22,7 @@ final class FakeWaiter: AnswerWaiter, @unchecked Sendable {
     }
 }
 
-@Suite("CGI rating")
+@Suite("CGI rating", .timeLimit(.minutes(10)))
 struct RatingTests {
     @Test("unanswered for 30 seconds, the question closes as timed out")
     func timesOut() throws {
@@ -54,7 +54,7 @@ struct RatingTests {
     }
 }
 
-@Suite("Listening statistics")
+@Suite("Listening statistics", .timeLimit(.minutes(10)))
 struct StatisticsTests {
     func session(_ sound: String, minutes: Double, _ outcome: RatingOutcome, at offset: Double) -> ListeningSession {
         let start = Date(timeIntervalSince1970: 1_700_000_000 + offset)
@@ -110,7 +110,7 @@ struct StatisticsTests {
     }
 }
 
-@Suite("Sound catalogue")
+@Suite("Sound catalogue", .timeLimit(.minutes(10)))
 struct CatalogueTests {
     @Test("the bundled catalogue lists every kind, and every sound builds with a frequency set")
     func bundled() throws {

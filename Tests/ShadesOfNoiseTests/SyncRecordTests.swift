@@ -4,7 +4,7 @@ import Testing
 import UNITICore
 import UNITIProtocol
 
-@Suite("Shades Of Noise records follow the person")
+@Suite("Shades Of Noise records follow the person", .timeLimit(.minutes(10)))
 struct SyncRecordTests {
     func session(at date: Date, rating: Int = 3) -> ListeningSession {
         ListeningSession(sound: "pink-noise", startedAt: date.addingTimeInterval(-300), endedAt: date,
@@ -98,7 +98,7 @@ struct SyncRecordTests {
     }
 }
 
-@Suite("Tinnitus profile questionnaire")
+@Suite("Tinnitus profile questionnaire", .timeLimit(.minutes(10)))
 struct TinnitusProfileTests {
     @Test("the bundled profile is a valid core questionnaire with single, multiple choice and free text")
     func definition() throws {
@@ -156,7 +156,7 @@ struct TinnitusProfileTests {
     }
 }
 
-@Suite("Sound catalogue from the server")
+@Suite("Sound catalogue from the server", .timeLimit(.minutes(10)))
 struct ServerCatalogueTests {
     static func catalogue(version: Int, extraSound: String = "extra-noise", kind: String = "noise") -> Data {
         Data("""

@@ -15,7 +15,7 @@ enum AudiogramSamples {
     static func flat(_ level: Int?) -> [Int?] { Array(repeating: level, count: 7) }
 }
 
-@Suite("TinnitusNavigator: pure-tone average, WHO 2021 grade and comparison of audiograms")
+@Suite("TinnitusNavigator: pure-tone average, WHO 2021 grade and comparison of audiograms", .timeLimit(.minutes(10)))
 struct AudiogramAnalysisTests {
     @Test("the pure-tone average is the mean of 500, 1000, 2000 and 4000 Hz, per ear; other frequencies do not count")
     func pureToneAverage() throws {

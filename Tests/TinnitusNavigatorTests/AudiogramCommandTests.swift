@@ -5,7 +5,7 @@ import Testing
 import UNITIProtocol
 import UNITITesting
 
-@Suite("TinnitusNavigator: tn audiogram add, edit, delete, show and tn audiograms")
+@Suite("TinnitusNavigator: tn audiogram add, edit, delete, show and tn audiograms", .timeLimit(.minutes(10)))
 struct AudiogramCommandTests {
     static let oneLine = "tn audiogram add --date 2026-11-20 --left 10,15,20,25,30,40,50 --right 5,10,10,15,20,35,45 "
         + "--extra 3000=35/25 --extra 6000=45/ --pitch-left 6000 --loudness-left 50 --discomfort 1000=95/90 --note 'after the concert'"
@@ -222,7 +222,7 @@ struct AudiogramCommandTests {
         #expect(lines.allSatisfy { $0.count <= 80 })
     }
 
-    @Test("show --ear draws one ear in the terminal and in the SVG; without it both stay", .timeLimit(.minutes(1)))
+    @Test("show --ear draws one ear in the terminal and in the SVG; without it both stay", .timeLimit(.minutes(10)))
     func showOneEar() throws {
         let fixture = try TNFixture()
         #expect(fixture.run(Self.oneLine).succeeded)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TinnitusNavigator
 
-@Suite("TinnitusNavigator: the audiogram picture's geometry follows the clinical convention")
+@Suite("TinnitusNavigator: the audiogram picture's geometry follows the clinical convention", .timeLimit(.minutes(10)))
 struct AudiogramGeometryTests {
     let geometry = AudiogramGeometry(frequencies: [125, 250, 1000, 8000], width: 640)
 

@@ -7,7 +7,7 @@ import UNITITesting
 @testable import TinnitusNavigator
 @testable import UNITICore
 
-@Suite("TinnitusNavigator: the audiogram as SVG, checked as markup and as a person sees it in Chromium")
+@Suite("TinnitusNavigator: the audiogram as SVG, checked as markup and as a person sees it in Chromium", .timeLimit(.minutes(10)))
 struct AudiogramPictureTests {
     /// Right ear at 1000 Hz 20 dB, left ear at 2000 Hz 70 dB, the lines far from the other
     /// ear's symbol; nothing below 95 dB, so the lower plot (4000 Hz, 110 dB) stays empty.
@@ -129,7 +129,7 @@ struct AudiogramPictureTests {
     }
 
     @Test("one ear alone: in Chromium red on the right ear's circle and its line, no blue anywhere in the plot; the legend names that ear only",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(10)))
     func oneEarInChromium() throws {
         let plot = Self.plot().only(.right, title: "Audiogram, right ear")
         let renderer = AudiogramSVG(fitting: plot)

@@ -5,7 +5,7 @@ import Testing
 import UNITIProtocol
 import UNITITesting
 
-@Suite("TinnitusNavigator: events (thesis FR9): added, listed, searched, edited and deleted as synced records")
+@Suite("TinnitusNavigator: events (thesis FR9): added, listed, searched, edited and deleted as synced records", .timeLimit(.minutes(10)))
 struct EventTests {
     @Test("one line adds an event at the local wall-clock time and queues it for the other devices")
     func oneLine() throws {

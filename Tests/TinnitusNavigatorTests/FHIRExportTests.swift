@@ -6,7 +6,7 @@ import UNITIHealthRecord
 import UNITIProtocol
 import UNITITesting
 
-@Suite("TinnitusNavigator: tn export --fhir writes the record as a valid FHIR R4 bundle")
+@Suite("TinnitusNavigator: tn export --fhir writes the record as a valid FHIR R4 bundle", .timeLimit(.minutes(10)))
 struct FHIRExportTests {
     static let berlin = ModuleHarness.berlin
 

@@ -6,7 +6,7 @@ import UNITIHealthRecord
 import UNITIProtocol
 import UNITITesting
 
-@Suite("FHIR mapping: therapy status by dates, questionnaire item types, answers, ids")
+@Suite("FHIR mapping: therapy status by dates, questionnaire item types, answers, ids", .timeLimit(.minutes(10)))
 struct FHIRMappingTests {
     static let today = "2026-11-23"
 

@@ -5,7 +5,7 @@ import Testing
 import UNITIProtocol
 import UNITITesting
 
-@Suite("TinnitusNavigator: entries check themselves, typed here or pulled from another device")
+@Suite("TinnitusNavigator: entries check themselves, typed here or pulled from another device", .timeLimit(.minutes(10)))
 struct HealthRecordEntryTests {
     @Test("a pulled audiogram with a level that is no hearing level is parked, never stored")
     func pulledInvalidAudiogramParked() throws {

@@ -5,7 +5,7 @@ import Testing
 import UNITIProtocol
 import UNITITesting
 
-@Suite("TinnitusNavigator: clinical questionnaires are filled out completely and locked once completed")
+@Suite("TinnitusNavigator: clinical questionnaires are filled out completely and locked once completed", .timeLimit(.minutes(10)))
 struct QuestionnaireFillTests {
     @Test("offline, the bundled clinical study is listed: one-time questionnaires first, the monthly ones after them, none checked")
     func listingOffline() throws {

@@ -5,7 +5,7 @@ import Testing
 import UNITIProtocol
 import UNITITesting
 
-@Suite("TinnitusNavigator: tn report, the report for the doctor")
+@Suite("TinnitusNavigator: tn report, the report for the doctor", .timeLimit(.minutes(10)))
 struct ReportTests {
     /// A record with something of every kind inside the period 2026-06-01…2026-11-23 and
     /// something outside it.

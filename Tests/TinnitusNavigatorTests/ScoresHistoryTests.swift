@@ -5,7 +5,7 @@ import Testing
 import UNITIProtocol
 import UNITITesting
 
-@Suite("TinnitusNavigator: scores and grades of completed questionnaires over time")
+@Suite("TinnitusNavigator: scores and grades of completed questionnaires over time", .timeLimit(.minutes(10)))
 struct ScoresHistoryTests {
     /// The one-time questionnaires, the distress questionnaire and the worst symptom on Monday
     /// 23 November, the distress questionnaire again on Wednesday 2 December.

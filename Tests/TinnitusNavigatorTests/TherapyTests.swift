@@ -5,7 +5,7 @@ import Testing
 import UNITIProtocol
 import UNITITesting
 
-@Suite("TinnitusNavigator: therapies (thesis FR10): the fourteen types, dates checked, grouped, ongoing marked")
+@Suite("TinnitusNavigator: therapies (thesis FR10): the fourteen types, dates checked, grouped, ongoing marked", .timeLimit(.minutes(10)))
 struct TherapyTests {
     @Test("one line with a short type key; the end may not lie before the start")
     func oneLine() throws {
@@ -79,7 +79,7 @@ struct TherapyTests {
     struct TherapyRowJSON: Decodable { let id: String, name: String, ongoing: Bool }
 }
 
-@Suite("TinnitusNavigator: the month calendar (thesis outlook)")
+@Suite("TinnitusNavigator: the month calendar (thesis outlook)", .timeLimit(.minutes(10)))
 struct CalendarTests {
     @Test("November 2026 starts on a Sunday: six weeks, the 1st in the last column, the 30th on a Monday")
     func layout() {
@@ -113,7 +113,7 @@ struct CalendarTests {
     }
 }
 
-@Suite("TinnitusNavigator: reminders before a therapy ends and to keep the record up to date (outlook)")
+@Suite("TinnitusNavigator: reminders before a therapy ends and to keep the record up to date (outlook)", .timeLimit(.minutes(10)))
 struct RecordReminderTests {
     func planned(_ fixture: TNFixture, days: Int = 40) throws -> [PlannedReminder] {
         let source = try RecordReminders(context: fixture.context).source()

@@ -5,7 +5,7 @@ import Testing
 import UNITIProtocol
 import UNITITesting
 
-@Suite("Track Your Hearing: the questionnaire one question at a time (thesis FR5, NFR4)")
+@Suite("Track Your Hearing: the questionnaire one question at a time (thesis FR5, NFR4)", .timeLimit(.minutes(10)))
 struct HearingQuestionnaireTests {
     @Test("each question shows its place (1/6 … 6/6); the sheet is saved with every answer")
     func progress() throws {
@@ -66,7 +66,7 @@ struct HearingQuestionnaireTests {
     }
 }
 
-@Suite("Track Your Hearing: reminders within the person's limits (thesis FR6, FR7)")
+@Suite("Track Your Hearing: reminders within the person's limits (thesis FR6, FR7)", .timeLimit(.minutes(10)))
 struct HearingReminderTests {
     static func days(_ fixture: HearingFixture) throws -> [LocalDate: [TimeOfDay]] {
         let start = HearingFixture.now
@@ -141,7 +141,7 @@ struct HearingReminderTests {
     }
 }
 
-@Suite("Track Your Hearing: statistics and rewards (thesis FR8, FR11)")
+@Suite("Track Your Hearing: statistics and rewards (thesis FR8, FR11)", .timeLimit(.minutes(10)))
 struct HearingStatsAndRewardsTests {
     @Test("stats count every sheet and list the last ten, newest first")
     func stats() throws {

@@ -5,7 +5,7 @@ import Testing
 import UNITIProtocol
 import UNITITesting
 
-@Suite("Track Your Stress: questionnaires, answering and sheets")
+@Suite("Track Your Stress: questionnaires, answering and sheets", .timeLimit(.minutes(10)))
 struct StressModuleTests {
     @Test("offline, the demo study is listed: the one-time questionnaire to do, the repeating ones after it")
     func listing() throws {

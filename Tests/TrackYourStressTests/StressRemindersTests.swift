@@ -5,7 +5,7 @@ import Testing
 import UNITIProtocol
 import UNITITesting
 
-@Suite("Track Your Stress: reminders follow the schedule (thesis FR16, FR17)")
+@Suite("Track Your Stress: reminders follow the schedule (thesis FR16, FR17)", .timeLimit(.minutes(10)))
 struct StressRemindersTests {
     /// The demo study with its one-time questionnaire answered, so the repeating ones remind.
     static func answered() throws -> StressFixture {

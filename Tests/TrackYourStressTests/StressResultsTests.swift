@@ -5,7 +5,7 @@ import Testing
 import UNITIProtocol
 import UNITITesting
 
-@Suite("Track Your Stress: results (thesis FR18)")
+@Suite("Track Your Stress: results (thesis FR18)", .timeLimit(.minutes(10)))
 struct StressResultsTests {
     /// The one-time questionnaire and three daily ones over two days.
     static func withAnswers() throws -> StressFixture {

@@ -6,7 +6,7 @@ import UNITICore
 import UNITIProtocol
 import UNITITesting
 
-@Suite("Baseline questionnaires (thesis FR8, FR9)")
+@Suite("Baseline questionnaires (thesis FR8, FR9)", .timeLimit(.minutes(10)))
 struct BaselineTests {
     static let caseHistory = Baseline(owner: .tyt, questionnaireIDs: ["tyt-case-history"])
 

@@ -5,7 +5,7 @@ import Testing
 import UNITICore
 import UNITIProtocol
 
-@Suite("Check-in (thesis FR2, FR6)")
+@Suite("Check-in (thesis FR2, FR6)", .timeLimit(.minutes(10)))
 struct CheckInTests {
     static let answers = ["no", "40", "55", "3", "5", "60", "20", "70"]
 

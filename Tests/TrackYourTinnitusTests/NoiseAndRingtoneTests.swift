@@ -3,7 +3,7 @@ import Testing
 @testable import TrackYourTinnitus
 import UNITICore
 
-@Suite("Noise level display and ringtones (thesis FR4, FR6)")
+@Suite("Noise level display and ringtones (thesis FR4, FR6)", .timeLimit(.minutes(10)))
 struct NoiseAndRingtoneTests {
     @Test("the calibration offset turns dBFS into an approximate dB SPL and says so")
     func calibration() {

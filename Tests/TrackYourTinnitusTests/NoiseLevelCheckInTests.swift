@@ -8,7 +8,7 @@ import UNITITesting
 
 /// The ambient noise level of a check-in (thesis FR6), measured by the core while the person
 /// answers and copied from the sheet into the result.
-@Suite("Noise level of a check-in (thesis FR6)")
+@Suite("Noise level of a check-in (thesis FR6)", .timeLimit(.minutes(10)))
 struct NoiseLevelCheckInTests {
     /// Half a second of a 250 Hz tone rising in loudness: a level that depends on every sample.
     static let ambient: [Int16] = (0..<22_050).map { i in

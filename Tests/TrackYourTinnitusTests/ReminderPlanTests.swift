@@ -3,7 +3,7 @@ import Testing
 @testable import TrackYourTinnitus
 import UNITICore
 
-@Suite("Reminder plan (thesis FR3, FR13)")
+@Suite("Reminder plan (thesis FR3, FR13)", .timeLimit(.minutes(10)))
 struct ReminderPlanTests {
     @Test("standard reminders land inside each weekday's window, at least 15 minutes apart, exactly N a day, over many days and seeds")
     func plannedTimes() throws {

@@ -1,7 +1,7 @@
 import Testing
 @testable import TrackYourTinnitus
 
-@Suite("Result selection for charts (thesis 5.2)")
+@Suite("Result selection for charts (thesis 5.2)", .timeLimit(.minutes(10)))
 struct ResultSelectionTests {
     @Test("up to 20 results, all are shown", arguments: [0, 1, 7, 20])
     func small(count: Int) {

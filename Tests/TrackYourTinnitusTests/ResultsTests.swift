@@ -5,7 +5,7 @@ import UNITICore
 import UNITIProtocol
 import UNITITesting
 
-@Suite("Results (thesis FR5) and feedback (FR12)")
+@Suite("Results (thesis FR5) and feedback (FR12)", .timeLimit(.minutes(10)))
 struct ResultsTests {
     static func result(_ i: Int, noise: Double? = nil) -> MomentaryResult {
         MomentaryResult(id: "r\(i)", answeredAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(i) * 5000), utcOffset: 3600,

@@ -9,7 +9,7 @@ import UNITITesting
 /// ``SyncSchedule`` says so, on the harness's fixed clock. The server is a loopback port nobody
 /// listens on (refused at once, as a machine without network answers); the end-to-end test in
 /// `InteractiveShellTests` brings a real server back.
-@Suite("Background sync at the prompt", .serialized, .timeLimit(.minutes(2)))
+@Suite("Background sync at the prompt", .serialized, .timeLimit(.minutes(10)))
 struct BackgroundSyncTests {
     /// A logged-in data directory whose server cannot be reached, with one record waiting.
     static func offline() throws -> ModuleHarness {

@@ -2,7 +2,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITIHost
 
-@Suite("Tab completion", .isolatedLanguage, .timeLimit(.minutes(1)))
+@Suite("Tab completion", .isolatedLanguage, .timeLimit(.minutes(10)))
 struct CompletionTests {
     @Test("at the start of a line: host commands and module ids")
     func topLevel() throws {
@@ -95,7 +95,7 @@ struct CompletionTests {
     }
 }
 
-@Suite("Suggestions")
+@Suite("Suggestions", .timeLimit(.minutes(10)))
 struct SuggesterTests {
     @Test("edit distance counts insertions, deletions, substitutions and swaps as one")
     func distance() {

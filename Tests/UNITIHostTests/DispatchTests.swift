@@ -6,7 +6,7 @@ import UNITIProtocol
 /// Every module of the one list (`featureModules` is generated from Modules/modules.json).
 let allRealModules: [any UNITIModule] = featureModules
 
-@Suite("Command dispatch", .isolatedLanguage)
+@Suite("Command dispatch", .isolatedLanguage, .timeLimit(.minutes(10)))
 struct DispatchTests {
     @Test("a module command runs from anywhere with its prefix, with parsed arguments and flags")
     func prefixedModuleCommand() throws {
@@ -131,7 +131,7 @@ struct DispatchTests {
     }
 
     @Test("--help on a command with subcommands shows that command's help, not the help of 'help' (account, a subcommand, a module group)",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(10)))
     func helpOptionOnGroups() throws {
         let fixture = try ShellFixture()
         defer { fixture.remove() }

@@ -12,7 +12,7 @@ import UNITIProtocol
 /// asks for text (`L("…")`, `l("…")`, `localizer("…")`, and both branches of a `cond ? "…" : "…"`
 /// inside such a call); a key built at run time (`"core.buildKind.\(kind)"`) must be listed in
 /// ``runtimeKeys`` with every key it can become, so a new case cannot slip through unseen.
-@Suite("Localization keys used in the sources", .timeLimit(.minutes(1)))
+@Suite("Localization keys used in the sources", .timeLimit(.minutes(10)))
 struct LocalizationKeyUsageTests {
     /// Each key pattern built at run time, with everything it can expand to.
     static let runtimeKeys: [String: [String]] = [

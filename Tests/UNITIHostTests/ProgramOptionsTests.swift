@@ -1,7 +1,7 @@
 import Testing
 @testable import UNITIHost
 
-@Suite("Program options", .isolatedLanguage)
+@Suite("Program options", .isolatedLanguage, .timeLimit(.minutes(10)))
 struct ProgramOptionsTests {
     @Test("options take their value as the next word or after '='")
     func values() throws {

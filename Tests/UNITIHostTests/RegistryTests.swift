@@ -4,7 +4,7 @@ import UNITICore
 @testable import UNITIHost
 import UNITIProtocol
 
-@Suite("Module registry", .isolatedLanguage)
+@Suite("Module registry", .isolatedLanguage, .timeLimit(.minutes(10)))
 struct RegistryTests {
     @Test("two modules with one id are refused at start-up, naming both")
     func duplicateIDs() {

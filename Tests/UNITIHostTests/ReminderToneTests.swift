@@ -6,7 +6,7 @@ import UNITICore
 
 /// The shell's reminder bell finds the tone through the registry: the reminder's own module
 /// renders it, and a module without that tone leaves the terminal bell to ring.
-@Suite("Reminder tones through the shell")
+@Suite("Reminder tones through the shell", .timeLimit(.minutes(10)))
 struct ReminderToneTests {
     static func reminder(module: String, name: String, tone: String?) -> PlannedReminder {
         PlannedReminder(moduleID: module, moduleName: name, ruleID: "checkin", questionnaireID: nil,

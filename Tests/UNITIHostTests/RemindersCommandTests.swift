@@ -6,7 +6,7 @@ import UNITIProtocol
 import UNITITesting
 
 /// `reminders list|run|export` driven through the shell, with a module that declares rules.
-@Suite("reminders command", .isolatedLanguage, .timeLimit(.minutes(2)))
+@Suite("reminders command", .isolatedLanguage, .timeLimit(.minutes(10)))
 struct RemindersCommandTests {
     /// Stands in for a real module: id `tyt` so the default study enables it.
     struct RemindingModule: UNITIModule, ReminderProviding {
@@ -87,7 +87,7 @@ struct RemindersCommandTests {
         #expect(planned.allSatisfy { $0.moduleID == "tyt" })
     }
 
-    @Test("run delivers a due reminder once on the terminal and stops at --count", .timeLimit(.minutes(1)))
+    @Test("run delivers a due reminder once on the terminal and stops at --count", .timeLimit(.minutes(10)))
     func runDelivers() throws {
         let start = LocalDate(year: 2026, month: 11, day: 23).instant(at: TimeOfDay(hour: 7, minute: 0), in: Self.berlin)
         let (shell, output, _) = try shell(at: start)

@@ -5,7 +5,7 @@ import Testing
 import UNITITesting
 
 /// `sensors`, `sensors allow NAME`, `sensors refuse NAME` through the shell.
-@Suite("sensors command", .isolatedLanguage)
+@Suite("sensors command", .isolatedLanguage, .timeLimit(.minutes(10)))
 struct SensorsCommandTests {
     static func permission(_ fixture: ShellFixture, _ kind: SensorKind) throws -> SensorPermission? {
         try SensorPermissions(settings: fixture.harness.services.settings).permission(for: kind)

@@ -10,7 +10,7 @@ import UNITITesting
 /// The integrated host and the standalone programs share a person's data directory: each opens
 /// what the other wrote, and records pulled by a program that lacks their module are kept and
 /// applied when a program that has it opens the directory.
-@Suite("A data directory shared by the host and the standalone programs", .isolatedLanguage)
+@Suite("A data directory shared by the host and the standalone programs", .isolatedLanguage, .timeLimit(.minutes(10)))
 struct SharedDataDirectoryTests {
     static let checkIn = ["yes", "35", "60", "4", "2", "50", "80", "25"]
 

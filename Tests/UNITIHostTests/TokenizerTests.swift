@@ -1,7 +1,7 @@
 import Testing
 @testable import UNITIHost
 
-@Suite("Tokenizer")
+@Suite("Tokenizer", .timeLimit(.minutes(10)))
 struct TokenizerTests {
     @Test("splits on whitespace, keeps quoted spaces and escapes", arguments: [
         ("tyt fill", ["tyt", "fill"]),

@@ -6,7 +6,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITIServer
 
-@Suite("Accounts")
+@Suite("Accounts", .timeLimit(.minutes(10)))
 struct AccountTests {
     @Test("register, activate with the mailed code, log in by username or e-mail, log out revokes the token")
     func accountLifecycle() async throws {
@@ -179,7 +179,7 @@ struct AccountTests {
     }
 
     @Test("serve takes the token lifetimes in seconds, positive and the access token's shorter; anything else is one line naming both",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(10)))
     func tokenLifetimeOptions() throws {
         let serve = try ServeCommand.parse(["--access-token-lifetime", "3", "--refresh-token-lifetime", "60"])
         #expect(serve.accessTokenLifetime == 3 && serve.refreshTokenLifetime == 60)

@@ -8,7 +8,7 @@ import UNITITesting
 /// The comparison read from running sums (issue 16) gives the same means as averaging every
 /// answer, for any period, on both stores: checked on random data against a reference computed
 /// here from the generated sheets themselves.
-@Suite("Comparison from running sums (SQLite and PostgreSQL)")
+@Suite("Comparison from running sums (SQLite and PostgreSQL)", .timeLimit(.minutes(10)))
 struct ComparisonSumsTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     /// Midnight UTC, the first day the generated sheets may start on.

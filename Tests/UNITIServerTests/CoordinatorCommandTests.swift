@@ -5,7 +5,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITIServer
 
-@Suite("Coordinator commands")
+@Suite("Coordinator commands", .timeLimit(.minutes(10)))
 struct CoordinatorCommandTests {
     @Test("study create, modules and questionnaire import; a changed definition needs a new version")
     func studySetup() async throws {

@@ -46,7 +46,7 @@ extension TestClientProtocol {
     }
 }
 
-@Suite("Portal: profile, password, deactivation")
+@Suite("Portal: profile, password, deactivation", .timeLimit(.minutes(10)))
 struct PortalAccountTests {
     @Test("the profile form changes username, names, gender and language by the API's rules and messages")
     func profileChange() async throws {
@@ -146,7 +146,7 @@ struct PortalAccountTests {
     }
 
     @Test("logging in to a deactivated account offers reactivation: the password again (never carried in the page), CSRF-checked, then signed in",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(10)))
     func reactivationOffered() async throws {
         let server = try TestServer()
         try await server.run { client in
@@ -189,7 +189,7 @@ struct PortalAccountTests {
     }
 
     @Test("a portal session slides while used (the cookie with it), ends after 8 idle hours, and at the latest the refresh lifetime after login",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(10)))
     func slidingSession() async throws {
         let server = try TestServer()
         var environment = server.environment
@@ -247,7 +247,7 @@ struct PortalAccountTests {
     }
 }
 
-@Suite("Portal: studies")
+@Suite("Portal: studies", .timeLimit(.minutes(10)))
 struct PortalStudyTests {
     @Test("join and leave follow the API's rules per access kind: public, password, by request, no leaving")
     func joinAndLeavePerAccessKind() async throws {
@@ -384,7 +384,7 @@ extension PortalStudyTests {
     }
 }
 
-@Suite("Portal: CSRF key, mail links")
+@Suite("Portal: CSRF key, mail links", .timeLimit(.minutes(10)))
 struct PortalSharedKeyAndMailTests {
     @Test("two server processes on one database accept each other's CSRF tokens, and a restart keeps open forms valid")
     func csrfKeySharedAndKept() async throws {
@@ -480,7 +480,7 @@ struct PortalSharedKeyAndMailTests {
     }
 }
 
-@Suite("Portal: my data")
+@Suite("Portal: my data", .timeLimit(.minutes(10)))
 struct PortalDataTests {
     /// Tables whose rows belong to one person: a `user_id` column, the `users` table itself, or a
     /// foreign key to such a table (answers belong to a sheet).

@@ -11,7 +11,7 @@ import UNITITesting
 /// The portal's FHIR download (`/data/record.fhir.json`, issue 15): the person's sheets and
 /// TinnitusNavigator record as one valid FHIR R4 bundle, named by pseudonym only, with nothing
 /// of anyone else's.
-@Suite("Portal FHIR download")
+@Suite("Portal FHIR download", .timeLimit(.minutes(10)))
 struct PortalFHIRDownloadTests {
     private func signedIn(_ server: TestServer, _ client: any TestClientProtocol, _ name: String) async throws -> PortalBrowser {
         let browser = PortalBrowser(client)

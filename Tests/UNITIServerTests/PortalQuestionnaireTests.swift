@@ -96,7 +96,7 @@ private func element(_ id: String, in html: String) -> String? {
     return String(rest[..<end.lowerBound])
 }
 
-@Suite("Portal questionnaires")
+@Suite("Portal questionnaires", .timeLimit(.minutes(10)))
 struct PortalQuestionnaireTests {
     @Test("every element type becomes a form control: radios with a no-answer choice, checkboxes, a slider without a value, scale, SAM pictograms, text, date; an unknown type is shown as not supported")
     func rendersEveryElementType() async throws {

@@ -10,7 +10,7 @@ import UNITIProtocol
 /// The health record in the portal (`/record`, issue 15): what the pages write is the module's
 /// own record (`tn`, `<kind>:<id>`, the shared payload types), checked by the shared rules, and
 /// one person never reaches another's entries.
-@Suite("Portal health record")
+@Suite("Portal health record", .timeLimit(.minutes(10)))
 struct PortalRecordTests {
     /// A logged-in browser for `name`.
     private func signedIn(_ server: TestServer, _ client: any TestClientProtocol, _ name: String) async throws -> PortalBrowser {

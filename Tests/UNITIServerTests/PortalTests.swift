@@ -79,7 +79,7 @@ extension TestServer {
     }
 }
 
-@Suite("Participant portal")
+@Suite("Participant portal", .timeLimit(.minutes(10)))
 struct PortalTests {
     @Test("the session cookie is HttpOnly, SameSite=Lax and path-wide; Secure only when the page came over TLS")
     func sessionCookieAttributes() async throws {

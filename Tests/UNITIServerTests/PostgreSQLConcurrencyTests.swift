@@ -7,7 +7,7 @@ import UNITITesting
 
 /// What must hold when several server processes share one PostgreSQL database. Each "process" is
 /// a store of its own, with its own connection pool, on the same database of a real cluster.
-@Suite("PostgreSQL store shared by several server processes")
+@Suite("PostgreSQL store shared by several server processes", .timeLimit(.minutes(10)))
 struct PostgreSQLConcurrencyTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 

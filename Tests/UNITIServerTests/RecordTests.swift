@@ -4,7 +4,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITIServer
 
-@Suite("Module records")
+@Suite("Module records", .timeLimit(.minutes(10)))
 struct RecordTests {
     @Test("pull by cursor returns only later changes, tombstones included; the newest update time wins")
     func cursorAndTombstones() async throws {

@@ -17,7 +17,7 @@ private func hearingSheet(_ startedAt: String, questionnaire: String = "tyh-dail
     return result
 }
 
-@Suite("Rewards route")
+@Suite("Rewards route", .timeLimit(.minutes(10)))
 struct RewardRouteTests {
     /// Study `hearing` (public) with a Track Your Hearing questionnaire `tyh-daily` and a Track Your
     /// Stress one `stress-daily`, and study `other` with rewards on and its own `tyh` questionnaire.

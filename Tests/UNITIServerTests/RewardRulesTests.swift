@@ -24,7 +24,7 @@ private func dailySheets(from first: String, days: Int, perDay count: Int) -> [R
     }
 }
 
-@Suite("Reward rules")
+@Suite("Reward rules", .timeLimit(.minutes(10)))
 struct RewardRulesTests {
     @Test("no sheets: no points, level 1 with the next at 100, no streak, no badge")
     func nothingYet() {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import UNITIServer
 
-@Suite("SMTP mail")
+@Suite("SMTP mail", .timeLimit(.minutes(10)))
 struct SMTPMailerTests {
     /// A minimal SMTP receiver (Python, standard library only) that stores the DATA it gets.
     static let receiver = #"""

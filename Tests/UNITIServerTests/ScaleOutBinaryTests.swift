@@ -11,7 +11,7 @@ import UNITITesting
 /// nginx, Documentation/uniti-server.md): any process serves any request, because sessions,
 /// throttles and the portal's keys live in the database, and what two processes receive at the
 /// same moment is stored once.
-@Suite("Two uniti-server processes on one PostgreSQL behind nginx")
+@Suite("Two uniti-server processes on one PostgreSQL behind nginx", .timeLimit(.minutes(10)))
 struct ScaleOutBinaryTests {
     /// One HTTP exchange; the header names are lower-cased.
     static func exchange(_ method: String, _ url: String, body: Data? = nil, token: String? = nil,

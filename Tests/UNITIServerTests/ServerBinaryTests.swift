@@ -7,7 +7,7 @@ import UNITIProtocol
 @testable import UNITIServer
 
 /// Drives the real `uniti-server` binary on a free loopback port.
-@Suite("uniti-server binary")
+@Suite("uniti-server binary", .timeLimit(.minutes(10)))
 struct ServerBinaryTests {
     /// The built `uniti-server` next to the test bundle.
     static func binary() throws -> URL {

@@ -5,7 +5,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITIServer
 
-@Suite("Answer sheets")
+@Suite("Answer sheets", .timeLimit(.minutes(10)))
 struct SheetTests {
     @Test("a repeated upload is acknowledged as duplicate and stored once")
     func idempotentUpload() async throws {

@@ -49,7 +49,7 @@ struct OpenedStore {
 
 /// The ``ServerStore`` contract, run against SQLite and PostgreSQL alike: what the routes rely on
 /// holds for both, so either may be chosen with `--database`.
-@Suite("Store contract (SQLite and PostgreSQL)")
+@Suite("Store contract (SQLite and PostgreSQL)", .timeLimit(.minutes(10)))
 struct StoreContractTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -138,7 +138,7 @@ struct StoreContractTests {
     }
 
     @Test("reset codes: a newer one and a new password cancel the account's open ones; activation codes and other accounts keep theirs",
-          .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
+          .timeLimit(.minutes(10)), arguments: StoreKind.allCases)
     func resetCodesCancelled(_ kind: StoreKind) async throws {
         try await with(kind) { store in
             let ada = try await user(store, "ada"), bo = try await user(store, "bo")
@@ -158,7 +158,7 @@ struct StoreContractTests {
     }
 
     @Test("reset codes: using one cancels the account's other open ones (two open at once, as a database from before could hold)",
-          .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
+          .timeLimit(.minutes(10)), arguments: StoreKind.allCases)
     func usedCodeCancelsOthers(_ kind: StoreKind) async throws {
         let opened = try await kind.open()
         let ada = try await user(opened.store, "ada")
@@ -205,7 +205,7 @@ struct StoreContractTests {
     }
 
     @Test("refresh: the previous token gets a new pair within the grace (the grace counted from its first use), ends the session after it; an older one is refused",
-          .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
+          .timeLimit(.minutes(10)), arguments: StoreKind.allCases)
     func refreshGrace(_ kind: StoreKind) async throws {
         try await with(kind) { store in
             let id = try await user(store, "ada")
@@ -244,7 +244,7 @@ struct StoreContractTests {
     }
 
     @Test("a session slides on by at least the step, never past its maximum age; an ended one does not",
-          .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
+          .timeLimit(.minutes(10)), arguments: StoreKind.allCases)
     func sessionRenewal(_ kind: StoreKind) async throws {
         try await with(kind) { store in
             let id = try await user(store, "ada")
@@ -506,7 +506,7 @@ struct StoreContractTests {
     }
 
     @Test("study-password failures also count per study across people: fresh people get no fresh tries, a right one takes its try back",
-          .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
+          .timeLimit(.minutes(10)), arguments: StoreKind.allCases)
     func studyPasswordsPerStudy(_ kind: StoreKind) async throws {
         try await with(kind) { store in
             try await study(store, "secret", access: .password)
@@ -530,7 +530,7 @@ struct StoreContractTests {
     }
 
     @Test("throttle counts: free tries then a doubling wait per key, a step waits for its slowest key and counts under all, clearing and taking back, tidied by each rule's own time",
-          .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
+          .timeLimit(.minutes(10)), arguments: StoreKind.allCases)
     func throttleCounts(_ kind: StoreKind) async throws {
         try await with(kind) { store in
             let rule = ThrottleRule(freeAttempts: 3, window: 600, baseDelay: 2, maximumDelay: 60)

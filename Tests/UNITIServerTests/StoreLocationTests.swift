@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import UNITIServer
 
-@Suite("--database: a SQLite file or a PostgreSQL URL")
+@Suite("--database: a SQLite file or a PostgreSQL URL", .timeLimit(.minutes(10)))
 struct StoreLocationTests {
     @Test("a path is SQLite; postgres:// and postgresql:// URLs over TCP or a Unix socket are PostgreSQL")
     func parsing() throws {

@@ -4,7 +4,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITIServer
 
-@Suite("Store migrations")
+@Suite("Store migrations", .timeLimit(.minutes(10)))
 struct StoreMigrationTests {
     @Test("the migration steps keep their identifiers and order, so existing server databases open unchanged")
     func identifiersAndOrder() {
@@ -97,7 +97,7 @@ struct StoreMigrationTests {
     }
 
     @Test("v12 marks passwords of existing studies as checked against 4 characters, keeps open codes usable and replaces the login counts",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(10)))
     func v12SecurityColumns() async throws {
         try await upgraded(from: "v11-session-refresh-grace", fill: { db in
             try db.execute(sql: """

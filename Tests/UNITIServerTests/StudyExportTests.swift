@@ -8,7 +8,7 @@ import UNITITesting
 /// `uniti-server export` streams (issue 16): the same rows as before in every format, FHIR
 /// bulk-data NDJSON that validates, nothing left behind by a failed export, and memory that does
 /// not grow with the study.
-@Suite("Study export, streamed (SQLite and PostgreSQL)")
+@Suite("Study export, streamed (SQLite and PostgreSQL)", .timeLimit(.minutes(10)))
 struct StudyExportTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -7,7 +7,7 @@ import UNITIProtocol
 
 /// The questionnaires of joined studies: which module presents each, deactivation, and the one
 /// per-person list a device keeps them from.
-@Suite("Study questionnaires")
+@Suite("Study questionnaires", .timeLimit(.minutes(10)))
 struct StudyQuestionnaireTests {
     @Test("without --module a bundled id stays with the module that bundles it (else the shell's), any other id goes to tys")
     func defaultModules() async throws {

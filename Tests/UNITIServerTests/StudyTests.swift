@@ -4,7 +4,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITIServer
 
-@Suite("Studies")
+@Suite("Studies", .timeLimit(.minutes(10)))
 struct StudyTests {
     @Test("join rules: public at once, password needs the password, by-request waits for approval, leaving may be forbidden")
     func joinRules() async throws {

@@ -7,7 +7,7 @@ import UNITITesting
 /// The client's session renewal against a real `uniti-server` on loopback (real HTTP through
 /// libcurl), with the program in this process on a fixed clock: the test decides when the
 /// client thinks a token is about to end, the server decides when it has.
-@Suite("Session renewal against a real server", .serialized, .timeLimit(.minutes(3)))
+@Suite("Session renewal against a real server", .serialized, .timeLimit(.minutes(10)))
 struct SessionRefresherTests {
     /// A data directory with its own account, logged in through the shell's commands.
     static func participant(_ name: String, on server: StudyServer, directory: DataDirectory? = nil) throws -> ModuleHarness {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import UNITICore
 
-@Suite("Sound generator")
+@Suite("Sound generator", .timeLimit(.minutes(10)))
 struct GeneratorBehaviourTests {
     @Test("the same seed renders the same bytes; another seed does not")
     func determinism() throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import UNITICore
 
 /// The colours' spectra between 100 Hz and 10 kHz (octave bands 125 Hz … 8 kHz).
-@Suite("Noise colours")
+@Suite("Noise colours", .timeLimit(.minutes(10)))
 struct NoiseSpectrumTests {
     @Test("each colour's spectral slope is within 0.5 dB per octave of its target", arguments: NoiseColor.allCases)
     func slopeMatchesTarget(color: NoiseColor) throws {

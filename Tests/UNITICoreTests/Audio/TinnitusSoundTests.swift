@@ -3,7 +3,7 @@ import Testing
 @testable import UNITICore
 
 /// The sounds built around the person's tinnitus frequency.
-@Suite("Tinnitus-frequency sounds")
+@Suite("Tinnitus-frequency sounds", .timeLimit(.minutes(10)))
 struct TinnitusSoundTests {
     @Test("the notch is at least 20 dB deep at the tinnitus frequency", arguments: [NoiseColor.white, .pink])
     func notchDepth(base: NoiseColor) throws {

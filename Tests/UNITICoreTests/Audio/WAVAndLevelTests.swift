@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import UNITICore
 
-@Suite("WAV files and level meter")
+@Suite("WAV files and level meter", .timeLimit(.minutes(10)))
 struct WAVAndLevelTests {
     @Test("a WAV file reads back exactly what was written, in blocks")
     func roundTrip() throws {

@@ -5,7 +5,7 @@ import Testing
 /// Figures for the report, not assertions on time: run with
 /// `UNITI_BENCH=1 swift test -c release --filter ReminderAndChartBenchmarks`.
 /// Skipped in the normal test run.
-@Suite("Benchmarks (UNITI_BENCH=1)", .enabled(if: ProcessInfo.processInfo.environment["UNITI_BENCH"] != nil))
+@Suite("Benchmarks (UNITI_BENCH=1)", .enabled(if: ProcessInfo.processInfo.environment["UNITI_BENCH"] != nil), .timeLimit(.minutes(10)))
 struct ReminderAndChartBenchmarks {
     static func median(_ runs: Int, _ body: () throws -> Void) rethrows -> Duration {
         let clock = ContinuousClock()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import UNITICore
 
-@Suite("Charts: reversed axes, markers, fixed colours and a legend that wraps")
+@Suite("Charts: reversed axes, markers, fixed colours and a legend that wraps", .timeLimit(.minutes(10)))
 struct ChartMarkerTests {
     @Test("a reversed axis puts its upper end at the start: −10 at the top and 120 at the bottom of an audiogram")
     func reversedAxis() throws {

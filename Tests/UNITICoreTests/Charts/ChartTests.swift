@@ -5,7 +5,7 @@ import FoundationXML
 import Testing
 @testable import UNITICore
 
-@Suite("Terminal and SVG charts")
+@Suite("Terminal and SVG charts", .timeLimit(.minutes(10)))
 struct ChartTests {
     static let zone = TimeZone(identifier: "Europe/Berlin")!
     static let start = LocalDate(year: 2026, month: 1, day: 1).startInstant(in: zone).timeIntervalSince1970

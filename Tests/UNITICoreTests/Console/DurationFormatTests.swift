@@ -1,7 +1,7 @@
 import Testing
 import UNITICore
 
-@Suite("Durations")
+@Suite("Durations", .timeLimit(.minutes(10)))
 struct DurationFormatTests {
     @Test("a duration reads mm:ss below an hour and h:mm:ss from an hour on, seconds cut, never negative")
     func minutesThenHours() {

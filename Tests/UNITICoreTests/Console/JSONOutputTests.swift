@@ -3,7 +3,7 @@ import Testing
 import UNITICore
 import UNITITesting
 
-@Suite("The --json option group")
+@Suite("The --json option group", .timeLimit(.minutes(10)))
 struct JSONOutputTests {
     /// A listing command as the modules declare one.
     struct Listing: ParsableCommand {

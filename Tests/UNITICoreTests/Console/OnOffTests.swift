@@ -2,7 +2,7 @@ import ArgumentParser
 import Testing
 import UNITICore
 
-@Suite("On and off")
+@Suite("On and off", .timeLimit(.minutes(10)))
 struct OnOffTests {
     /// A command taking a switch, as `tyt settings noise on|off` does.
     struct Switch: ParsableCommand {

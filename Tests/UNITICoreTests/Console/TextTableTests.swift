@@ -1,7 +1,7 @@
 import Testing
 @testable import UNITICore
 
-@Suite("Tables in the terminal")
+@Suite("Tables in the terminal", .timeLimit(.minutes(10)))
 struct TextTableTests {
     @Test("columns align by display width: a decomposed umlaut, an en dash and a wide character take the columns they show in")
     func alignsByDisplayWidth() {

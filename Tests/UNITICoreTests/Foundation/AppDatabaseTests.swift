@@ -3,7 +3,7 @@ import GRDB
 import Testing
 @testable import UNITICore
 
-@Suite("Storage")
+@Suite("Storage", .timeLimit(.minutes(10)))
 struct AppDatabaseTests {
     let moduleSet = MigrationSet(owner: "tyt", steps: [
         ModuleMigration("v1-results") { db in

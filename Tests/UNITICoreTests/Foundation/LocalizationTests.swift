@@ -3,7 +3,7 @@ import Testing
 import UNITILocalization
 @testable import UNITICore
 
-@Suite("Localization")
+@Suite("Localization", .timeLimit(.minutes(10)))
 struct LocalizationTests {
     @Test("English and German tables have exactly the same keys")
     func tablesHaveSameKeys() {
@@ -42,7 +42,7 @@ struct LocalizationTests {
     }
 }
 
-@Suite("Placeholders")
+@Suite("Placeholders", .timeLimit(.minutes(10)))
 struct PlaceholderTests {
     @Test("each named placeholder is filled once; unknown braces stay; a value is not searched for placeholders")
     func fill() {

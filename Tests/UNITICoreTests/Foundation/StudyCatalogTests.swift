@@ -3,7 +3,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITICore
 
-@Suite("Studies decide the enabled modules")
+@Suite("Studies decide the enabled modules", .timeLimit(.minutes(10)))
 struct StudyCatalogTests {
     @Test("before any study is joined, the bundled default study enables all five modules")
     func defaultStudyEnablesAll() throws {

@@ -4,7 +4,7 @@ import Testing
 import UNITIProtocol
 import UNITITesting
 
-@Suite("Answers kept outside the data directory")
+@Suite("Answers kept outside the data directory", .timeLimit(.minutes(10)))
 struct AnswerRescueTests {
     func draft(answers: Int, clock: FixedClock) -> QuestionnaireDraft {
         var sheet = AnswerSheet(id: UUID(), questionnaireID: "daily", questionnaireVersion: 1,

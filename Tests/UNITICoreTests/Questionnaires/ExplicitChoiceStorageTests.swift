@@ -7,7 +7,7 @@ import UNITIProtocol
 /// before the widgets stopped choosing for the person (issue 29, point 2): the stored sheet's
 /// JSON is compared byte for byte with what the earlier widgets stored for the same keys. Only
 /// the sheet's random id and the program's version are put aside.
-@Suite("Questionnaires: answers chosen explicitly store byte for byte as before", .timeLimit(.minutes(1)))
+@Suite("Questionnaires: answers chosen explicitly store byte for byte as before", .timeLimit(.minutes(10)))
 struct ExplicitChoiceStorageTests {
     /// Runs the every-element questionnaire with `keys` (and `lines` for text and date), stores
     /// the sheet as a module would, and returns its stored JSON with id and version put aside.

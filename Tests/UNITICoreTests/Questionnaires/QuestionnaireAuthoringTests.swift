@@ -3,7 +3,7 @@ import Testing
 @testable import UNITICore
 import UNITIProtocol
 
-@Suite("Questionnaire authoring reports")
+@Suite("Questionnaire authoring reports", .timeLimit(.minutes(10)))
 struct QuestionnaireAuthoringTests {
     let english = Localizer(language: .english)
 

@@ -4,7 +4,7 @@ import Testing
 @testable import UNITICore
 import UNITIProtocol
 
-@Suite("Questionnaire engine, line protocol")
+@Suite("Questionnaire engine, line protocol", .timeLimit(.minutes(10)))
 struct QuestionnaireLineProtocolTests {
     /// Answers for every-element.json that are all valid.
     static let validLines = ["y", "35", "7", "2", "2,4", "9", "3", "all fine", "2025-12-24"]
@@ -169,7 +169,7 @@ struct QuestionnaireLineProtocolTests {
     }
 }
 
-@Suite("Answer sheet store")
+@Suite("Answer sheet store", .timeLimit(.minutes(10)))
 struct AnswerSheetStoreTests {
     @Test("sheets are stored with their module and read back; storing the same id twice keeps one")
     func storesSheets() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UNITIProtocol
 
-@Suite("Questionnaire format")
+@Suite("Questionnaire format", .timeLimit(.minutes(10)))
 struct QuestionnaireFormatTests {
     @Test("every element type decodes into its case with its fields")
     func decodesEveryElement() throws {
@@ -125,7 +125,7 @@ struct QuestionnaireFormatTests {
     }
 }
 
-@Suite("Questionnaire JSON Schema")
+@Suite("Questionnaire JSON Schema", .timeLimit(.minutes(10)))
 struct QuestionnaireSchemaTests {
     static let schemaURL = QuestionnaireFixtures.testsFolder.deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Documentation/questionnaire.schema.json")

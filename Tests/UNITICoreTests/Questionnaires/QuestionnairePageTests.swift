@@ -27,7 +27,7 @@ final class EchoingInput: LineInput, @unchecked Sendable {
     func readSecret(prompt: String) throws -> String? { try readLine(prompt: prompt) }
 }
 
-@Suite("Questionnaire on one page")
+@Suite("Questionnaire on one page", .timeLimit(.minutes(10)))
 struct QuestionnairePageTests {
     /// Questions 1 noise, (2 loudness, shown when the noise is heard), place, note.
     static let definition = QuestionnaireFixtures.make([

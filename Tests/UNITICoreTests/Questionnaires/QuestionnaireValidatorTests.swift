@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UNITIProtocol
 
-@Suite("Questionnaire validation")
+@Suite("Questionnaire validation", .timeLimit(.minutes(10)))
 struct QuestionnaireValidatorTests {
     func problems(_ name: String) throws -> [String] {
         QuestionnaireValidator.validate(try QuestionnaireFixtures.definition(name)).map(\.description)
@@ -100,7 +100,7 @@ struct QuestionnaireValidatorTests {
     }
 }
 
-@Suite("Answer sheet validation")
+@Suite("Answer sheet validation", .timeLimit(.minutes(10)))
 struct AnswerSheetValidatorTests {
     let stamp = OffsetTimestamp(Date(timeIntervalSince1970: 1_790_000_000), in: TimeZone(identifier: "UTC")!)
 
@@ -195,7 +195,7 @@ struct AnswerSheetValidatorTests {
     }
 }
 
-@Suite("Questionnaire scoring")
+@Suite("Questionnaire scoring", .timeLimit(.minutes(10)))
 struct QuestionnaireScoringTests {
     @Test("the distress total sums twelve 0–2 items with one reversed, and grades it")
     func distressScore() throws {

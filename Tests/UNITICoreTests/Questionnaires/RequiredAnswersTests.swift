@@ -5,7 +5,7 @@ import Testing
 import UNITIProtocol
 import UNITITesting
 
-@Suite("Every question required (RequiredAnswers)")
+@Suite("Every question required (RequiredAnswers)", .timeLimit(.minutes(10)))
 struct RequiredAnswersTests {
     @Test("every question becomes required; display items stay unrequired, unknown types become unrequired, the rest is unchanged")
     func flags() throws {

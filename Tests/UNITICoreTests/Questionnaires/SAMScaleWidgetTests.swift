@@ -3,7 +3,7 @@ import Testing
 @testable import UNITICore
 import UNITIProtocol
 
-@Suite("SAM pictograms and their widget")
+@Suite("SAM pictograms and their widget", .timeLimit(.minutes(10)))
 struct SAMScaleWidgetTests {
     static let valenceFigures = [
         "  ╭─────╮ ╭─────╮ ╭─────╮ ╭─────╮ ╭─────╮",

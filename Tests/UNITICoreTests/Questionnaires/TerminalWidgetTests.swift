@@ -3,7 +3,7 @@ import Testing
 @testable import UNITICore
 import UNITIProtocol
 
-@Suite("Questionnaire terminal widgets", .timeLimit(.minutes(1)))
+@Suite("Questionnaire terminal widgets", .timeLimit(.minutes(10)))
 struct TerminalWidgetTests {
     let range = SliderRange(min: 0, max: 100, step: 10)
 

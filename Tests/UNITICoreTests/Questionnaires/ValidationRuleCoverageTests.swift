@@ -3,7 +3,7 @@ import Testing
 import UNITIProtocol
 
 /// One small case per validation rule, so every rule is known to fire (and only where meant).
-@Suite("Questionnaire validation rules, one case each")
+@Suite("Questionnaire validation rules, one case each", .timeLimit(.minutes(10)))
 struct ValidationRuleCoverageTests {
     typealias Code = ValidationProblem.Code
     static let stamp = OffsetTimestamp(Date(timeIntervalSince1970: 1_790_000_000), in: TimeZone(identifier: "UTC")!)

@@ -32,7 +32,7 @@ struct NotebookModule: UNITIModule, RecordSyncing {
     var syncedRecordTypes: [any SyncedRecord.Type] { [Note.self] }
 }
 
-@Suite("Synced records: a kind declared in a few lines")
+@Suite("Synced records: a kind declared in a few lines", .timeLimit(.minutes(10)))
 struct SyncedRecordTests {
     typealias Note = NotebookModule.Note
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Property tests for `ReminderPlanner.distribute`: thousands of random windows, counts, gaps
 /// and seeds, drawn from one seeded source so every run checks the same cases.
-@Suite("Random times within a window with a minimum gap")
+@Suite("Random times within a window with a minimum gap", .timeLimit(.minutes(10)))
 struct DistributionPropertyTests {
     /// A random window, gap and count; about a third of the counts do not fit.
     struct Case: CustomStringConvertible {

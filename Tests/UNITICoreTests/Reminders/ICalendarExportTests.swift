@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import UNITICore
 
-@Suite("iCalendar export (RFC 5545)")
+@Suite("iCalendar export (RFC 5545)", .timeLimit(.minutes(10)))
 struct ICalendarExportTests {
     typealias F = ReminderFixtures
 

@@ -3,7 +3,7 @@ import Testing
 @testable import UNITICore
 import UNITIProtocol
 
-@Suite("Delivering reminders: log, shell monitor, daemon, module settings")
+@Suite("Delivering reminders: log, shell monitor, daemon, module settings", .timeLimit(.minutes(10)))
 struct ReminderDeliveryTests {
     typealias F = ReminderFixtures
 

@@ -3,7 +3,7 @@ import Testing
 @testable import UNITICore
 import UNITIProtocol
 
-@Suite("Planning concrete reminders")
+@Suite("Planning concrete reminders", .timeLimit(.minutes(10)))
 struct ReminderPlannerTests {
     typealias F = ReminderFixtures
     let module = ModuleDescriptor(id: ModuleID(known: "rtm"), name: "ReminderTestModule", programName: "reminder-test", version: "1.0")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import UNITICore
 
-@Suite("Reminder rules: editing, fixed and random, weekly and monthly, locks")
+@Suite("Reminder rules: editing, fixed and random, weekly and monthly, locks", .timeLimit(.minutes(10)))
 struct ReminderRuleTests {
     typealias F = ReminderFixtures
 
@@ -158,7 +158,7 @@ struct ReminderRuleTests {
     }
 }
 
-@Suite("Track Your Stress: one planner per questionnaire")
+@Suite("Track Your Stress: one planner per questionnaire", .timeLimit(.minutes(10)))
 struct QuestionnaireReminderPlanTests {
     typealias F = ReminderFixtures
     let monday = LocalDate(year: 2026, month: 11, day: 23)
@@ -214,7 +214,7 @@ struct QuestionnaireReminderPlanTests {
     }
 }
 
-@Suite("Stored form of rules")
+@Suite("Stored form of rules", .timeLimit(.minutes(10)))
 struct ReminderRuleCodingTests {
     @Test("cadences are stored under their kind's name and read back; a bad month day is refused")
     func cadenceCoding() throws {

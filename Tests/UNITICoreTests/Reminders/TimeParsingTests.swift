@@ -1,7 +1,7 @@
 import Testing
 @testable import UNITICore
 
-@Suite("Parsing times, weekdays and windows")
+@Suite("Parsing times, weekdays and windows", .timeLimit(.minutes(10)))
 struct TimeParsingTests {
     @Test("HH:MM times parse; one-digit hours are accepted")
     func validTimes() throws {

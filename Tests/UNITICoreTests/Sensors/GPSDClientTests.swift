@@ -5,7 +5,7 @@ import UNITITesting
 
 /// The gpsd client against a gpsd the test plays (``ScriptedGPSD``): what it takes from a
 /// stream, and that whatever the other side does costs at most the timeout and one line.
-@Suite("gpsd client")
+@Suite("gpsd client", .timeLimit(.minutes(10)))
 struct GPSDClientTests {
     static let mode1 = #"{"class":"TPV","device":"/dev/ttyACM0","mode":1,"time":"2026-09-22T12:00:01.000Z"}"# + "\n"
     static let mode3 = #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2026-09-22T12:00:02.000Z","ept":0.005,"lat":48.401100000,"lon":9.987600000,"altHAE":527.0,"altMSL":480.0,"alt":480.5,"eph":17.1,"epx":9.0,"epy":11.0,"speed":0.0}"# + "\n"

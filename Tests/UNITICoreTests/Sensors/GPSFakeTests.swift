@@ -5,7 +5,7 @@ import UNITITesting
 
 /// The gpsd client against a real gpsd, fed by gpsfake from an NMEA log written for a known
 /// position (the Münster square in Ulm), and the log writer itself.
-@Suite("gpsd through gpsfake")
+@Suite("gpsd through gpsfake", .timeLimit(.minutes(10)))
 struct GPSFakeTests {
     static let ulm = (latitude: 48.4011, longitude: 9.9876, altitude: 480.0)
 

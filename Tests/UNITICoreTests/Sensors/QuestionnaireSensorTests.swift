@@ -7,7 +7,7 @@ import UNITITesting
 
 /// The sensors a questionnaire asks for, read by the engine while the person answers, with the
 /// person's permission per sensor.
-@Suite("Sensors while answering")
+@Suite("Sensors while answering", .timeLimit(.minutes(10)))
 struct QuestionnaireSensorTests {
     /// One yes/no question asking for `sensors` while it is answered.
     static func definition(_ sensors: [QuestionnaireSensor]) -> QuestionnaireDefinition {

@@ -3,7 +3,7 @@ import Testing
 import UNITICore
 import UNITIProtocol
 
-@Suite("Schedule calendar (Track Your Stress thesis 5.3.3.1)")
+@Suite("Schedule calendar (Track Your Stress thesis 5.3.3.1)", .timeLimit(.minutes(10)))
 struct ScheduleCalendarTests {
     static let joined = LocalDate(year: 2026, month: 11, day: 18)  // a Wednesday
 

@@ -7,7 +7,7 @@ import UNITITesting
 
 /// The core's study-questionnaire service: what the server's list does to the device, the
 /// states, and the ordering rule (Track Your Stress thesis FR10/FR11).
-@Suite("Study questionnaires")
+@Suite("Study questionnaires", .timeLimit(.minutes(10)))
 struct StudyQuestionnaireServiceTests {
     /// Monday 2026-11-23 10:00 in Berlin.
     static let now = LocalDate(year: 2026, month: 11, day: 23).instant(at: TimeOfDay(hour: 10, minute: 0), in: ModuleHarness.berlin)

@@ -15,7 +15,7 @@ struct TestRandom: RandomNumberGenerator {
     }
 }
 
-@Suite("Outbox")
+@Suite("Outbox", .timeLimit(.minutes(10)))
 struct OutboxTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import UNITICore
 
-@Suite("Sync batches")
+@Suite("Sync batches", .timeLimit(.minutes(10)))
 struct SyncBatchTests {
     func entry(_ id: Int64, bytes: Int) -> Outbox.Entry {
         Outbox.Entry(id: id, clientID: "sheet:\(id)", kind: "answerSheet", moduleID: "tyt", payload: Data(count: bytes),

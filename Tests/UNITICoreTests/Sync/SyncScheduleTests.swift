@@ -5,7 +5,7 @@ import Testing
 
 /// The background try's back-off on an injected clock and random source: how long a shell at its
 /// prompt waits after each failure, and that the schedule lives in the database.
-@Suite("Sync schedule", .timeLimit(.minutes(1)))
+@Suite("Sync schedule", .timeLimit(.minutes(10)))
 struct SyncScheduleTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
     let utc = TimeZone(identifier: "UTC")!
