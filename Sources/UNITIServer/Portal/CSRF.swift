@@ -7,15 +7,17 @@ import Synchronization
 final class CSRFKeys: Sendable {
     static let secretName = "portal-csrf-key"
     private let store: ServerStore
+    private let clock: any ServerClock
     private let loaded = Mutex<CSRF?>(nil)
 
-    init(store: ServerStore) {
+    init(store: ServerStore, clock: any ServerClock) {
         self.store = store
+        self.clock = clock
     }
 
     func csrf() async throws -> CSRF {
         if let csrf = loaded.withLock({ $0 }) { return csrf }
-        let bytes = try await store.secret(named: Self.secretName) {
+        let bytes = try await store.secret(named: Self.secretName, now: clock.now()) {
             SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
         }
         let csrf = CSRF(key: SymmetricKey(data: bytes))

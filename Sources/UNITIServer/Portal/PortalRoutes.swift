@@ -19,7 +19,7 @@ struct PortalRoutes: Sendable {
 
     init(environment: ServerEnvironment, sessionLifetime: TimeInterval = 8 * 60 * 60) {
         self.environment = environment
-        self.csrfKeys = CSRFKeys(store: environment.store)
+        self.csrfKeys = CSRFKeys(store: environment.store, clock: environment.clock)
         self.sessions = PortalSessions(environment: environment, lifetime: sessionLifetime)
     }
 
