@@ -4,7 +4,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITIServer
 
-@Suite("Store migrations")
+@Suite("Store migrations", .timeLimit(.minutes(5)))
 struct StoreMigrationTests {
     @Test("the migration steps keep their identifiers and order, so existing server databases open unchanged")
     func identifiersAndOrder() {
@@ -13,7 +13,7 @@ struct StoreMigrationTests {
             "v4-memberships-joined-at", "v4-questionnaire-links", "v5-study-rewards", "v5-sheet-reward-times", "v6-server-secrets",
             "v6-study-password-failures", "v7-login-failures", "v8-comparison-sums", "v9-comparison-running",
             "v10-comparison-snapshots", "v11-session-refresh-grace", "v12-throttle-counts", "v12-mail-tokens-cancelled",
-            "v12-study-password-minimum",
+            "v12-study-password-minimum", "v13-comparison-in-proportion",
         ])
     }
 

@@ -86,14 +86,6 @@ final class SQLiteDatabase: StoreDatabase {
 
     func close() async {}
 
-    /// A write through GRDB's own transaction, in the writer's turn: for the code that still
-    /// speaks GRDB (the sheet intake's group commit).
-    func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await Task {
-            try await writerTurn.run { try await self.pool.write(updates) }
-        }.value
-    }
-
     /// The writer connection inside a transaction: each statement a turn on its queue.
     private struct Writer: SQLExecutor {
         let pool: DatabasePool
