@@ -88,7 +88,7 @@ final class SQLiteDatabase: StoreDatabase {
 
     /// The writer connection inside a transaction: each statement a turn on its queue, prepared
     /// once per connection (a sheet upload's statements are the same for every upload of one
-    /// questionnaire; compiling them each time cost a fifth of the upload rate).
+    /// questionnaire; compiling them each time cost about a third of the upload rate).
     private struct Writer: SQLExecutor {
         let pool: DatabasePool
         var dialect: SQLDialect { .sqlite }
