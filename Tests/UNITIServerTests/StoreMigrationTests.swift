@@ -4,7 +4,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITIServer
 
-@Suite("Store migrations", .timeLimit(.minutes(5)))
+@Suite("Store migrations", .timeLimit(.minutes(10)))
 struct StoreMigrationTests {
     @Test("the migration steps keep their identifiers and order, so existing server databases open unchanged")
     func identifiersAndOrder() {
