@@ -5,14 +5,15 @@ import UNITIProtocol
 import UNITITesting
 @testable import UNITIServer
 
-/// The comparison read from running sums (issue 16) gives the same means as averaging every
-/// answer, for any period, on both stores: checked on random data against a reference computed
-/// here from the generated sheets themselves.
-@Suite("Comparison from running sums (SQLite and PostgreSQL)", .timeLimit(.minutes(10)))
+/// The comparison read from the totals and the answers (``ComparisonSums``) gives the same means
+/// as averaging every answer, for any period and from either side, on both stores: checked on
+/// random data against a reference computed here from the generated sheets themselves.
+@Suite("Comparison from totals and answers (SQLite and PostgreSQL)", .timeLimit(.minutes(10)))
 struct ComparisonSumsTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     /// Midnight UTC, the first day the generated sheets may start on.
     static let firstDay = Date(timeIntervalSince1970: 1_798_761_600)
+    static let day = 86_400.0
 
     /// SplitMix64: the same data on every run and machine.
     struct Random {
@@ -51,7 +52,7 @@ struct ComparisonSumsTests {
             for _ in 0..<random.int(0...14) {
                 let offset = random.int(-11...14) * 3600 + (random.chance(20) ? 1800 : 0)
                 let seconds = Double(random.int(0...(10 * 86_400 - 1))) + (random.chance(30) ? Double(random.int(0...999)) / 1000 : 0)
-                // Some sheets start in the same instant as the one before (ties keep the store's order).
+                // Some sheets start in the same instant as the one before.
                 let instant = random.chance(10) ? (generated.sheets.last?.sheet.startedAt.date ?? Self.firstDay) : Self.firstDay.addingTimeInterval(seconds)
                 let started = OffsetTimestamp(instant, in: TimeZone(secondsFromGMT: offset)!)
                 var answers: [String: Answer] = [:]
@@ -94,9 +95,26 @@ struct ComparisonSumsTests {
         return sums.mapValues { $0.0 / Double($0.1) }
     }
 
-    /// Periods on and off UTC midnight, open on either side, inside one day, across all, empty.
+    /// The side the store reads a period from: by the first and last start of the item's
+    /// answers, everyone's (members or not), as the totals hold them.
+    static func side(_ generated: Generated, questionnaire: String, label: String, from: Date?, to: Date?) -> ComparisonSums.Side {
+        let starts = generated.sheets.filter { $0.sheet.questionnaireID == questionnaire && $0.sheet.answers[label]?.value.number != nil }
+            .map(\.sheet.startedAt.date.timeIntervalSince1970)
+        let span = starts.min().flatMap { first in starts.max().map { first...$0 } }
+        return ComparisonSums.Side(from: from?.timeIntervalSince1970, to: to?.timeIntervalSince1970, span: span)
+    }
+
+    /// The figures of each participant's mean (`means`) for the participant `userId`, counted here.
+    static func figures(_ means: [Int64: Double], userId: Int64) -> ComparisonFigures {
+        let own = means[userId]
+        return ComparisonFigures(participants: means.count, sumOfMeans: means.values.reduce(0, +), ownMean: own,
+                                 below: own.map { own in means.values.filter { $0 < own }.count } ?? 0,
+                                 equal: own.map { own in means.values.filter { $0 == own }.count } ?? 0)
+    }
+
+    /// Periods on and off UTC midnight, open on either side, inside one day, across all, empty,
+    /// short (read inside) and long (read as the totals minus the rest).
     static func windows(_ random: inout Random) -> [(Date?, Date?)] {
-        let day = 86_400.0
         var windows: [(Date?, Date?)] = [
             (nil, nil), (firstDay, nil), (nil, firstDay.addingTimeInterval(5 * day)),
             (firstDay.addingTimeInterval(2 * day), firstDay.addingTimeInterval(6 * day)),
@@ -104,16 +122,25 @@ struct ComparisonSumsTests {
             (firstDay.addingTimeInterval(4 * day + 100), firstDay.addingTimeInterval(5 * day + 100)),
             (firstDay.addingTimeInterval(6 * day), firstDay.addingTimeInterval(6 * day)),
             (firstDay.addingTimeInterval(7 * day), firstDay.addingTimeInterval(2 * day)),
-            // Most of the days inside: read as the totals minus the days outside.
             (firstDay.addingTimeInterval(day + 100), firstDay.addingTimeInterval(9 * day + 50)),
             (firstDay.addingTimeInterval(day), nil), (nil, firstDay.addingTimeInterval(9 * day)),
+            (firstDay.addingTimeInterval(-day), firstDay.addingTimeInterval(12 * day)),
         ]
         for _ in 0..<40 {
             let a = Double(random.int(-86_400...(11 * 86_400))) + Double(random.int(0...999)) / 1000
-            let b = a + Double(random.int(0...(6 * 86_400)))
+            let b = a + Double(random.int(0...(9 * 86_400)))
             windows.append((random.chance(10) ? nil : firstDay.addingTimeInterval(a), random.chance(10) ? nil : firstDay.addingTimeInterval(b)))
         }
         return windows
+    }
+
+    /// Periods whose ends fall exactly on a sheet's start: `from` counts it, `to` does not.
+    static func edges(_ generated: Generated, _ random: inout Random) -> [(Date?, Date?)] {
+        let starts = generated.sheets.map(\.sheet.startedAt.date).sorted()
+        return (0..<12).map { _ in
+            let a = starts[random.int(0...(starts.count - 1))], b = starts[random.int(0...(starts.count - 1))]
+            return (min(a, b), random.chance(20) ? nil : max(a, b))
+        } + [(starts.first, nil), (nil, starts.last), (starts.first, starts.last)]
     }
 
     static func expectSame(_ actual: [Int64: Double], _ expected: [Int64: Double], _ context: String) {
@@ -125,52 +152,60 @@ struct ComparisonSumsTests {
         }
     }
 
-    @Test("the means from the sums equal the means of the answers for every period, on random data", arguments: StoreKind.allCases)
+    /// Checks the store's means, and its figures for two people, for `windows` of one item.
+    static func check(_ store: ServerStore, _ generated: Generated, _ windows: [(Date?, Date?)], questionnaire: String = "daily",
+                      label: String = "loudness", _ context: String) async throws {
+        for (from, to) in windows {
+            let reference = Self.reference(generated, questionnaire: questionnaire, label: label, from: from, to: to)
+            let side = Self.side(generated, questionnaire: questionnaire, label: label, from: from, to: to)
+            let context = "\(context) \(questionnaire)/\(label) [\(String(describing: from)), \(String(describing: to))) \(side)"
+            expectSame(try await store.participantMeans(questionnaireId: questionnaire, studyId: "s", label: label, from: from, to: to),
+                       reference, context)
+            // The figures the comparison shows, summed up by the store, for a member with
+            // answers in the period (the one in the middle) and for someone without.
+            let middle = reference.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.dropFirst(reference.count / 2).first?.key
+            for user in [middle, 999].compactMap({ $0 }) {
+                let figures = try await store.comparisonFigures(questionnaireId: questionnaire, studyId: "s", label: label,
+                                                                from: from, to: to, userId: user)
+                let expected = Self.figures(reference, userId: user)
+                #expect(figures.participants == expected.participants && figures.below == expected.below && figures.equal == expected.equal,
+                        "\(context) user \(user): \(figures) ≠ \(expected)")
+                #expect(abs(figures.sumOfMeans - expected.sumOfMeans) <= 1e-9 * max(1, abs(expected.sumOfMeans)), "\(context)")
+                #expect(figures.ownMean.map { own in expected.ownMean.map { abs(own - $0) <= 1e-9 * max(1, abs($0)) } ?? false } ?? (expected.ownMean == nil),
+                        "\(context) user \(user): own \(String(describing: figures.ownMean)) ≠ \(String(describing: expected.ownMean))")
+            }
+        }
+    }
+
+    @Test("the means from the totals and answers equal the means of the answers for every period, read from either side, on random data",
+          arguments: StoreKind.allCases)
     func sameAsAveragingAnswers(_ kind: StoreKind) async throws {
         let opened = try await kind.open()
         defer { Task { await opened.close() } }
         var random = Random(state: 2026)
         let generated = try await generate(opened.store, random: &random)
-        let windows = Self.windows(&random)
+        let windows = Self.windows(&random) + Self.edges(generated, &random)
         for (questionnaire, label) in [("daily", "loudness"), ("daily", "mood"), ("weekly", "loudness"), ("daily", "tags"), ("daily", "note")] {
-            for (from, to) in windows {
-                let actual = try await opened.store.participantMeans(questionnaireId: questionnaire, studyId: "s", label: label, from: from, to: to, now: now)
-                let reference = Self.reference(generated, questionnaire: questionnaire, label: label, from: from, to: to)
-                let context = "\(kind) \(questionnaire)/\(label) [\(String(describing: from)), \(String(describing: to)))"
-                Self.expectSame(actual, reference, context)
-                // The figures the comparison shows, summed up by the store, for a member with
-                // answers in the period (the one in the middle) and for someone without.
-                for user in [reference.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.dropFirst(reference.count / 2).first?.key, 999].compactMap({ $0 }) {
-                    let figures = try await opened.store.comparisonFigures(questionnaireId: questionnaire, studyId: "s", label: label,
-                                                                           from: from, to: to, userId: user, now: now)
-                    let expected = ComparisonFigures(means: reference, userId: user)
-                    #expect(figures.participants == expected.participants && figures.below == expected.below && figures.equal == expected.equal,
-                            "\(context) user \(user): \(figures) ≠ \(expected)")
-                    #expect(abs(figures.sumOfMeans - expected.sumOfMeans) <= 1e-9 * max(1, abs(expected.sumOfMeans)), "\(context)")
-                    #expect(figures.ownMean.map { own in expected.ownMean.map { abs(own - $0) <= 1e-9 * max(1, abs($0)) } ?? false } ?? (expected.ownMean == nil),
-                            "\(context) user \(user): own \(String(describing: figures.ownMean)) ≠ \(String(describing: expected.ownMean))")
-                }
-            }
+            try await Self.check(opened.store, generated, windows, questionnaire: questionnaire, label: label, "\(kind)")
         }
+        // Both sides were read, many times each.
+        let sides = windows.map { Self.side(generated, questionnaire: "daily", label: "loudness", from: $0.0, to: $0.1) }
+        #expect(sides.filter { $0 == .inside }.count >= 15 && sides.filter { $0 == .outside }.count >= 15, "\(sides)")
         // Choices and text have no mean; the two questionnaires do not mix.
-        #expect(try await opened.store.participantMeans(questionnaireId: "daily", studyId: "s", label: "note", from: nil, to: nil, now: now).isEmpty)
+        #expect(try await opened.store.participantMeans(questionnaireId: "daily", studyId: "s", label: "note", from: nil, to: nil).isEmpty)
     }
 
-    @Test("membership changes after the sheets: who left is compared no more, who joined or came back is, also in periods read from snapshots; never across studies",
+    @Test("membership changes after the sheets: who left is compared no more, who joined or came back is, on either side; never across studies",
           arguments: StoreKind.allCases)
     func membershipChangesAfterSheets(_ kind: StoreKind) async throws {
         let opened = try await kind.open()
         defer { Task { await opened.close() } }
         var random = Random(state: 3)
         var generated = try await generate(opened.store, random: &random)
-        let windows: [(Date?, Date?)] = [(nil, nil), (Self.firstDay.addingTimeInterval(2 * 86_400 + 100), Self.firstDay.addingTimeInterval(7 * 86_400))]
-        func check(_ context: String) async throws {
-            for (from, to) in windows {
-                Self.expectSame(try await opened.store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to, now: now),
-                                Self.reference(generated, questionnaire: "daily", label: "loudness", from: from, to: to), "\(kind) \(context)")
-            }
-        }
-        try await check("before")  // builds the snapshots the second read uses
+        let windows: [(Date?, Date?)] = [(nil, nil), (Self.firstDay.addingTimeInterval(2 * Self.day + 100), Self.firstDay.addingTimeInterval(6 * Self.day)),
+                                         (Self.firstDay.addingTimeInterval(Self.day), nil)]
+        #expect(Set(windows.map { Self.side(generated, questionnaire: "daily", label: "loudness", from: $0.0, to: $0.1) }) == [.inside, .outside])
+        try await Self.check(opened.store, generated, windows, "\(kind) before")
         // Among the people with sheets: three members leave, one who left comes back, one who
         // never joined joins, one member is asked to wait (pending).
         var byStatus: [MembershipStatus: [Int64]] = [:]
@@ -188,103 +223,112 @@ struct ComparisonSumsTests {
             changed += 1
         }
         #expect(changed == changes.count)
-        try await check("after")
+        try await Self.check(opened.store, generated, windows, "\(kind) after")
         // A comparison stays within the study that owns the questionnaire: asked within another
         // study, even one its members also joined, it compares nobody.
         try await opened.store.createStudy(StudyRecord(id: "t", title: LocalizedText(["en": "T"]), modules: [.tyt]), now: now)
         for user in generated.members { try await opened.store.setMembership(studyId: "t", userId: user, status: .member, now: now) }
-        #expect(try await opened.store.participantMeans(questionnaireId: "daily", studyId: "t", label: "loudness", from: nil, to: nil, now: now).isEmpty)
-        try await check("also members of another study")
+        for (from, to) in windows {
+            #expect(try await opened.store.participantMeans(questionnaireId: "daily", studyId: "t", label: "loudness", from: from, to: to).isEmpty)
+            let figures = try await opened.store.comparisonFigures(questionnaireId: "daily", studyId: "t", label: "loudness",
+                                                                   from: from, to: to, userId: members[4])
+            #expect(figures == ComparisonFigures(participants: 0, sumOfMeans: 0, ownMean: nil, below: 0, equal: 0))
+        }
+        try await Self.check(opened.store, generated, windows, "\(kind) also members of another study")
     }
 
-    @Test("a database from before the sums gets them filled by its migration; a rebuild gives the same", arguments: StoreKind.allCases)
-    func migrationAndRebuildFill(_ kind: StoreKind) async throws {
-        let opened = try await kind.open()
-        var random = Random(state: 7)
-        let generated = try await generate(opened.store, random: &random)
-        await opened.store.close()
-        // Back to the schema before the step: the sums tables gone, the step not recorded.
-        switch kind {
-        case .sqlite:
-            let queue = try DatabaseQueue(path: opened.location)
-            try await queue.write { db in
-                try db.execute(sql: """
-                    DROP TABLE comparison_totals; DROP TABLE comparison_running;
-                    DROP TABLE comparison_snapshots; DROP TABLE comparison_snapshot_days; DROP TABLE comparison_versions;
-                    DROP INDEX memberships_study_status;
-                    DELETE FROM grdb_migrations WHERE identifier IN ('v8-comparison-sums', 'v9-comparison-running', 'v10-comparison-snapshots')
-                    """)
-            }
-            try queue.close()
-        case .postgres:
-            let database = String(opened.location.split(separator: "/").last!)
-            _ = try PostgresCluster.shared().query("""
-                DROP TABLE comparison_totals; DROP TABLE comparison_running;
-                DROP TABLE comparison_snapshots; DROP TABLE comparison_snapshot_days; DROP TABLE comparison_versions;
-                DELETE FROM schema_migrations WHERE identifier IN ('pg4-comparison-sums', 'pg5-comparison-running', 'pg6-comparison-snapshots',
-                                                             'pg7-comparison-reads')
-                """, database: database)
-        }
-        let migrated = try await opened.reopen()
-        let windows = [(nil, nil), (Self.firstDay.addingTimeInterval(86_400 + 5), Self.firstDay.addingTimeInterval(8 * 86_400 - 5))] as [(Date?, Date?)]
-        for (from, to) in windows {
-            Self.expectSame(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to, now: now),
-                            Self.reference(generated, questionnaire: "daily", label: "loudness", from: from, to: to), "\(kind) migrated")
-        }
-        try await migrated.rebuildComparisonSums()
-        try await migrated.rebuildComparisonSums()
-        for (from, to) in windows {
-            Self.expectSame(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to, now: now),
-                            Self.reference(generated, questionnaire: "daily", label: "loudness", from: from, to: to), "\(kind) rebuilt")
-        }
-        // The rebuild reads the stored answers: a text answer was stored without a number.
-        #expect(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "note", from: nil, to: nil, now: now).isEmpty)
-        #expect(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "mood", from: nil, to: nil, now: now).count > 5)
-        await migrated.close()
-        opened.cleanup()
-    }
-
-    /// Rows of a query on the opened store's own database (one column per row, as text).
+    /// Rows of a query on the opened store's own database (one column per row, as text), or
+    /// nothing for several statements separated by `;`.
+    @discardableResult
     static func query(_ kind: StoreKind, _ opened: OpenedStore, _ sql: String) throws -> [String] {
         switch kind {
         case .sqlite:
             let queue = try DatabaseQueue(path: opened.location)
             defer { try? queue.close() }
-            return try queue.write { db in try String.fetchAll(db, sql: sql) }
+            return try queue.write { db in
+                // Several statements run one after another; one statement gives its rows.
+                guard sql.contains(";") else { return try String.fetchAll(db, sql: sql) }
+                try db.execute(sql: sql)
+                return []
+            }
         case .postgres:
             return try PostgresCluster.shared().query(sql, database: String(opened.location.split(separator: "/").last!))
         }
     }
 
-    @Test("sheets stored late, after day snapshots were built, are added to them: the next comparison includes them", arguments: StoreKind.allCases)
-    func lateSheetsAfterSnapshots(_ kind: StoreKind) async throws {
+    @Test("""
+        a database from before the comparison's tables gets them through every step up to the answers' covering index; \
+        a rebuild gives the same, also for answers loaded without their sheet's columns
+        """, arguments: StoreKind.allCases)
+    func migrationAndRebuildFill(_ kind: StoreKind) async throws {
+        let opened = try await kind.open()
+        var random = Random(state: 7)
+        let generated = try await generate(opened.store, random: &random)
+        await opened.store.close()
+        // Back to the schema before the comparison's first step: its table gone, the answers as
+        // they were, the steps not recorded.
+        let answersAsBefore = """
+            DROP TABLE comparison_totals; DROP INDEX answers_comparison;
+            ALTER TABLE answers DROP COLUMN user_id; ALTER TABLE answers DROP COLUMN questionnaire_id; ALTER TABLE answers DROP COLUMN started_at;
+            CREATE INDEX answers_label ON answers(label);
+            """
+        switch kind {
+        case .sqlite:
+            try Self.query(kind, opened, answersAsBefore + """
+                DROP INDEX memberships_study_status;
+                DELETE FROM grdb_migrations WHERE identifier IN ('v8-comparison-sums', 'v9-comparison-running', 'v10-comparison-snapshots',
+                                                                 'v13-comparison-in-proportion')
+                """)
+        case .postgres:
+            try Self.query(kind, opened, answersAsBefore + """
+                DELETE FROM schema_migrations WHERE identifier IN ('pg4-comparison-sums', 'pg5-comparison-running', 'pg6-comparison-snapshots',
+                                                                   'pg7-comparison-reads', 'pg10-comparison-in-proportion')
+                """)
+        }
+        let migrated = try await opened.reopen()
+        let windows = [(nil, nil), (Self.firstDay.addingTimeInterval(Self.day + 5), Self.firstDay.addingTimeInterval(8 * Self.day - 5)),
+                       (Self.firstDay.addingTimeInterval(3 * Self.day), Self.firstDay.addingTimeInterval(4 * Self.day))] as [(Date?, Date?)]
+        try await Self.check(migrated, generated, windows, "\(kind) migrated")
+        try await migrated.rebuildComparisonSums()
+        try await migrated.rebuildComparisonSums()
+        try await Self.check(migrated, generated, windows, "\(kind) rebuilt")
+        // Answers loaded into the database directly (as `Scripts/bench/scale` does) lack their
+        // sheet's columns, and the totals lack them: the rebuild gives both.
+        try Self.query(kind, opened, """
+            UPDATE answers SET user_id = NULL, questionnaire_id = NULL, started_at = NULL WHERE sheet_id % 2 = 0;
+            UPDATE comparison_totals SET total = 0, count = 1
+            """)
+        try await migrated.rebuildComparisonSums()
+        try await Self.check(migrated, generated, windows, "\(kind) rebuilt after a direct load")
+        #expect(try Self.query(kind, opened, "SELECT COUNT(*) FROM answers WHERE user_id IS NULL") == ["0"])
+        // The rebuild reads the stored answers: a text answer was stored without a number.
+        #expect(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "note", from: nil, to: nil).isEmpty)
+        #expect(try await migrated.participantMeans(questionnaireId: "daily", studyId: "s", label: "mood", from: nil, to: nil).count > 5)
+        await migrated.close()
+        opened.cleanup()
+    }
+
+    @Test("sheets stored late (started days before they arrive, some by a newcomer) and sheets started today count in the next comparison",
+          arguments: StoreKind.allCases)
+    func lateSheetsCountAtOnce(_ kind: StoreKind) async throws {
         let opened = try await kind.open()
         defer { Task { await opened.close() } }
         var random = Random(state: 99)
         var generated = try await generate(opened.store, random: &random)
-        let windows = Self.windows(&random)
-        func check(_ context: String) async throws {
-            for (from, to) in windows {
-                let actual = try await opened.store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to, now: now)
-                Self.expectSame(actual, Self.reference(generated, questionnaire: "daily", label: "loudness", from: from, to: to),
-                                "\(kind) \(context) [\(String(describing: from)), \(String(describing: to)))")
-            }
-        }
-        try await check("before")
-        // The bounds that fall on days begun an hour before `now` got day snapshots.
-        let built = try Self.query(kind, opened, "SELECT COUNT(*) FROM comparison_snapshot_days WHERE questionnaire_id = 'daily' AND label = 'loudness'")
-        #expect(Int(built.first ?? "") ?? 0 >= 10, "\(kind): snapshots built: \(built)")
-        let version = try Self.query(kind, opened, "SELECT version FROM comparison_versions WHERE questionnaire_id = 'daily' AND label = 'loudness'")
-        // Every generated sheet started before the day it was received on (`now`): each batch raised the version.
-        #expect((Int(version.first ?? "") ?? 0) > 10)
-
-        // A device that was offline sends a member's old sheets (new ones, and a newcomer's first
-        // ever); one sheet is started today, after the last midnight: not late, it changes no snapshot.
+        let windows = Self.windows(&random) + [(Self.firstDay, now), (now.addingTimeInterval(-Self.day), nil)]
+        try await Self.check(opened.store, generated, windows, "\(kind) before")
+        // A device that was offline sends members' old sheets (and a newcomer's first ever);
+        // one sheet is started today.
+        let newcomer = try await opened.store.createUser(username: "new", email: "new@example.org", passwordHash: "x", language: "en",
+                                                         pseudonym: "p-new", now: now)
+        try await opened.store.setMembership(studyId: "s", userId: newcomer, status: .member, now: now)
+        generated.members.insert(newcomer)
         let members = generated.members.sorted()
         var late: [(userId: Int64, sheet: AnswerSheet)] = []
-        for (index, user) in [members[0], members[3], members[7]].enumerated() {
+        for (index, user) in [members[0], members[3], members[7], newcomer].enumerated() {
             for day in [1, 4, 8] {
-                let started = OffsetTimestamp(Self.firstDay.addingTimeInterval(Double(day * 86_400 + index * 3_700 + 1_234)), in: TimeZone(secondsFromGMT: 3600)!)
+                let started = OffsetTimestamp(Self.firstDay.addingTimeInterval(Double(day) * Self.day + Double(index * 3_700 + 1_234)),
+                                              in: TimeZone(secondsFromGMT: 3600)!)
                 late.append((user, AnswerSheet(id: UUID(), questionnaireID: "daily", questionnaireVersion: 1,
                                                answers: ["loudness": Answer(value: .number(Double(90 + day + index)), answeredAt: started)],
                                                startedAt: started, endedAt: nil, clientVersion: "test")))
@@ -298,325 +342,110 @@ struct ComparisonSumsTests {
             _ = try await opened.store.storeSheets(userId: user, sheets: [ValidatedSheet(sheet: sheet, studyId: "s")], receivedAt: now)
             generated.sheets.append((user, sheet))
         }
-        let raised = try Self.query(kind, opened, "SELECT version FROM comparison_versions WHERE questionnaire_id = 'daily' AND label = 'loudness'")
-        #expect(Int(raised.first ?? "") == (Int(version.first ?? "") ?? 0) + 9, "\(kind): nine late uploads, nine new versions: \(raised)")
-        // The late answers went into the snapshots, which stayed current (not left to rebuild).
-        let current = try Self.query(kind, opened, """
-            SELECT COUNT(*) FROM comparison_snapshot_days d JOIN comparison_versions v ON v.questionnaire_id = d.questionnaire_id AND v.label = d.label
-            WHERE d.questionnaire_id = 'daily' AND d.label = 'loudness' AND d.version = v.version
-            """)
-        #expect(current == built, "\(kind): current snapshots \(current) of \(built)")
-        try await check("after late sheets")
-
-        // A snapshot not built for a week is dropped when another is built.
-        let later = now.addingTimeInterval(9 * 86_400)
-        _ = try await opened.store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness",
-                                                    from: later.addingTimeInterval(-86_400 * 2), to: nil, now: later)
-        let left = try Self.query(kind, opened, "SELECT COUNT(*) FROM comparison_snapshot_days WHERE questionnaire_id = 'daily' AND label = 'loudness'")
-        #expect(left == ["1"], "\(kind): \(left)")
-        let rows = try Self.query(kind, opened, """
-            SELECT COUNT(*) FROM comparison_snapshots s WHERE NOT EXISTS (SELECT 1 FROM comparison_snapshot_days d
-                WHERE d.questionnaire_id = s.questionnaire_id AND d.label = s.label AND d.day = s.day)
-            """)
-        #expect(rows == ["0"], "\(kind): rows of dropped snapshots left: \(rows)")
+        try await Self.check(opened.store, generated, windows, "\(kind) after late sheets")
     }
 
-    @Test("a period is read from the day snapshots, also when both bounds fall on one day; a snapshot of an older version is rebuilt",
+    @Test("a short period reads the answers inside it; a long one and all time read the totals less the answers outside",
           arguments: StoreKind.allCases)
-    func snapshotsAreRead(_ kind: StoreKind) async throws {
+    func readsTheSmallerSide(_ kind: StoreKind) async throws {
         let opened = try await kind.open()
         defer { Task { await opened.close() } }
         var random = Random(state: 5)
         let generated = try await generate(opened.store, random: &random)
-        let day = 86_400.0
-        let windows: [(Date?, Date?)] = [
-            (Self.firstDay.addingTimeInterval(3 * day + 3_600), Self.firstDay.addingTimeInterval(3 * day + 50_000)),
-            (Self.firstDay.addingTimeInterval(2 * day + 100), Self.firstDay.addingTimeInterval(6 * day + 100)),
-            (Self.firstDay.addingTimeInterval(4 * day + 7), nil),
-        ]
-        func means(_ window: (Date?, Date?)) async throws -> [Int64: Double] {
-            try await opened.store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: window.0, to: window.1, now: now)
+        let short: [(Date?, Date?)] = [(Self.firstDay.addingTimeInterval(3 * Self.day + 3_600), Self.firstDay.addingTimeInterval(3 * Self.day + 50_000)),
+                                       (Self.firstDay.addingTimeInterval(2 * Self.day + 100), Self.firstDay.addingTimeInterval(6 * Self.day + 100)),
+                                       (Self.firstDay.addingTimeInterval(8 * Self.day), nil)]
+        let long: [(Date?, Date?)] = [(nil, nil), (Self.firstDay.addingTimeInterval(Self.day), nil), (nil, Self.firstDay.addingTimeInterval(9 * Self.day)),
+                                      (Self.firstDay.addingTimeInterval(Self.day + 7), Self.firstDay.addingTimeInterval(9 * Self.day))]
+        #expect(short.allSatisfy { Self.side(generated, questionnaire: "daily", label: "loudness", from: $0.0, to: $0.1) == .inside })
+        #expect(long.allSatisfy { Self.side(generated, questionnaire: "daily", label: "loudness", from: $0.0, to: $0.1) == .outside })
+        try await Self.check(opened.store, generated, short + long, "\(kind)")
+        // Proof of what is read: the totals spoiled behind the store's back spoil the long
+        // periods (an exact power of two, undone after), not the short ones.
+        try Self.query(kind, opened, "UPDATE comparison_totals SET total = total + 1048576")
+        try await Self.check(opened.store, generated, short, "\(kind) short, totals spoiled")
+        for (from, to) in long {
+            let spoiled = try await opened.store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to)
+            let reference = Self.reference(generated, questionnaire: "daily", label: "loudness", from: from, to: to)
+            #expect(reference.contains { user, mean in abs((spoiled[user] ?? mean) - mean) > 1_000 }, "\(kind) \(String(describing: (from, to)))")
         }
-        for window in windows {
-            let reference = Self.reference(generated, questionnaire: "daily", label: "loudness", from: window.0, to: window.1)
-            Self.expectSame(try await means(window), reference, "\(kind) built")
-            // Proof that the snapshots are what is read: spoiled, they spoil the means.
-            _ = try Self.query(kind, opened, "UPDATE comparison_snapshots SET total = total + 1000000")
-            // PostgreSQL keeps settled periods' means and bounds' sums in memory (valid while the version stands,
-            // which this spoiling behind its back does not raise): forgotten, they are read again.
-            (opened.store.legacy as? PostgreSQLServerStore)?.comparisonPeriods.removeAll()
-            (opened.store.legacy as? PostgreSQLServerStore)?.comparisonBounds.removeAll()
-            let spoiled = try await means(window)
-            #expect(reference.contains { user, mean in abs((spoiled[user] ?? mean) - mean) > 1_000 }, "\(kind): \(String(describing: window))")
-            // A new version makes them stale: rebuilt, right again.
-            _ = try Self.query(kind, opened, "UPDATE comparison_versions SET version = version + 1 WHERE questionnaire_id = 'daily' AND label = 'loudness'")
-            Self.expectSame(try await means(window), reference, "\(kind) rebuilt")
-        }
-    }
-
-    @Test("PostgreSQL: a bound outside the item's sheets is read like an open end, with no snapshot; read so while a sheet lies beyond it, the read is invalid")
-    func boundsOutsideTheSheets() async throws {
-        let opened = try await StoreKind.postgres.open()
-        defer { Task { await opened.close() } }
-        let store = try #require(opened.store.legacy as? PostgreSQLServerStore)
-        var random = Random(state: 11)
-        let generated = try await generate(opened.store, random: &random)
-        let day = 86_400.0
-        // From before the first sheet until after the last: everyone's totals, and no snapshot
-        // of either day is built (both days began long before `now`, so inside they would be).
-        let everything = (Self.firstDay.addingTimeInterval(-day / 2), Self.firstDay.addingTimeInterval(12 * day))
-        let first = try await store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness",
-                                                     from: everything.0, to: everything.1, now: now)
-        Self.expectSame(first, Self.reference(generated, questionnaire: "daily", label: "loudness", from: everything.0, to: everything.1), "outside")
-        #expect(try Self.query(.postgres, opened, "SELECT COUNT(*) FROM comparison_snapshot_days") == ["0"])
-        // A request that looked at the item's first and last sheet before a sheet beyond a bound
-        // was stored reads that bound as outside: its read must say it is not valid (and is
-        // then read again another way). Every period, read so: valid exactly when each given
-        // bound lies outside the item's sheets, and then exact.
-        var checked = (valid: 0, invalid: 0)
-        for (questionnaire, label) in [("daily", "loudness"), ("daily", "mood"), ("weekly", "loudness")] {
-            let starts = generated.sheets.filter { $0.sheet.questionnaireID == questionnaire && $0.sheet.answers[label]?.value.number != nil }
-                .map(\.sheet.startedAt.date)
-            // Also the edges: `from` at the first sheet's start is outside, `to` at the last's is not.
-            let edges: [(Date?, Date?)] = [(starts.min(), nil), (nil, starts.max()), (nil, starts.max()!.addingTimeInterval(0.001))]
-            let windows = Self.windows(&random) + edges + [(everything.0, nil), (nil, everything.1), everything]
-            for (from, to) in windows where !(from.flatMap { from in to.map { $0 <= from } } ?? false) {
-                let outside = (to.map { to in starts.allSatisfy { $0 < to } } ?? true) && (from.map { from in starts.allSatisfy { from <= $0 } } ?? true)
-                let read = try await store.participantMeansReadingBoundsAsOutside(questionnaireId: questionnaire, studyId: "s", label: label,
-                                                                                  from: from, to: to)
-                let context = "\(questionnaire)/\(label) [\(String(describing: from)), \(String(describing: to)))"
-                #expect(read.valid == outside, "\(context)")
-                if outside {
-                    Self.expectSame(read.means, Self.reference(generated, questionnaire: questionnaire, label: label, from: from, to: to), context)
-                    checked.valid += 1
-                } else {
-                    checked.invalid += 1
-                }
-            }
-        }
-        #expect(checked.valid >= 9 && checked.invalid >= 60, "\(checked)")
+        try Self.query(kind, opened, "UPDATE comparison_totals SET total = total - 1048576")
+        try await Self.check(opened.store, generated, long, "\(kind) long, totals mended")
     }
 
     @Test("""
-        PostgreSQL: a settled period is answered from memory while its item's version stands; a late answer, a membership change \
-        or a rebuild through another process makes it read again; a period still open to answers is never kept
-        """)
-    func settledPeriodsInMemory() async throws {
-        let opened = try await StoreKind.postgres.open()
+        what another server process stores or changes counts in this process's next comparison: a late answer, \
+        an answer started today, a membership change, a rebuild after answers changed in the database
+        """, arguments: StoreKind.allCases)
+    func anotherProcessCountsAtOnce(_ kind: StoreKind) async throws {
+        let opened = try await kind.open()
         defer { Task { await opened.close() } }
-        let store = try #require(opened.store.legacy as? PostgreSQLServerStore)
         let other = try await opened.reopen()  // a second server process on the same database
         defer { Task { await other.close() } }
         var random = Random(state: 17)
         var generated = try await generate(opened.store, random: &random)
-        let day = 86_400.0
-        // Settled: each `to` lies before the last midnight that began an hour or more before `now`.
-        let settled: [(Date?, Date)] = [(Self.firstDay.addingTimeInterval(2 * day + 100), Self.firstDay.addingTimeInterval(7 * day)),
-                                        (nil, Self.firstDay.addingTimeInterval(5 * day + 3_000)),
-                                        (Self.firstDay.addingTimeInterval(day), Self.firstDay.addingTimeInterval(9 * day + 50))]
-        // Open until now, from a settled `from`: its sums before `from` are kept.
-        let open: [(Date?, Date?)] = [(Self.firstDay.addingTimeInterval(2 * day + 100), nil), (Self.firstDay.addingTimeInterval(day), nil)]
-        func check(_ context: String, settledPeriods: Bool = true, openPeriods: Bool = true) async throws {
-            for (from, to) in (settledPeriods ? settled.map { ($0.0, Optional($0.1)) } : []) + (openPeriods ? open : []) {
-                let reference = Self.reference(generated, questionnaire: "daily", label: "loudness", from: from, to: to)
-                Self.expectSame(try await store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to, now: now),
-                                reference, "\(context) [\(String(describing: from)), \(String(describing: to)))")
-                for user in reference.keys.sorted().prefix(3) {
-                    let figures = try await store.comparisonFigures(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to,
-                                                                    userId: user, now: now)
-                    let expected = ComparisonFigures(means: reference, userId: user)
-                    #expect(figures.participants == expected.participants && figures.below == expected.below && figures.equal == expected.equal
-                            && abs((figures.ownMean ?? .nan) - (expected.ownMean ?? 0)) < 1e-9, "\(context) user \(user): \(figures) ≠ \(expected)")
-                }
-            }
-        }
-        try await check("first read")
-        #expect(store.comparisonPeriods.count == settled.count && store.comparisonBounds.count == open.count)
-
-        // Proof that a kept period is what is answered: one member counted no more behind the
-        // stores' backs (no version raised). This process still answers from memory; a process
-        // without the period kept reads the change.
+        let windows: [(Date?, Date?)] = [(nil, nil), (Self.firstDay.addingTimeInterval(2 * Self.day + 100), Self.firstDay.addingTimeInterval(7 * Self.day)),
+                                         (nil, Self.firstDay.addingTimeInterval(5 * Self.day + 3_000)), (Self.firstDay.addingTimeInterval(Self.day), nil),
+                                         (Self.firstDay, now)]
+        try await Self.check(opened.store, generated, windows, "\(kind) first read")
         let members = generated.members.sorted()
-        let hidden = try #require(members.first { user in generated.sheets.contains { $0.userId == user && $0.sheet.questionnaireID == "daily" } })
-        _ = try Self.query(.postgres, opened, "UPDATE comparison_totals SET member = false WHERE user_id = \(hidden)")
-        try await check("kept", openPeriods: false)
-        let (from, to) = settled[2]
-        let fresh = try await other.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: from, to: to, now: now)
-        #expect(fresh[hidden] == nil && !fresh.isEmpty, "the other process reads the database")
-        _ = try Self.query(.postgres, opened, "UPDATE comparison_totals SET member = true WHERE user_id = \(hidden)")
-        // And that kept sums before a `from` are what is subtracted: the day snapshots spoiled
-        // behind the stores' backs (an exact power of two, undone after). This process answers
-        // right; a process without the sums kept reads the spoiled snapshot.
-        _ = try Self.query(.postgres, opened, "UPDATE comparison_snapshots SET total = total + 1048576")
-        try await check("bounds kept", settledPeriods: false)
-        let spoiled = try await other.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: open[0].0, to: nil, now: now)
-        let reference = Self.reference(generated, questionnaire: "daily", label: "loudness", from: open[0].0, to: nil)
-        #expect(reference.contains { user, mean in abs((spoiled[user] ?? mean) - mean) > 1_000 }, "the other process reads the snapshot")
-        _ = try Self.query(.postgres, opened, "UPDATE comparison_snapshots SET total = total - 1048576")
-
-        // A late answer through the other process: read again here.
-        let started = OffsetTimestamp(Self.firstDay.addingTimeInterval(3 * day + 4_321), in: TimeZone(secondsFromGMT: -5 * 3600)!)
-        let late = AnswerSheet(id: UUID(), questionnaireID: "daily", questionnaireVersion: 1,
-                               answers: ["loudness": Answer(value: .number(100), answeredAt: started)], startedAt: started, endedAt: nil, clientVersion: "test")
-        _ = try await other.storeSheets(userId: members[2], sheets: [ValidatedSheet(sheet: late, studyId: "s")], receivedAt: now)
-        generated.sheets.append((members[2], late))
-        try await check("after a late answer")
-
-        // A member leaves, through the other process: no longer counted here either.
+        func store(_ user: Int64, _ started: OffsetTimestamp, _ number: Double) async throws {
+            let sheet = AnswerSheet(id: UUID(), questionnaireID: "daily", questionnaireVersion: 1,
+                                    answers: ["loudness": Answer(value: .number(number), answeredAt: started)], startedAt: started, endedAt: nil,
+                                    clientVersion: "test")
+            _ = try await other.storeSheets(userId: user, sheets: [ValidatedSheet(sheet: sheet, studyId: "s")], receivedAt: now)
+            generated.sheets.append((user, sheet))
+        }
+        try await store(members[2], OffsetTimestamp(Self.firstDay.addingTimeInterval(3 * Self.day + 4_321), in: TimeZone(secondsFromGMT: -5 * 3600)!), 100)
+        try await Self.check(opened.store, generated, windows, "\(kind) after a late answer")
+        try await store(members[4], OffsetTimestamp(now.addingTimeInterval(-3_600), in: TimeZone(secondsFromGMT: 0)!), 0)
+        try await Self.check(opened.store, generated, windows, "\(kind) after an answer started today")
         try await other.setMembership(studyId: "s", userId: members[1], status: .left, now: now)
         generated.members.remove(members[1])
-        // The day snapshots hold everyone's sums, members or not: they stay current (not left to rebuild).
-        let snapshots = try Self.query(.postgres, opened, """
-            SELECT COUNT(*) FILTER (WHERE d.version = v.version), COUNT(*) FROM comparison_snapshot_days d
-            JOIN comparison_versions v ON v.questionnaire_id = d.questionnaire_id AND v.label = d.label
-            WHERE d.questionnaire_id = 'daily' AND d.label = 'loudness'
-            """)
-        let counts = snapshots.first?.split(separator: "|").map(String.init) ?? []
-        #expect(counts.count == 2 && counts[0] == counts[1] && counts[1] != "0", "current snapshots, of all: \(snapshots)")
-        try await check("after a member left")
-        // And comes back: counted again, with the sums before each `from` (read again: the
-        // version rose again).
+        try await Self.check(opened.store, generated, windows, "\(kind) after a member left")
         try await other.setMembership(studyId: "s", userId: members[1], status: .member, now: now)
         generated.members.insert(members[1])
-        try await check("after the member came back")
-
-        // Answers changed in the database directly (as a coordinator loading data does), then
-        // `maintenance rebuild-comparison` through the other process: read again here.
-        _ = try Self.query(.postgres, opened, "DELETE FROM answers WHERE sheet_id IN (SELECT id FROM answer_sheets WHERE user_id = \(members[3]))")
+        try await Self.check(opened.store, generated, windows, "\(kind) after the member came back")
+        // Answers deleted in the database directly, then `maintenance rebuild-comparison` through the other process.
+        try Self.query(kind, opened, "DELETE FROM answers WHERE sheet_id IN (SELECT id FROM answer_sheets WHERE user_id = \(members[3]))")
         generated.sheets.removeAll { $0.userId == members[3] }
         try await other.rebuildComparisonSums()
-        try await check("after a rebuild")
-        #expect(store.comparisonPeriods.count == settled.count && store.comparisonBounds.count == open.count)
-
-        // A period whose end lies in the current day takes answers that are not late (no new
-        // version): it is never kept, and an answer started today counts at once.
-        let today = OffsetTimestamp(now.addingTimeInterval(-3_600), in: TimeZone(secondsFromGMT: 0)!)
-        let unsettled = (Self.firstDay, now.addingTimeInterval(-60))
-        let before = try await store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: unsettled.0, to: unsettled.1, now: now)
-        let current = AnswerSheet(id: UUID(), questionnaireID: "daily", questionnaireVersion: 1,
-                                  answers: ["loudness": Answer(value: .number(0), answeredAt: today)], startedAt: today, endedAt: nil, clientVersion: "test")
-        _ = try await other.storeSheets(userId: members[4], sheets: [ValidatedSheet(sheet: current, studyId: "s")], receivedAt: now)
-        generated.sheets.append((members[4], current))
-        let after = try await store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: unsettled.0, to: unsettled.1, now: now)
-        Self.expectSame(after, Self.reference(generated, questionnaire: "daily", label: "loudness", from: unsettled.0, to: unsettled.1), "today")
-        #expect(after[members[4]] != before[members[4]])
-        #expect(store.comparisonPeriods.count == settled.count)
-        // Periods open until now count it at once too: the totals are read on every request.
-        try await check("open periods after an answer started today")
-        // A `from` in the current day is not settled: the sums before it are never kept (an
-        // answer started today before it, not late, changes them).
-        let sinceToday = now.addingTimeInterval(-1_800)
-        _ = try await store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: sinceToday, to: nil, now: now)
-        let earlier = OffsetTimestamp(now.addingTimeInterval(-2_400), in: TimeZone(secondsFromGMT: 0)!)
-        let beforeIt = AnswerSheet(id: UUID(), questionnaireID: "daily", questionnaireVersion: 1,
-                                   answers: ["loudness": Answer(value: .number(55), answeredAt: earlier)], startedAt: earlier, endedAt: nil, clientVersion: "test")
-        _ = try await other.storeSheets(userId: members[5], sheets: [ValidatedSheet(sheet: beforeIt, studyId: "s")], receivedAt: now)
-        generated.sheets.append((members[5], beforeIt))
-        Self.expectSame(try await store.participantMeans(questionnaireId: "daily", studyId: "s", label: "loudness", from: sinceToday, to: nil, now: now),
-                        Self.reference(generated, questionnaire: "daily", label: "loudness", from: sinceToday, to: nil), "since today")
-        #expect(store.comparisonBounds.count == open.count)
+        try await Self.check(opened.store, generated, windows, "\(kind) after a rebuild")
     }
 
-    @Test("a period is settled when its end lies at or before the last midnight that began an hour or more ago; kept periods give way least recently used first; means since a kept bound")
-    func settledPeriodsAndTheirRoom() {
-        let midnight = 1_798_761_600.0
-        #expect(ComparisonSums.isSettled(to: midnight, now: Date(timeIntervalSince1970: midnight + 3_600)))
-        #expect(!ComparisonSums.isSettled(to: midnight, now: Date(timeIntervalSince1970: midnight + 3_599)))
-        #expect(ComparisonSums.isSettled(to: midnight - 86_400, now: Date(timeIntervalSince1970: midnight + 3_599)))
-        #expect(!ComparisonSums.isSettled(to: midnight + 0.001, now: Date(timeIntervalSince1970: midnight + 86_000)))
-
-        let period = SettledPeriod(version: 3, userIds: [9, 2, 5, 7], means: [4, 1, 4, 2.5])
-        #expect(period.participants == 4 && period.figures(for: 9).sumOfMeans == 11.5)
-        #expect(period.figures(for: 5) == ComparisonFigures(participants: 4, sumOfMeans: 11.5, ownMean: 4, below: 2, equal: 2))
-        #expect(period.figures(for: 2) == ComparisonFigures(participants: 4, sumOfMeans: 11.5, ownMean: 1, below: 0, equal: 1))
-        #expect(period.figures(for: 3) == ComparisonFigures(participants: 4, sumOfMeans: 11.5, ownMean: nil, below: 0, equal: 0))
-        #expect(period.byParticipant == [9: 4, 2: 1, 5: 4, 7: 2.5])
-        // Since a bound: the totals minus the sums kept before it; no entry, nothing before it.
-        let bound = SettledBound(version: 1, userIds: [7, 4, 3], totals: [10, 0, 4], counts: [2, 0, 1])
-        #expect(bound.participants == 2, "4 has nothing before the bound: not held")
-        let since = bound.means(totals: (userIds: [3, 5, 7, 8], totals: [10, 6, 10, 0], counts: [3, 2, 2, 0]))
-        #expect(since.userIds == [3, 5] && since.means == [3, 3], "7 has no answer since the bound, 8 none at all")
-        #expect(ComparisonFigures(userIds: [3, 5, 9], means: [3, 3, 1], userId: 5)
-                == ComparisonFigures(participants: 3, sumOfMeans: 7, ownMean: 3, below: 1, equal: 2))
-        #expect(ComparisonFigures(userIds: [3, 5, 9], means: [3, 3, 1], userId: 4)
-                == ComparisonFigures(participants: 3, sumOfMeans: 7, ownMean: nil, below: 0, equal: 0))
-
-        let cache = SettledCache<SettledPeriod>(capacity: 10)
-        func key(_ to: Double) -> SettledKey { .init(questionnaireId: "q", studyId: "s", label: "l", from: nil, to: to) }
-        cache.keep(period, for: key(1))
-        cache.keep(period, for: key(2))
-        _ = cache.value(key(1))                     // used: key 2 is now the least recently used
-        cache.keep(period, for: key(3))              // 12 means > 10: key 2 gives way
-        #expect(cache.value(key(1)) != nil && cache.value(key(2)) == nil && cache.value(key(3)) != nil)
-        cache.keep(SettledPeriod(version: 2, userIds: [1], means: [1]), for: key(1))  // older: not kept
-        #expect(cache.value(key(1))?.version == 3)
-        cache.keep(SettledPeriod(version: 4, userIds: Array(1...11), means: Array(repeating: 1, count: 11)), for: key(4))
-        #expect(cache.value(key(4)) == nil, "larger than the whole room: not kept")
+    @Test("a period reads the side with fewer answers as if they spread evenly from the item's first to its last start; all time reads the totals")
+    func sideByTheItemsSpan() {
+        let span = 0.0...200.0
+        #expect(ComparisonSums.Side(from: nil, to: nil, span: span) == .outside)
+        #expect(ComparisonSums.Side(from: nil, to: nil, span: nil) == .outside)
+        #expect(ComparisonSums.Side(from: 50, to: 80, span: span) == .inside, "30 of 200")
+        #expect(ComparisonSums.Side(from: 19, to: 1_000, span: span) == .outside, "from a first sheet until now: 181 of 200")
+        #expect(ComparisonSums.Side(from: 19, to: nil, span: span) == .outside)
+        #expect(ComparisonSums.Side(from: nil, to: 100, span: span) == .inside, "exactly half")
+        #expect(ComparisonSums.Side(from: nil, to: 100.5, span: span) == .outside)
+        #expect(ComparisonSums.Side(from: 300, to: 400, span: span) == .inside, "after every answer: nothing to read")
+        #expect(ComparisonSums.Side(from: 80, to: 50, span: span) == .inside, "an empty period")
+        #expect(ComparisonSums.Side(from: 10, to: nil, span: nil) == .inside, "no answers at all")
     }
 
-    @Test("a bound gets a day snapshot only when its day began an hour or more ago; a late answer started before the day it is received on")
-    func snapshotDays() {
-        let midnight = 1_798_761_600.0
-        let now = Date(timeIntervalSince1970: midnight + 3_600)
-        #expect(ComparisonSums.snapshotDay(for: midnight + 3_599, now: now) == 20_819)
-        #expect(ComparisonSums.snapshotDay(for: midnight - 0.5, now: now) == 20_818)
-        #expect(ComparisonSums.snapshotDay(for: midnight, now: now.addingTimeInterval(-1)) == nil)
-        #expect(ComparisonSums.snapshotDay(for: midnight + 86_400, now: now) == nil)
-        func entry(_ label: String, _ started: Double) -> ComparisonSums.Entry {
-            ComparisonSums.Entry(questionnaireId: "daily", label: label, startedAt: started, sheetId: 1, number: 1)
-        }
-        let items = ComparisonSums.lateItems([entry("a", midnight - 1), entry("a", midnight - 5), entry("b", midnight), entry("c", midnight - 86_400)],
-                                             receivedAt: Date(timeIntervalSince1970: midnight + 10))
-        #expect(items.map(\.label) == ["a", "c"])
-        #expect(items.map { $0.entries.map(\.startedAt) } == [[midnight - 1, midnight - 5], [midnight - 86_400]])
-    }
-
-    @Test("a bound's sum from a snapshot: the last running row since its midnight, else the snapshot, else nothing, read in participant order")
-    func snapshotMerge() throws {
-        func sorted(_ rows: [(Int64, Double, Int64)]) -> ComparisonSums.SortedSums {
-            var iterator = rows.makeIterator()
-            return ComparisonSums.SortedRows { iterator.next().map { ($0.0, ComparisonSums.Sum(total: $0.1, count: $0.2)) } }
-        }
-        var bound = ComparisonSums.SnapshotBound(partial: sorted([(2, 9, 3), (5, 4, 2)]), snapshot: sorted([(1, 1, 1), (2, 5, 2), (4, 6, 3), (6, 2, 1)]))
-        let sums = try [1, 2, 3, 4, 5, 7].map { try bound.sum(for: $0) }
-        #expect(sums.map(\.total) == [1, 9, 0, 6, 4, 0])
-        #expect(sums.map(\.count) == [1, 3, 0, 3, 2, 0])
-    }
-
-    @Test("a bound before, after or inside a participant's sheets reads nothing, the totals, or the running row before it")
-    func boundLookups() {
-        let totals = ComparisonSums.Sum(total: 30, count: 3)
-        let participant = ComparisonSums.Participant(userId: 1, totals: totals, firstStarted: 100, lastStarted: 300)
-        let row = ComparisonSums.Sum(total: 10, count: 1)
-        // Only a bound after the first sheet's start and at or before the last one's needs the seek.
-        #expect(!participant.needsLookup(before: nil) && !participant.needsLookup(before: 100) && !participant.needsLookup(before: 301))
-        #expect(participant.needsLookup(before: 101) && participant.needsLookup(before: 300))
-        #expect(participant.sum(before: 100, open: totals, lookedUp: nil) == .zero)
-        #expect(participant.sum(before: 300.5, open: .zero, lookedUp: nil) == totals)
-        #expect(participant.sum(before: 200, open: .zero, lookedUp: row) == row)
-        #expect(participant.sum(before: nil, open: totals, lookedUp: nil) == totals)
-        // [200, ∞): the totals minus the row before 200; [0, 100): nothing.
-        #expect(participant.mean(from: 200, to: nil, lookedUpBeforeTo: nil, lookedUpBeforeFrom: row) == 10)
-        #expect(participant.mean(from: 0, to: 100, lookedUpBeforeTo: nil, lookedUpBeforeFrom: nil) == nil)
-        var means = ComparisonSums.Means(from: Date(timeIntervalSince1970: 5), to: Date(timeIntervalSince1970: 5))
-        #expect(means.periodIsEmpty)
-        means.add(participant, beforeTo: nil, beforeFrom: nil)
-        #expect(means.means.isEmpty)
-    }
-
-    @Test("the running rows a batch adds come in the order of sheet start, ties by the store's sheet id")
-    func entryOrder() {
+    @Test("an upload adds one total per item: the sum and count of its numeric answers, its first and last start, items in order")
+    func additionsPerItem() {
         func sheet(_ questionnaire: String, _ seconds: Double, _ answers: [String: AnswerValue]) -> AnswerSheet {
             let started = OffsetTimestamp(Date(timeIntervalSince1970: seconds), in: TimeZone(secondsFromGMT: 0)!)
             return AnswerSheet(id: UUID(), questionnaireID: questionnaire, questionnaireVersion: 1,
                                answers: answers.mapValues { Answer(value: $0, answeredAt: started) }, startedAt: started, endedAt: nil, clientVersion: "test")
         }
-        let entries = ComparisonSums.entries(of: [
-            (7, sheet("daily", 500, ["loudness": .number(4), "note": .text("x")])),
-            (3, sheet("daily", 500, ["loudness": .number(2)])),
-            (9, sheet("daily", 100, ["loudness": .number(1), "tags": .choices([1])])),
+        let additions = ComparisonSums.Addition.of([
+            sheet("weekly", 700, ["loudness": .number(8)]),
+            sheet("daily", 500, ["loudness": .number(4), "note": .text("x"), "mood": .number(2)]),
+            sheet("daily", 100, ["loudness": .number(1.5), "tags": .choices([1])]),
+            sheet("daily", 300, ["loudness": .number(2)]),
         ])
-        #expect(entries.map(\.sheetId) == [9, 3, 7])
-        #expect(entries.map(\.number) == [1, 2, 4])
+        #expect(additions == [
+            .init(questionnaireId: "daily", label: "loudness", total: 7.5, count: 3, firstStarted: 100, lastStarted: 500),
+            .init(questionnaireId: "daily", label: "mood", total: 2, count: 1, firstStarted: 500, lastStarted: 500),
+            .init(questionnaireId: "weekly", label: "loudness", total: 8, count: 1, firstStarted: 700, lastStarted: 700),
+        ])
+        #expect(ComparisonSums.Addition.of([sheet("daily", 100, ["note": .text("only text")])]).isEmpty)
     }
 }

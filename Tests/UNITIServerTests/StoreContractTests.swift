@@ -385,13 +385,13 @@ struct StoreContractTests {
             #expect(rest.sheets.map(\.sheet.id) == [late.id] && !rest.more)
             #expect(try await store.sheetChanges(userId: ada, after: rest.cursor, limit: 5).sheets.isEmpty)
 
-            let means = try await store.participantMeans(questionnaireId: "daily", studyId: "open", label: "loudness", from: nil, to: nil, now: now)
+            let means = try await store.participantMeans(questionnaireId: "daily", studyId: "open", label: "loudness", from: nil, to: nil)
             #expect(means == [ada: 40, bo: 20])
             let january15 = OffsetTimestamp(parsing: "2027-01-15T00:00:00+01:00")!.date
             #expect(try await store.participantMeans(questionnaireId: "daily", studyId: "open", label: "loudness",
-                                                     from: january15, to: nil, now: now) == [ada: 60])
+                                                     from: january15, to: nil) == [ada: 60])
             #expect(try await store.participantMeans(questionnaireId: "daily", studyId: "open", label: "loudness",
-                                                     from: nil, to: january15, now: now) == [ada: 20, bo: 20])
+                                                     from: nil, to: january15) == [ada: 20, bo: 20])
 
             let rows = try await store.exportRows(studyId: "open")
             #expect(rows.map(\.participant) == ["p-ada", "p-ada", "p-ada", "p-ada", "p-bo", "p-bo"])

@@ -71,7 +71,7 @@ struct SheetRoutes: Sendable {
         let to = try time("to")
         // Within the study: only its current members are compared (someone who left is not).
         let figures = try await store.comparisonFigures(questionnaireId: questionnaireId, studyId: studyId, label: label, from: from, to: to,
-                                                        userId: user.account.id, now: environment.clock.now())
+                                                        userId: user.account.id)
         let result = Comparison.compute(questionnaireId: questionnaireId, label: label, figures: figures,
                                         minimumParticipants: environment.comparisonMinimumParticipants)
         return try JSONResponse.make(result)

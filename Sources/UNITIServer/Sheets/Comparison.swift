@@ -26,8 +26,9 @@ public enum Comparison {
     }
 }
 
-/// What the comparison needs of all participants' means (``SheetStore/comparisonFigures``): how
-/// many there are, their sum, the caller's own, and how many lie below it and at it.
+/// What the comparison needs of all participants' means, summed up by the store
+/// (``ServerStore/comparisonFigures(questionnaireId:studyId:label:from:to:userId:)``): how many
+/// there are, their sum, the caller's own, and how many lie below it and at it.
 public struct ComparisonFigures: Sendable, Equatable {
     public var participants: Int
     public var sumOfMeans: Double
@@ -41,25 +42,5 @@ public struct ComparisonFigures: Sendable, Equatable {
         self.ownMean = ownMean
         self.below = below
         self.equal = equal
-    }
-
-    /// The figures of each participant's mean, for the participant `userId`.
-    public init(means: [Int64: Double], userId: Int64) {
-        let own = means[userId]
-        self.init(participants: means.count, sumOfMeans: means.values.reduce(0, +), ownMean: own,
-                  below: own.map { own in means.values.filter { $0 < own }.count } ?? 0,
-                  equal: own.map { own in means.values.filter { $0 == own }.count } ?? 0)
-    }
-
-    /// The figures of each participant's mean (`means[i]` of `userIds[i]`), for the participant `userId`.
-    init(userIds: [Int64], means: [Double], userId: Int64) {
-        let own = userIds.firstIndex(of: userId).map { means[$0] }
-        var (sum, below, equal) = (0.0, 0, 0)
-        for mean in means {
-            sum += mean
-            if let own, mean < own { below += 1 }
-            if let own, mean == own { equal += 1 }
-        }
-        self.init(participants: means.count, sumOfMeans: sum, ownMean: own, below: below, equal: equal)
     }
 }

@@ -9,7 +9,8 @@ import UNITIProtocol
 /// - `Accounts`: accounts, mailed tokens, sessions
 /// - `Studies`: studies, memberships (with the time of joining), join requests
 /// - `Questionnaires`: questionnaire versions, the module presenting each, deactivation
-/// - `Sheets`: answer sheets and the study export
+/// - `Sheets`: answer sheets (their intake) and the study export
+/// - `Comparison`: the comparison with all users, from the totals and the answers
 /// - `Records`: the generic per-user module records
 /// - `ModuleResources`: module resources such as a sound catalogue
 /// - `Rewards`: what Track Your Hearing rewards are computed from
@@ -28,12 +29,13 @@ public final class ServerStore: Sendable {
     /// definition needs a higher version), so a version once read is kept: every sheet upload
     /// needs its questionnaire, and decoding the definition each time was a large part of it.
     let questionnaireCache = Mutex<[String: QuestionnaireDocument]>([:])
-    let legacy: any LegacyStore
+    /// On SQLite, sheet uploads arriving concurrently share transactions (``GroupCommit``); nil
+    /// on PostgreSQL, where each upload has its own (``storeSheets(userId:sheets:receivedAt:)``).
+    let sheetWrites: GroupCommit<SheetUpload, [AnswerSheetBatchResult.Outcome]>?
 
     /// Opens (creating if needed) the SQLite database at `path` and brings its schema up to date.
     public convenience init(sqlitePath path: String) throws {
-        let database = try SQLiteDatabase(path: path, migrator: SQLiteMigrations.migrator)
-        self.init(database: database, legacy: SQLiteServerStore(sqlite: database))
+        self.init(database: try SQLiteDatabase(path: path, migrator: SQLiteMigrations.migrator))
     }
 
     /// Connects to PostgreSQL (the pool opens connections as needed) and brings the schema up to
@@ -41,12 +43,12 @@ public final class ServerStore: Sendable {
     public static func postgres(_ location: StoreLocation.PostgresLocation, maximumConnections: Int = 20) async throws -> ServerStore {
         let database = try await PostgreSQLDatabase(location: location, maximumConnections: maximumConnections,
                                                     migrate: PostgreSQLMigrations.migrate)
-        return ServerStore(database: database, legacy: PostgreSQLServerStore(postgres: database))
+        return ServerStore(database: database)
     }
 
-    init(database: any StoreDatabase, legacy: any LegacyStore) {
+    init(database: any StoreDatabase) {
         self.database = database
-        self.legacy = legacy
+        sheetWrites = database.dialect == .sqlite ? GroupCommit(writer: database) { db, upload in try await Self.store(db, upload) } : nil
     }
 
     /// Ends the connections (the PostgreSQL pool); a command calls it when it is done.

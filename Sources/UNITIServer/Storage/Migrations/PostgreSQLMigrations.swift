@@ -20,6 +20,7 @@ enum PostgreSQLMigrations {
         ("pg7-comparison-reads", comparisonReadsV7),
         ("pg8-session-refresh-grace", sessionRefreshGraceV8),
         ("pg9-throttles-and-codes", throttlesAndCodesV9),
+        ("pg10-comparison-in-proportion", comparisonInProportionV10),
     ]
 
     /// The lock key that serialises migrations across processes.
@@ -36,7 +37,7 @@ enum PostgreSQLMigrations {
         do {
             try await steps(client, logger: logger)
         } catch let error as PostgresTransactionError {
-            throw PostgreSQLServerStore.unwrapped(error)
+            throw error.closureError ?? error.commitError ?? error.beginError ?? error
         }
     }
 
@@ -384,5 +385,24 @@ enum PostgreSQLMigrations {
         ALTER TABLE mail_tokens ADD COLUMN cancelled_at double precision;
         ALTER TABLE studies ADD COLUMN password_minimum integer;
         UPDATE studies SET password_minimum = 4 WHERE password_hash IS NOT NULL
+        """
+
+    /// `pg10-comparison-in-proportion`: what SQLite's `v13-comparison-in-proportion` does — each
+    /// answer row gets its sheet's participant, questionnaire and start (a stored sheet never
+    /// changes), and a covering index by participant, item and start, which a period reads
+    /// (``ComparisonSums``), replaces the index by label, which no query used. The running rows,
+    /// day snapshots, versions and the totals' copied `member` column go: who counts is read from
+    /// `memberships`.
+    static let comparisonInProportionV10 = """
+        DROP TABLE comparison_running;
+        DROP TABLE comparison_snapshots;
+        DROP TABLE comparison_snapshot_days;
+        DROP TABLE comparison_versions;
+        ALTER TABLE comparison_totals DROP COLUMN member;
+        DROP INDEX answers_label;
+        ALTER TABLE answers ADD COLUMN user_id bigint, ADD COLUMN questionnaire_id text, ADD COLUMN started_at double precision;
+        UPDATE answers SET user_id = s.user_id, questionnaire_id = s.questionnaire_id, started_at = s.started_at
+        FROM answer_sheets s WHERE s.id = answers.sheet_id;
+        CREATE INDEX answers_comparison ON answers (user_id, questionnaire_id, label, started_at) INCLUDE (number) WHERE number IS NOT NULL;
         """
 }

@@ -86,8 +86,6 @@ extension ServerStore {
             "study_password_failures": "studyPasswordFailures",
             // Sums of the person's numeric answers, derived from the sheets the download holds in full.
             "comparison_totals": "sheets",
-            "comparison_running": "sheets",
-            "comparison_snapshots": "sheets",
         ]
     }
 }

@@ -115,18 +115,14 @@ extension ServerStore {
     /// Sets the user's standing; a new `.pending` also renews the time of the request, and
     /// becoming `.member` (again) records the time of joining.
     func setMembership(studyId: String, userId: Int64, status: MembershipStatus, now: Date) async throws {
-        try await database.transaction { db in
-            try await db.lock(.person(userId, .sheets))
-            try await db.execute("""
-                INSERT INTO memberships (study_id, user_id, status, requested_at, updated_at, joined_at)
-                VALUES (\(studyId), \(userId), \(status.rawValue), \(now), \(now), \(status == .member ? now : nil))
-                ON CONFLICT (study_id, user_id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at,
-                    requested_at = CASE WHEN excluded.status = 'pending' THEN excluded.requested_at ELSE memberships.requested_at END,
-                    joined_at = CASE WHEN excluded.status = 'member' AND memberships.status <> 'member'
-                                     THEN excluded.joined_at ELSE memberships.joined_at END
-                """)
-            try await self.legacy.membershipChanged(db, studyId: studyId, userId: userId, member: status == .member)
-        }
+        try await database.execute("""
+            INSERT INTO memberships (study_id, user_id, status, requested_at, updated_at, joined_at)
+            VALUES (\(studyId), \(userId), \(status.rawValue), \(now), \(now), \(status == .member ? now : nil))
+            ON CONFLICT (study_id, user_id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at,
+                requested_at = CASE WHEN excluded.status = 'pending' THEN excluded.requested_at ELSE memberships.requested_at END,
+                joined_at = CASE WHEN excluded.status = 'member' AND memberships.status <> 'member'
+                                 THEN excluded.joined_at ELSE memberships.joined_at END
+            """)
     }
 
     /// Requests to join by-request studies (of one study, or of all), oldest first, decided ones included.

@@ -1,17 +1,16 @@
-import GRDB
 import Synchronization
 
 /// Group commit: writes submitted concurrently share one transaction.
 ///
-/// The server commits with `synchronous = FULL`, so every transaction waits for the disk (about a
-/// millisecond here), and SQLite has one writer anyway. With one transaction per request, many
+/// For SQLite, which has one writer: the server commits with `synchronous = FULL`, so every
+/// transaction waits for the disk (about a millisecond here). With one transaction per request, many
 /// small concurrent uploads were limited by that wait, not by work. Here, while one transaction
 /// commits, later submissions queue up; the next transaction takes all of them (up to
 /// `maximumGroup`). Each caller still returns only after the transaction holding its write has
 /// committed, so an acknowledged write stays durable. When a shared transaction fails, its writes
 /// are tried again one per transaction, so one bad write never fails the others.
 final class GroupCommit<Input: Sendable, Output: Sendable>: Sendable {
-    typealias Write = @Sendable (Database, Input) throws -> Output
+    typealias Write = @Sendable (any SQLExecutor, Input) async throws -> Output
 
     private struct Job: Sendable {
         let input: Input
@@ -23,12 +22,12 @@ final class GroupCommit<Input: Sendable, Output: Sendable>: Sendable {
         var draining = false
     }
 
-    private let writer: SQLiteDatabase
+    private let writer: any StoreDatabase
     private let write: Write
     private let maximumGroup: Int
     private let state = Mutex(State())
 
-    init(writer: SQLiteDatabase, maximumGroup: Int = 256, write: @escaping Write) {
+    init(writer: any StoreDatabase, maximumGroup: Int = 256, write: @escaping Write) {
         self.writer = writer
         self.write = write
         self.maximumGroup = maximumGroup
@@ -60,7 +59,12 @@ final class GroupCommit<Input: Sendable, Output: Sendable>: Sendable {
             if jobs.isEmpty { return }
             let write = self.write
             do {
-                let outputs = try await writer.write { db in try jobs.map { try write(db, $0.input) } }
+                let inputs = jobs.map(\.input)
+                let outputs = try await writer.transaction { db in
+                    var outputs: [Output] = []
+                    for input in inputs { outputs.append(try await write(db, input)) }
+                    return outputs
+                }
                 for (job, output) in zip(jobs, outputs) { job.continuation.resume(returning: output) }
             } catch {
                 if jobs.count == 1 {
@@ -69,7 +73,8 @@ final class GroupCommit<Input: Sendable, Output: Sendable>: Sendable {
                 }
                 for job in jobs {
                     do {
-                        job.continuation.resume(returning: try await writer.write { db in try write(db, job.input) })
+                        let input = job.input
+                        job.continuation.resume(returning: try await writer.transaction { db in try await write(db, input) })
                     } catch {
                         job.continuation.resume(throwing: error)
                     }
