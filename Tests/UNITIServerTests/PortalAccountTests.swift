@@ -310,6 +310,23 @@ struct PortalStudyTests {
         }
     }
 
+    @Test("a wrong study password is answered beside the form it was typed in: the study's own form in the list, or the join-by-id form with the id kept")
+    func studyFailureBesideItsForm() async throws {
+        let server = try TestServer()
+        try await server.createStudy("secret", access: .password, password: "let me in")
+        try await server.run { client in
+            let browser = try await server.loggedInPortalAccount(client, "anna")
+            let byId = try await browser.submit("/studies", to: "/studies/join", ["study": "secret", "password": "guess", "form": "by-id"])
+            #expect(byId.status == .forbidden)
+            #expect(byId.text.contains(#"id="join-error""#) && byId.text.contains(#"aria-describedby="join-error""#))
+            #expect(!byId.text.contains(#"id="error-secret""#), "the message belongs beside the form the person used")
+            #expect(byId.text.contains(#"id="join-study" name="study" type="text" required spellcheck="false" autocapitalize="none" value="secret""#))
+            let listed = try await browser.submit("/studies", to: "/studies/join", ["study": "secret", "password": "guess"])
+            #expect(listed.status == .forbidden)
+            #expect(listed.text.contains(#"id="error-secret""#) && !listed.text.contains(#"id="join-error""#))
+        }
+    }
+
     @Test("wrong study passwords are throttled per person and study; the portal, the API and other server processes count together")
     func studyPasswordThrottleShared() async throws {
         let server = try TestServer()

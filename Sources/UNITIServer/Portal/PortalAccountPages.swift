@@ -161,7 +161,7 @@ extension PortalRoutes {
             let standing = try await studyService.join(userId: session.account.id, studyId: studyId, password: password)
             return visit.redirect(to: standing == .pending ? "/studies?notice=studyRequested" : "/studies?notice=studyJoined")
         } catch {
-            return try await studyFailure(error, studyId, visit, session)
+            return try await studyFailure(error, studyId, visit, session, besideJoinById: form["form"] == "by-id")
         }
     }
 
@@ -176,14 +176,15 @@ extension PortalRoutes {
         }
     }
 
-    /// The studies page again with the reason beside the study's form (or on top when the study
-    /// is not in the list, e.g. an unknown id); the status is the API's.
-    private func studyFailure(_ error: any Error, _ studyId: String, _ visit: PortalVisit, _ session: PortalSession) async throws -> Response {
+    /// The studies page again with the reason beside the form the person used: the study's own
+    /// form in the list, or the join-by-id form (also when the study is not in the list, e.g. an
+    /// unknown id), which keeps the id typed; the status is the API's.
+    private func studyFailure(_ error: any Error, _ studyId: String, _ visit: PortalVisit, _ session: PortalSession,
+                              besideJoinById: Bool = false) async throws -> Response {
         guard let (status, message) = Self.explain(error, visit.language) else { throw error }
-        var values = try await studyValues(session, visit, failure: (studyId, message))
+        var values = try await studyValues(session, visit, failure: besideJoinById ? nil : (studyId, message))
         let shown = (values["studies"] as? [[String: Any]])?.contains { $0["studyError"] != nil } ?? false
         if !shown {
-            // Not in the list (a password or by-request study joined by its id): beside that form.
             values["joinError"] = message
             values["joinStudyId"] = studyId
         }
