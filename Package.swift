@@ -122,6 +122,8 @@ var targets: [Target] = [
         dependencies: [
             "UNITIProtocol", "UNITIHealthRecord", "UNITIConfigurations", "UNITILocalization", "CCurlSMTP", hummingbird, grdb, argumentParser,
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            // The API's authentication as middleware: the identity on the request context.
+            .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "Crypto", package: "swift-crypto"),
             // The participant portal's pages: logic-less templates that escape `{{ }}` by default.
             .product(name: "Mustache", package: "swift-mustache"),

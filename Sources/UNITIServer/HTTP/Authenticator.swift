@@ -1,27 +1,52 @@
 import Foundation
 import Hummingbird
+import HummingbirdAuth
 
-/// The caller of a route that needs an account.
-struct AuthenticatedUser: Sendable {
-    var account: UserAccount
-    var sessionId: Int64
+/// The caller of a route that needs an account: the identity ``BearerAuthenticator`` puts on the
+/// request context, read by handlers with `context.requireIdentity()`.
+public struct AuthenticatedUser: Sendable {
+    public var account: UserAccount
+    public var sessionId: Int64
 }
 
-/// Resolves `Authorization: Bearer <token>` to a live session of an active account.
-struct Authenticator: Sendable {
+/// Resolves `Authorization: Bearer <token>` to a live session of an active account, once per
+/// request and before any handler, so that no handler reads a token. A request without a valid
+/// token goes on without an identity; ``RequireAuthentication`` on the group answers it.
+struct BearerAuthenticator: AuthenticatorMiddleware {
+    typealias Context = ServerRequestContext
     let environment: ServerEnvironment
 
-    func user(_ request: Request) async throws -> AuthenticatedUser {
-        guard let header = request.headers[.authorization] else { throw APIError.unauthorized }
+    func authenticate(request: Request, context: ServerRequestContext) async throws -> AuthenticatedUser? {
+        guard let header = request.headers[.authorization] else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APIError.unauthorized }
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
-        guard !token.isEmpty, token.count <= 256 else { throw APIError.unauthorized }
-        let store = environment.store
-        guard let session = try await store.session(accessHash: SecretTokens.hash(token), now: environment.clock.now()),
+        guard !token.isEmpty, token.count <= 256 else { return nil }
+        guard let session = try await environment.store.session(accessHash: SecretTokens.hash(token), now: environment.clock.now()),
               session.account.active else {
-            throw APIError.unauthorized
+            return nil
         }
         return AuthenticatedUser(account: session.account, sessionId: session.sessionId)
+    }
+}
+
+/// The gate of the authenticated route group: a request without an identity gets our JSON 401
+/// (``APIError/unauthorized``) instead of reaching the handler. hummingbird-auth's
+/// `IsAuthenticatedMiddleware` does the same but throws its own `HTTPError` without our body.
+struct RequireAuthentication<Context: AuthRequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard context.identity != nil else { throw APIError.unauthorized }
+        return try await next(request, context)
+    }
+}
+
+extension ServerRequestContext {
+    /// The caller of a route in the authenticated group (``RequireAuthentication`` has made sure
+    /// there is one; outside the group this answers 401 like a missing token).
+    var user: AuthenticatedUser {
+        get throws {
+            guard let identity else { throw APIError.unauthorized }
+            return identity
+        }
     }
 }

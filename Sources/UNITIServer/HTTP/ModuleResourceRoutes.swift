@@ -11,16 +11,16 @@ struct ModuleResourceRoutes: Sendable {
     var store: ServerStore { environment.store }
 
     func register(on group: RouterGroup<ServerRequestContext>) {
-        group.get(":moduleId/:name") { request, context in try await show(request, context) }
+        group.get(":moduleId/:name") { _, context in try await show(context) }
     }
 
-    private func show(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    private func show(_ context: ServerRequestContext) async throws -> ETagged<JSONValue> {
         guard let moduleId = context.parameters.get("moduleId").flatMap(ModuleID.init(rawValue:)),
               let name = context.parameters.get("name"), ModuleResourceRules.isValidName(name),
               let resource = try await store.resource(moduleId: moduleId, name: name)
         else {
             throw APIError.notFound("No such module resource.")
         }
-        return try JSONResponse.withETag(resource.content, request: request)
+        return ETagged(resource.content)
     }
 }

@@ -7,16 +7,16 @@ import UNITIProtocol
 struct RecordRoutes: Sendable {
     let environment: ServerEnvironment
     var store: ServerStore { environment.store }
-    var auth: Authenticator { Authenticator(environment: environment) }
 
+    /// A group of the authenticated API.
     func register(on group: RouterGroup<ServerRequestContext>) {
         group.post("") { request, context in try await push(request, context) }
-        group.get("") { request, _ in try await pull(request) }
+        group.get("") { request, context in try await pull(request, context.user) }
     }
 
-    private func push(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let user = try await auth.user(request)
-        let batch = try await request.decodeJSON(ModuleRecordBatch.self, context: context)
+    private func push(_ request: Request, _ context: ServerRequestContext) async throws -> ModuleRecordBatchResult {
+        let user = try context.user
+        let batch = try await request.decode(as: ModuleRecordBatch.self, context: context)
         guard !batch.records.isEmpty, batch.records.count <= ServerLimits.maximumRecordsPerBatch else {
             throw APIError.invalid("invalid_batch", "Send 1 to \(ServerLimits.maximumRecordsPerBatch) records per batch.")
         }
@@ -47,11 +47,10 @@ struct RecordRoutes: Sendable {
         let results = zip(batch.records, outcomes).map {
             ModuleRecordBatchResult.Entry(moduleId: $0.moduleId, clientId: $0.clientId, outcome: $1)
         }
-        return try JSONResponse.make(ModuleRecordBatchResult(results: results))
+        return ModuleRecordBatchResult(results: results)
     }
 
-    private func pull(_ request: Request) async throws -> Response {
-        let user = try await auth.user(request)
+    private func pull(_ request: Request, _ user: AuthenticatedUser) async throws -> ModuleRecordPage {
         let cursor = try request.queryString("cursor").map(ChangeCursor.decode) ?? 0
         var moduleId: ModuleID?
         if let raw = request.queryString("module") {
@@ -73,6 +72,6 @@ struct RecordRoutes: Sendable {
         let limit = try request.queryInt("limit", default: 100, range: 1...ServerLimits.maximumPageSize)
         let page = try await store.records(userId: user.account.id, after: cursor, moduleId: moduleId,
                                            updatedSince: updatedSince, limit: limit)
-        return try JSONResponse.make(ModuleRecordPage(records: page.records, cursor: ChangeCursor.encode(page.cursor), more: page.more))
+        return ModuleRecordPage(records: page.records, cursor: ChangeCursor.encode(page.cursor), more: page.more)
     }
 }

@@ -8,17 +8,16 @@ import UNITIProtocol
 struct RewardRoutes: Sendable {
     let environment: ServerEnvironment
     var store: ServerStore { environment.store }
-    var auth: Authenticator { Authenticator(environment: environment) }
 
+    /// A group of the authenticated API.
     func register(on api: RouterGroup<ServerRequestContext>) {
-        api.get("rewards") { request, _ in try await list(request) }
+        api.get("rewards") { _, context in try await list(context.user) }
     }
 
-    private func list(_ request: Request) async throws -> Response {
-        let user = try await auth.user(request)
+    private func list(_ user: AuthenticatedUser) async throws -> ETagged<RewardList> {
         let studies = try await store.rewardSheets(userId: user.account.id).map {
             RewardRules.status(studyId: $0.studyId, sheets: $0.sheets)
         }
-        return try JSONResponse.withETag(RewardList(studies: studies), request: request)
+        return ETagged(RewardList(studies: studies))
     }
 }

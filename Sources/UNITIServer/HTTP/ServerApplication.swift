@@ -15,7 +15,7 @@ public enum ServerApplication {
         if let portalRoutes { router.add(middleware: PortalFallbackPages(routes: portalRoutes)) }
         router.add(middleware: TokenInURLGuard())
         router.add(middleware: ClientAddressMiddleware(proxies: environment.trustedProxies))
-        router.get("health") { _, _ in try JSONResponse.make(StatusMessage(status: "ok")) }
+        router.get("health") { _, _ in StatusMessage(status: "ok") }
         // What anyone may read: the API's description and the module resources.
         let publicAPI = router.group("api/v1")
         publicAPI.get("openapi.yaml") { _, _ in
@@ -25,11 +25,18 @@ public enum ServerApplication {
         ModuleResourceRoutes(environment: environment).register(on: publicAPI.group("resources"))
         // Everything else carries a person's data or tokens: no cache keeps it.
         let api = router.group("api/v1").add(middleware: NoStoreMiddleware())
-        AccountRoutes(environment: environment).register(on: api.group("account"))
-        StudyRoutes(environment: environment).register(studies: api.group("studies"), questionnaires: api.group("questionnaires"))
-        SheetRoutes(environment: environment).register(sheets: api.group("sheets"), api: api)
-        RecordRoutes(environment: environment).register(on: api.group("records"))
-        RewardRoutes(environment: environment).register(on: api)
+        // Every route but those that lead to a session needs a signed-in caller: the token is
+        // resolved once, before the handler, which reads the caller from the context. A route
+        // added here without a token answers the JSON 401 (checked by walking the routes).
+        let authenticated = api.group()
+            .add(middleware: BearerAuthenticator(environment: environment))
+            .add(middleware: RequireAuthentication())
+        AccountRoutes(environment: environment).register(open: api.group("account"), authenticated: authenticated.group("account"))
+        StudyRoutes(environment: environment).register(studies: authenticated.group("studies"),
+                                                       questionnaires: authenticated.group("questionnaires"))
+        SheetRoutes(environment: environment).register(sheets: authenticated.group("sheets"), api: authenticated)
+        RecordRoutes(environment: environment).register(on: authenticated.group("records"))
+        RewardRoutes(environment: environment).register(on: authenticated)
         portalRoutes?.register(on: router.group())
         return router
     }

@@ -1,12 +1,17 @@
 import Foundation
 import Hummingbird
+import HummingbirdAuth
 import NIOCore
 
 /// The request context of every route: Hummingbird's core storage, the server's body limit
 /// (1 MiB: a batch of a few hundred sheets fits, a runaway upload is refused with 413), the TCP
-/// peer and the client address the throttles count (``ClientAddressMiddleware``).
-public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
+/// peer, the client address the throttles count (``ClientAddressMiddleware``), the caller of
+/// the authenticated API (``BearerAuthenticator``), and the JSON coding every API route reads
+/// bodies and writes payloads with (``APIRequestDecoder``, ``JSONCoding/encoder()``).
+public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext, AuthRequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// The caller, on the routes of the authenticated group; nil elsewhere.
+    public var identity: AuthenticatedUser?
     /// The TCP peer (nil in-process, where there is no socket).
     public let remoteAddress: SocketAddress?
     /// Who sent the request: the peer, or behind a trusted proxy the address it names
@@ -19,6 +24,11 @@ public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext 
     }
 
     public var maxUploadSize: Int { ServerLimits.maximumBodyBytes }
+    /// `request.decode(as:context:)`: the body up to ``maxUploadSize``, with a decoding error
+    /// answered as 400 `invalid_body` naming the field.
+    public var requestDecoder: APIRequestDecoder { APIRequestDecoder() }
+    /// Payloads a handler returns: our JSON settings (sorted keys, so a body and its ETag are stable).
+    public var responseEncoder: JSONEncoder { JSONCoding.encoder() }
 }
 
 /// Limits that inputs are validated against, in one place.

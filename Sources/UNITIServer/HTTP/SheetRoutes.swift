@@ -7,18 +7,18 @@ import UNITIProtocol
 struct SheetRoutes: Sendable {
     let environment: ServerEnvironment
     var store: ServerStore { environment.store }
-    var auth: Authenticator { Authenticator(environment: environment) }
 
+    /// Both groups are of the authenticated API.
     func register(sheets: RouterGroup<ServerRequestContext>, api: RouterGroup<ServerRequestContext>) {
         sheets.post("") { request, context in try await upload(request, context) }
-        sheets.get("") { request, _ in try await list(request) }
-        sheets.get("changes") { request, _ in try await changes(request) }
-        api.get("comparison") { request, _ in try await comparison(request) }
+        sheets.get("") { request, context in try await list(request, context.user) }
+        sheets.get("changes") { request, context in try await changes(request, context.user) }
+        api.get("comparison") { request, context in try await comparison(request, context.user) }
     }
 
-    private func upload(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let user = try await auth.user(request)
-        let batch = try await request.decodeJSON(AnswerSheetBatch.self, context: context)
+    private func upload(_ request: Request, _ context: ServerRequestContext) async throws -> AnswerSheetBatchResult {
+        let user = try context.user
+        let batch = try await request.decode(as: AnswerSheetBatch.self, context: context)
         guard !batch.sheets.isEmpty, batch.sheets.count <= ServerLimits.maximumSheetsPerBatch else {
             throw APIError.invalid("invalid_batch", "Send 1 to \(ServerLimits.maximumSheetsPerBatch) sheets per batch.")
         }
@@ -27,29 +27,26 @@ struct SheetRoutes: Sendable {
         let results = zip(batch.sheets, outcomes).map {
             AnswerSheetBatchResult.Entry(id: $0.id.uuidString.lowercased(), outcome: $1, receivedAt: received)
         }
-        return try JSONResponse.make(AnswerSheetBatchResult(results: results))
+        return AnswerSheetBatchResult(results: results)
     }
 
-    private func list(_ request: Request) async throws -> Response {
-        let user = try await auth.user(request)
+    private func list(_ request: Request, _ user: AuthenticatedUser) async throws -> AnswerSheetPage {
         let page = try request.queryInt("page", default: 1, range: 1...1_000_000)
         let perPage = try request.queryInt("perPage", default: 50, range: 1...ServerLimits.maximumPageSize)
         let result = try await store.sheets(userId: user.account.id, offset: (page - 1) * perPage, limit: perPage)
-        return try JSONResponse.make(AnswerSheetPage(sheets: result.sheets, page: page, perPage: perPage, total: result.total))
+        return AnswerSheetPage(sheets: result.sheets, page: page, perPage: perPage, total: result.total)
     }
 
     /// The caller's sheets stored after the cursor, oldest first: how a device learns of the sheets
     /// answered on the person's other devices (and gives each to its `owner`).
-    private func changes(_ request: Request) async throws -> Response {
-        let user = try await auth.user(request)
+    private func changes(_ request: Request, _ user: AuthenticatedUser) async throws -> AnswerSheetChanges {
         let cursor = try request.queryString("cursor").map(ChangeCursor.decode) ?? 0
         let limit = try request.queryInt("limit", default: ServerLimits.maximumPageSize, range: 1...ServerLimits.maximumPageSize)
         let page = try await store.sheetChanges(userId: user.account.id, after: cursor, limit: limit)
-        return try JSONResponse.make(AnswerSheetChanges(sheets: page.sheets, cursor: ChangeCursor.encode(page.cursor), more: page.more))
+        return AnswerSheetChanges(sheets: page.sheets, cursor: ChangeCursor.encode(page.cursor), more: page.more)
     }
 
-    private func comparison(_ request: Request) async throws -> Response {
-        let user = try await auth.user(request)
+    private func comparison(_ request: Request, _ user: AuthenticatedUser) async throws -> ComparisonReport {
         guard let questionnaireId = request.queryString("questionnaire"), !questionnaireId.isEmpty, questionnaireId.count <= 128,
               let label = request.queryString("label"), !label.isEmpty, label.count <= 128 else {
             throw APIError.badRequest("invalid_query", "Give 'questionnaire' and 'label' (and optionally 'from' and 'to' as ISO 8601 times).")
@@ -74,6 +71,6 @@ struct SheetRoutes: Sendable {
                                                         userId: user.account.id)
         let result = Comparison.compute(questionnaireId: questionnaireId, label: label, figures: figures,
                                         minimumParticipants: environment.comparisonMinimumParticipants)
-        return try JSONResponse.make(result)
+        return result
     }
 }

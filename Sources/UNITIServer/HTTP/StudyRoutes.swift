@@ -7,16 +7,16 @@ import UNITIProtocol
 struct StudyRoutes: Sendable {
     let environment: ServerEnvironment
     var store: ServerStore { environment.store }
-    var auth: Authenticator { Authenticator(environment: environment) }
 
+    /// Both groups are of the authenticated API.
     func register(studies: RouterGroup<ServerRequestContext>, questionnaires: RouterGroup<ServerRequestContext>) {
-        studies.get("") { request, _ in try await list(request) }
-        studies.get(":id") { request, context in try await show(request, context) }
+        studies.get("") { request, context in try await list(request, context.user) }
+        studies.get(":id") { _, context in try await show(context) }
         studies.post(":id/join") { request, context in try await join(request, context) }
-        studies.post(":id/leave") { request, context in try await leave(request, context) }
-        studies.get(":id/questionnaires") { request, context in try await studyQuestionnaires(request, context) }
-        questionnaires.get("") { request, _ in try await memberQuestionnaires(request) }
-        questionnaires.get(":id/versions/:version") { request, context in try await questionnaire(request, context) }
+        studies.post(":id/leave") { _, context in try await leave(context) }
+        studies.get(":id/questionnaires") { _, context in try await studyQuestionnaires(context) }
+        questionnaires.get("") { _, context in try await memberQuestionnaires(context.user) }
+        questionnaires.get(":id/versions/:version") { _, context in try await questionnaire(context) }
     }
 
     private func studyId(_ context: ServerRequestContext) throws -> String {
@@ -28,8 +28,7 @@ struct StudyRoutes: Sendable {
 
     private var studies: StudyService { StudyService(environment: environment) }
 
-    private func list(_ request: Request) async throws -> Response {
-        let user = try await auth.user(request)
+    private func list(_ request: Request, _ user: AuthenticatedUser) async throws -> ETagged<StudyList> {
         guard let scope = StudyService.Scope(rawValue: request.queryString("scope") ?? "available") else {
             throw APIError.badRequest("invalid_query", "'scope' is 'available' (public and your own studies) or 'mine'.")
         }
@@ -39,38 +38,38 @@ struct StudyRoutes: Sendable {
                 ? try await store.latestQuestionnaires(studyId: listed.study.id) : []
             result.append(StudyPresenter.info(listed.study, membership: listed.membership, questionnaires: questionnaires))
         }
-        return try JSONResponse.withETag(StudyList(studies: result), request: request)
+        return ETagged(StudyList(studies: result))
     }
 
-    private func show(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let user = try await auth.user(request)
+    private func show(_ context: ServerRequestContext) async throws -> ETagged<StudyInfo> {
+        let user = try context.user
         let id = try studyId(context)
         guard let study = try await store.study(id: id) else { throw APIError.notFound("No study with id '\(id)'.") }
         let membership = try await store.membership(studyId: id, userId: user.account.id)
         let questionnaires = StudyPresenter.mayReadContent(study, membership: membership)
             ? try await store.latestQuestionnaires(studyId: id) : []
-        return try JSONResponse.withETag(StudyPresenter.info(study, membership: membership, questionnaires: questionnaires), request: request)
+        return ETagged(StudyPresenter.info(study, membership: membership, questionnaires: questionnaires))
     }
 
     /// The rules live in ``StudyService`` (shared with the portal); this only speaks JSON.
-    private func join(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let user = try await auth.user(request)
+    private func join(_ request: Request, _ context: ServerRequestContext) async throws -> EditedResponse<MembershipResponse> {
+        let user = try context.user
         let id = try studyId(context)
-        let body = try await request.decodeJSON(JoinStudyRequest.self, context: context)
+        let body = try await request.decode(as: JoinStudyRequest.self, context: context)
         let membership = try await studies.join(userId: user.account.id, studyId: id, password: body.password)
-        return try JSONResponse.make(MembershipResponse(studyId: id, membership: membership),
-                                     status: membership == .pending ? .accepted : .ok)
+        return EditedResponse(status: membership == .pending ? .accepted : .ok,
+                              response: MembershipResponse(studyId: id, membership: membership))
     }
 
-    private func leave(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let user = try await auth.user(request)
+    private func leave(_ context: ServerRequestContext) async throws -> MembershipResponse {
+        let user = try context.user
         let id = try studyId(context)
         try await studies.leave(userId: user.account.id, studyId: id)
-        return try JSONResponse.make(MembershipResponse(studyId: id, membership: .left))
+        return MembershipResponse(studyId: id, membership: .left)
     }
 
-    private func studyQuestionnaires(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let user = try await auth.user(request)
+    private func studyQuestionnaires(_ context: ServerRequestContext) async throws -> ETagged<QuestionnaireList> {
+        let user = try context.user
         let id = try studyId(context)
         guard let study = try await store.study(id: id) else { throw APIError.notFound("No study with id '\(id)'.") }
         let membership = try await store.membership(studyId: id, userId: user.account.id)
@@ -78,24 +77,23 @@ struct StudyRoutes: Sendable {
             throw APIError(.forbidden, "not_a_member", "Join study '\(id)' to read its questionnaires.")
         }
         let list = QuestionnaireList(questionnaires: try await store.latestQuestionnaires(studyId: id))
-        return try JSONResponse.withETag(list, request: request)
+        return ETagged(list)
     }
 
     /// The questionnaires of every study the caller is a member of, in one list with one ETag: what
     /// the device keeps its study questionnaires from. Everything that can change (a new version,
     /// the module, deactivation, a join or leave) is in the body, so it changes the tag.
-    private func memberQuestionnaires(_ request: Request) async throws -> Response {
-        let user = try await auth.user(request)
+    private func memberQuestionnaires(_ user: AuthenticatedUser) async throws -> ETagged<AssignedQuestionnaireList> {
         let list = AssignedQuestionnaireList(questionnaires: try await store.memberQuestionnaires(userId: user.account.id).map {
             AssignedQuestionnaire(id: $0.link.questionnaireId, version: $0.version, studyId: $0.link.studyId,
                                   module: $0.link.module.rawValue, active: $0.link.isActive,
                                   joinedAt: Timestamps.format($0.joinedAt), definition: $0.definition)
         })
-        return try JSONResponse.withETag(list, request: request)
+        return ETagged(list)
     }
 
-    private func questionnaire(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let user = try await auth.user(request)
+    private func questionnaire(_ context: ServerRequestContext) async throws -> ETagged<QuestionnaireDocument> {
+        let user = try context.user
         guard let id = context.parameters.get("id"), let version = context.parameters.get("version", as: Int.self) else {
             throw APIError.notFound("No such questionnaire version.")
         }
@@ -106,6 +104,6 @@ struct StudyRoutes: Sendable {
               let study = try await store.study(id: document.studyId) else { throw unknown }
         let membership = try await store.membership(studyId: study.id, userId: user.account.id)
         guard StudyPresenter.mayReadContent(study, membership: membership) else { throw unknown }
-        return try JSONResponse.withETag(document, request: request)
+        return ETagged(document)
     }
 }

@@ -8,9 +8,15 @@ enum JSONCoding {
     }
 
     static func data<T: Encodable>(_ value: T) throws -> Data {
+        try encoder().encode(value)
+    }
+
+    /// The one set of encoding settings, for the columns and for the API's response bodies
+    /// (``ServerRequestContext/responseEncoder``).
+    static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(value)
+        return encoder
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {

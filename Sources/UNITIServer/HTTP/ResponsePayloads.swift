@@ -1,0 +1,17 @@
+import Hummingbird
+import UNITIProtocol
+
+// The payloads handlers return as they are: Hummingbird encodes them with the context's
+// `responseEncoder` (``ServerRequestContext``). The types live in `UNITIProtocol`, which the
+// apps share and which must not import Hummingbird, so the conformances are declared here (same
+// package, so not `@retroactive`).
+extension StatusMessage: ResponseEncodable {}
+extension SessionTokens: ResponseEncodable {}
+extension Profile: ResponseEncodable {}
+extension AnswerSheetBatchResult: ResponseEncodable {}
+extension AnswerSheetPage: ResponseEncodable {}
+extension AnswerSheetChanges: ResponseEncodable {}
+extension ModuleRecordBatchResult: ResponseEncodable {}
+extension ModuleRecordPage: ResponseEncodable {}
+extension MembershipResponse: ResponseEncodable {}
+extension ComparisonReport: ResponseEncodable {}
