@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdAuth
 
 /// The caller of a route that needs an account: the identity ``BearerAuthenticator`` puts on the
-/// request context, read by handlers with `context.requireIdentity()`.
+/// request context, read by handlers as `context.user`.
 public struct AuthenticatedUser: Sendable {
     public var account: UserAccount
     public var sessionId: Int64
