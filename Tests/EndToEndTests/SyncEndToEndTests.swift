@@ -209,6 +209,24 @@ struct SyncEndToEndTests {
         #expect(terminal.waitForExit() == 0)
     }
 
+    @Test("a reminders daemon left running sends an answer given while the server was down once the server is back, without another command",
+          .timeLimit(.minutes(15)))
+    func reminderDaemonSendsWhenServerReturns() throws {
+        let setup = try Setup()
+        setup.server.stop()
+        let fill = try setup.run("tyt fill", stdin: Self.answers)
+        #expect(fill.status == 0, "\(fill.err)")
+        #expect(try setup.pending() == 1)
+        let daemon = try Program.start("uniti", setup.base + ["-c", "reminders run --for 90 --terminal"])
+        try setup.server.start()
+        // The failed try of the fill put the next one off by at most 30 s; the daemon makes it.
+        let deadline = Date().addingTimeInterval(80)
+        while try setup.sheetsOnServer() == 0, Date() < deadline { usleep(200_000) }
+        #expect(try setup.sheetsOnServer() == 1)
+        #expect(try setup.pending() == 0)
+        daemon.kill9()
+    }
+
     @Test("a server answering 500 keeps the answer queued; it is delivered later")
     func serverErrorIsRetried() throws {
         let setup = try Setup()

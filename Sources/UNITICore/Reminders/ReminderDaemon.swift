@@ -25,8 +25,9 @@ public struct ReminderDaemon: Sendable {
     }
 
     /// Runs until stopped, `duration` seconds have passed, or `count` reminders were delivered.
-    /// Returns the reminders delivered.
-    public func run(for duration: TimeInterval? = nil, count: Int? = nil) throws -> [PlannedReminder] {
+    /// Returns the reminders delivered. `whileWaiting` is called before each step of a wait (about
+    /// once a second): the host sends what waits in the outbox there when a try is due.
+    public func run(for duration: TimeInterval? = nil, count: Int? = nil, whileWaiting: () -> Void = {}) throws -> [PlannedReminder] {
         let clock = service.clock
         let deadline = duration.map { clock.now.addingTimeInterval($0) }
         var delivered: [PlannedReminder] = []
@@ -44,6 +45,7 @@ public struct ReminderDaemon: Sendable {
             var remaining = max(wait, 0.001)
             while remaining > 0, !shouldStop() {
                 let step = min(remaining, 1)
+                whileWaiting()
                 sleep(step)
                 remaining -= step
             }

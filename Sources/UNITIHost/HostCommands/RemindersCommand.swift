@@ -83,7 +83,12 @@ struct RemindersCommand: HostCommand {
             // Ctrl-C stops the daemon cleanly, also under `uniti -c` where the shell installed no handler.
             let previous = signal(SIGINT) { _ in Interrupt.request() }
             defer { signal(SIGINT, previous) }
-            let delivered = try ReminderDaemon(service: service, notifier: notifier).run(for: seconds, count: count)
+            // While it waits, the daemon also sends answers that wait in the outbox, on the back-off
+            // a shell at its prompt uses (shared through the database): a daemon left running
+            // delivers what was answered offline once the server can be reached again.
+            let delivered = try ReminderDaemon(service: service, notifier: notifier)
+                .run(for: seconds, count: count, whileWaiting: { shell.retrySyncIfDue() })
+            shell.waitForBackgroundSync()
             Interrupt.reset()
             shell.console.error(l("reminders.run.stopped", count: delivered.count))
         }
