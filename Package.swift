@@ -28,6 +28,13 @@ let featureModules: [FeatureModule] = {
     }
 }()
 
+/// Modules with a part on the study server (`Modules/<name>/Server`, target `<name>Server`): the
+/// server lists them from here (the GeneratedSourcesPlugin), so it names no module itself.
+let modulesWithServer = featureModules.filter {
+    FileManager.default.fileExists(atPath: packageDirectory + "/Modules/\($0.name)/Server")
+}
+let serverParts: [Target.Dependency] = modulesWithServer.map { .target(name: "\($0.name)Server") }
+
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
@@ -138,10 +145,12 @@ var targets: [Target] = [
         path: "Sources/UNITIServer",
         resources: [.copy("Resources/openapi.yaml"), .copy("Resources/Portal")]
     ),
+    // The program: the server and the module parts it was built with (listed by the plugin).
     .executableTarget(
         name: "uniti-server",
-        dependencies: ["UNITIServer"],
-        path: "Sources/uniti-server"
+        dependencies: ["UNITIServer"] + serverParts,
+        path: "Sources/uniti-server",
+        plugins: ["GeneratedSourcesPlugin"]
     ),
     // The test harness every module's tests share (temporary data directory, fixed clock,
     // seeded randomness, captured console, either kind of program, the built programs and a
@@ -159,8 +168,9 @@ var targets: [Target] = [
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
-        ],
-        path: "Tests/UNITIServerTests"
+        ] + serverParts,
+        path: "Tests/UNITIServerTests",
+        plugins: ["GeneratedSourcesPlugin"]
     ),
     .testTarget(
         name: "UNITICoreTests",
@@ -201,6 +211,13 @@ for module in featureModules {
             + (module.id == "tn" ? ["UNITIHealthRecord"] : []),
         path: "Modules/\(module.name)/Module"
     ))
+    if modulesWithServer.contains(where: { $0.id == module.id }) {
+        targets.append(.target(
+            name: "\(module.name)Server",
+            dependencies: ["UNITIServer", "UNITIProtocol", hummingbird],
+            path: "Modules/\(module.name)/Server"
+        ))
+    }
     targets.append(.executableTarget(
         name: module.program,
         dependencies: ["UNITIHost", .target(name: module.name)],

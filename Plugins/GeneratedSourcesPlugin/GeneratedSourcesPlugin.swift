@@ -4,8 +4,9 @@ import PackagePlugin
 /// Generates Swift at build time from the data files people edit (`uniti-codegen` does the work):
 /// - from the one list of modules, `Modules/modules.json`: the known module ids for
 ///   `UNITIProtocol` (shared by client and server) and the module instances of the integrated
-///   host (`uniti`, and the shell's tests, which run every module), so adding a module needs no
-///   Swift edit outside its own folder;
+///   host (`uniti`, and the shell's tests, which run every module), and the module parts of the
+///   study server (`uniti-server` and the server's tests: the targets `<name>Server` they depend
+///   on), so adding a module needs no Swift edit outside its own folder;
 /// - from `Localization/Strings/<language>/*.json`: the string tables, compiled into
 ///   `UNITILocalization`, so no start of the program reads and parses them.
 @main
@@ -13,14 +14,23 @@ struct GeneratedSourcesPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let tool = try context.tool(named: "uniti-codegen").url
         switch target.name {
-        case "UNITIProtocol", "uniti", "UNITIHostTests":
+        case "UNITIProtocol", "uniti", "UNITIHostTests", "uniti-server", "UNITIServerTests":
             let manifest = context.package.directoryURL.appending(path: "Modules/modules.json")
-            let kind = target.name == "UNITIProtocol" ? "catalog" : "host"
+            let kind = switch target.name {
+            case "UNITIProtocol": "catalog"
+            case "uniti-server", "UNITIServerTests": "server"
+            default: "host"
+            }
             let output = context.pluginWorkDirectoryURL.appending(path: kind == "catalog" ? "KnownModules.swift" : "FeatureModules.swift")
+            // For the server: the module parts this target is built with.
+            let parts = kind == "server" ? target.dependencies.compactMap { dependency -> String? in
+                guard case .target(let part) = dependency, part.name.hasSuffix("Server"), part.name != "UNITIServer" else { return nil }
+                return part.name
+            } : []
             return [.buildCommand(
                 displayName: "Generating the \(kind) module list from Modules/modules.json",
                 executable: tool,
-                arguments: [kind, manifest.path(percentEncoded: false), output.path(percentEncoded: false)],
+                arguments: [kind, manifest.path(percentEncoded: false), output.path(percentEncoded: false)] + parts,
                 inputFiles: [manifest],
                 outputFiles: [output]
             )]

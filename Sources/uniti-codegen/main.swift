@@ -2,6 +2,7 @@
 //
 //   uniti-codegen catalog MANIFEST OUTPUT     Modules/modules.json → the known modules, for UNITIProtocol
 //   uniti-codegen host MANIFEST OUTPUT        Modules/modules.json → the integrated host's module instances
+//   uniti-codegen server MANIFEST OUTPUT PART…  the study server's module parts (targets <name>Server)
 //   uniti-codegen strings STRINGS OUTPUT      Localization/Strings/<lang>/*.json → the string tables
 //
 // The JSON files stay the source people edit; compiling them in spares every start of the
@@ -50,8 +51,9 @@ func write(_ source: String, to path: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4, ["catalog", "host", "strings"].contains(arguments[1]) else {
-    fail("usage: uniti-codegen catalog|host|strings INPUT OUTPUT")
+guard arguments.count >= 4, ["catalog", "host", "strings", "server"].contains(arguments[1]),
+      arguments.count == 4 || arguments[1] == "server" else {
+    fail("usage: uniti-codegen catalog|host|strings INPUT OUTPUT, or server MANIFEST OUTPUT PART…")
 }
 
 if arguments[1] == "strings" {
@@ -135,6 +137,18 @@ case "host":
     source += "let featureModules: [any UNITIModule] = [\n"
     for entry in manifest.modules { source += "    \(entry.name)Module(),\n" }
     source += "]\n"
+case "server":
+    // In the order of the module list, whatever order the parts were named in.
+    let parts = Set(arguments.dropFirst(4))
+    let named = manifest.modules.filter { parts.contains("\($0.name)Server") }
+    for name in parts where !manifest.modules.contains(where: { "\($0.name)Server" == name }) {
+        fail("\(name) is no module's server part (Modules/<name>/Server of a module in \(manifestPath))")
+    }
+    source += named.map { "import \($0.name)Server\n" }.joined() + "import UNITIServer\n\n"
+    source += "/// The study server's module parts, in the order of Modules/modules.json.\n"
+    source += "let serverModuleParts = ServerModules([\n"
+    for entry in named { source += "    \(entry.name)ServerPart(),\n" }
+    source += "])\n"
 default:
     fail("unknown output kind \(arguments[1])")
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import UNITIProtocol
-@testable import UNITIServer
+@testable import TrackYourHearingServer
 
 /// A sheet finished at `finished` (ISO 8601 with offset), started five minutes before; its reminder
 /// `remindedBeforeStart` seconds before the start (negative: after it), or none.

@@ -3,6 +3,7 @@ import Testing
 import UNITIProtocol
 import UNITITesting
 @testable import UNITIServer
+@testable import TrackYourHearingServer
 
 /// The two stores, for tests that run against both.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -19,12 +20,12 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-store-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let location = directory.appendingPathComponent("server.sqlite").path
-            return OpenedStore(store: try ServerStore(sqlitePath: location), location: location) {
+            return OpenedStore(store: try ServerStore(sqlitePath: location, modules: serverModuleParts), location: location) {
                 try? FileManager.default.removeItem(at: directory)
             }
         case .postgres:
             let url = try PostgresCluster.shared().createDatabase()
-            return OpenedStore(store: try await StoreLocation(parsing: url).open(), location: url) {}
+            return OpenedStore(store: try await StoreLocation(parsing: url).open(modules: serverModuleParts), location: url) {}
         }
     }
 }
@@ -43,7 +44,7 @@ struct OpenedStore {
 
     /// A second store on the same data, as a second server process opens it.
     func reopen() async throws -> ServerStore {
-        try await StoreLocation(parsing: location).open()
+        try await StoreLocation(parsing: location).open(modules: serverModuleParts)
     }
 }
 

@@ -8,7 +8,7 @@ import UNITIProtocol
 struct StoreMigrationTests {
     @Test("the migration steps keep their identifiers and order, so existing server databases open unchanged")
     func identifiersAndOrder() {
-        #expect(SQLiteMigrations.migrator.migrations == [
+        #expect(SQLiteMigrations.migrator(modules: .none).migrations == [
             "v1-accounts", "v1-studies", "v1-sheets", "v1-module-records", "v2-module-resources", "v3-answer-sheets-by-user",
             "v4-memberships-joined-at", "v4-questionnaire-links", "v5-study-rewards", "v5-sheet-reward-times", "v6-server-secrets",
             "v6-study-password-failures", "v7-login-failures", "v8-comparison-sums", "v9-comparison-running",
@@ -27,7 +27,7 @@ struct StoreMigrationTests {
         let path = directory.appendingPathComponent("server.sqlite").path
         do {
             let queue = try DatabaseQueue(path: path)
-            try SQLiteMigrations.migrator.migrate(queue, upTo: step)
+            try SQLiteMigrations.migrator(modules: serverModuleParts).migrate(queue, upTo: step)
             try await queue.write { db in
                 try db.execute(sql: """
                     INSERT INTO users (id, username, email, password_hash, activated, pseudonym, created_at)
@@ -38,7 +38,7 @@ struct StoreMigrationTests {
                 try fill(db)
             }
         }
-        try await check(try ServerStore(sqlitePath: path))
+        try await check(try ServerStore(sqlitePath: path, modules: serverModuleParts))
     }
 
     @Test("v4 gives questionnaires stored before it their default module in first-import order, and members the time they last became one")

@@ -18,10 +18,10 @@ struct TestServer {
     var spool: SpoolMailer { environment.mailer as! SpoolMailer }
     var databasePath: String { directory.appendingPathComponent("server.sqlite").path }
 
-    init(minimumParticipants: Int = 5) throws {
+    init(minimumParticipants: Int = 5, modules: ServerModules = serverModuleParts) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-server-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try ServerStore(sqlitePath: directory.appendingPathComponent("server.sqlite").path)
+        store = try ServerStore(sqlitePath: directory.appendingPathComponent("server.sqlite").path, modules: modules)
         environment = ServerEnvironment(
             store: store, mailer: SpoolMailer(directory: directory.appendingPathComponent("spool"), clock: clock),
             clock: clock, passwords: PasswordHasher(cost: 4), comparisonMinimumParticipants: minimumParticipants)
@@ -162,6 +162,8 @@ func sheet(_ id: UUID = UUID(), loudness: Double = 40, mood: Double = 2, questio
 
 /// Runs a `uniti-server` subcommand in-process, as a coordinator would on the command line.
 func runServerCommand(_ arguments: [String]) async throws {
+    // As the program's main does: the commands open the store with the program's module parts.
+    ServerModules.bootstrap(serverModuleParts)
     var command = try UNITIServerCommand.parseAsRoot(arguments)
     if var asyncCommand = command as? any AsyncParsableCommand {
         try await asyncCommand.run()

@@ -2,8 +2,9 @@ import Foundation
 import UNITIProtocol
 
 /// The download of everything stored about one person (GDPR-style access), as one JSON document:
-/// what the store keeps (``PersonalData``, never a password or token hash) and what the server
-/// computes from it (Track Your Hearing rewards, ``RewardRules``), with the titles of the studies.
+/// what the store keeps (``PersonalData``, never a password or token hash), with the titles of the
+/// studies, and what each module part keeps or computes from it
+/// (``ServerModulePart/personalData(userId:environment:)``) as further members of the document.
 struct PersonalDataExport: Sendable {
     static let format = "uniti-personal-data/1"
     let environment: ServerEnvironment
@@ -15,7 +16,6 @@ struct PersonalDataExport: Sendable {
         var memberships: [Membership]
         var sheets: [StoredAnswerSheet]
         var records: [ModuleRecord]
-        var rewards: [RewardStatus]
         var sessions: [PersonalData.Session]
         var mailedCodes: [PersonalData.MailedCode]
         var studyPasswordFailures: [PersonalData.StudyPasswordFailures]
@@ -40,9 +40,8 @@ struct PersonalDataExport: Sendable {
                                           status: membership.status, requestedAt: membership.requestedAt,
                                           updatedAt: membership.updatedAt, joinedAt: membership.joinedAt))
         }
-        let rewards = try await store.rewardSheets(userId: userId).map { RewardRules.status(studyId: $0.studyId, sheets: $0.sheets) }
         return Document(format: Self.format, exportedAt: Timestamps.format(environment.clock.now()), account: data.account,
-                        memberships: memberships, sheets: data.sheets, records: data.records, rewards: rewards,
+                        memberships: memberships, sheets: data.sheets, records: data.records,
                         sessions: data.sessions, mailedCodes: data.mailedCodes, studyPasswordFailures: data.studyPasswordFailures)
     }
 
@@ -51,6 +50,13 @@ struct PersonalDataExport: Sendable {
         guard let document = try await document(userId: userId) else { return nil }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(document)
+        var members = try JSONDecoder().decode([String: JSONValue].self, from: encoder.encode(document))
+        for part in environment.store.modules.parts {
+            for (key, value) in try await part.personalData(userId: userId, environment: environment) {
+                guard members[key] == nil else { throw StoreCorruption("module \(part.id) adds \(key) to the data download twice") }
+                members[key] = value
+            }
+        }
+        return try encoder.encode(members)
     }
 }

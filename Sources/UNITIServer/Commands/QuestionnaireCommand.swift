@@ -27,7 +27,7 @@ struct QuestionnaireCommand: AsyncParsableCommand {
             discussion: """
                 The questionnaire is presented by --module. Without it, a questionnaire keeps the module it has; a new one \
                 whose id is bundled with the program stays with the module that bundles it (the id's prefix, e.g. \
-                tyt-momentary: tyt; else the shell, uniti), any other is presented by \(QuestionnaireModules.studyQuestionnaireModule).
+                tyt-momentary: tyt; else the shell, uniti), any other is presented by \(ServerModules.installed.studyQuestionnaireModule).
                 """)
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "Definition file (JSON).") var file: String

@@ -43,7 +43,7 @@ struct RequireAuthentication<Context: AuthRequestContext>: RouterMiddleware {
 extension ServerRequestContext {
     /// The caller of a route in the authenticated group (``RequireAuthentication`` has made sure
     /// there is one; outside the group this answers 401 like a missing token).
-    var user: AuthenticatedUser {
+    package var user: AuthenticatedUser {
         get throws {
             guard let identity else { throw APIError.unauthorized }
             return identity

@@ -7,12 +7,12 @@ import Hummingbird
 /// sends it back in `If-None-Match`; an unchanged route costs a 304 and no body). The body is
 /// encoded with ``JSONCoding`` (the context's response settings), whose sorted keys keep the
 /// tag stable.
-struct ETagged<Value: Encodable>: ResponseGenerator {
+package struct ETagged<Value: Encodable>: ResponseGenerator {
     let value: Value
 
-    init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
-    func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         let data = try JSONCoding.data(value)
         let tag = "\"" + SHA256.hash(data: data).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
         if let sent = request.headers[.ifNoneMatch], Self.matches(sent, tag) {

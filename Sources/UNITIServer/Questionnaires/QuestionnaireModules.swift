@@ -8,15 +8,13 @@ import UNITIProtocol
 /// stays with the module that ships it, so that a study offering it is answered in the same place
 /// as the bundled one: the module named by the id's prefix before the first `-` (`tyt-momentary`
 /// → `tyt`), or the shell (`uniti-case-history`, `tinnitus-distress-12`) when that prefix is no
-/// known module. Any other questionnaire is a study questionnaire and presented by Track Your
-/// Stress (`tys`), the module made for them.
+/// known module. Any other questionnaire is a study questionnaire, presented by the module whose
+/// server part says it presents them (``ServerModulePart/presentsStudyQuestionnaires``), or by
+/// the shell when none does.
 enum QuestionnaireModules {
-    /// The module that presents study questionnaires the program does not bundle.
-    static let studyQuestionnaireModule: ModuleID = .tys
-
     /// The module for `id` when nobody chose one (see the type's description).
-    static func defaultModule(for id: String, bundledIds: Set<String> = bundledIds) -> ModuleID {
-        guard bundledIds.contains(id) else { return studyQuestionnaireModule }
+    static func defaultModule(for id: String, modules: ServerModules, bundledIds: Set<String> = bundledIds) -> ModuleID {
+        guard bundledIds.contains(id) else { return modules.studyQuestionnaireModule }
         let prefix = id.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? id
         return ModuleCatalog.module(named: prefix)?.id ?? .shell
     }

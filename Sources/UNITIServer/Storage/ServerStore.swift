@@ -13,12 +13,13 @@ import UNITIProtocol
 /// - `Comparison`: the comparison with all users, from the totals and the answers
 /// - `Records`: the generic per-user module records
 /// - `ModuleResources`: module resources such as a sound catalogue
-/// - `Rewards`: what Track Your Hearing rewards are computed from
 /// - `Secrets`: keys shared by every server process (the portal's CSRF key)
 /// - `Throttles`: the throttles' counts (logins, registration and reset requests, reset mails,
 ///   study passwords per study), shared by every server process
 /// - `PersonalData`: everything kept about one person, for their download
-/// The schema has one list of steps per engine (`Storage/Migrations`).
+/// The schema has one list of steps per engine (`Storage/Migrations`), followed by the steps of
+/// the module parts (``ServerModulePart/migrations``); a module part's own store code is an
+/// extension of this class in its folder, reading through ``rows(_:)``.
 ///
 /// Every method commits before it returns: a route answers only after its write is durable, so a
 /// shutdown never loses an acknowledged write. Methods that take a `userId` only ever touch that
@@ -32,23 +33,37 @@ public final class ServerStore: Sendable {
     /// On SQLite, sheet uploads arriving concurrently share transactions (``GroupCommit``); nil
     /// on PostgreSQL, where each upload has its own (``storeSheets(userId:sheets:receivedAt:)``).
     let sheetWrites: GroupCommit<SheetUpload, [AnswerSheetBatchResult.Outcome]>?
+    /// The module parts the server runs with: their schema steps are part of this store's, and
+    /// they decide which module presents a study's own questionnaires.
+    public let modules: ServerModules
 
-    /// Opens (creating if needed) the SQLite database at `path` and brings its schema up to date.
-    public convenience init(sqlitePath path: String) throws {
-        self.init(database: try SQLiteDatabase(path: path, migrator: SQLiteMigrations.migrator))
+    /// Opens (creating if needed) the SQLite database at `path` and brings its schema, with the
+    /// modules' steps, up to date.
+    public convenience init(sqlitePath path: String, modules: ServerModules = .installed) throws {
+        self.init(database: try SQLiteDatabase(path: path, migrator: SQLiteMigrations.migrator(modules: modules)), modules: modules)
     }
 
-    /// Connects to PostgreSQL (the pool opens connections as needed) and brings the schema up to
-    /// date. Throws when the database cannot be reached or was written by a newer server.
-    public static func postgres(_ location: StoreLocation.PostgresLocation, maximumConnections: Int = 20) async throws -> ServerStore {
-        let database = try await PostgreSQLDatabase(location: location, maximumConnections: maximumConnections,
-                                                    migrate: PostgreSQLMigrations.migrate)
-        return ServerStore(database: database)
+    /// Connects to PostgreSQL (the pool opens connections as needed) and brings the schema, with
+    /// the modules' steps, up to date. Throws when the database cannot be reached or was written
+    /// by a newer server.
+    public static func postgres(_ location: StoreLocation.PostgresLocation, maximumConnections: Int = 20,
+                                modules: ServerModules = .installed) async throws -> ServerStore {
+        let database = try await PostgreSQLDatabase(location: location, maximumConnections: maximumConnections) { client, logger in
+            try await PostgreSQLMigrations.migrate(client, logger: logger, modules: modules)
+        }
+        return ServerStore(database: database, modules: modules)
     }
 
-    init(database: any StoreDatabase) {
+    init(database: any StoreDatabase, modules: ServerModules) {
         self.database = database
+        self.modules = modules
         sheetWrites = database.dialect == .sqlite ? GroupCommit(writer: database) { db, upload in try await Self.store(db, upload) } : nil
+    }
+
+    /// The rows of one read, for a module part's store code (`Modules/<Name>/Server`), which
+    /// writes its SQL with the same kit (``SQL``) and so runs on both stores.
+    package func rows(_ sql: SQL) async throws -> [SQLRow] {
+        try await database.rows(sql)
     }
 
     /// Ends the connections (the PostgreSQL pool); a command calls it when it is done.

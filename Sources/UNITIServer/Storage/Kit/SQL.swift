@@ -12,7 +12,7 @@ import Foundation
 /// Fragments compose: `\(other)` inserts another statement's text and values, and `+` appends, so
 /// an optional condition is added in Swift (`if let module { sql += " AND module_id = \(module)" }`)
 /// rather than with `(? IS NULL OR …)`, which PostgreSQL cannot type.
-struct SQL: Sendable, ExpressibleByStringInterpolation {
+package struct SQL: Sendable, ExpressibleByStringInterpolation {
     fileprivate enum Part: Sendable {
         case text(String)
         case value(SQLValue)
@@ -21,7 +21,7 @@ struct SQL: Sendable, ExpressibleByStringInterpolation {
 
     fileprivate var parts: [Part]
 
-    init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         parts = [.text(value)]
     }
 
@@ -30,34 +30,34 @@ struct SQL: Sendable, ExpressibleByStringInterpolation {
         parts = [.text(text)]
     }
 
-    init(stringInterpolation: StringInterpolation) {
+    package init(stringInterpolation: StringInterpolation) {
         parts = stringInterpolation.parts
     }
 
-    struct StringInterpolation: StringInterpolationProtocol {
+    package struct StringInterpolation: StringInterpolationProtocol {
         fileprivate var parts: [Part] = []
 
-        init(literalCapacity: Int, interpolationCount: Int) {
+        package init(literalCapacity: Int, interpolationCount: Int) {
             parts.reserveCapacity(interpolationCount * 2 + 1)
         }
 
-        mutating func appendLiteral(_ literal: String) {
+        package mutating func appendLiteral(_ literal: String) {
             parts.append(.text(literal))
         }
 
         /// A value, bound as a parameter.
-        mutating func appendInterpolation(_ value: some SQLBindable) {
+        package mutating func appendInterpolation(_ value: some SQLBindable) {
             parts.append(.value(value.sqlValue))
         }
 
         /// A value that may be absent, bound as a parameter (NULL when absent).
-        mutating func appendInterpolation(_ value: (some SQLBindable)?) {
+        package mutating func appendInterpolation(_ value: (some SQLBindable)?) {
             parts.append(.value(value?.sqlValue ?? .null))
         }
 
         /// Values as a comma-separated list of parameters, for `IN (…)` and multi-row `VALUES`.
         /// An empty list renders as `NULL`, so `x IN (NULL)` is false rather than a syntax error.
-        mutating func appendInterpolation(list values: [some SQLBindable]) {
+        package mutating func appendInterpolation(list values: [some SQLBindable]) {
             guard !values.isEmpty else { return parts.append(.text("NULL")) }
             for (index, value) in values.enumerated() {
                 if index > 0 { parts.append(.text(", ")) }
@@ -66,17 +66,17 @@ struct SQL: Sendable, ExpressibleByStringInterpolation {
         }
 
         /// Another fragment, with its values.
-        mutating func appendInterpolation(_ fragment: SQL) {
+        package mutating func appendInterpolation(_ fragment: SQL) {
             parts.append(contentsOf: fragment.parts)
         }
 
         /// Text that is not a value: an identifier or keyword chosen by the program, never input.
-        mutating func appendInterpolation(raw text: String) {
+        package mutating func appendInterpolation(raw text: String) {
             parts.append(.text(text))
         }
 
         /// A true difference between the engines, each spelled out (a cast, a lock, a function).
-        mutating func appendInterpolation(sqlite: String, postgres: String) {
+        package mutating func appendInterpolation(sqlite: String, postgres: String) {
             parts.append(.dialect(sqlite: sqlite, postgres: postgres))
         }
     }
@@ -126,7 +126,7 @@ enum SQLDialect: Sendable {
 }
 
 /// A value bound to a statement. `Date` is bound as UTC seconds, the way both stores keep times.
-enum SQLValue: Sendable, Equatable {
+package enum SQLValue: Sendable, Equatable {
     case null
     case integer(Int64)
     case real(Double)
@@ -136,17 +136,17 @@ enum SQLValue: Sendable, Equatable {
 }
 
 /// What can be bound to a statement.
-protocol SQLBindable: Sendable {
+package protocol SQLBindable: Sendable {
     var sqlValue: SQLValue { get }
 }
 
-extension Int64: SQLBindable { var sqlValue: SQLValue { .integer(self) } }
-extension Int: SQLBindable { var sqlValue: SQLValue { .integer(Int64(self)) } }
-extension Int32: SQLBindable { var sqlValue: SQLValue { .integer(Int64(self)) } }
-extension Double: SQLBindable { var sqlValue: SQLValue { .real(self) } }
-extension String: SQLBindable { var sqlValue: SQLValue { .text(self) } }
-extension Substring: SQLBindable { var sqlValue: SQLValue { .text(String(self)) } }
-extension Bool: SQLBindable { var sqlValue: SQLValue { .bool(self) } }
-extension Data: SQLBindable { var sqlValue: SQLValue { .blob(self) } }
-extension Date: SQLBindable { var sqlValue: SQLValue { .real(timeIntervalSince1970) } }
-extension SQLValue: SQLBindable { var sqlValue: SQLValue { self } }
+extension Int64: SQLBindable { package var sqlValue: SQLValue { .integer(self) } }
+extension Int: SQLBindable { package var sqlValue: SQLValue { .integer(Int64(self)) } }
+extension Int32: SQLBindable { package var sqlValue: SQLValue { .integer(Int64(self)) } }
+extension Double: SQLBindable { package var sqlValue: SQLValue { .real(self) } }
+extension String: SQLBindable { package var sqlValue: SQLValue { .text(self) } }
+extension Substring: SQLBindable { package var sqlValue: SQLValue { .text(String(self)) } }
+extension Bool: SQLBindable { package var sqlValue: SQLValue { .bool(self) } }
+extension Data: SQLBindable { package var sqlValue: SQLValue { .blob(self) } }
+extension Date: SQLBindable { package var sqlValue: SQLValue { .real(timeIntervalSince1970) } }
+extension SQLValue: SQLBindable { package var sqlValue: SQLValue { self } }

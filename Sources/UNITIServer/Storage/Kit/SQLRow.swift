@@ -6,13 +6,13 @@ import PostgresNIO
 /// One result row of either store, read by column name (never by position: a new column must
 /// not shift the others). Sendable because nothing changes a row once read: GRDB's fetched rows
 /// are copies, postgres-nio's rows values.
-enum SQLRow: @unchecked Sendable {
+package enum SQLRow: @unchecked Sendable {
     case sqlite(Row)
     case postgres(PostgresRandomAccessRow)
 
     /// The value of `column`; throws when the column is missing or holds another type. A column
     /// that may be NULL is read as an optional (`let note: String? = try row["note"]`).
-    subscript<T: SQLDecodable>(_ column: String) -> T {
+    package subscript<T: SQLDecodable>(_ column: String) -> T {
         get throws {
             switch self {
             case .sqlite(let row):
@@ -40,21 +40,21 @@ enum SQLRowError: Error, CustomStringConvertible {
 }
 
 /// What a column can be read as, on both stores.
-protocol SQLDecodable {
+package protocol SQLDecodable {
     init(sqlite value: DatabaseValue, column: String) throws
     init(postgres cell: PostgresCell, column: String) throws
 }
 
 /// Decodable through GRDB's and postgres-nio's own conversions.
-protocol SQLNativeDecodable: SQLDecodable, DatabaseValueConvertible, PostgresDecodable {}
+package protocol SQLNativeDecodable: SQLDecodable, DatabaseValueConvertible, PostgresDecodable {}
 
 extension SQLNativeDecodable {
-    init(sqlite value: DatabaseValue, column: String) throws {
+    package init(sqlite value: DatabaseValue, column: String) throws {
         guard let decoded = Self.fromDatabaseValue(value) else { throw SQLRowError.mismatch(column, expected: "\(Self.self)") }
         self = decoded
     }
 
-    init(postgres cell: PostgresCell, column: String) throws {
+    package init(postgres cell: PostgresCell, column: String) throws {
         do {
             self = try cell.decode(Self.self)
         } catch {
@@ -70,12 +70,12 @@ extension String: SQLNativeDecodable {}
 extension Bool: SQLNativeDecodable {}
 
 extension Data: SQLDecodable {
-    init(sqlite value: DatabaseValue, column: String) throws {
+    package init(sqlite value: DatabaseValue, column: String) throws {
         guard let data = Data.fromDatabaseValue(value) else { throw SQLRowError.mismatch(column, expected: "bytes") }
         self = data
     }
 
-    init(postgres cell: PostgresCell, column: String) throws {
+    package init(postgres cell: PostgresCell, column: String) throws {
         guard var buffer = try? cell.decode(ByteBuffer.self) else { throw SQLRowError.mismatch(column, expected: "bytes") }
         self = Data(buffer.readBytes(length: buffer.readableBytes) ?? [])
     }
@@ -83,21 +83,21 @@ extension Data: SQLDecodable {
 
 /// A time kept as UTC seconds.
 extension Date: SQLDecodable {
-    init(sqlite value: DatabaseValue, column: String) throws {
+    package init(sqlite value: DatabaseValue, column: String) throws {
         self.init(timeIntervalSince1970: try Double(sqlite: value, column: column))
     }
 
-    init(postgres cell: PostgresCell, column: String) throws {
+    package init(postgres cell: PostgresCell, column: String) throws {
         self.init(timeIntervalSince1970: try Double(postgres: cell, column: column))
     }
 }
 
 extension Optional: SQLDecodable where Wrapped: SQLDecodable {
-    init(sqlite value: DatabaseValue, column: String) throws {
+    package init(sqlite value: DatabaseValue, column: String) throws {
         self = value.isNull ? nil : try Wrapped(sqlite: value, column: column)
     }
 
-    init(postgres cell: PostgresCell, column: String) throws {
+    package init(postgres cell: PostgresCell, column: String) throws {
         self = cell.bytes == nil ? nil : try Wrapped(postgres: cell, column: column)
     }
 }

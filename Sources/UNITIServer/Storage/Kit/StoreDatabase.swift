@@ -69,9 +69,9 @@ enum StoreLock: Sendable {
 }
 
 /// Rows that break a rule the store keeps (a bug, or a database edited by hand).
-struct StoreCorruption: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+package struct StoreCorruption: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// What the engines report in their own words, told apart where a concern must react.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import UNITIProtocol
 
 /// The PostgreSQL schema as named, append-only steps, in the one order they run (the twin of
 /// ``ServerMigrations`` for SQLite; the identifiers are PostgreSQL's own). Never rename, reorder
@@ -33,15 +34,18 @@ enum PostgreSQLMigrations {
         }
     }
 
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+    /// Runs the server's steps, then each module part's (``ServerModules/migrations``).
+    static func migrate(_ client: PostgresClient, logger: Logger, modules: ServerModules) async throws {
+        let all = steps + modules.migrations.map { ($0.identifier, $0.step.postgres) }
         do {
-            try await steps(client, logger: logger)
+            try await run(all, client, logger: logger, installed: Set(modules.parts.map(\.id)))
         } catch let error as PostgresTransactionError {
             throw error.closureError ?? error.commitError ?? error.beginError ?? error
         }
     }
 
-    private static func steps(_ client: PostgresClient, logger: Logger) async throws {
+    private static func run(_ steps: [(identifier: String, sql: String)], _ client: PostgresClient, logger: Logger,
+                            installed: Set<ModuleID>) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
             try await connection.query("""
@@ -56,7 +60,13 @@ enum PostgreSQLMigrations {
                 applied.insert(identifier)
             }
             let known = Set(steps.map(\.identifier))
-            let unknown = applied.subtracting(known).sorted()
+            // A step of a module this server was built without belongs to that module and is left
+            // alone with its tables; any other unknown step was written by a newer server.
+            let unknown = applied.subtracting(known).filter { identifier in
+                let prefix = identifier.split(separator: "-", maxSplits: 1).first.map(String.init) ?? identifier
+                guard let module = ModuleCatalog.module(named: prefix) else { return true }
+                return installed.contains(module.id)
+            }.sorted()
             guard unknown.isEmpty else { throw NewerDatabase(unknown: unknown) }
             for step in steps where !applied.contains(step.identifier) {
                 for statement in statements(step.sql) {

@@ -9,7 +9,8 @@ import UNITIProtocol
 /// have recorded it by its identifier; add a new step. The PostgreSQL schema has its own steps
 /// (``PostgreSQLMigrations``) with the same tables, columns and meaning.
 enum SQLiteMigrations {
-    static var migrator: DatabaseMigrator {
+    /// The server's steps, then each module part's (``ServerModules/migrations``).
+    static func migrator(modules: ServerModules) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-accounts", migrate: AccountSchema.v1)
         migrator.registerMigration("v1-studies") { db in
@@ -21,7 +22,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("v2-module-resources", migrate: ModuleResourceSchema.v2)
         migrator.registerMigration("v3-answer-sheets-by-user", migrate: SheetSchema.v3)
         migrator.registerMigration("v4-memberships-joined-at", migrate: StudySchema.v4)
-        migrator.registerMigration("v4-questionnaire-links", migrate: QuestionnaireSchema.v4)
+        migrator.registerMigration("v4-questionnaire-links") { try QuestionnaireSchema.v4($0, modules: modules) }
         migrator.registerMigration("v5-study-rewards", migrate: StudySchema.v5)
         migrator.registerMigration("v5-sheet-reward-times", migrate: SheetSchema.v5)
         migrator.registerMigration("v6-server-secrets", migrate: ServerSecretSchema.v6)
@@ -35,6 +36,9 @@ enum SQLiteMigrations {
         migrator.registerMigration("v12-mail-tokens-cancelled", migrate: AccountSchema.v12)
         migrator.registerMigration("v12-study-password-minimum", migrate: StudySchema.v12)
         migrator.registerMigration("v13-comparison-in-proportion", migrate: ComparisonSumSchema.v13)
+        for (identifier, step) in modules.migrations {
+            migrator.registerMigration(identifier) { db in try db.execute(sql: step.sqlite) }
+        }
         return migrator
     }
 }
@@ -179,7 +183,7 @@ enum QuestionnaireSchema {
     /// `v4-questionnaire-links`: how each questionnaire id is offered (the module that presents
     /// it, its deactivation) and, by `sequence`, the order ids were first imported. Questionnaires
     /// stored before get their default module (``QuestionnaireModules``), in first-import order.
-    static func v4(_ db: Database) throws {
+    static func v4(_ db: Database, modules: ServerModules) throws {
         try db.execute(sql: """
             CREATE TABLE questionnaire_links (
                 sequence INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -196,7 +200,7 @@ enum QuestionnaireSchema {
         for row in existing {
             let id: String = row["id"]
             try db.execute(sql: "INSERT INTO questionnaire_links (questionnaire_id, study_id, module) VALUES (?, ?, ?)",
-                           arguments: [id, row["study_id"], QuestionnaireModules.defaultModule(for: id).rawValue])
+                           arguments: [id, row["study_id"], QuestionnaireModules.defaultModule(for: id, modules: modules).rawValue])
         }
     }
 }

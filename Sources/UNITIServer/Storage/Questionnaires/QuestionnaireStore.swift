@@ -54,7 +54,7 @@ public struct MemberQuestionnaire: Sendable, Hashable {
 extension ServerStore {
     /// Stores a new version, in the same transaction as the questionnaire's link: `module` sets
     /// it; nil keeps the link a questionnaire has, and gives a new one its default
-    /// (``QuestionnaireModules/defaultModule(for:bundledIds:)``). An unchanged version is not
+    /// (``QuestionnaireModules/defaultModule(for:modules:bundledIds:)``). An unchanged version is not
     /// stored again, but a given module still changes the link. Throws 422 `version_exists` for
     /// the same version with other content, and `questionnaire_owned` when another study owns the
     /// questionnaire.
@@ -82,7 +82,7 @@ extension ServerStore {
                     """)
             }
             let previous = try await db.row("\(QuestionnaireLinks.select) WHERE questionnaire_id = \(document.id)").map(QuestionnaireLinks.link)
-            let chosen = module ?? previous?.module ?? QuestionnaireModules.defaultModule(for: document.id)
+            let chosen = module ?? previous?.module ?? QuestionnaireModules.defaultModule(for: document.id, modules: self.modules)
             if let previous {
                 if previous.module != chosen {
                     try await db.execute("UPDATE questionnaire_links SET module = \(chosen.rawValue) WHERE questionnaire_id = \(document.id)")

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import UNITIProtocol
+import UNITIServer
 
 /// `GET /api/v1/rewards`: the caller's Track Your Hearing rewards, one status per joined study
 /// with rewards on (``RewardRules``), computed from the sheets the server holds, so they are the

@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+import Synchronization
+import UNITIProtocol
+
+/// What a feature module adds to the study server: its folder `Modules/<Name>/Server` holds one
+/// type conforming to this protocol (and whatever that type needs), the target `<Name>Server`
+/// that Package.swift makes for it, and the code generator lists it for `uniti-server`, as the
+/// client's modules are listed for `uniti`. The server's own code (`Sources/UNITIServer`) names
+/// no module: it asks the installed parts (``ServerModules``).
+///
+/// Every requirement has a default that adds nothing, so a part says only what it has.
+package protocol ServerModulePart: Sendable {
+    /// The module this part belongs to (its id in `Modules/modules.json`).
+    var id: ModuleID { get }
+    /// Whether this module presents the questionnaires a study defines and the program does not
+    /// bundle (``QuestionnaireModules``). At most one installed module says so; without one, the
+    /// shell presents them.
+    var presentsStudyQuestionnaires: Bool { get }
+    /// The module's own schema steps, for both stores, in the order they run (after the server's
+    /// own). Each is recorded as `<module id>-<identifier>`; as with the server's steps, never
+    /// rename, reorder or edit one that shipped.
+    var migrations: [ServerMigration] { get }
+    /// Adds the module's routes to the authenticated API (`/api/v1`, a caller on the context).
+    func registerAPI(on api: RouterGroup<ServerRequestContext>, environment: ServerEnvironment)
+    /// What the module keeps or computes about one person beyond the server's own tables, for
+    /// their data download (``PersonalDataExport``): members added to the download's document
+    /// (e.g. `rewards`). A part whose migrations add a table with a `user_id` must list it here.
+    func personalData(userId: Int64, environment: ServerEnvironment) async throws -> [String: JSONValue]
+}
+
+extension ServerModulePart {
+    package var presentsStudyQuestionnaires: Bool { false }
+    package var migrations: [ServerMigration] { [] }
+    package func registerAPI(on api: RouterGroup<ServerRequestContext>, environment: ServerEnvironment) {}
+    package func personalData(userId: Int64, environment: ServerEnvironment) async throws -> [String: JSONValue] { [:] }
+}
+
+/// One schema step of a module, written for each store (the SQL differs in types and defaults).
+/// Statements are separated by a `;` at the end of a line, as in the server's PostgreSQL steps.
+package struct ServerMigration: Sendable {
+    package var identifier: String
+    package var sqlite: String
+    package var postgres: String
+
+    package init(_ identifier: String, sqlite: String, postgres: String) {
+        self.identifier = identifier
+        self.sqlite = sqlite
+        self.postgres = postgres
+    }
+}
+
+/// The module parts a server runs with: those the program was built with (generated from
+/// `Modules/modules.json` into `uniti-server`), handed to the store when it opens. Tests pass
+/// the list they need; the commands use ``installed``, set once by the program's `main`.
+public struct ServerModules: Sendable {
+    package let parts: [any ServerModulePart]
+
+    package init(_ parts: [any ServerModulePart]) {
+        self.parts = parts
+    }
+
+    /// No module parts: the server with only what every study has.
+    public static let none = ServerModules([])
+
+    /// The module that presents study questionnaires (see ``ServerModulePart/presentsStudyQuestionnaires``).
+    var studyQuestionnaireModule: ModuleID {
+        parts.first(where: \.presentsStudyQuestionnaires)?.id ?? .shell
+    }
+
+    /// Every module's schema steps, each named `<module id>-<identifier>`.
+    var migrations: [(identifier: String, step: ServerMigration)] {
+        parts.flatMap { part in part.migrations.map { ("\(part.id.rawValue)-\($0.identifier)", $0) } }
+    }
+
+    private static let program = Mutex(ServerModules.none)
+
+    /// The parts of this program (none until ``bootstrap(_:)``): what the commands open the
+    /// store with. Like swift-log's `LoggingSystem.bootstrap`, set once before anything runs.
+    public static var installed: ServerModules { program.withLock { $0 } }
+
+    /// Sets ``installed``; the program's `main` calls it first.
+    public static func bootstrap(_ modules: ServerModules) {
+        program.withLock { $0 = modules }
+    }
+}
