@@ -1,5 +1,4 @@
 import Foundation
-import UNITIHealthRecord
 import UNITIProtocol
 
 /// A study's sheets as FHIR R4 resources for bulk-data style NDJSON (one resource per line,
@@ -7,7 +6,7 @@ import UNITIProtocol
 /// `Patient` (a pseudonym and nothing else), `Questionnaire` (each version answered) and
 /// `QuestionnaireResponse` (each sheet).
 ///
-/// The ids are those of the participant portal's FHIR download (``HealthRecordBundle``): the
+/// The ids are those of the participant portal's FHIR download of the health record: the
 /// Patient is named from the study pseudonym, a response from the sheet's id, a Questionnaire
 /// from its id and version, so a receiver can match resources of both. Outside a bundle, a
 /// reference names `Patient/<id>`; a response's `questionnaire` is the Questionnaire's canonical

@@ -1,5 +1,3 @@
-import UNITIProtocol
-
 /// The person in an export: a FHIR `Patient` with nothing but a pseudonym.
 ///
 /// The record is for a doctor or a study the person chooses to give it to; who they are is for
