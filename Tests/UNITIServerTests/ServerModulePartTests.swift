@@ -69,3 +69,42 @@ struct ServerModulePartTests {
         }
     }
 }
+
+/// The server's own code names no module: a module's behaviour reaches the server only through
+/// its part, so removing a module's folder cannot break the server's build.
+@Suite("The server names no module", .timeLimit(.minutes(10)))
+struct ServerNamesNoModuleTests {
+    static let serverSources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/UNITIServer")
+
+    /// The lines of code (comments removed) that name a module: its id as `.id` or `"id"`, or an
+    /// import of one of its targets.
+    static func offending(in text: String) -> [String] {
+        let ids = ModuleCatalog.all.map(\.id.rawValue)
+        let names = ModuleCatalog.all.map(\.name)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> String? in
+            let code = line.components(separatedBy: "//").first ?? ""
+            let named = ids.contains { id in
+                code.range(of: "\\.\(id)\\b", options: .regularExpression) != nil || code.contains("\"\(id)\"")
+            } || names.contains { code.range(of: "^\\s*(@testable )?import \($0)", options: .regularExpression) != nil }
+            return named ? String(line) : nil
+        }
+    }
+
+    @Test("the check finds a module named in code and ignores one named in a comment")
+    func checkFindsNames() {
+        #expect(Self.offending(in: "let m: ModuleID = .tyh\nlet n = \"tn\"\nimport TinnitusNavigatorServer\n").count == 3)
+        #expect(Self.offending(in: "// rewards of .tyh\nlet x = y.tynext").isEmpty)
+    }
+
+    @Test("no file of Sources/UNITIServer names a module or imports one")
+    func noModuleNamed() throws {
+        let files = try #require(FileManager.default.enumerator(at: Self.serverSources, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        #expect(files.count > 50)
+        for file in files {
+            let found = Self.offending(in: try String(contentsOf: file, encoding: .utf8))
+            #expect(found.isEmpty, "\(file.lastPathComponent) names a module: \(found)")
+        }
+    }
+}
