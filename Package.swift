@@ -34,6 +34,12 @@ let modulesWithServer = featureModules.filter {
     FileManager.default.fileExists(atPath: packageDirectory + "/Modules/\($0.name)/Server")
 }
 let serverParts: [Target.Dependency] = modulesWithServer.map { .target(name: "\($0.name)Server") }
+/// Modules with a part shared by the module and its server part (`Modules/<name>/Shared`,
+/// target `<name>Shared`: Foundation and UNITIProtocol only), e.g. record types both read.
+let modulesWithShared = featureModules.filter {
+    FileManager.default.fileExists(atPath: packageDirectory + "/Modules/\($0.name)/Shared")
+}
+let sharedParts: [Target.Dependency] = modulesWithShared.map { .target(name: "\($0.name)Shared") }
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
@@ -72,14 +78,6 @@ var targets: [Target] = [
         name: "UNITIProtocol",
         path: "Sources/UNITIProtocol",
         plugins: ["GeneratedSourcesPlugin"]
-    ),
-    // The TinnitusNavigator record's shared part: its entry types as they travel, their rules,
-    // and the audiogram picture. Foundation and UNITIProtocol only, so the study server's portal
-    // shows and edits the same records the module keeps (issue 15).
-    .target(
-        name: "UNITIHealthRecord",
-        dependencies: ["UNITIProtocol"],
-        path: "Sources/UNITIHealthRecord"
     ),
     .target(
         name: "UNITIResources",
@@ -127,7 +125,7 @@ var targets: [Target] = [
     .target(
         name: "UNITIServer",
         dependencies: [
-            "UNITIProtocol", "UNITIHealthRecord", "UNITIConfigurations", "UNITILocalization", "CCurlSMTP", hummingbird, grdb, argumentParser,
+            "UNITIProtocol", "UNITIConfigurations", "TinnitusNavigatorShared", "UNITILocalization", "CCurlSMTP", hummingbird, grdb, argumentParser,
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             // The API's authentication as middleware: the identity on the request context.
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
@@ -163,12 +161,12 @@ var targets: [Target] = [
     .testTarget(
         name: "UNITIServerTests",
         dependencies: [
-            "UNITIServer", "UNITIProtocol", "UNITIHealthRecord", "UNITITesting", hummingbird, grdb, argumentParser,
+            "UNITIServer", "UNITIProtocol", "UNITITesting", hummingbird, grdb, argumentParser,
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
-        ] + serverParts,
+        ] + serverParts + sharedParts,
         path: "Tests/UNITIServerTests",
         plugins: ["GeneratedSourcesPlugin"]
     ),
@@ -198,23 +196,30 @@ let modulesWithTests = featureModules.map(\.name).filter {
 for name in modulesWithTests {
     targets.append(.testTarget(
         name: "\(name)Tests",
-        dependencies: [.target(name: name), "UNITICore", "UNITITesting"],
+        dependencies: [.target(name: name), "UNITICore", "UNITITesting"]
+            + modulesWithShared.filter { $0.name == name }.map { .target(name: "\($0.name)Shared") },
         path: "Tests/\(name)Tests"
     ))
 }
 
 for module in featureModules {
+    let shared: [Target.Dependency] = modulesWithShared.contains(where: { $0.id == module.id }) ? [.target(name: "\(module.name)Shared")] : []
+    if !shared.isEmpty {
+        targets.append(.target(
+            name: "\(module.name)Shared",
+            dependencies: ["UNITIProtocol"],
+            path: "Modules/\(module.name)/Shared"
+        ))
+    }
     targets.append(.target(
         name: module.name,
-        dependencies: ["UNITICore", "UNITIProtocol", "UNITIConfigurations", grdb, argumentParser]
-            // Only the health record shares its record types with the server's portal.
-            + (module.id == "tn" ? ["UNITIHealthRecord"] : []),
+        dependencies: ["UNITICore", "UNITIProtocol", "UNITIConfigurations", grdb, argumentParser] + shared,
         path: "Modules/\(module.name)/Module"
     ))
     if modulesWithServer.contains(where: { $0.id == module.id }) {
         targets.append(.target(
             name: "\(module.name)Server",
-            dependencies: ["UNITIServer", "UNITIProtocol", hummingbird],
+            dependencies: ["UNITIServer", "UNITIProtocol", hummingbird] + shared,
             path: "Modules/\(module.name)/Server"
         ))
     }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TinnitusNavigator
 @testable import UNITICore
-import UNITIHealthRecord
+import TinnitusNavigatorShared
 import UNITIProtocol
 import UNITITesting
 

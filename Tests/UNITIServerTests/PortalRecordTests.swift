@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
-import UNITIHealthRecord
+import TinnitusNavigatorShared
 import UNITIProtocol
 @testable import UNITIServer
 

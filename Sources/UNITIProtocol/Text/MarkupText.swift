@@ -3,7 +3,7 @@ import Foundation
 /// Text made safe for XML and HTML, in content and in quoted attributes: the audiogram picture
 /// and the doctor's report put people's own words (notes, titles) into markup, and a `<script>`
 /// typed into an event title must arrive as text. One copy for the core's SVG charts, the
-/// audiogram picture (UNITIHealthRecord) and the server.
+/// audiogram picture (TinnitusNavigatorShared) and the server.
 public enum MarkupText {
     public static func escape(_ text: String) -> String {
         var result = ""

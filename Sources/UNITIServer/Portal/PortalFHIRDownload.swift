@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import UNITIHealthRecord
+import TinnitusNavigatorShared
 import UNITIProtocol
 
 /// `/data/record.fhir.json`: the person's health data as one FHIR R4 `collection` bundle, for a

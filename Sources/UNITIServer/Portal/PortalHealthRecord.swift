@@ -1,5 +1,5 @@
 import Foundation
-import UNITIHealthRecord
+import TinnitusNavigatorShared
 import UNITIProtocol
 
 /// One person's TinnitusNavigator record as the portal reads and writes it: the same module

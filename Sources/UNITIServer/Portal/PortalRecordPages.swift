@@ -1,11 +1,11 @@
 import Foundation
 import Hummingbird
-import UNITIHealthRecord
+import TinnitusNavigatorShared
 import UNITIProtocol
 
 /// The TinnitusNavigator health record in the browser: events, therapies and audiograms as the
 /// same synced records the shell keeps (``PortalHealthRecord``), checked by the same rules
-/// (``HealthRecordProblem``, from `UNITIHealthRecord`) and worded by the portal's strings.
+/// (``HealthRecordProblem``, from `TinnitusNavigatorShared`) and worded by the portal's strings.
 ///
 /// Topics: the overview; one list, form and delete confirmation per kind; the audiogram page and
 /// its picture. Every page needs a login (``signedIn(_:)``), every change is a POST with the

@@ -1,5 +1,5 @@
 import Foundation
-import UNITIHealthRecord
+import TinnitusNavigatorShared
 
 /// A health-record form as typed: the fields as text (so a wrong value is shown again as it was
 /// typed), the problems by field, and the entry they make when there are none. The rules are the

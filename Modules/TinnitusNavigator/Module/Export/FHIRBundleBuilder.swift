@@ -1,6 +1,6 @@
 import Foundation
 import UNITICore
-import UNITIHealthRecord
+import TinnitusNavigatorShared
 import UNITIProtocol
 
 /// The person's whole health record, read from this data directory, as a FHIR R4 `collection`

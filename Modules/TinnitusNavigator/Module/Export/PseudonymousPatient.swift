@@ -1,6 +1,6 @@
 import Foundation
 import UNITICore
-import UNITIHealthRecord
+import TinnitusNavigatorShared
 import UNITIProtocol
 
 /// The shell's pseudonym for the person (``PseudonymousPatient``): a random UUID, drawn once

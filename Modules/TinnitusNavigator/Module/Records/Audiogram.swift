@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import UNITICore
 
-/// The audiogram (``UNITIHealthRecord/Audiogram``, shared with the portal) as the module keeps
+/// The audiogram (``TinnitusNavigatorShared/Audiogram``, shared with the portal) as the module keeps
 /// it: a row of `tn_audiograms`, checked by the shared rules and worded by the module's strings.
 extension Audiogram: HealthRecordEntry {
     public static let databaseTableName = "tn_audiograms"

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import UNITICore
 
-/// The event (``UNITIHealthRecord/HealthEvent``, shared with the portal) as the module keeps it:
+/// The event (``TinnitusNavigatorShared/HealthEvent``, shared with the portal) as the module keeps it:
 /// a row of `tn_events`, checked by the shared rules and worded by the module's strings.
 extension HealthEvent: HealthRecordEntry {
     public static let databaseTableName = "tn_events"

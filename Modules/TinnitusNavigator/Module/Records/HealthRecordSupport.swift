@@ -1,9 +1,9 @@
-@_exported import UNITIHealthRecord
+@_exported import TinnitusNavigatorShared
 import Foundation
 import GRDB
 import UNITICore
 
-// The record types, their rules and the audiogram picture live in `UNITIHealthRecord`, which the
+// The record types, their rules and the audiogram picture live in `TinnitusNavigatorShared`, which the
 // study server's portal shares; they are re-exported so that the module's public face (and every
 // `import TinnitusNavigator`) stays what it was before they moved.
 

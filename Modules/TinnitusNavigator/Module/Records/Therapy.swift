@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import UNITICore
 
-/// The therapy (``UNITIHealthRecord/Therapy``, shared with the portal) as the module keeps it:
+/// The therapy (``TinnitusNavigatorShared/Therapy``, shared with the portal) as the module keeps it:
 /// a row of `tn_therapies`, checked by the shared rules and worded by the module's strings.
 extension Therapy: HealthRecordEntry {
     public static let databaseTableName = "tn_therapies"
