@@ -23,15 +23,9 @@ struct PortalPipelineTests {
 
     /// The portal's routes (every route the router has with the portal and not without it), as
     /// "METHOD /path" with the path's parameters filled in.
-    static func routes(_ environment: ServerEnvironment) -> [(name: String, method: HTTPRequest.Method, uri: String)] {
-        func named(_ router: Router<ServerRequestContext>) -> [(name: String, method: HTTPRequest.Method, uri: String)] {
-            router.routes.map { route in
-                let uri = "/" + route.path.components.map { $0.description.hasPrefix("{") ? "1" : $0.description }.joined(separator: "/")
-                return ("\(route.method) \(route.path)", route.method, uri)
-            }
-        }
-        let api = Set(named(ServerApplication.router(environment: environment, portal: false)).map(\.name))
-        return named(ServerApplication.router(environment: environment)).filter { !api.contains($0.name) }
+    static func routes(_ environment: ServerEnvironment) -> [NamedRoute] {
+        let api = Set(NamedRoute.all(ServerApplication.router(environment: environment, portal: false)).map(\.name))
+        return NamedRoute.all(ServerApplication.router(environment: environment)).filter { !api.contains($0.name) }
     }
 
     @Test("every portal page outside the public ones sends a visitor without a session to /login, also with a valid form token")

@@ -80,41 +80,32 @@ extension PortalRoutes {
         let record = healthRecord(try context.participant)
         let language = visit.language
         let notice = recordNotice(request, language)
+        // One page of `all` (already in its order) as the kind's list shows it.
+        func list<Entry, Row: Sendable>(_ all: [Entry], _ row: (Entry) -> Row) throws -> Response {
+            let paging = PortalPaging(request, total: all.count)
+            return try page(RecordListPage(kind: kind, entries: paging.slice(all).map(row), empty: all.isEmpty,
+                                           paging: paging.pager(path: "/record/\(kind.path)", language: language)),
+                            visit, notice: notice)
+        }
         switch kind {
         case .events:
-            let events = Self.newestFirst(try await record.entries(HealthEvent.self))
-            let paging = PortalPaging(request, total: events.count)
-            let entries = paging.slice(events).map { event in
-                RecordEventsPage.Entry(id: event.id, title: event.title, at: visit.recordClock.minute(event.at),
-                                       type: PortalText.text("portal.record.eventType.\(event.type.rawValue)", language),
-                                       description: event.description)
+            return try list(Self.newestFirst(try await record.entries(HealthEvent.self))) { event in
+                RecordEventRow(id: event.id, title: event.title, at: visit.recordClock.minute(event.at),
+                               type: PortalText.text("portal.record.eventType.\(event.type.rawValue)", language),
+                               description: event.description)
             }
-            return try page(RecordEventsPage(entries: entries, empty: events.isEmpty,
-                                             paging: paging.pager(path: "/record/\(kind.path)", language: language)),
-                            visit, notice: notice)
         case .therapies:
             let today = visit.recordClock.day(environment.clock.now())
-            let therapies = try await record.entries(Therapy.self)
-                .sorted { ($0.start, $0.id) > ($1.start, $1.id) }
-            let paging = PortalPaging(request, total: therapies.count)
-            let entries = paging.slice(therapies).map { therapy in
-                RecordTherapiesPage.Entry(id: therapy.id, name: therapy.name, start: therapy.start,
-                                          type: PortalText.text("portal.record.therapyType.\(therapy.type.rawValue)", language),
-                                          ongoing: therapy.isOngoing(on: today), end: therapy.end, note: therapy.note)
+            return try list(try await record.entries(Therapy.self).sorted { ($0.start, $0.id) > ($1.start, $1.id) }) { therapy in
+                RecordTherapyRow(id: therapy.id, name: therapy.name, start: therapy.start,
+                                 type: PortalText.text("portal.record.therapyType.\(therapy.type.rawValue)", language),
+                                 ongoing: therapy.isOngoing(on: today), end: therapy.end, note: therapy.note)
             }
-            return try page(RecordTherapiesPage(entries: entries, empty: therapies.isEmpty,
-                                                paging: paging.pager(path: "/record/\(kind.path)", language: language)),
-                            visit, notice: notice)
         case .audiograms:
-            let audiograms = Self.newestFirst(try await record.entries(Audiogram.self))
-            let paging = PortalPaging(request, total: audiograms.count)
-            let entries = paging.slice(audiograms).map { audiogram in
-                RecordAudiogramsPage.Entry(id: audiogram.id, date: audiogram.date, left: Self.average(audiogram, .left),
-                                           right: Self.average(audiogram, .right), grade: gradeText(audiogram, language))
+            return try list(Self.newestFirst(try await record.entries(Audiogram.self))) { audiogram in
+                RecordAudiogramRow(id: audiogram.id, date: audiogram.date, left: Self.average(audiogram, .left),
+                                   right: Self.average(audiogram, .right), grade: gradeText(audiogram, language))
             }
-            return try page(RecordAudiogramsPage(entries: entries, empty: audiograms.isEmpty,
-                                                 paging: paging.pager(path: "/record/\(kind.path)", language: language)),
-                            visit, notice: notice)
         }
     }
 

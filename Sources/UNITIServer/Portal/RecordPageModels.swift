@@ -14,54 +14,44 @@ struct RecordOverviewPage: PortalPage {
     var latestAudiogram: String?
 }
 
-/// `record-events.mustache`: one page of events, newest first.
-struct RecordEventsPage: PortalPage {
-    var template: String { "record-events" }
+/// `record-events.mustache`, `record-therapies.mustache`, `record-audiograms.mustache`: one
+/// page of a kind's entries (events and audiograms newest first, therapies by latest start).
+struct RecordListPage<Entry: Sendable>: PortalPage {
+    let kind: RecordPageKind
+    var template: String { "record-\(kind.path)" }
     var entries: [Entry]
+    /// The person has no entry of this kind at all (not just none on this page).
     var empty: Bool
     var paging: PortalPaging.Pager?
-
-    struct Entry: Sendable {
-        var id: String
-        var title: String
-        var at: String
-        var type: String
-        var description: String?
-    }
 }
 
-/// `record-therapies.mustache`: one page of therapies, latest start first.
-struct RecordTherapiesPage: PortalPage {
-    var template: String { "record-therapies" }
-    var entries: [Entry]
-    var empty: Bool
-    var paging: PortalPaging.Pager?
-
-    struct Entry: Sendable {
-        var id: String
-        var name: String
-        var start: String
-        var type: String
-        var ongoing: Bool
-        var end: String?
-        var note: String?
-    }
+/// An event as its list shows it.
+struct RecordEventRow: Sendable {
+    var id: String
+    var title: String
+    var at: String
+    var type: String
+    var description: String?
 }
 
-/// `record-audiograms.mustache`: one page of audiograms, newest first, with averages and grade.
-struct RecordAudiogramsPage: PortalPage {
-    var template: String { "record-audiograms" }
-    var entries: [Entry]
-    var empty: Bool
-    var paging: PortalPaging.Pager?
+/// A therapy as its list shows it.
+struct RecordTherapyRow: Sendable {
+    var id: String
+    var name: String
+    var start: String
+    var type: String
+    var ongoing: Bool
+    var end: String?
+    var note: String?
+}
 
-    struct Entry: Sendable {
-        var id: String
-        var date: String
-        var left: String
-        var right: String
-        var grade: String
-    }
+/// An audiogram as its list shows it: the date, each ear's average and the grade.
+struct RecordAudiogramRow: Sendable {
+    var id: String
+    var date: String
+    var left: String
+    var right: String
+    var grade: String
 }
 
 /// `record-audiogram.mustache`: one audiogram's thresholds, averages and grade beside its
