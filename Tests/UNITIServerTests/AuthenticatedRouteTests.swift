@@ -9,6 +9,21 @@ import UNITIProtocol
 /// The authenticated route group (issue 28.3): every API route but those that lead to a session
 /// gets its caller from ``BearerAuthenticator`` and refuses a request without one, whoever wrote
 /// the handler. Walking the router's routes makes a route added later outside the group fail here.
+/// A route of a router as the route-walking tests name and call it: "METHOD /path", and the path
+/// with its parameters filled in.
+struct NamedRoute {
+    var name: String
+    var method: HTTPRequest.Method
+    var uri: String
+
+    static func all(_ router: Router<ServerRequestContext>) -> [NamedRoute] {
+        router.routes.map { route in
+            let uri = "/" + route.path.components.map { $0.description.hasPrefix("{") ? "1" : $0.description }.joined(separator: "/")
+            return NamedRoute(name: "\(route.method) \(route.path)", method: route.method, uri: uri)
+        }
+    }
+}
+
 @Suite("The authenticated API group (issue 28.3)", .timeLimit(.minutes(5)))
 struct AuthenticatedRouteTests {
     /// The routes anyone may call: the ones that lead to a session, the API's description, the
@@ -21,11 +36,8 @@ struct AuthenticatedRouteTests {
 
     /// The API's routes (the portal has its own sign-in), as "METHOD /path" with the path's
     /// parameters filled in.
-    static func routes(_ environment: ServerEnvironment) -> [(name: String, method: HTTPRequest.Method, uri: String)] {
-        ServerApplication.router(environment: environment, portal: false).routes.map { route in
-            let uri = "/" + route.path.components.map { $0.description.hasPrefix("{") ? "1" : $0.description }.joined(separator: "/")
-            return ("\(route.method) \(route.path)", route.method, uri)
-        }
+    static func routes(_ environment: ServerEnvironment) -> [NamedRoute] {
+        NamedRoute.all(ServerApplication.router(environment: environment, portal: false))
     }
 
     @Test("every API route outside the open ones answers a missing, unknown or non-bearer token with the JSON 401")

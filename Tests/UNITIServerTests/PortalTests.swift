@@ -272,7 +272,8 @@ struct PortalTests {
             #expect(!text.contains("{{&"), "\(file.lastPathComponent) uses {{& }}")
         }
         let templates = try PortalTemplates.shipped.get()
-        let html = try templates.render("error", ["t": PortalText.templateTable("en"), "error": "<img src=x onerror=alert(1)>"])
+        let visit = PortalVisit(language: "en", session: nil, csrfToken: "", secure: false, path: "/")
+        let html = try templates.render(ErrorPage(), PortalLayout(visit, error: "<img src=x onerror=alert(1)>"))
         #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"))
     }
 

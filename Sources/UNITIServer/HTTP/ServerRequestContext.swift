@@ -6,7 +6,7 @@ import NIOCore
 /// The request context of every route: Hummingbird's core storage, the server's body limit
 /// (1 MiB: a batch of a few hundred sheets fits, a runaway upload is refused with 413), the TCP
 /// peer, the client address the throttles count (``ClientAddressMiddleware``), the caller of
-/// the authenticated API (``BearerAuthenticator``), and the JSON coding every API route reads
+/// the authenticated API (``BearerAuthenticator``), the portal's visitor (``PortalSessionMiddleware``), and the JSON coding every API route reads
 /// bodies and writes payloads with (``APIRequestDecoder``, ``JSONCoding/encoder()``).
 public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext, AuthRequestContext {
     public var coreContext: CoreRequestContextStorage
@@ -17,6 +17,9 @@ public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext,
     /// Who sent the request: the peer, or behind a trusted proxy the address it names
     /// (``TrustedProxies``); nil without a peer, and then nothing is counted per client address.
     public var clientAddress: ClientAddress?
+    /// The portal's visitor (language, session, CSRF token), on the portal's pages
+    /// (``PortalSessionMiddleware``); nil elsewhere.
+    var portalVisit: PortalVisit?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

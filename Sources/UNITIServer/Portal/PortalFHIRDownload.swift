@@ -16,9 +16,8 @@ import UNITIProtocol
 /// Times are written in the zone of the person's newest sheet (its UTC offset), else in UTC:
 /// the server keeps no time zone of its own for a person.
 extension PortalRoutes {
-    func exportFHIR(_ request: Request) async throws -> Response {
-        guard let (visit, session) = try await signedIn(request) else { return Self.toLogin }
-        let bundle = try await healthRecordBundle(session.account, language: visit.language)
+    func exportFHIR(_ context: ServerRequestContext) async throws -> Response {
+        let bundle = try await healthRecordBundle(try context.participant.account, language: try context.visit.language)
         var body = Data()
         let writer = FHIRCollectionWriter(timestamp: bundle.timestamp) { body.append($0) }
         try bundle.forEachEntry { try writer.append($0) }

@@ -11,13 +11,19 @@ struct PortalForm {
 
     subscript(_ name: String) -> String { fields[name] ?? "" }
 
-    static func read(_ request: Request) async throws -> PortalForm {
-        var request = request
+    /// The form of a request; its body is collected into `request`, so a second read (the
+    /// handler's, after ``PortalCSRFCheck``) costs no I/O.
+    static func read(_ request: inout Request) async throws -> PortalForm {
         let type = request.headers[.contentType]?.lowercased() ?? ""
         guard type.hasPrefix("application/x-www-form-urlencoded") else { return PortalForm(fields: [:]) }
         let body = try await request.collectBody(upTo: maximumBytes)
         let text = String(buffer: body)
         let fields = (try? URLEncodedFormDecoder().decode([String: String].self, from: text)) ?? [:]
         return PortalForm(fields: fields)
+    }
+
+    static func read(_ request: Request) async throws -> PortalForm {
+        var request = request
+        return try await read(&request)
     }
 }

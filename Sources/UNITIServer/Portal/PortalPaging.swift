@@ -5,7 +5,7 @@ import Hummingbird
 /// `/data` and each kind of health-record entry. No list page grows with the person's data; a
 /// page number past the end shows the last page, and one below 1 the first.
 ///
-/// The template side is the `pager` partial, fed by ``values(path:language:)``.
+/// The template side is the `pager` partial, fed by ``pager(path:language:)``.
 struct PortalPaging {
     static let size = 50
 
@@ -37,12 +37,19 @@ struct PortalPaging {
         entries.dropFirst(offset).prefix(Self.size)
     }
 
-    /// The `pager` partial's values: absent for a list that fits one page.
-    func values(path: String, language: String) -> [String: Any] {
-        guard pages > 1 else { return [:] }
-        var paging: [String: Any] = ["text": PortalText.text("portal.paging.page", language, ["page": "\(number)", "pages": "\(pages)"])]
-        if number > 1 { paging["newer"] = "\(path)?page=\(number - 1)" }
-        if number < pages { paging["older"] = "\(path)?page=\(number + 1)" }
-        return ["paging": paging]
+    /// The `pager` partial's values: nil for a list that fits one page (the partial shows nothing).
+    func pager(path: String, language: String) -> Pager? {
+        guard pages > 1 else { return nil }
+        return Pager(text: PortalText.text("portal.paging.page", language, ["page": "\(number)", "pages": "\(pages)"]),
+                     newer: number > 1 ? "\(path)?page=\(number - 1)" : nil,
+                     older: number < pages ? "\(path)?page=\(number + 1)" : nil)
+    }
+
+    /// What the `pager` partial shows as `paging`: where the page stands and the links to the
+    /// pages beside it.
+    struct Pager: Sendable {
+        var text: String
+        var newer: String?
+        var older: String?
     }
 }

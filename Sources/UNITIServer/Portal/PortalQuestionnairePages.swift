@@ -20,53 +20,42 @@ extension PortalRoutes {
     static let portalClientVersion = "uniti-portal 0.2.0"
 
     func registerQuestionnairePages(on group: RouterGroup<ServerRequestContext>) {
-        group.get("portal.js") { _, _ in try portalScript() }
-        group.get("questionnaires") { request, _ in try await questionnaireList(request) }
+        group.get("questionnaires") { request, context in try await questionnaireList(request, context) }
         group.get("questionnaires/:id") { request, context in try await questionnairePage(request, context) }
         group.post("questionnaires/:id") { request, context in try await questionnairePost(request, context) }
     }
 
     private var questionnaires: PortalQuestionnaires { PortalQuestionnaires(environment: environment) }
 
-    private func portalScript() throws -> Response {
-        let script = try PortalTemplates.shipped.get().script
-        return Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "public, max-age=3600"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: script)))
-    }
-
     // MARK: The list
 
-    private func questionnaireList(_ request: Request) async throws -> Response {
-        guard let (visit, session) = try await signedIn(request) else { return Response(status: .seeOther, headers: [.location: "/login"]) }
-        let userId = session.account.id
+    private func questionnaireList(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let visit = try context.visit, userId = try context.participant.account.id
         let finished = try await questionnaires.lastFinished(userId: userId)
-        var baseline: [[String: Any]] = []
-        var study: [[String: Any]] = []
+        var baseline: [QuestionnaireListPage.Entry] = []
+        var study: [QuestionnaireListPage.Entry] = []
         for questionnaire in try await questionnaires.available(userId: userId) {
             let draft = try await questionnaires.draft(of: questionnaire, userId: userId)
-            var entry: [String: Any] = ["title": questionnaire.definition.title.text(in: visit.language),
-                                        "href": "/questionnaires/\(questionnaire.id)", "id": questionnaire.id]
+            var entry = QuestionnaireListPage.Entry(title: questionnaire.definition.title.text(in: visit.language),
+                                                    href: "/questionnaires/\(questionnaire.id)", id: questionnaire.id, state: "")
             let done = finished[questionnaire.id] ?? draft.flatMap { $0.draft.sheet.isPartial ? nil : $0.draft.sheet.endedAt }
             let t = { (key: String, values: [String: String]) in PortalText.text("portal.questionnaire.state.\(key)", visit.language, values) }
             if !questionnaire.active {
-                entry["state"] = t("closed", [:])
-                entry["closed"] = true
+                entry.state = t("closed", [:])
+                entry.closed = true
             } else if questionnaire.isOneTime, let done {
-                entry["state"] = t("done", ["date": done.minuteText])
-                entry["done"] = true
+                entry.state = t("done", ["date": done.minuteText])
+                entry.done = true
             } else if let draft, draft.draft.sheet.isPartial {
-                entry["state"] = t("started", ["count": String(draft.draft.sheet.answers.count)])
+                entry.state = t("started", ["count": String(draft.draft.sheet.answers.count)])
             } else if let done {
-                entry["state"] = t("again", ["date": done.minuteText])
+                entry.state = t("again", ["date": done.minuteText])
             } else {
-                entry["state"] = t("open", [:])
+                entry.state = t("open", [:])
             }
             if questionnaire.isBaseline { baseline.append(entry) } else { study.append(entry) }
         }
-        var values: [String: Any] = ["baseline": baseline, "hasBaseline": !baseline.isEmpty, "study": study, "hasStudy": !study.isEmpty,
-                                     "hasNone": baseline.isEmpty && study.isEmpty]
-        values.merge(notice(request, visit.language)) { $1 }
-        return try page("questionnaires", visit, values)
+        return try page(QuestionnaireListPage(baseline: baseline, study: study), visit, notice: notice(request, visit.language))
     }
 
     // MARK: One questionnaire
@@ -104,13 +93,13 @@ extension PortalRoutes {
     }
 
     private func questionnairePage(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        guard let (visit, session) = try await signedIn(request) else { return Response(status: .seeOther, headers: [.location: "/login"]) }
+        let visit = try context.visit, session = try context.participant
         let questionnaire = try await ownQuestionnaire(context, session)
         let stored = try await questionnaires.draft(of: questionnaire, userId: session.account.id)
         if let done = try await finishedAt(questionnaire, stored: stored, userId: session.account.id) {
-            return try page("questionnaire", visit, header(questionnaire, visit).merging([
-                "finished": PortalText.text("portal.questionnaire.finishedOn", visit.language, ["date": done.minuteText]),
-            ]) { $1 })
+            var finished = header(questionnaire, visit)
+            finished.finished = PortalText.text("portal.questionnaire.finishedOn", visit.language, ["date": done.minuteText])
+            return try page(finished, visit)
         }
         let draft = openDraft(stored, of: questionnaire)
         let answers = draft?.sheet.answers ?? [:]
@@ -128,11 +117,12 @@ extension PortalRoutes {
                 position = .end
             }
         }
-        var values = notice(request, visit.language)
+        var draftNote: String?
         if let draft, !draft.sheet.answers.isEmpty || !draft.visited.isEmpty {
-            values["draftNote"] = PortalText.text("portal.questionnaire.draftNote", visit.language)
+            draftNote = PortalText.text("portal.questionnaire.draftNote", visit.language)
         }
-        return try questionnaireForm(questionnaire, visit, position: position, shown: answers.mapValues(\.value), problems: [:], extra: values)
+        return try questionnaireForm(questionnaire, visit, position: position, shown: answers.mapValues(\.value), problems: [:],
+                                     notice: notice(request, visit.language), draftNote: draftNote)
     }
 
     /// Where a one-at-a-time questionnaire stands: at one item, or at the end (the finish button);
@@ -149,46 +139,47 @@ extension PortalRoutes {
         return definition.items.indices.filter { definition.items[$0].element.isQuestion && visible.contains(definition.items[$0].label) }
     }
 
-    private func header(_ questionnaire: PortalQuestionnaire, _ visit: PortalVisit) -> [String: Any] {
-        var values: [String: Any] = ["title": questionnaire.definition.title.text(in: visit.language),
-                                    "action": "/questionnaires/\(questionnaire.id)"]
-        if let intro = questionnaire.definition.intro?.text(in: visit.language), !intro.isEmpty { values["intro"] = intro }
-        if !questionnaire.active { values["closed"] = PortalText.text("portal.questionnaire.state.closed", visit.language, [:]) }
-        return values
+    private func header(_ questionnaire: PortalQuestionnaire, _ visit: PortalVisit) -> QuestionnairePage {
+        let intro = questionnaire.definition.intro?.text(in: visit.language)
+        return QuestionnairePage(
+            title: questionnaire.definition.title.text(in: visit.language), action: "/questionnaires/\(questionnaire.id)",
+            intro: intro?.isEmpty == false ? intro : nil,
+            closed: questionnaire.active ? nil : PortalText.text("portal.questionnaire.state.closed", visit.language, [:]))
     }
 
-    private func questionnaireForm(_ questionnaire: PortalQuestionnaire, _ visit: PortalVisit, status: HTTPResponse.Status = .ok, position: Position,
-                      shown: [String: AnswerValue], problems: [String: PortalAnswerProblem], extra: [String: Any] = [:]) throws -> Response {
+    /// The form at `position`; `error` (else the count of `problems`) and `notice` are the layout's lines.
+    private func questionnaireForm(_ questionnaire: PortalQuestionnaire, _ visit: PortalVisit, status: HTTPResponse.Status = .ok,
+                                   position: Position, shown: [String: AnswerValue], problems: [String: PortalAnswerProblem],
+                                   notice: String? = nil, error: String? = nil, draftNote: String? = nil) throws -> Response {
         let definition = questionnaire.definition
         let view = PortalQuestionnaireView(definition: definition, language: visit.language, shown: shown, problems: problems)
-        var values = header(questionnaire, visit)
-        values["fillable"] = questionnaire.active
+        var form = header(questionnaire, visit)
+        form.fillable = questionnaire.active
+        form.draftNote = draftNote
         switch position {
         case .all:
-            values["items"] = view.items(Array(definition.items.indices), conditions: true)
-            values["onePage"] = true
+            form.items = view.items(Array(definition.items.indices), conditions: true)
+            form.onePage = true
         case .item(let index):
             // Display items right before the question belong to it (a headline, an instruction).
             var first = index
             while first > 0, !definition.items[first - 1].element.isQuestion { first -= 1 }
-            values["items"] = view.items(Array(first...index), conditions: false)
-            values["stepMode"] = true
-            values["at"] = String(index)
+            form.items = view.items(Array(first...index), conditions: false)
+            form.stepMode = true
+            form.at = String(index)
             let questions = visibleQuestions(definition, shown)
             let place = (questions.firstIndex(of: index) ?? 0) + 1
-            values["progress"] = PortalText.text("portal.questionnaire.progress", visit.language,
-                                                 ["position": String(place), "total": String(max(questions.count, place))])
-            if place > 1 { values["hasBack"] = true }
+            form.progress = PortalText.text("portal.questionnaire.progress", visit.language,
+                                            ["position": String(place), "total": String(max(questions.count, place))])
+            form.hasBack = place > 1
         case .end:
-            values["items"] = [[String: Any]]()
-            values["end"] = true
-            values["hasBack"] = true
+            form.items = []
+            form.end = true
+            form.hasBack = true
         }
-        if !problems.isEmpty {
-            values["error"] = PortalText.text("portal.questionnaire.problems", visit.language, ["count": String(problems.count)])
-        }
-        values.merge(extra) { $1 }
-        return try page("questionnaire", visit, status: status, values)
+        let problemsLine = problems.isEmpty ? nil
+            : PortalText.text("portal.questionnaire.problems", visit.language, ["count": String(problems.count)])
+        return try page(form, visit, status: status, notice: notice, error: error ?? problemsLine)
     }
 
     // MARK: Saving
@@ -202,8 +193,7 @@ extension PortalRoutes {
     }
 
     private func questionnairePost(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let (form, visit) = try await checkedForm(request)
-        guard let session = visit.session else { return visit.redirect(to: "/login") }
+        let form = try await PortalForm.read(request), visit = try context.visit, session = try context.participant
         let userId = session.account.id
         let questionnaire = try await ownQuestionnaire(context, session)
         let definition = questionnaire.definition
@@ -291,7 +281,7 @@ extension PortalRoutes {
         if position == .all, form["utcOffset"].isEmpty,
            definition.items.contains(where: { $0.element.isQuestion && visible.contains($0.label) && !before.contains($0.label) }) {
             return try questionnaireForm(questionnaire, visit, position: position, shown: read.shown, problems: [:],
-                                         extra: ["notice": PortalText.text("portal.questionnaire.moreQuestions", visit.language)])
+                                         notice: PortalText.text("portal.questionnaire.moreQuestions", visit.language))
         }
         var sheet = draft.sheet
         sheet.isPartial = false
@@ -303,7 +293,7 @@ extension PortalRoutes {
         } catch {
             guard let (status, message) = Self.explain(error, visit.language) else { throw error }
             return try questionnaireForm(questionnaire, visit, status: status, position: position, shown: read.shown, problems: [:],
-                            extra: ["error": message])
+                                         error: message)
         }
         // The finished sheet in the draft's place ends the draft on every device.
         try await questionnaires.save(QuestionnaireDraft(sheet: sheet, visited: []), of: questionnaire, userId: userId,

@@ -8,9 +8,9 @@ import UNITIProtocol
 /// (``HealthRecordProblem``, from `TinnitusNavigatorShared`) and worded by the portal's strings.
 ///
 /// Topics: the overview; one list, form and delete confirmation per kind; the audiogram page and
-/// its picture. Every page needs a login (``signedIn(_:)``), every change is a POST with the
-/// CSRF field (``checkedForm(_:)``), and an id that is not one of the person's entries is a 404,
-/// whoever's it is.
+/// its picture. Every page is in the signed-in group (``RequirePortalSignIn``), every change is a
+/// POST with the CSRF field (``PortalCSRFCheck``), and an id that is not one of the person's
+/// entries is a 404, whoever's it is. The view models are in `RecordPageModels.swift`.
 ///
 /// The audiogram picture is the module's SVG (`AudiogramSVG`), served from a route of its own as
 /// `image/svg+xml` and shown with `<img>`: templates only ever print escaped values, so the
@@ -18,18 +18,26 @@ import UNITIProtocol
 /// nothing, whatever it contains.
 extension PortalRoutes {
     func registerRecordPages(on group: RouterGroup<ServerRequestContext>) {
-        group.get("record") { request, _ in try await recordOverview(request) }
+        group.get("record") { _, context in try await recordOverview(context) }
         for kind in RecordPageKind.allCases {
-            group.get("record/\(kind.path)") { request, _ in try await recordList(kind, request) }
-            group.get("record/\(kind.path)/new") { request, _ in try await recordForm(kind, id: nil, request) }
-            group.post("record/\(kind.path)") { request, _ in try await recordSave(kind, id: nil, request) }
-            group.get("record/\(kind.path)/:id/edit") { request, context in try await recordForm(kind, id: context.parameters.get("id"), request) }
-            group.post("record/\(kind.path)/:id") { request, context in try await recordSave(kind, id: context.parameters.get("id"), request) }
-            group.get("record/\(kind.path)/:id/delete") { request, context in try await recordDeletion(kind, id: context.parameters.get("id"), request) }
-            group.post("record/\(kind.path)/:id/delete") { request, context in try await recordDelete(kind, id: context.parameters.get("id"), request) }
+            group.get("record/\(kind.path)") { request, context in try await recordList(kind, request, context) }
+            group.get("record/\(kind.path)/new") { _, context in try await recordForm(kind, id: nil, context) }
+            group.post("record/\(kind.path)") { request, context in try await recordSave(kind, id: nil, request, context) }
+            group.get("record/\(kind.path)/:id/edit") { _, context in try await recordForm(kind, id: context.parameters.get("id"), context) }
+            group.post("record/\(kind.path)/:id") { request, context in
+                try await recordSave(kind, id: context.parameters.get("id"), request, context)
+            }
+            group.get("record/\(kind.path)/:id/delete") { _, context in
+                try await recordDeletion(kind, id: context.parameters.get("id"), context)
+            }
+            group.post("record/\(kind.path)/:id/delete") { _, context in
+                try await recordDelete(kind, id: context.parameters.get("id"), context)
+            }
         }
         // `/record/audiograms/<id>` is the page, `/record/audiograms/<id>.svg` its picture.
-        group.get("record/audiograms/:id") { request, context in try await audiogramPage(context.parameters.get("id") ?? "", request) }
+        group.get("record/audiograms/:id") { request, context in
+            try await audiogramPage(context.parameters.get("id") ?? "", request, context)
+        }
     }
 
     // MARK: Reading
@@ -38,96 +46,74 @@ extension PortalRoutes {
         PortalHealthRecord(store: environment.store, clock: environment.clock, userId: session.account.id)
     }
 
-    private static var loginRedirect: Response { Response(status: .seeOther, headers: [.location: "/login"]) }
-
     private static func notFound() -> PortalRefusal { PortalRefusal(status: .notFound, messageKey: "portal.record.error.notFound") }
 
     /// The record's notice after a redirect (`?done=saved`), only from the record's own strings.
-    private func recordNotice(_ request: Request, _ language: String) -> [String: Any] {
-        guard let name = request.uri.queryParameters["done"].map(String.init), ["saved", "deleted"].contains(name) else { return [:] }
-        return ["notice": PortalText.text("portal.record.notice.\(name)", language)]
+    private func recordNotice(_ request: Request, _ language: String) -> String? {
+        guard let name = request.uri.queryParameters["done"].map(String.init), ["saved", "deleted"].contains(name) else { return nil }
+        return PortalText.text("portal.record.notice.\(name)", language)
     }
 
-    private func recordOverview(_ request: Request) async throws -> Response {
-        guard let (visit, session) = try await signedIn(request) else { return Self.loginRedirect }
-        let record = healthRecord(session)
+    private func recordOverview(_ context: ServerRequestContext) async throws -> Response {
+        let visit = try context.visit
+        let record = healthRecord(try context.participant)
         let events = try await record.entries(HealthEvent.self)
         let therapies = try await record.entries(Therapy.self)
         let audiograms = try await record.entries(Audiogram.self)
         let today = visit.recordClock.day(environment.clock.now())
         let text = { (key: String, values: [String: String]) in PortalText.text("portal.record.overview.\(key)", visit.language, values) }
-        var values: [String: Any] = [
-            "events": text("events", ["count": "\(events.count)"]),
-            "therapies": text("therapies", ["count": "\(therapies.count)",
-                                            "ongoing": "\(therapies.filter { $0.isOngoing(on: today) }.count)"]),
-            "audiograms": text("audiograms", ["count": "\(audiograms.count)"]),
-        ]
+        var overview = RecordOverviewPage(
+            events: text("events", ["count": "\(events.count)"]),
+            therapies: text("therapies", ["count": "\(therapies.count)", "ongoing": "\(therapies.filter { $0.isOngoing(on: today) }.count)"]),
+            audiograms: text("audiograms", ["count": "\(audiograms.count)"]))
         if let latest = Self.newestFirst(events).first {
-            values["latestEvent"] = text("latestEvent", ["title": latest.title, "at": visit.recordClock.minute(latest.at)])
+            overview.latestEvent = text("latestEvent", ["title": latest.title, "at": visit.recordClock.minute(latest.at)])
         }
         if let latest = Self.newestFirst(audiograms).first {
-            values["latestAudiogram"] = text("latestAudiogram", ["date": latest.date, "grade": gradeText(latest, visit.language)])
+            overview.latestAudiogram = text("latestAudiogram", ["date": latest.date, "grade": gradeText(latest, visit.language)])
         }
-        return try page("record", visit, values)
+        return try page(overview, visit)
     }
 
-    private func recordList(_ kind: RecordPageKind, _ request: Request) async throws -> Response {
-        guard let (visit, session) = try await signedIn(request) else { return Self.loginRedirect }
-        let record = healthRecord(session)
+    private func recordList(_ kind: RecordPageKind, _ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let visit = try context.visit
+        let record = healthRecord(try context.participant)
         let language = visit.language
-        var values = recordNotice(request, language)
+        let notice = recordNotice(request, language)
+        // One page of `all` (already in its order) as the kind's list shows it.
+        func list<Entry, Row: Sendable>(_ all: [Entry], _ row: (Entry) -> Row) throws -> Response {
+            let paging = PortalPaging(request, total: all.count)
+            return try page(RecordListPage(kind: kind, entries: paging.slice(all).map(row), empty: all.isEmpty,
+                                           paging: paging.pager(path: "/record/\(kind.path)", language: language)),
+                            visit, notice: notice)
+        }
         switch kind {
         case .events:
-            let events = Self.newestFirst(try await record.entries(HealthEvent.self))
-            // Absent, not empty, where there is nothing: a section shows for any string.
-            let shown = Self.pagedEntries(events, kind, request, language, into: &values)
-            values["entries"] = shown.map { event -> [String: Any] in
-                var entry: [String: Any] = ["id": event.id, "title": event.title, "at": visit.recordClock.minute(event.at),
-                                            "type": PortalText.text("portal.record.eventType.\(event.type.rawValue)", language)]
-                entry["description"] = event.description
-                return entry
+            return try list(Self.newestFirst(try await record.entries(HealthEvent.self))) { event in
+                RecordEventRow(id: event.id, title: event.title, at: visit.recordClock.minute(event.at),
+                               type: PortalText.text("portal.record.eventType.\(event.type.rawValue)", language),
+                               description: event.description)
             }
-            values["empty"] = events.isEmpty
         case .therapies:
             let today = visit.recordClock.day(environment.clock.now())
-            let therapies = try await record.entries(Therapy.self)
-                .sorted { ($0.start, $0.id) > ($1.start, $1.id) }
-            let shown = Self.pagedEntries(therapies, kind, request, language, into: &values)
-            values["entries"] = shown.map { therapy -> [String: Any] in
-                var entry: [String: Any] = ["id": therapy.id, "name": therapy.name, "start": therapy.start,
-                                            "type": PortalText.text("portal.record.therapyType.\(therapy.type.rawValue)", language),
-                                            "ongoing": therapy.isOngoing(on: today)]
-                entry["end"] = therapy.end
-                entry["note"] = therapy.note
-                return entry
+            return try list(try await record.entries(Therapy.self).sorted { ($0.start, $0.id) > ($1.start, $1.id) }) { therapy in
+                RecordTherapyRow(id: therapy.id, name: therapy.name, start: therapy.start,
+                                 type: PortalText.text("portal.record.therapyType.\(therapy.type.rawValue)", language),
+                                 ongoing: therapy.isOngoing(on: today), end: therapy.end, note: therapy.note)
             }
-            values["empty"] = therapies.isEmpty
         case .audiograms:
-            let audiograms = Self.newestFirst(try await record.entries(Audiogram.self))
-            let shown = Self.pagedEntries(audiograms, kind, request, language, into: &values)
-            values["entries"] = shown.map { audiogram -> [String: Any] in
-                ["id": audiogram.id, "date": audiogram.date,
-                 "left": Self.average(audiogram, .left), "right": Self.average(audiogram, .right),
-                 "grade": gradeText(audiogram, language)]
+            return try list(Self.newestFirst(try await record.entries(Audiogram.self))) { audiogram in
+                RecordAudiogramRow(id: audiogram.id, date: audiogram.date, left: Self.average(audiogram, .left),
+                                   right: Self.average(audiogram, .right), grade: gradeText(audiogram, language))
             }
-            values["empty"] = audiograms.isEmpty
         }
-        return try page("record-\(kind.path)", visit, values)
     }
 
-    /// The entries of the page the request asks for, with the pager's values added to `values`.
-    private static func pagedEntries<Entry>(_ entries: [Entry], _ kind: RecordPageKind, _ request: Request, _ language: String,
-                                            into values: inout [String: Any]) -> ArraySlice<Entry> {
-        let paging = PortalPaging(request, total: entries.count)
-        values.merge(paging.values(path: "/record/\(kind.path)", language: language)) { _, new in new }
-        return paging.slice(entries)
-    }
-
-    private func audiogramPage(_ name: String, _ request: Request) async throws -> Response {
-        guard let (visit, session) = try await signedIn(request) else { return Self.loginRedirect }
+    private func audiogramPage(_ name: String, _ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let visit = try context.visit
         let picture = name.hasSuffix(".svg")
         let id = picture ? String(name.dropLast(4)) : name
-        guard let audiogram = try await healthRecord(session).entry(Audiogram.self, id: id) else {
+        guard let audiogram = try await healthRecord(try context.participant).entry(Audiogram.self, id: id) else {
             throw Self.notFound()
         }
         let language = visit.language
@@ -140,23 +126,14 @@ extension PortalRoutes {
             return Response(status: .ok, headers: [.contentType: "image/svg+xml; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(string: renderer.document(plot))))
         }
-        let rows: [[String: Any]] = audiogram.thresholds.map { values in
-            let left: String = values.left.map { "\($0)" } ?? "–"
-            let right: String = values.right.map { "\($0)" } ?? "–"
-            return ["hz": "\(values.hz)", "left": left, "right": right]
+        let rows = audiogram.thresholds.map { values in
+            AudiogramPage.Threshold(hz: "\(values.hz)", left: values.left.map { "\($0)" } ?? "–", right: values.right.map { "\($0)" } ?? "–")
         }
-        var values = recordNotice(request, language)
-        values["note"] = audiogram.note
-        values["id"] = audiogram.id
-        values["date"] = audiogram.date
-        values["rows"] = rows
-        values["left"] = Self.average(audiogram, .left)
-        values["right"] = Self.average(audiogram, .right)
-        values["grade"] = gradeText(audiogram, language)
-        values["width"] = MarkupText.number(renderer.geometry.width)
-        values["height"] = MarkupText.number(renderer.geometry.height)
-        values["alt"] = label("title")
-        return try page("record-audiogram", visit, values)
+        let shown = AudiogramPage(
+            id: audiogram.id, date: audiogram.date, note: audiogram.note, rows: rows,
+            left: Self.average(audiogram, .left), right: Self.average(audiogram, .right), grade: gradeText(audiogram, language),
+            width: MarkupText.number(renderer.geometry.width), height: MarkupText.number(renderer.geometry.height), alt: label("title"))
+        return try page(shown, visit, notice: recordNotice(request, language))
     }
 
     static func newestFirst(_ events: [HealthEvent]) -> [HealthEvent] {
@@ -182,9 +159,9 @@ extension PortalRoutes {
 
     // MARK: Forms
 
-    private func recordForm(_ kind: RecordPageKind, id: String?, _ request: Request) async throws -> Response {
-        guard let (visit, session) = try await signedIn(request) else { return Self.loginRedirect }
-        let record = healthRecord(session)
+    private func recordForm(_ kind: RecordPageKind, id: String?, _ context: ServerRequestContext) async throws -> Response {
+        let visit = try context.visit
+        let record = healthRecord(try context.participant)
         var draft = RecordFormDraft(kind: kind, id: id, language: visit.language, clock: visit.recordClock)
         if let id {
             switch kind {
@@ -203,15 +180,14 @@ extension PortalRoutes {
         } else {
             draft.fields[kind == .therapies ? "start" : "date"] = visit.recordClock.day(environment.clock.now())
         }
-        return try page("record-\(kind.singular)-form", visit, draft.values())
+        return try page(draft.page(), visit)
     }
 
     /// Checks the posted form by the shared rules; saves only when nothing is wrong, else shows
     /// the form again with what was typed and each problem beside its field.
-    private func recordSave(_ kind: RecordPageKind, id: String?, _ request: Request) async throws -> Response {
-        let (form, visit) = try await checkedForm(request)
-        guard let session = visit.session else { return visit.redirect(to: "/login") }
-        let record = healthRecord(session)
+    private func recordSave(_ kind: RecordPageKind, id: String?, _ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let form = try await PortalForm.read(request), visit = try context.visit
+        let record = healthRecord(try context.participant)
         var draft = RecordFormDraft(kind: kind, id: id, language: visit.language, clock: visit.recordClock, form: form)
         let now = environment.clock.now()
         let saved: String? = switch kind {
@@ -226,9 +202,8 @@ extension PortalRoutes {
             // An audiogram is shown with its picture; the others in their list.
             return visit.redirect(to: kind == .audiograms ? "/record/audiograms/\(saved)?done=saved" : "/record/\(kind.path)?done=saved")
         }
-        var values = draft.values()
-        values["error"] = PortalText.text("portal.record.error.notSaved", visit.language)
-        return try page("record-\(kind.singular)-form", visit, status: .unprocessableContent, values)
+        return try page(draft.page(), visit, status: .unprocessableContent,
+                        error: PortalText.text("portal.record.error.notSaved", visit.language))
     }
 
     /// Saves the entry `make` builds from the id and the stored version (nil for a new one);
@@ -245,19 +220,17 @@ extension PortalRoutes {
 
     // MARK: Deleting
 
-    private func recordDeletion(_ kind: RecordPageKind, id: String?, _ request: Request) async throws -> Response {
-        guard let (visit, session) = try await signedIn(request) else { return Self.loginRedirect }
-        let name = try await entryName(kind, id: id ?? "", healthRecord(session))
-        return try page("record-delete", visit, [
-            "action": "/record/\(kind.path)/\(id ?? "")/delete", "back": "/record/\(kind.path)",
-            "question": PortalText.text("portal.record.delete.\(kind.singular)", visit.language, ["name": name]),
-        ])
+    private func recordDeletion(_ kind: RecordPageKind, id: String?, _ context: ServerRequestContext) async throws -> Response {
+        let visit = try context.visit
+        let name = try await entryName(kind, id: id ?? "", healthRecord(try context.participant))
+        return try page(RecordDeletePage(
+            action: "/record/\(kind.path)/\(id ?? "")/delete", back: "/record/\(kind.path)",
+            question: PortalText.text("portal.record.delete.\(kind.singular)", visit.language, ["name": name])), visit)
     }
 
-    private func recordDelete(_ kind: RecordPageKind, id: String?, _ request: Request) async throws -> Response {
-        let (_, visit) = try await checkedForm(request)
-        guard let session = visit.session else { return visit.redirect(to: "/login") }
-        let record = healthRecord(session)
+    private func recordDelete(_ kind: RecordPageKind, id: String?, _ context: ServerRequestContext) async throws -> Response {
+        let visit = try context.visit
+        let record = healthRecord(try context.participant)
         let id = id ?? ""
         _ = try await entryName(kind, id: id, record)
         switch kind {

@@ -8,8 +8,12 @@ import UNITIProtocol
 /// rules, messages, mailed codes, sessions and the login throttle are shared with the apps.
 ///
 /// Topics: the visit (language, session, CSRF); account pages (register, activate, login,
-/// forgotten password, logout); the start page; the language switch. Later slices
-/// (questionnaires, health record, data download) add their pages here behind ``signedIn(_:)``.
+/// forgotten password, logout); the start page; the language switch.
+///
+/// The routes come in three groups (``register(on:)``): the style sheet and script, which need
+/// no visitor; the public pages, where ``PortalSessionMiddleware`` resolves the session and
+/// ``PortalCSRFCheck`` checks every posted form; and the signed-in pages, the same plus
+/// ``RequirePortalSignIn``, so no handler checks a session itself (a test walks the routes).
 struct PortalRoutes: Sendable {
     let environment: ServerEnvironment
     let csrfKeys: CSRFKeys
@@ -25,26 +29,36 @@ struct PortalRoutes: Sendable {
 
     func register(on group: RouterGroup<ServerRequestContext>) {
         group.add(middleware: SecurityHeaders())
-        group.add(middleware: PortalErrorPages(routes: self))
-        group.get("portal.css") { _, _ in try styleSheet() }
-        group.get("/") { request, _ in try await start(request) }
-        group.get("login") { request, _ in try await show("login", request) }
-        group.post("login") { request, context in try await login(request, context) }
-        group.post("reactivate") { request, context in try await reactivate(request, context) }
-        group.get("register") { request, _ in try await show("register", request) }
-        group.post("register") { request, context in try await register(request, context) }
-        group.get("activate") { request, _ in try await show("activate", request) }
-        group.post("activate") { request, _ in try await activate(request) }
-        group.get("password/forgot") { request, _ in try await show("forgot", request) }
-        group.post("password/forgot") { request, context in try await forgotPassword(request, context) }
-        group.get("password/reset") { request, _ in try await show("reset", request) }
-        group.post("password/reset") { request, _ in try await resetPassword(request) }
-        group.post("logout") { request, _ in try await logout(request) }
-        group.post("language") { request, _ in try await switchLanguage(request) }
-        registerQuestionnairePages(on: group)
-        registerRecordPages(on: group)
-        registerAccountPages(on: group)
+        // What every page loads: no visitor is looked up for these.
+        group.get("portal.css") { _, _ in try asset(\.styleSheet, type: "text/css; charset=utf-8") }
+        group.get("portal.js") { _, _ in try asset(\.script, type: "text/javascript; charset=utf-8") }
+        let pages = group.group()
+            .add(middleware: PortalSessionMiddleware(routes: self))
+            .add(middleware: PortalErrorPages(routes: self))
+            .add(middleware: PortalCSRFCheck(keys: csrfKeys))
+        pages.get("login") { request, context in try await show(request, context) { _ in LoginPage() } }
+        pages.post("login") { request, context in try await login(request, context) }
+        pages.post("reactivate") { request, context in try await reactivate(request, context) }
+        pages.get("register") { request, context in try await show(request, context) { _ in RegisterPage() } }
+        pages.post("register") { request, context in try await register(request, context) }
+        pages.get("activate") { request, context in try await show(request, context) { ActivatePage(code: $0) } }
+        pages.post("activate") { request, context in try await activate(request, context) }
+        pages.get("password/forgot") { request, context in try await show(request, context) { _ in ForgotPasswordPage() } }
+        pages.post("password/forgot") { request, context in try await forgotPassword(request, context) }
+        pages.get("password/reset") { request, context in try await show(request, context) { ResetPasswordPage(code: $0) } }
+        pages.post("password/reset") { request, context in try await resetPassword(request, context) }
+        pages.post("logout") { request, context in try await logout(request, context) }
+        pages.post("language") { request, context in try await switchLanguage(request, context) }
+        // Every page below needs a session; without one, the login page.
+        let signedIn = pages.group().add(middleware: RequirePortalSignIn())
+        signedIn.get("/") { request, context in try await start(request, context) }
+        registerQuestionnairePages(on: signedIn)
+        registerAccountPages(on: signedIn)
+        registerRecordPages(on: signedIn)
     }
+
+    /// Where a visitor without a session is sent from a signed-in page.
+    static var toLogin: Response { Response(status: .seeOther, headers: [.location: "/login"]) }
 
     // MARK: The visit
 
@@ -74,17 +88,6 @@ struct PortalRoutes: Sendable {
         return visit
     }
 
-    /// A posted form with the visit, or the 403 page when its CSRF token is missing or wrong.
-    func checkedForm(_ request: Request) async throws -> (PortalForm, PortalVisit) {
-        let visit = try await visit(request)
-        let form = try await PortalForm.read(request)
-        guard try await csrfKeys.csrf().accepts(submitted: form.fields[CSRF.fieldName], sessionHash: visit.session?.storedHash,
-                           visitorCookie: request.cookies[CSRF.visitorCookie]?.value) else {
-            throw PortalRefusal(status: .forbidden, messageKey: "portal.error.csrf")
-        }
-        return (form, visit)
-    }
-
     /// The visitor's language, from the switch's cookie or `Accept-Language` (``PortalText``).
     static func language(_ request: Request) -> String {
         PortalText.language(cookie: request.cookies[PortalText.languageCookie]?.value, acceptLanguage: request.headers[.acceptLanguage])
@@ -96,17 +99,17 @@ struct PortalRoutes: Sendable {
         request.uri.scheme == .https || request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https"
     }
 
-    func page(_ name: String, _ visit: PortalVisit, status: HTTPResponse.Status = .ok, _ values: [String: Any] = [:]) throws -> Response {
-        let html = try PortalTemplates.shipped.get().render(name, visit.values(values))
+    /// The page shown with the layout's values of this visit (and a notice or error line).
+    func page(_ page: some PortalPage, _ visit: PortalVisit, status: HTTPResponse.Status = .ok,
+              notice: String? = nil, error: String? = nil) throws -> Response {
+        let html = try PortalTemplates.shipped.get().render(page, PortalLayout(visit, notice: notice, error: error))
         return visit.html(html, status: status)
     }
 
     /// The page for an account step that failed: the form again, with the one-line reason.
-    func failed(_ name: String, _ visit: PortalVisit, _ error: any Error, _ values: [String: Any] = [:]) throws -> Response {
+    func failed(_ page: some PortalPage, _ visit: PortalVisit, _ error: any Error) throws -> Response {
         guard let (status, message) = Self.explain(error, visit.language) else { throw error }
-        var values = values
-        values["error"] = message
-        return try page(name, visit, status: status, values)
+        return try self.page(page, visit, status: status, error: message)
     }
 
     /// The status and localized line for an account error (the API's code names the string); nil
@@ -130,63 +133,55 @@ struct PortalRoutes: Sendable {
     /// A notice named in the query after a redirect (`?notice=activated`): the text of
     /// `portal.notice.<name>`; names without such a string (or not a plain word) show nothing,
     /// so a crafted link cannot put words on a page.
-    func notice(_ request: Request, _ language: String) -> [String: Any] {
+    func notice(_ request: Request, _ language: String) -> String? {
         guard let name = request.uri.queryParameters["notice"].map(String.init),
-              !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber }) else { return [:] }
+              !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber }) else { return nil }
         let key = "portal.notice.\(name)"
         let text = PortalText.text(key, language)
-        return text == key ? [:] : ["notice": text]
+        return text == key ? nil : text
     }
 
     // MARK: Pages
 
-    private func styleSheet() throws -> Response {
-        let css = try PortalTemplates.shipped.get().styleSheet
-        return Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: css)))
+    /// A shipped file every page loads (`portal.css`, `portal.js`), cached by the browser for an hour.
+    private func asset(_ file: KeyPath<PortalTemplates, Data>, type: String) throws -> Response {
+        let data = try PortalTemplates.shipped.get()[keyPath: file]
+        return Response(status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=3600"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// A form page for visitors; a logged-in visitor goes to the start page instead.
-    func show(_ name: String, _ request: Request) async throws -> Response {
-        let visit = try await visit(request, renewingVisitorToken: request.uri.queryParameters["notice"] == "loggedOut")
+    /// A form page for visitors, given the code of a mailed link (`/activate?code=…`: it fills
+    /// the form; only the POST spends it); a logged-in visitor goes to the start page instead.
+    func show<Page: PortalPage>(_ request: Request, _ context: ServerRequestContext, _ form: (String?) -> Page) async throws -> Response {
+        let visit = try context.visit
         if visit.session != nil { return visit.redirect(to: "/") }
-        var values = notice(request, visit.language)
-        // A mailed link (`/activate?code=…`) fills the form; only the POST spends the code.
-        if let code = request.uri.queryParameters["code"].map(String.init), (1...64).contains(code.count),
-           code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
-            values["code"] = code
+        let code = request.uri.queryParameters["code"].map(String.init).flatMap { code in
+            (1...64).contains(code.count) && code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) ? code : nil
         }
-        return try page(name, visit, values)
+        return try page(form(code), visit, notice: notice(request, visit.language))
     }
 
-    /// The visit of a logged-in person, or nil (the caller redirects to the login page).
-    func signedIn(_ request: Request) async throws -> (PortalVisit, PortalSession)? {
-        let visit = try await visit(request)
-        guard let session = visit.session else { return nil }
-        return (visit, session)
-    }
-
-    private func start(_ request: Request) async throws -> Response {
-        guard let (visit, session) = try await signedIn(request) else { return Response(status: .seeOther, headers: [.location: "/login"]) }
-        var studies: [[String: Any]] = []
+    private func start(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let visit = try context.visit, session = try context.participant
+        var studies: [StartPage.Membership] = []
         for (studyId, status) in try await environment.store.memberships(userId: session.account.id).sorted(by: { $0.key < $1.key }) {
             let title = try await environment.store.study(id: studyId)?.title.text(in: visit.language) ?? studyId
-            studies.append(["title": title, "status": PortalText.text("portal.membership.\(status.rawValue)", visit.language)])
+            studies.append(.init(title: title, status: PortalText.text("portal.membership.\(status.rawValue)", visit.language)))
         }
-        return try page("start", visit, notice(request, visit.language).merging(["studies": studies, "hasStudies": !studies.isEmpty]) { $1 })
+        return try page(StartPage(studies: studies), visit, notice: notice(request, visit.language))
     }
 
     private func login(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let (form, visit) = try await checkedForm(request)
+        let form = try await PortalForm.read(request), visit = try context.visit
         let login = form["login"]
         do {
             let account = try await accounts.accountForLogin(login: login, password: form["password"], client: context.clientAddress)
             return try await signIn(account, visit)
         } catch let error as APIError where error.code == "account_deactivated" {
             // The password was right (it is checked first), so the person may bring the account back.
-            return try page("reactivate", visit, status: .forbidden, ["login": login])
+            return try page(ReactivatePage(login: login), visit, status: .forbidden)
         } catch {
-            return try failed("login", visit, error, ["login": login])
+            return try failed(LoginPage(login: login), visit, error)
         }
     }
 
@@ -200,58 +195,57 @@ struct PortalRoutes: Sendable {
     /// The reactivation form's answer: the password again (it is never carried from the login
     /// form, not even hidden in the page), then the account is active and the person signed in.
     private func reactivate(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let (form, visit) = try await checkedForm(request)
+        let form = try await PortalForm.read(request), visit = try context.visit
         let login = form["login"]
         do {
             let account = try await accounts.reactivate(login: login, password: form["password"], client: context.clientAddress)
             return try await signIn(account, visit, notice: "reactivated")
         } catch {
-            return try failed("reactivate", visit, error, ["login": login])
+            return try failed(ReactivatePage(login: login), visit, error)
         }
     }
 
     /// A taken address leads to the same page as a new one (``AccountService/register(username:email:password:language:client:)``).
     private func register(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let (form, visit) = try await checkedForm(request)
-        let echo: [String: Any] = ["username": form["username"], "email": form["email"]]
+        let form = try await PortalForm.read(request), visit = try context.visit
+        let echo = RegisterPage(username: form["username"], email: form["email"])
         guard form["password"] == form["passwordRepeat"] else {
-            return try page("register", visit, status: .unprocessableContent,
-                            echo.merging(["error": PortalText.text("portal.error.passwordsDiffer", visit.language)]) { $1 })
+            return try page(echo, visit, status: .unprocessableContent, error: PortalText.text("portal.error.passwordsDiffer", visit.language))
         }
         do {
             try await accounts.register(username: form["username"], email: form["email"], password: form["password"],
                                         language: visit.language, client: context.clientAddress)
             return visit.redirect(to: "/activate?notice=registered")
         } catch {
-            return try failed("register", visit, error, echo)
+            return try failed(echo, visit, error)
         }
     }
 
-    private func activate(_ request: Request) async throws -> Response {
-        let (form, visit) = try await checkedForm(request)
+    private func activate(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let form = try await PortalForm.read(request), visit = try context.visit
         do {
             try await accounts.activate(code: form["code"].trimmingCharacters(in: .whitespacesAndNewlines))
             return visit.redirect(to: "/login?notice=activated")
         } catch {
-            return try failed("activate", visit, error)
+            return try failed(ActivatePage(), visit, error)
         }
     }
 
     private func forgotPassword(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let (form, visit) = try await checkedForm(request)
+        let form = try await PortalForm.read(request), visit = try context.visit
         do {
             try await accounts.startPasswordReset(email: form["email"], client: context.clientAddress)
             return visit.redirect(to: "/password/reset?notice=resetMailSent")
         } catch {
-            return try failed("forgot", visit, error, ["email": form["email"]])
+            return try failed(ForgotPasswordPage(email: form["email"]), visit, error)
         }
     }
 
-    private func resetPassword(_ request: Request) async throws -> Response {
-        let (form, visit) = try await checkedForm(request)
+    private func resetPassword(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let form = try await PortalForm.read(request), visit = try context.visit
         guard form["password"] == form["passwordRepeat"] else {
-            return try page("reset", visit, status: .unprocessableContent,
-                            ["error": PortalText.text("portal.error.passwordsDiffer", visit.language)])
+            return try page(ResetPasswordPage(), visit, status: .unprocessableContent,
+                            error: PortalText.text("portal.error.passwordsDiffer", visit.language))
         }
         do {
             try await accounts.confirmPasswordReset(code: form["code"].trimmingCharacters(in: .whitespacesAndNewlines),
@@ -259,12 +253,12 @@ struct PortalRoutes: Sendable {
             // The reset ended every session; the browser forgets its cookie too.
             return visit.redirect(to: "/login?notice=passwordChanged", setting: [sessions.expiredCookie(secure: visit.secure)])
         } catch {
-            return try failed("reset", visit, error)
+            return try failed(ResetPasswordPage(), visit, error)
         }
     }
 
-    private func logout(_ request: Request) async throws -> Response {
-        let (_, visit) = try await checkedForm(request)
+    private func logout(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let visit = try context.visit
         if let session = visit.session { try await sessions.end(session) }
         // The page it leads to renews the visitor cookie, which evicts the start page from the
         // browser's back/forward cache (see ``visit(_:renewingVisitorToken:)``).
@@ -273,8 +267,8 @@ struct PortalRoutes: Sendable {
 
     /// Sets the language cookie and returns to the page the switch was on (a path of this site
     /// only, ``sameSitePath(_:)``, so the form cannot be used to send a visitor elsewhere).
-    private func switchLanguage(_ request: Request) async throws -> Response {
-        let (form, visit) = try await checkedForm(request)
+    private func switchLanguage(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let form = try await PortalForm.read(request), visit = try context.visit
         let language = form["language"]
         guard PortalText.languages.contains(language) else {
             throw PortalRefusal(status: .unprocessableContent, messageKey: "portal.error.invalid_language")
@@ -313,33 +307,35 @@ struct PortalErrorPages: RouterMiddleware {
                 next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch is PortalSignInRequired {
+            return PortalRoutes.toLogin
         } catch let refusal as PortalRefusal {
-            return try await errorPage(request, refusal.status, PortalText.text(refusal.messageKey, PortalRoutes.language(request)))
+            let message = PortalText.text(refusal.messageKey, PortalRoutes.language(request))
+            return try await routes.errorPage(request, context.portalVisit, refusal.status, message)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             // A form over ``PortalForm/maximumBytes``: the limit in words a person can act on.
             let language = PortalRoutes.language(request)
             let size = PortalText.size(PortalForm.maximumBytes, language)
-            return try await errorPage(request, .contentTooLarge, PortalText.text("portal.error.tooLarge", language, ["size": size]))
+            let message = PortalText.text("portal.error.tooLarge", language, ["size": size])
+            return try await routes.errorPage(request, context.portalVisit, .contentTooLarge, message)
         } catch {
             if let (status, message) = PortalRoutes.explain(error, PortalRoutes.language(request)) {
-                return try await errorPage(request, status, message)
+                return try await routes.errorPage(request, context.portalVisit, status, message)
             }
             if let error = error as? any HTTPResponseError, error.status.code < 500 { throw error }
             context.logger.error("portal request failed: \(String(describing: error))")
-            return try await errorPage(request, .internalServerError, PortalText.text("portal.error.internal", PortalRoutes.language(request)))
+            let message = PortalText.text("portal.error.internal", PortalRoutes.language(request))
+            return try await routes.errorPage(request, context.portalVisit, .internalServerError, message)
         }
-    }
-
-    private func errorPage(_ request: Request, _ status: HTTPResponse.Status, _ message: String) async throws -> Response {
-        try await routes.errorPage(request, status, message)
     }
 }
 
 extension PortalRoutes {
-    /// The error page with a one-line message, in the visitor's language.
-    func errorPage(_ request: Request, _ status: HTTPResponse.Status, _ message: String) async throws -> Response {
-        let visit = try await visit(request)
-        return try page("error", visit, status: status, ["error": message])
+    /// The error page with a one-line message, in the visitor's language: for the visit the
+    /// request already has, else (an address no route has) for one resolved now.
+    func errorPage(_ request: Request, _ known: PortalVisit?, _ status: HTTPResponse.Status, _ message: String) async throws -> Response {
+        let visit = if let known { known } else { try await visit(request) }
+        return try page(ErrorPage(), visit, status: status, error: message)
     }
 }
 
@@ -356,7 +352,7 @@ struct PortalFallbackPages: RouterMiddleware {
         } catch let error as HTTPError where (error.status == .notFound || error.status == .methodNotAllowed)
                     && !request.uri.path.hasPrefix("/api/") && request.uri.path != "/health" {
             let message = PortalText.text("portal.error.notFound", PortalRoutes.language(request))
-            var response = try await routes.errorPage(request, error.status, message)
+            var response = try await routes.errorPage(request, nil, error.status, message)
             SecurityHeaders<ServerRequestContext>.apply(to: &response)
             return response
         }

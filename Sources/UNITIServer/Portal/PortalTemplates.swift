@@ -3,7 +3,8 @@ import Mustache
 
 /// The portal's pages: the mustache templates shipped in `Resources/Portal`, parsed once.
 ///
-/// Every page inherits `layout` (`{{<layout}}`) and fills its `title` and `main` blocks. Values
+/// Every page inherits `layout` (`{{<layout}}`) and fills its `title` and `main` blocks with the
+/// values of its view model (``PortalPage``) and the layout's (``PortalLayout``). Values
 /// reach HTML only through `{{ }}`, which escapes `& < > " '`; no template may use `{{{ }}}` or
 /// `{{& }}` (a test reads them all), so escaping is never a page's own job.
 struct PortalTemplates: Sendable {
@@ -37,10 +38,10 @@ struct PortalTemplates: Sendable {
         script = try Data(contentsOf: directory.appendingPathComponent("portal.js"))
     }
 
-    /// The page `name` filled with `values`; throws when there is no such template.
-    func render(_ name: String, _ values: [String: Any]) throws -> String {
-        guard let html = library.render(values, withTemplate: name) else {
-            throw PortalTemplateError("no portal template named \(name)")
+    /// The page in its layout; throws when there is no template of the page's name.
+    func render<Page: PortalPage>(_ page: Page, _ layout: PortalLayout) throws -> String {
+        guard let html = library.render(PortalDocument(shared: layout, page: page), withTemplate: page.template) else {
+            throw PortalTemplateError("no portal template named \(page.template)")
         }
         return html
     }

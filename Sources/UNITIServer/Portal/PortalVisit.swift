@@ -3,8 +3,8 @@ import Hummingbird
 
 /// What one request to the portal knows about its visitor: the language, the session (if
 /// logged in), the CSRF token its forms carry, and the cookies the response must set (a new
-/// visitor's double-submit cookie). Built once per request by ``PortalRoutes``.
-struct PortalVisit {
+/// visitor's double-submit cookie). Built once per request by ``PortalSessionMiddleware``.
+struct PortalVisit: Sendable {
     var language: String
     var session: PortalSession?
     var csrfToken: String
@@ -29,22 +29,6 @@ struct PortalVisit {
 
     /// Reads and writes record times in the visitor's zone.
     var recordClock: RecordClock { RecordClock(timeZone: timeZone) }
-
-    /// The values every page's layout needs, merged with the page's own.
-    func values(_ page: [String: Any]) -> [String: Any] {
-        var values: [String: Any] = [
-            "t": PortalText.templateTable(language),
-            "language": language,
-            "csrf": csrfToken,
-            "path": path,
-            "languages": PortalText.languages.map { code -> [String: Any] in
-                ["code": code, "name": PortalText.text("portal.language.\(code)", code), "current": code == language]
-            },
-        ]
-        if let session { values["user"] = ["username": session.account.username] }
-        values.merge(page) { _, new in new }
-        return values
-    }
 
     /// An HTML response with the visit's pending cookies.
     func html(_ body: String, status: HTTPResponse.Status = .ok) -> Response {

@@ -148,33 +148,28 @@ struct RecordFormDraft {
     // MARK: The page
 
     /// What the form template shows: the typed values, the problems, the choices.
-    func values() -> [String: Any] {
-        var values: [String: Any] = [
-            "fields": fields, "errors": errors, "editing": id != nil,
-            "action": id.map { "/record/\(kind.path)/\($0)" } ?? "/record/\(kind.path)",
-            "back": "/record/\(kind.path)",
-        ]
-        if let general = errors["form"] { values["formError"] = general }
+    func page() -> RecordFormPage {
+        var page = RecordFormPage(kind: kind, fields: fields, errors: errors, editing: id != nil,
+                                  action: id.map { "/record/\(kind.path)/\($0)" } ?? "/record/\(kind.path)",
+                                  back: "/record/\(kind.path)", formError: errors["form"])
         switch kind {
         case .events:
-            values["types"] = HealthEvent.Kind.allCases.map { type -> [String: Any] in
-                ["value": type.rawValue, "label": PortalText.text("portal.record.eventType.\(type.rawValue)", language),
-                 "selected": fields["type"] == type.rawValue]
+            page.types = HealthEvent.Kind.allCases.map { type in
+                .init(value: type.rawValue, label: PortalText.text("portal.record.eventType.\(type.rawValue)", language),
+                      selected: fields["type"] == type.rawValue)
             }
         case .therapies:
-            values["types"] = Therapy.Kind.allCases.map { type -> [String: Any] in
-                ["value": type.rawValue, "label": PortalText.text("portal.record.therapyType.\(type.rawValue)", language),
-                 "selected": fields["type"] == type.rawValue]
+            page.types = Therapy.Kind.allCases.map { type in
+                .init(value: type.rawValue, label: PortalText.text("portal.record.therapyType.\(type.rawValue)", language),
+                      selected: fields["type"] == type.rawValue)
             }
         case .audiograms:
-            values["rows"] = Audiogram.standardFrequencies.map { hz -> [String: Any] in
-                let problem = errors["left-\(hz)"] ?? errors["right-\(hz)"] ?? errors["row-\(hz)"]
-                var row: [String: Any] = ["hz": "\(hz)", "left": fields["left-\(hz)"] ?? "", "right": fields["right-\(hz)"] ?? "",
-                                          "leftInvalid": errors["left-\(hz)"] != nil, "rightInvalid": errors["right-\(hz)"] != nil]
-                if let problem { row["problem"] = problem }
-                return row
+            page.rows = Audiogram.standardFrequencies.map { hz in
+                .init(hz: "\(hz)", left: fields["left-\(hz)"] ?? "", right: fields["right-\(hz)"] ?? "",
+                      leftInvalid: errors["left-\(hz)"] != nil, rightInvalid: errors["right-\(hz)"] != nil,
+                      problem: errors["left-\(hz)"] ?? errors["right-\(hz)"] ?? errors["row-\(hz)"])
             }
         }
-        return values
+        return page
     }
 }

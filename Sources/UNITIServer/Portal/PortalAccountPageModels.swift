@@ -1,0 +1,129 @@
+import Foundation
+import UNITIProtocol
+
+// The view models of the person's own pages (``PortalRoutes/registerAccountPages(on:)``).
+// Lists carry a stored `has…` flag beside them, since a template reads stored properties only.
+
+/// `profile.mustache`: the profile form, the password change and the deactivation, each with its
+/// own error line beside it (the layout's error belongs to the profile form).
+struct ProfilePage: PortalPage {
+    var template: String { "profile" }
+    var username: String
+    var email: String
+    var firstName: String
+    var lastName: String
+    var genders: [GenderChoice]
+    var accountLanguages: [LanguageChoice]
+    var passwordError: String?
+    var deactivateError: String?
+
+    struct GenderChoice: Sendable {
+        var value: String
+        var name: String
+        var selected: Bool
+    }
+
+    struct LanguageChoice: Sendable {
+        var code: String
+        var name: String
+        var selected: Bool
+    }
+
+    /// The form filled from the account, or from what was just posted (after an error).
+    init(_ account: UserAccount, _ language: String, posted: PortalForm? = nil) {
+        let gender = posted.map { $0["gender"] } ?? account.gender.rawValue
+        let chosenLanguage = posted.map { $0["language"] } ?? account.language
+        username = posted.map { $0["username"] } ?? account.username
+        email = account.email
+        firstName = posted.map { $0["firstName"] } ?? account.firstName ?? ""
+        lastName = posted.map { $0["lastName"] } ?? account.lastName ?? ""
+        genders = Gender.allCases.map { value in
+            GenderChoice(value: value.rawValue, name: PortalText.text("portal.account.gender.\(value.rawValue)", language),
+                   selected: value.rawValue == gender)
+        }
+        accountLanguages = PortalText.languages.map { code in
+            LanguageChoice(code: code, name: PortalText.text("portal.language.\(code)", code), selected: code == chosenLanguage)
+        }
+    }
+}
+
+/// `studies.mustache`: every study with the person's standing and the form its access asks
+/// for, and the join-by-id form with its own error line and the id typed.
+struct StudiesPage: PortalPage {
+    var template: String { "studies" }
+    var studies: [Study]
+    var hasStudies: Bool
+    var joinError: String?
+    var joinStudyId: String?
+
+    init(studies: [Study]) {
+        self.studies = studies
+        hasStudies = !studies.isEmpty
+    }
+
+    struct Study: Sendable {
+        var id: String
+        var title: String
+        var access: String
+        var status: String
+        /// Not open (yet or any more) to someone who is not a member.
+        var closed: Bool
+        var joinPublic: Bool
+        var joinPassword: Bool
+        var joinRequest: Bool
+        var mayLeave: Bool
+        var leaveLabel: String
+        /// A member of a study that keeps its participants: says why there is no leave button.
+        var noLeave: Bool
+        /// Shown only to those the study lets read it, and never empty.
+        var description: String?
+        var studyError: String?
+    }
+}
+
+/// `data.mustache`: the downloads and one page of the person's sheets, newest first.
+struct DataPage: PortalPage {
+    var template: String { "data" }
+    var sheets: [Sheet]
+    var hasSheets: Bool
+    var paging: PortalPaging.Pager?
+
+    init(sheets: [Sheet], paging: PortalPaging.Pager?) {
+        self.sheets = sheets
+        hasSheets = !sheets.isEmpty
+        self.paging = paging
+    }
+
+    struct Sheet: Sendable {
+        var id: String
+        var title: String
+        var when: String
+        var partial: Bool
+    }
+}
+
+/// `sheet.mustache`: one of the person's sheets with every answer in words.
+struct SheetPage: PortalPage {
+    var template: String { "sheet" }
+    var title: String
+    var started: String
+    var ended: String?
+    var partial: Bool
+    var answers: [Answer]
+    var hasAnswers: Bool
+
+    init(title: String, started: String, ended: String?, partial: Bool, answers: [Answer]) {
+        self.title = title
+        self.started = started
+        self.ended = ended
+        self.partial = partial
+        self.answers = answers
+        hasAnswers = !answers.isEmpty
+    }
+
+    struct Answer: Sendable {
+        var question: String
+        var answer: String
+        var at: String
+    }
+}

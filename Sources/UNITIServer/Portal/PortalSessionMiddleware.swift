@@ -1,0 +1,82 @@
+import Foundation
+import Hummingbird
+
+/// Resolves the portal's session cookie once per request, before any handler: the visit
+/// (language, the signed-in person if any, the CSRF token of the page's forms, the cookies the
+/// response must set) goes on the request context, where handlers read it as `context.visit`
+/// and, on the signed-in routes, `context.participant`.
+///
+/// hummingbird-auth's `SessionMiddleware` keeps its own session values under a cookie in a
+/// persist driver; ours are rows of the `sessions` table shared with the API (hashed, ended by
+/// logout, password reset or change on every device), sliding with a 30-day cap, and the cookie
+/// is set again when a request moves the end (``PortalSessions``). So the portal keeps its own
+/// middleware of the same shape: resolve once, put the identity on the context, let a route group
+/// say that it needs one (``RequirePortalSignIn``).
+struct PortalSessionMiddleware: RouterMiddleware {
+    let routes: PortalRoutes
+
+    func handle(_ request: Request, context: ServerRequestContext,
+                next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {
+        var context = context
+        // The form pages after logout give a new double-submit cookie (see ``PortalRoutes/visit(_:renewingVisitorToken:)``).
+        let loggedOut = request.method == .get && request.uri.queryParameters["notice"] == "loggedOut"
+        context.portalVisit = try await routes.visit(request, renewingVisitorToken: loggedOut)
+        return try await next(request, context)
+    }
+}
+
+/// The gate of the signed-in pages: a visitor without a session is sent to the login page (a
+/// 303, as a browser follows it) instead of reaching the handler.
+struct RequirePortalSignIn: RouterMiddleware {
+    func handle(_ request: Request, context: ServerRequestContext,
+                next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {
+        guard context.portalVisit?.session != nil else { return PortalRoutes.toLogin }
+        return try await next(request, context)
+    }
+}
+
+/// Every form the portal accepts carries the CSRF field (``CSRF``): checked here, before the
+/// handler, for every method that may change something; a missing or wrong token is the 403
+/// page and the handler never runs. Runs after ``PortalSessionMiddleware`` (the token of a
+/// signed-in person is tied to their session) and, on the signed-in pages, before the sign-in
+/// gate, so a forged form is refused as forged whether or not a session came with it.
+struct PortalCSRFCheck: RouterMiddleware {
+    let keys: CSRFKeys
+
+    func handle(_ request: Request, context: ServerRequestContext,
+                next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {
+        guard request.method != .get, request.method != .head else { return try await next(request, context) }
+        var request = request
+        // Collected here once; the handler reads the same fields from memory.
+        let form = try await PortalForm.read(&request)
+        let visit = try context.visit
+        guard try await keys.csrf().accepts(submitted: form.fields[CSRF.fieldName], sessionHash: visit.session?.storedHash,
+                                            visitorCookie: request.cookies[CSRF.visitorCookie]?.value) else {
+            throw PortalRefusal(status: .forbidden, messageKey: "portal.error.csrf")
+        }
+        return try await next(request, context)
+    }
+}
+
+/// A signed-in page reached without a session (a handler outside the signed-in group that asks
+/// for ``ServerRequestContext/participant``): answered with the login redirect.
+struct PortalSignInRequired: Error {}
+
+extension ServerRequestContext {
+    /// The portal visit ``PortalSessionMiddleware`` resolved for this request.
+    var visit: PortalVisit {
+        get throws {
+            guard let portalVisit else { throw PortalSignInRequired() }
+            return portalVisit
+        }
+    }
+
+    /// The signed-in person of a page in the signed-in group (``RequirePortalSignIn`` has made
+    /// sure there is one; elsewhere a missing session leads to the login page).
+    var participant: PortalSession {
+        get throws {
+            guard let session = portalVisit?.session else { throw PortalSignInRequired() }
+            return session
+        }
+    }
+}
