@@ -6,8 +6,9 @@ import NIOCore
 /// The request context of every route: Hummingbird's core storage, the server's body limit
 /// (1 MiB: a batch of a few hundred sheets fits, a runaway upload is refused with 413), the TCP
 /// peer, the client address the throttles count (``ClientAddressMiddleware``), the caller of
-/// the authenticated API (``BearerAuthenticator``), the portal's visitor (``PortalSessionMiddleware``), and the JSON coding every API route reads
-/// bodies and writes payloads with (``APIRequestDecoder``, ``JSONCoding/encoder()``).
+/// the authenticated API (``BearerAuthenticator``), the portal's visitor
+/// (``PortalSessionMiddleware``), and the JSON coding every API route reads bodies and writes
+/// payloads with (``APIRequestDecoder``, ``JSONCoding/encoder()``).
 public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext, AuthRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The caller, on the routes of the authenticated group; nil elsewhere.

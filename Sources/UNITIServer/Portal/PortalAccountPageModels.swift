@@ -2,7 +2,7 @@ import Foundation
 import UNITIProtocol
 
 // The view models of the person's own pages (``PortalRoutes/registerAccountPages(on:)``).
-// Lists carry a stored `has…` flag beside them, since a template reads stored properties only.
+// A template asks whether a list is empty with swift-mustache's transform (`{{^empty(studies)}}`).
 
 /// `profile.mustache`: the profile form, the password change and the deactivation, each with its
 /// own error line beside it (the layout's error belongs to the profile form).
@@ -52,14 +52,8 @@ struct ProfilePage: PortalPage {
 struct StudiesPage: PortalPage {
     var template: String { "studies" }
     var studies: [Study]
-    var hasStudies: Bool
     var joinError: String?
     var joinStudyId: String?
-
-    init(studies: [Study]) {
-        self.studies = studies
-        hasStudies = !studies.isEmpty
-    }
 
     struct Study: Sendable {
         var id: String
@@ -85,14 +79,7 @@ struct StudiesPage: PortalPage {
 struct DataPage: PortalPage {
     var template: String { "data" }
     var sheets: [Sheet]
-    var hasSheets: Bool
     var paging: PortalPaging.Pager?
-
-    init(sheets: [Sheet], paging: PortalPaging.Pager?) {
-        self.sheets = sheets
-        hasSheets = !sheets.isEmpty
-        self.paging = paging
-    }
 
     struct Sheet: Sendable {
         var id: String
@@ -110,16 +97,6 @@ struct SheetPage: PortalPage {
     var ended: String?
     var partial: Bool
     var answers: [Answer]
-    var hasAnswers: Bool
-
-    init(title: String, started: String, ended: String?, partial: Bool, answers: [Answer]) {
-        self.title = title
-        self.started = started
-        self.ended = ended
-        self.partial = partial
-        self.answers = answers
-        hasAnswers = !answers.isEmpty
-    }
 
     struct Answer: Sendable {
         var question: String

@@ -5,18 +5,7 @@ import Foundation
 struct QuestionnaireListPage: PortalPage {
     var template: String { "questionnaires" }
     var baseline: [Entry]
-    var hasBaseline: Bool
     var study: [Entry]
-    var hasStudy: Bool
-    var hasNone: Bool
-
-    init(baseline: [Entry], study: [Entry]) {
-        self.baseline = baseline
-        self.study = study
-        hasBaseline = !baseline.isEmpty
-        hasStudy = !study.isEmpty
-        hasNone = baseline.isEmpty && study.isEmpty
-    }
 
     struct Entry: Sendable {
         var title: String

@@ -49,13 +49,6 @@ struct ErrorPage: PortalPage {
 struct StartPage: PortalPage {
     var template: String { "start" }
     var studies: [Membership]
-    /// Stored, not computed: the template reads stored properties only.
-    var hasStudies: Bool
-
-    init(studies: [Membership]) {
-        self.studies = studies
-        hasStudies = !studies.isEmpty
-    }
 
     struct Membership: Sendable {
         var title: String
