@@ -125,7 +125,7 @@ var targets: [Target] = [
     .target(
         name: "UNITIServer",
         dependencies: [
-            "UNITIProtocol", "UNITIConfigurations", "TinnitusNavigatorShared", "UNITILocalization", "CCurlSMTP", hummingbird, grdb, argumentParser,
+            "UNITIProtocol", "UNITIConfigurations", "UNITILocalization", "CCurlSMTP", hummingbird, grdb, argumentParser,
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             // The API's authentication as middleware: the identity on the request context.
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
@@ -217,10 +217,13 @@ for module in featureModules {
         path: "Modules/\(module.name)/Module"
     ))
     if modulesWithServer.contains(where: { $0.id == module.id }) {
+        // A part's own files (portal templates) in Modules/<name>/Server/Resources.
+        let hasResources = FileManager.default.fileExists(atPath: packageDirectory + "/Modules/\(module.name)/Server/Resources")
         targets.append(.target(
             name: "\(module.name)Server",
             dependencies: ["UNITIServer", "UNITIProtocol", hummingbird] + shared,
-            path: "Modules/\(module.name)/Server"
+            path: "Modules/\(module.name)/Server",
+            resources: hasResources ? [.copy("Resources")] : []
         ))
     }
     targets.append(.executableTarget(

@@ -6,6 +6,7 @@ import Testing
 import TinnitusNavigatorShared
 import UNITIProtocol
 @testable import UNITIServer
+@testable import TinnitusNavigatorServer
 
 /// The health record in the portal (`/record`, issue 15): what the pages write is the module's
 /// own record (`tn`, `<kind>:<id>`, the shared payload types), checked by the shared rules, and

@@ -48,7 +48,7 @@ struct ServerModulePartTests {
         await without.close()
     }
 
-    @Test("without the parts the server has no module routes and the shell presents study questionnaires; with them, rewards answer and tys presents them")
+    @Test("without the parts the server has no module routes, pages, links or download members and the shell presents study questionnaires; with them, all are there")
     func withoutParts() async throws {
         for modules in [ServerModules.none, serverModuleParts] {
             let installed = !modules.parts.isEmpty
@@ -65,6 +65,17 @@ struct ServerModulePartTests {
                 let members = try JSONDecoder().decode([String: JSONValue].self, from: json)
                 #expect((members["rewards"] != nil) == installed)
                 #expect(members["account"] != nil && members["sheets"] != nil)
+                // The portal: the health record's pages, link and download come with its part only.
+                let browser = PortalBrowser(client)
+                #expect(try await server.portalLogin(browser, "ada").status == .seeOther)
+                let start = try await browser.get("/")
+                #expect(start.text.contains("id=\"nav-record\"") == installed)
+                #expect(start.text.contains("id=\"nav-questionnaires\""))
+                #expect(try await browser.get("/record").status == (installed ? .ok : .notFound))
+                let data = try await browser.get("/data")
+                #expect(data.text.contains("id=\"download-fhir\"") == installed)
+                #expect(data.text.contains("id=\"download-json\""))
+                #expect(try await browser.get("/data/record.fhir.json").status == (installed ? .ok : .notFound))
             }
         }
     }

@@ -27,6 +27,16 @@ package protocol ServerModulePart: Sendable {
     /// their data download (``PersonalDataExport``): members added to the download's document
     /// (e.g. `rewards`). A part whose migrations add a table with a `user_id` must list it here.
     func personalData(userId: Int64, environment: ServerEnvironment) async throws -> [String: JSONValue]
+    /// Adds the module's pages to the portal's signed-in group (a session on the context, every
+    /// form's CSRF token checked before the handler); `portal` renders them (``PortalRoutes/page(_:_:status:notice:error:)``).
+    func registerPortal(on signedIn: RouterGroup<ServerRequestContext>, portal: PortalRoutes)
+    /// The folder of the module's portal templates (`*.mustache`), which may use the server's
+    /// (`{{<layout}}`, `{{> pager}}`); nil for none.
+    var portalTemplates: URL? { get }
+    /// The module's entries in the portal's navigation, after the questionnaires.
+    var portalNavigation: [PortalLink] { get }
+    /// Downloads the module offers on the portal's data page, after the data download.
+    var portalDownloads: [PortalLink] { get }
 }
 
 extension ServerModulePart {
@@ -34,6 +44,27 @@ extension ServerModulePart {
     package var migrations: [ServerMigration] { [] }
     package func registerAPI(on api: RouterGroup<ServerRequestContext>, environment: ServerEnvironment) {}
     package func personalData(userId: Int64, environment: ServerEnvironment) async throws -> [String: JSONValue] { [:] }
+    package func registerPortal(on signedIn: RouterGroup<ServerRequestContext>, portal: PortalRoutes) {}
+    package var portalTemplates: URL? { nil }
+    package var portalNavigation: [PortalLink] { [] }
+    package var portalDownloads: [PortalLink] { [] }
+}
+
+/// A link a module adds to the portal: where it goes, its element id, and its words from the
+/// portal's string tables (``PortalText``).
+package struct PortalLink: Sendable, Equatable {
+    package var href: String
+    package var id: String
+    package var labelKey: String
+    /// A sentence shown before the link (the data page explains each download); nil for none.
+    package var explanationKey: String?
+
+    package init(href: String, id: String, labelKey: String, explanationKey: String? = nil) {
+        self.href = href
+        self.id = id
+        self.labelKey = labelKey
+        self.explanationKey = explanationKey
+    }
 }
 
 /// One schema step of a module, written for each store (the SQL differs in types and defaults).

@@ -5,17 +5,17 @@ import Synchronization
 /// The CSRF key of every server process on one store: read from (or, the first time, made and
 /// written to) ``ServerStore`` at the first form, then kept for the life of the process.
 final class CSRFKeys: Sendable {
-    static let secretName = "portal-csrf-key"
+    package static let secretName = "portal-csrf-key"
     private let store: ServerStore
     private let clock: any ServerClock
     private let loaded = Mutex<CSRF?>(nil)
 
-    init(store: ServerStore, clock: any ServerClock) {
+    package init(store: ServerStore, clock: any ServerClock) {
         self.store = store
         self.clock = clock
     }
 
-    func csrf() async throws -> CSRF {
+    package func csrf() async throws -> CSRF {
         if let csrf = loaded.withLock({ $0 }) { return csrf }
         let bytes = try await store.secret(named: Self.secretName, now: clock.now()) {
             SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
@@ -37,28 +37,28 @@ final class CSRFKeys: Sendable {
 /// The key lives in the store (``CSRFKeys``, `server_secrets`), made once by the first process
 /// that needs it: several server processes on one database (DESIGN.md, scale-out) accept each
 /// other's tokens, and a restart leaves open forms valid.
-struct CSRF: Sendable {
-    static let fieldName = "csrf"
-    static let visitorCookie = "uniti_csrf"
+package struct CSRF: Sendable {
+    package static let fieldName = "csrf"
+    package static let visitorCookie = "uniti_csrf"
     private let key: SymmetricKey
 
-    init(key: SymmetricKey = SymmetricKey(size: .bits256)) {
+    package init(key: SymmetricKey = SymmetricKey(size: .bits256)) {
         self.key = key
     }
 
     /// The token of the forms a logged-in visitor sees.
-    func token(sessionHash: String) -> String {
+    package func token(sessionHash: String) -> String {
         SecretTokens.base64url(Data(HMAC<SHA256>.authenticationCode(for: Data("session:\(sessionHash)".utf8), using: key)))
     }
 
     /// A fresh signed double-submit value (`nonce.signature`) for a visitor without a session.
-    func newVisitorToken() -> String {
+    package func newVisitorToken() -> String {
         let nonce = SecretTokens.generate()
         return nonce + "." + signature(nonce: nonce)
     }
 
     /// Whether a cookie value is a double-submit value this server signed.
-    func isSigned(visitorToken: String) -> Bool {
+    package func isSigned(visitorToken: String) -> Bool {
         let parts = visitorToken.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return false }
         return Self.constantTimeEqual(signature(nonce: String(parts[0])), String(parts[1]))
@@ -66,7 +66,7 @@ struct CSRF: Sendable {
 
     /// Whether a submitted form may act: with a session, its token must be the session's; without
     /// one, it must equal the visitor cookie, and the cookie must carry this server's signature.
-    func accepts(submitted: String?, sessionHash: String?, visitorCookie: String?) -> Bool {
+    package func accepts(submitted: String?, sessionHash: String?, visitorCookie: String?) -> Bool {
         guard let submitted, !submitted.isEmpty else { return false }
         if let sessionHash {
             return Self.constantTimeEqual(submitted, token(sessionHash: sessionHash))
@@ -80,7 +80,7 @@ struct CSRF: Sendable {
     }
 
     /// Compares without stopping at the first difference, so timing tells nothing about a token.
-    static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
+    package static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
         let a = Array(left.utf8), b = Array(right.utf8)
         guard a.count == b.count else { return false }
         return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0

@@ -80,6 +80,24 @@ struct DataPage: PortalPage {
     var template: String { "data" }
     var sheets: [Sheet]
     var paging: PortalPaging.Pager?
+    /// The module parts' downloads (``ServerModulePart/portalDownloads``), after the data download.
+    var downloads: [Download]
+
+    init(sheets: [Sheet], paging: PortalPaging.Pager?, downloads: [PortalLink], language: String) {
+        self.sheets = sheets
+        self.paging = paging
+        self.downloads = downloads.map { link in
+            Download(href: link.href, id: link.id, label: PortalText.text(link.labelKey, language),
+                     explanation: link.explanationKey.map { PortalText.text($0, language) })
+        }
+    }
+
+    struct Download: Sendable {
+        var href: String
+        var id: String
+        var label: String
+        var explanation: String?
+    }
 
     struct Sheet: Sendable {
         var id: String

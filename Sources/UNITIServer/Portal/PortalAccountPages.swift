@@ -22,7 +22,6 @@ extension PortalRoutes {
         group.get("data") { request, context in try await dataPage(request, context) }
         group.get("data/sheets/:id") { request, context in try await sheetPage(request, context) }
         group.get("data/export.json") { _, context in try await exportData(context) }
-        group.get("data/record.fhir.json") { _, context in try await exportFHIR(context) }
     }
 
     /// The posted form of a signed-in person with the visit and the session.
@@ -183,7 +182,8 @@ extension PortalRoutes {
             rows.append(.init(id: sheet.id.uuidString.lowercased(), title: try await questionnaireTitle(sheet, visit.language),
                               when: sheet.startedAt.minuteText, partial: sheet.isPartial))
         }
-        return try self.page(DataPage(sheets: rows, paging: paging.pager(path: "/data", language: visit.language)), visit)
+        return try self.page(DataPage(sheets: rows, paging: paging.pager(path: "/data", language: visit.language),
+                                            downloads: environment.store.modules.parts.flatMap(\.portalDownloads), language: visit.language), visit)
     }
 
     /// One of the person's own sheets; another person's id is as unknown as a made-up one (404).
@@ -228,7 +228,7 @@ extension PortalRoutes {
         }
     }
 
-    func ownSheets(_ userId: Int64) async throws -> [StoredAnswerSheet] {
+    package func ownSheets(_ userId: Int64) async throws -> [StoredAnswerSheet] {
         var all: [StoredAnswerSheet] = []
         while true {
             let page = try await environment.store.sheets(userId: userId, offset: all.count, limit: 500)

@@ -3,17 +3,17 @@ import Hummingbird
 
 /// The fields of a posted HTML form (`application/x-www-form-urlencoded`). A body of another
 /// type reads as an empty form, which no CSRF check passes.
-struct PortalForm {
+package struct PortalForm {
     /// Room for a questionnaire page with its free-text answers (the size a synced record may
     /// have, which is what a questionnaire's draft becomes).
-    static let maximumBytes = ServerLimits.maximumRecordPayloadBytes
-    var fields: [String: String]
+    package static let maximumBytes = ServerLimits.maximumRecordPayloadBytes
+    package var fields: [String: String]
 
-    subscript(_ name: String) -> String { fields[name] ?? "" }
+    package subscript(_ name: String) -> String { fields[name] ?? "" }
 
     /// The form of a request; its body is collected into `request`, so a second read (the
     /// handler's, after ``PortalCSRFCheck``) costs no I/O.
-    static func read(_ request: inout Request) async throws -> PortalForm {
+    package static func read(_ request: inout Request) async throws -> PortalForm {
         let type = request.headers[.contentType]?.lowercased() ?? ""
         guard type.hasPrefix("application/x-www-form-urlencoded") else { return PortalForm(fields: [:]) }
         let body = try await request.collectBody(upTo: maximumBytes)
@@ -22,7 +22,7 @@ struct PortalForm {
         return PortalForm(fields: fields)
     }
 
-    static func read(_ request: Request) async throws -> PortalForm {
+    package static func read(_ request: Request) async throws -> PortalForm {
         var request = request
         return try await read(&request)
     }

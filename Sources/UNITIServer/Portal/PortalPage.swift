@@ -8,7 +8,7 @@ import Foundation
 /// that is nil counts as absent (a name then resolves further up the context, as a missing key
 /// did in the dictionaries these types replace), any other value is printed escaped by `{{ }}`.
 /// A `[String: String]` (the string table `t`, a form's fields) is read by key.
-protocol PortalPage: Sendable {
+package protocol PortalPage: Sendable {
     /// The template in `Resources/Portal` that shows this page.
     var template: String { get }
 }
@@ -28,6 +28,8 @@ struct PortalLayout: Sendable {
     var user: SignedInUser?
     var notice: String?
     var error: String?
+    /// The module parts' pages in the navigation, after the questionnaires.
+    var navigation: [NavigationLink]
 
     struct LanguageChoice: Sendable {
         var code: String
@@ -37,6 +39,12 @@ struct PortalLayout: Sendable {
 
     struct SignedInUser: Sendable {
         var username: String
+    }
+
+    struct NavigationLink: Sendable {
+        var href: String
+        var id: String
+        var label: String
     }
 
     init(_ visit: PortalVisit, notice: String? = nil, error: String? = nil) {
@@ -50,6 +58,7 @@ struct PortalLayout: Sendable {
         user = visit.session.map { SignedInUser(username: $0.account.username) }
         self.notice = notice
         self.error = error
+        navigation = visit.navigation.map { NavigationLink(href: $0.href, id: $0.id, label: PortalText.text($0.labelKey, visit.language)) }
     }
 }
 

@@ -6,39 +6,39 @@ import Hummingbird
 /// page number past the end shows the last page, and one below 1 the first.
 ///
 /// The template side is the `pager` partial, fed by ``pager(path:language:)``.
-struct PortalPaging {
-    static let size = 50
+package struct PortalPaging {
+    package static let size = 50
 
     /// The page shown, from 1.
-    let number: Int
+    package let number: Int
     /// How many pages the list has (at least 1, also for an empty list).
-    let pages: Int
+    package let pages: Int
 
     /// The page a request asks for, clamped to the list's `total` entries.
-    init(_ request: Request, total: Int) {
+    package init(_ request: Request, total: Int) {
         self.init(requested: Self.requested(request), total: total)
     }
 
-    init(requested: Int, total: Int) {
+    package init(requested: Int, total: Int) {
         pages = max(1, (total + Self.size - 1) / Self.size)
         number = min(max(requested, 1), pages)
     }
 
     /// The number in `?page=`, 1 when absent or not a number.
-    static func requested(_ request: Request) -> Int {
+    package static func requested(_ request: Request) -> Int {
         request.uri.queryParameters.get("page").flatMap { Int($0) } ?? 1
     }
 
     /// The first entry's position in the whole list.
-    var offset: Int { (number - 1) * Self.size }
+    package var offset: Int { (number - 1) * Self.size }
 
     /// This page's entries of a list already in its order.
-    func slice<Entry>(_ entries: [Entry]) -> ArraySlice<Entry> {
+    package func slice<Entry>(_ entries: [Entry]) -> ArraySlice<Entry> {
         entries.dropFirst(offset).prefix(Self.size)
     }
 
     /// The `pager` partial's values: nil for a list that fits one page (the partial shows nothing).
-    func pager(path: String, language: String) -> Pager? {
+    package func pager(path: String, language: String) -> Pager? {
         guard pages > 1 else { return nil }
         return Pager(text: PortalText.text("portal.paging.page", language, ["page": "\(number)", "pages": "\(pages)"]),
                      newer: number > 1 ? "\(path)?page=\(number - 1)" : nil,
@@ -47,7 +47,7 @@ struct PortalPaging {
 
     /// What the `pager` partial shows as `paging`: where the page stands and the links to the
     /// pages beside it.
-    struct Pager: Sendable {
+    package struct Pager: Sendable {
         var text: String
         var newer: String?
         var older: String?

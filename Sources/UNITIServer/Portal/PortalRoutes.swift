@@ -14,10 +14,12 @@ import UNITIProtocol
 /// no visitor; the public pages, where ``PortalSessionMiddleware`` resolves the session and
 /// ``PortalCSRFCheck`` checks every posted form; and the signed-in pages, the same plus
 /// ``RequirePortalSignIn``, so no handler checks a session itself (a test walks the routes).
-struct PortalRoutes: Sendable {
-    let environment: ServerEnvironment
+package struct PortalRoutes: Sendable {
+    package let environment: ServerEnvironment
     let csrfKeys: CSRFKeys
     let sessions: PortalSessions
+    /// The server's templates and the module parts' (``PortalTemplates/with(_:)``).
+    let templates: Result<PortalTemplates, PortalTemplateError>
     var accounts: AccountService { AccountService(environment: environment) }
     var studyService: StudyService { StudyService(environment: environment) }
 
@@ -25,6 +27,7 @@ struct PortalRoutes: Sendable {
         self.environment = environment
         self.csrfKeys = CSRFKeys(store: environment.store, clock: environment.clock)
         self.sessions = PortalSessions(environment: environment, lifetime: sessionLifetime)
+        self.templates = PortalTemplates.with(environment.store.modules)
     }
 
     func register(on group: RouterGroup<ServerRequestContext>) {
@@ -54,7 +57,9 @@ struct PortalRoutes: Sendable {
         signedIn.get("/") { request, context in try await start(request, context) }
         registerQuestionnairePages(on: signedIn)
         registerAccountPages(on: signedIn)
-        registerRecordPages(on: signedIn)
+        for part in environment.store.modules.parts {
+            part.registerPortal(on: signedIn, portal: self)
+        }
     }
 
     /// Where a visitor without a session is sent from a signed-in page.
@@ -73,6 +78,7 @@ struct PortalRoutes: Sendable {
         let session = try await sessions.current(request)
         let csrf = try await csrfKeys.csrf()
         var visit = PortalVisit(language: language, session: session, csrfToken: "", secure: secure, path: request.uri.path)
+        visit.navigation = environment.store.modules.parts.flatMap(\.portalNavigation)
         visit.timeZone = PortalVisit.timeZone(cookie: request.cookies[PortalVisit.timeZoneCookie]?.value) ?? .current
         if let session {
             visit.csrfToken = csrf.token(sessionHash: session.storedHash)
@@ -100,9 +106,9 @@ struct PortalRoutes: Sendable {
     }
 
     /// The page shown with the layout's values of this visit (and a notice or error line).
-    func page(_ page: some PortalPage, _ visit: PortalVisit, status: HTTPResponse.Status = .ok,
+    package func page(_ page: some PortalPage, _ visit: PortalVisit, status: HTTPResponse.Status = .ok,
               notice: String? = nil, error: String? = nil) throws -> Response {
-        let html = try PortalTemplates.shipped.get().render(page, PortalLayout(visit, notice: notice, error: error))
+        let html = try templates.get().render(page, PortalLayout(visit, notice: notice, error: error))
         return visit.html(html, status: status)
     }
 
@@ -293,9 +299,14 @@ extension PortalRoutes {
 }
 
 /// A request the portal refuses with a page (a forged form: 403), rendered by ``PortalErrorPages``.
-struct PortalRefusal: Error {
+package struct PortalRefusal: Error {
     var status: HTTPResponse.Status
     var messageKey: String
+
+    package init(status: HTTPResponse.Status, messageKey: String) {
+        self.status = status
+        self.messageKey = messageKey
+    }
 }
 
 /// Turns what goes wrong below a portal route into an HTML page in the visitor's language,

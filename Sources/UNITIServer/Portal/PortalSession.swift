@@ -3,12 +3,12 @@ import Hummingbird
 
 /// A browser logged in to the portal: the account, the row in `sessions`, and the stored hash of
 /// the cookie's secret (what the CSRF token is derived from).
-struct PortalSession: Sendable {
-    var account: UserAccount
-    var id: Int64
-    var storedHash: String
+package struct PortalSession: Sendable {
+    package var account: UserAccount
+    package var id: Int64
+    package var storedHash: String
     /// The session's new end when this request moved it on (the cookie is set again to match).
-    var renewedUntil: Date?
+    package var renewedUntil: Date?
 }
 
 /// Portal logins kept in the same `sessions` table as the API's tokens, and like them only as a
@@ -24,26 +24,26 @@ struct PortalSession: Sendable {
 /// out; however much it is used, it ends `refreshTokenLifetime` after the login (30 days, as a
 /// refresh token unused), when the password is asked again.
 struct PortalSessions: Sendable {
-    static let cookieName = "uniti_session"
-    let environment: ServerEnvironment
+    package static let cookieName = "uniti_session"
+    package let environment: ServerEnvironment
     /// How long a portal session lasts without a page being asked for; the cookie's Max-Age and
     /// the row's expiry agree, and move on together.
-    let lifetime: TimeInterval
+    package let lifetime: TimeInterval
 
     /// How far a session's end must move before a page writes it: one write per step of use,
     /// not one per page.
-    var renewalStep: TimeInterval { min(lifetime / 10, 15 * 60) }
+    package var renewalStep: TimeInterval { min(lifetime / 10, 15 * 60) }
 
     /// How long a login lasts at first: the idle lifetime, or less when the server's refresh
     /// lifetime (the longest any session lasts) is shorter.
-    var firstLifetime: TimeInterval { min(lifetime, environment.refreshTokenLifetime) }
+    package var firstLifetime: TimeInterval { min(lifetime, environment.refreshTokenLifetime) }
 
-    static func storedHash(of secret: String) -> String {
+    package static func storedHash(of secret: String) -> String {
         SecretTokens.hash("portal-session:" + secret)
     }
 
     /// Starts a session for the account; returns the secret for the cookie (never stored).
-    func start(userId: Int64) async throws -> String {
+    package func start(userId: Int64) async throws -> String {
         let now = environment.clock.now()
         let secret = SecretTokens.generate()
         try await environment.store.createSession(
@@ -54,7 +54,7 @@ struct PortalSessions: Sendable {
 
     /// The live session the request's cookie names, if any, of an active account, moved on
     /// (see ``renewalStep``).
-    func current(_ request: Request) async throws -> PortalSession? {
+    package func current(_ request: Request) async throws -> PortalSession? {
         guard let secret = request.cookies[Self.cookieName]?.value, !secret.isEmpty, secret.count <= 256 else { return nil }
         let hash = Self.storedHash(of: secret)
         let now = environment.clock.now()
@@ -67,24 +67,24 @@ struct PortalSessions: Sendable {
     }
 
     /// The cookie set again with a renewed session's new end; nil when the request did not move it.
-    func renewedCookie(_ session: PortalSession, _ request: Request, secure: Bool) -> Cookie? {
+    package func renewedCookie(_ session: PortalSession, _ request: Request, secure: Bool) -> Cookie? {
         guard let until = session.renewedUntil, let secret = request.cookies[Self.cookieName]?.value else { return nil }
         return cookie(secret: secret, secure: secure, maxAge: until.timeIntervalSince(environment.clock.now()))
     }
 
-    func end(_ session: PortalSession) async throws {
+    package func end(_ session: PortalSession) async throws {
         try await environment.store.revokeSession(id: session.id, now: environment.clock.now())
     }
 
     /// The session cookie: HttpOnly (no script reads it), SameSite=Lax (no cross-site POST
     /// carries it), Secure whenever the page came over TLS.
-    func cookie(secret: String, secure: Bool, maxAge: TimeInterval? = nil) -> Cookie {
+    package func cookie(secret: String, secure: Bool, maxAge: TimeInterval? = nil) -> Cookie {
         Cookie(name: Self.cookieName, value: secret, maxAge: Int(maxAge ?? firstLifetime), path: "/", secure: secure,
                httpOnly: true, sameSite: .lax)
     }
 
     /// Tells the browser to drop the session cookie.
-    func expiredCookie(secure: Bool) -> Cookie {
+    package func expiredCookie(secure: Bool) -> Cookie {
         Cookie(name: Self.cookieName, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 }

@@ -64,7 +64,7 @@ struct PortalSignInRequired: Error {}
 
 extension ServerRequestContext {
     /// The portal visit ``PortalSessionMiddleware`` resolved for this request.
-    var visit: PortalVisit {
+    package var visit: PortalVisit {
         get throws {
             guard let portalVisit else { throw PortalSignInRequired() }
             return portalVisit
@@ -73,7 +73,7 @@ extension ServerRequestContext {
 
     /// The signed-in person of a page in the signed-in group (``RequirePortalSignIn`` has made
     /// sure there is one; elsewhere a missing session leads to the login page).
-    var participant: PortalSession {
+    package var participant: PortalSession {
         get throws {
             guard let session = portalVisit?.session else { throw PortalSignInRequired() }
             return session

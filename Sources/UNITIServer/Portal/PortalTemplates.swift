@@ -22,15 +22,29 @@ struct PortalTemplates: Sendable {
         return Result { try PortalTemplates(directory: directory) }.mapError { $0 as? PortalTemplateError ?? PortalTemplateError("\($0)") }
     }()
 
-    init(directory: URL) throws {
+    /// The server's templates and those of the module parts (``ServerModulePart/portalTemplates``),
+    /// or the error saying which failed. Parsed once per router.
+    static func with(_ modules: ServerModules) -> Result<PortalTemplates, PortalTemplateError> {
+        guard let directory else { return .failure(PortalTemplateError("the portal templates are missing from the bundle")) }
+        let folders = [directory] + modules.parts.compactMap(\.portalTemplates)
+        return Result { try PortalTemplates(directory: directory, more: Array(folders.dropFirst())) }
+            .mapError { $0 as? PortalTemplateError ?? PortalTemplateError("\($0)") }
+    }
+
+    /// The templates of `directory` (with the style sheet and script) and of the folders in `more`.
+    init(directory: URL, more: [URL] = []) throws {
         var library = MustacheLibrary()
-        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
-        for file in files where file.pathExtension == "mustache" {
-            let name = file.deletingPathExtension().lastPathComponent
-            do {
-                try library.register(String(contentsOf: file, encoding: .utf8), named: name)
-            } catch {
-                throw PortalTemplateError("portal template \(name) does not parse: \(error)")
+        var names: Set<String> = []
+        for folder in [directory] + more {
+            let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            for file in files where file.pathExtension == "mustache" {
+                let name = file.deletingPathExtension().lastPathComponent
+                guard names.insert(name).inserted else { throw PortalTemplateError("portal template \(name) is shipped twice") }
+                do {
+                    try library.register(String(contentsOf: file, encoding: .utf8), named: name)
+                } catch {
+                    throw PortalTemplateError("portal template \(name) does not parse: \(error)")
+                }
             }
         }
         self.library = library

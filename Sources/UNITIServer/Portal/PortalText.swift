@@ -7,13 +7,13 @@ import UNITILocalization
 /// The language is the visitor's choice from the switch (a cookie), else the first supported
 /// language of `Accept-Language`, else English. The languages are the ones accounts may have
 /// (``AccountRules/languages``), so a registration from the portal mails in the page's language.
-enum PortalText {
-    static let languageCookie = "uniti_language"
-    static let languages: [String] = AccountRules.languages.sorted()
+package enum PortalText {
+    package static let languageCookie = "uniti_language"
+    package static let languages: [String] = AccountRules.languages.sorted()
 
     /// The text of a full key (`portal.error.csrf`) with `{name}` placeholders filled; English
     /// when the language lacks it, the key itself when both do (so a gap shows, never crashes).
-    static func text(_ key: String, _ language: String, _ values: [String: String] = [:]) -> String {
+    package static func text(_ key: String, _ language: String, _ values: [String: String] = [:]) -> String {
         var text = StringTables.text(key, language: language) ?? StringTables.text(key, language: "en") ?? key
         for (name, value) in values {
             text = text.replacingOccurrences(of: "{\(name)}", with: value)
@@ -22,14 +22,14 @@ enum PortalText {
     }
 
     /// A size in words a person can act on: whole megabytes from 1 MB on, else kilobytes ("64 kB").
-    static func size(_ bytes: Int, _ language: String) -> String {
+    package static func size(_ bytes: Int, _ language: String) -> String {
         bytes >= 1 << 20 ? text("portal.size.megabytes", language, ["count": "\(bytes >> 20)"])
             : text("portal.size.kilobytes", language, ["count": "\(bytes >> 10)"])
     }
 
     /// What templates see as `t`: every `portal.` key without its prefix, dots turned into `_`
     /// (mustache reads a dot as a step into a nested value), e.g. `{{t.login_title}}`.
-    static func templateTable(_ language: String) -> [String: String] {
+    package static func templateTable(_ language: String) -> [String: String] {
         tables[language] ?? tables["en"] ?? [:]
     }
 
@@ -47,7 +47,7 @@ enum PortalText {
     }()
 
     /// The chosen language from the cookie, else from `Accept-Language` (by weight), else English.
-    static func language(cookie: String?, acceptLanguage: String?) -> String {
+    package static func language(cookie: String?, acceptLanguage: String?) -> String {
         if let cookie, languages.contains(cookie) { return cookie }
         guard let acceptLanguage else { return "en" }
         let ranges = acceptLanguage.split(separator: ",").compactMap { part -> (tag: String, weight: Double)? in

@@ -96,7 +96,7 @@ extension ServerStore {
         }
     }
 
-    func questionnaire(id: String, version: Int) async throws -> QuestionnaireDocument? {
+    package func questionnaire(id: String, version: Int) async throws -> QuestionnaireDocument? {
         let key = "\(id)#\(version)"
         if let cached = questionnaireCache.withLock({ $0[key] }) { return cached }
         let document = try await database.row("""

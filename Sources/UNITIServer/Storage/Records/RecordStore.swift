@@ -6,6 +6,11 @@ import UNITIProtocol
 public struct RecordChange: Sendable {
     public var upsert: ModuleRecordUpsert
     public var updatedAt: Date
+
+    public init(upsert: ModuleRecordUpsert, updatedAt: Date) {
+        self.upsert = upsert
+        self.updatedAt = updatedAt
+    }
 }
 
 /// Where the generic per-user module records are kept (health-record entries, listening sessions,
@@ -23,7 +28,7 @@ public struct RecordChange: Sendable {
 ///   after every smaller one of that person is committed.
 extension ServerStore {
     /// Applies the changes in one transaction, each only when it is newer than what is stored.
-    func applyRecords(userId: Int64, changes: [RecordChange]) async throws -> [ModuleRecordBatchResult.Outcome] {
+    package func applyRecords(userId: Int64, changes: [RecordChange]) async throws -> [ModuleRecordBatchResult.Outcome] {
         let payloads = try changes.map { change -> String? in
             guard change.upsert.deleted != true, let payload = change.upsert.payload else { return nil }
             return try JSONCoding.string(payload)
@@ -57,7 +62,7 @@ extension ServerStore {
 
     /// Changes after `cursor` (a server sequence number), oldest first; with `updatedSince`, only
     /// records whose own update time is at or after it.
-    func records(userId: Int64, after cursor: Int64, moduleId: ModuleID?, updatedSince: Date?,
+    package func records(userId: Int64, after cursor: Int64, moduleId: ModuleID?, updatedSince: Date?,
                         limit: Int) async throws -> (records: [ModuleRecord], cursor: Int64, more: Bool) {
         var query: SQL = "\(ModuleRecords.select) WHERE user_id = \(userId) AND sequence > \(cursor)"
         if let moduleId { query += " AND module_id = \(moduleId.rawValue)" }

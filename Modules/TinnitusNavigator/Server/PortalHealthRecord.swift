@@ -1,6 +1,7 @@
 import Foundation
 import TinnitusNavigatorShared
 import UNITIProtocol
+import UNITIServer
 
 /// One person's TinnitusNavigator record as the portal reads and writes it: the same module
 /// records (`tn`, `<kind>:<id>`) the shell syncs through `/api/v1/records`, in the same store, so

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import TinnitusNavigatorShared
 import UNITIProtocol
+import UNITIServer
 
 /// The TinnitusNavigator health record in the browser: events, therapies and audiograms as the
 /// same synced records the shell keeps (``PortalHealthRecord``), checked by the same rules
@@ -17,7 +18,7 @@ import UNITIProtocol
 /// markup never passes through them, and an SVG shown as an image runs no script and fetches
 /// nothing, whatever it contains.
 extension PortalRoutes {
-    func registerRecordPages(on group: RouterGroup<ServerRequestContext>) {
+    package func registerRecordPages(on group: RouterGroup<ServerRequestContext>) {
         group.get("record") { _, context in try await recordOverview(context) }
         for kind in RecordPageKind.allCases {
             group.get("record/\(kind.path)") { request, context in try await recordList(kind, request, context) }
@@ -268,6 +269,11 @@ enum RecordPageKind: String, CaseIterable, Sendable {
         case .audiograms: "audiogram"
         }
     }
+}
+
+extension PortalVisit {
+    /// Reads and writes record times in the visitor's zone.
+    var recordClock: RecordClock { RecordClock(timeZone: timeZone) }
 }
 
 /// Days and minutes as the portal reads and shows them: in the visitor's time zone

@@ -1,4 +1,5 @@
 import Foundation
+import UNITIServer
 
 // The view models of the TinnitusNavigator record pages (``PortalRoutes/registerRecordPages(on:)``),
 // kept beside those pages so that they move with them into the module's server part. Optional

@@ -1,4 +1,5 @@
 import Foundation
+import UNITIServer
 import TinnitusNavigatorShared
 
 /// A health-record form as typed: the fields as text (so a wrong value is shown again as it was

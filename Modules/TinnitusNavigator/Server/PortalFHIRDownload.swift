@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import TinnitusNavigatorShared
 import UNITIProtocol
+import UNITIServer
 
 /// `/data/record.fhir.json`: the person's health data as one FHIR R4 `collection` bundle, for a
 /// doctor's or another study's system. The same mapping as the shell's `tn export --fhir`
@@ -16,7 +17,7 @@ import UNITIProtocol
 /// Times are written in the zone of the person's newest sheet (its UTC offset), else in UTC:
 /// the server keeps no time zone of its own for a person.
 extension PortalRoutes {
-    func exportFHIR(_ context: ServerRequestContext) async throws -> Response {
+    package func exportFHIR(_ context: ServerRequestContext) async throws -> Response {
         let bundle = try await healthRecordBundle(try context.participant.account, language: try context.visit.language)
         var body = Data()
         let writer = FHIRCollectionWriter(timestamp: bundle.timestamp) { body.append($0) }
