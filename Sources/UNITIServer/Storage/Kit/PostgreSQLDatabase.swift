@@ -112,6 +112,12 @@ final class PostgreSQLDatabase: StoreDatabase {
             try await connection.query(PostgreSQLDatabase.query(sql), logger: logger)
         }
 
+        func prepared<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+            var rows: [Statement.Row] = []
+            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+            return rows
+        }
+
         func lock(_ key: StoreLock) async throws {
             switch key {
             case .person(let userId, let kind):

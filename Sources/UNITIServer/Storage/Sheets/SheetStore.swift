@@ -1,7 +1,5 @@
 import Foundation
-import Synchronization
 import UNITIProtocol
-
 
 /// One sheet of a study export, with what the server knows of it besides the sheet.
 public struct ExportedSheet: Sendable {
@@ -15,17 +13,6 @@ public struct ExportedSheet: Sendable {
     /// The sheet as export rows: one per answer (``ExportRow/rows(of:participant:receivedAt:module:)``).
     public var rows: [ExportRow] {
         ExportRow.rows(of: sheet, participant: participant, receivedAt: receivedAt, module: module)
-    }
-}
-
-extension ServerStore {
-    /// A study's answers, one row each (a sheet without answers one row with empty label, value and
-    /// answer time), by participant pseudonym, then sheet start, then answer time: all at once, for
-    /// tests and small studies. The export command streams (``exportSheets(studyId:_:)``).
-    func exportRows(studyId: String) async throws -> [ExportRow] {
-        let rows = Mutex<[ExportRow]>([])
-        try await exportSheets(studyId: studyId) { exported in rows.withLock { $0 += exported.rows } }
-        return rows.withLock { $0 }
     }
 }
 
