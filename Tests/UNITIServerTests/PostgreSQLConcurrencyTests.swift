@@ -293,8 +293,8 @@ struct PostgreSQLConcurrencyTests {
         let cluster = try PostgresCluster.shared()
         let url = try cluster.createDatabase()
         let database = String(url.split(separator: "/").last!)
-        async let one = StoreLocation(parsing: url).open()
-        async let two = StoreLocation(parsing: url).open()
+        async let one = StoreLocation(parsing: url).open(now: Date())
+        async let two = StoreLocation(parsing: url).open(now: Date())
         let stores = try await [one, two]
         #expect(try cluster.query("SELECT identifier FROM schema_migrations ORDER BY identifier", database: database)
                 == PostgreSQLMigrations.steps.map(\.identifier).sorted())
@@ -302,7 +302,7 @@ struct PostgreSQLConcurrencyTests {
 
         _ = try cluster.query("INSERT INTO schema_migrations VALUES ('pg99-from-the-future', 0)", database: database)
         do {
-            let store = try await StoreLocation(parsing: url).open()
+            let store = try await StoreLocation(parsing: url).open(now: Date())
             await store.close()
             Issue.record("a database with an unknown schema step was opened")
         } catch {

@@ -24,7 +24,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             }
         case .postgres:
             let url = try PostgresCluster.shared().createDatabase()
-            return OpenedStore(store: try await StoreLocation(parsing: url).open(), location: url) {}
+            return OpenedStore(store: try await StoreLocation(parsing: url).open(now: Date()), location: url) {}
         }
     }
 }
@@ -43,7 +43,7 @@ struct OpenedStore {
 
     /// A second store on the same data, as a second server process opens it.
     func reopen() async throws -> ServerStore {
-        try await StoreLocation(parsing: location).open()
+        try await StoreLocation(parsing: location).open(now: Date())
     }
 }
 

@@ -39,10 +39,13 @@ public final class ServerStore: Sendable {
     }
 
     /// Connects to PostgreSQL (the pool opens connections as needed) and brings the schema up to
-    /// date. Throws when the database cannot be reached or was written by a newer server.
-    public static func postgres(_ location: StoreLocation.PostgresLocation, maximumConnections: Int = 20) async throws -> ServerStore {
-        let database = try await PostgreSQLDatabase(location: location, maximumConnections: maximumConnections,
-                                                    migrate: PostgreSQLMigrations.migrate)
+    /// date (a step run now recorded as applied at `now`). Throws when the database cannot be
+    /// reached or was written by a newer server.
+    public static func postgres(_ location: StoreLocation.PostgresLocation, maximumConnections: Int = 20,
+                                now: Date) async throws -> ServerStore {
+        let database = try await PostgreSQLDatabase(location: location, maximumConnections: maximumConnections) { client, logger in
+            try await PostgreSQLMigrations.migrate(client, logger: logger, now: now)
+        }
         return ServerStore(database: database)
     }
 

@@ -69,13 +69,14 @@ public enum StoreLocation: Sendable, Equatable {
         return components.string ?? text
     }
 
-    /// Opens the store (creating and migrating its schema as needed).
-    public func open() async throws -> ServerStore {
+    /// Opens the store (creating and migrating its schema as needed; on PostgreSQL a step run
+    /// now is recorded as applied at `now`).
+    public func open(now: Date) async throws -> ServerStore {
         switch self {
         case .sqlite(let path):
             return try ServerStore(sqlitePath: path)
         case .postgres(let location):
-            return try await ServerStore.postgres(location)
+            return try await ServerStore.postgres(location, now: now)
         }
     }
 }

@@ -27,8 +27,8 @@ final class PostgreSQLDatabase: StoreDatabase {
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = .seconds(10)
         // No JIT compilation: it starts above a planner cost that a comparison over 10,000
-        // participants reaches, compiles anew for every statement (tens of milliseconds, more
-        // than the statement itself takes) and is lost when the statement ends.
+        // participants reaches, compiles anew for every statement (which took longer than the
+        // statement itself) and is lost when the statement ends.
         configuration.options.additionalStartupParameters = [("jit", "off")]
         var logger = Logger(label: "uniti-server.postgres")
         logger.logLevel = .warning
