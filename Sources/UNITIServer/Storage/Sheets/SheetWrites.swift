@@ -60,8 +60,11 @@ extension ServerStore {
             self.userId = userId
             self.receivedAt = receivedAt
             sheets = validated.map { ($0.sheet.id.uuidString.lowercased(), $0.sheet) }
-            self.sheetRows = try JSONCoding.string(sheetRows)
-            self.answerRows = try JSONCoding.string(answerRows)
+            // Read by the statements only, so without ``JSONCoding``'s sorted keys, which an
+            // upload would pay for in every object.
+            let encoder = JSONEncoder()
+            self.sheetRows = String(decoding: try encoder.encode(sheetRows), as: UTF8.self)
+            self.answerRows = String(decoding: try encoder.encode(answerRows), as: UTF8.self)
         }
 
         /// Each sheet's outcome: stored when its client id is among those stored now, else a duplicate.
