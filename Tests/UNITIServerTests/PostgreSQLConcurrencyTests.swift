@@ -288,21 +288,26 @@ struct PostgreSQLConcurrencyTests {
         }
     }
 
-    @Test("two processes opening a new database at once both migrate it; a database from a newer server is refused, untouched")
+    @Test("""
+        two processes opening a new database at once both migrate it, each step recorded at the time the caller gave; \
+        a database from a newer server is refused, untouched
+        """)
     func migrations() async throws {
         let cluster = try PostgresCluster.shared()
         let url = try cluster.createDatabase()
         let database = String(url.split(separator: "/").last!)
-        async let one = StoreLocation(parsing: url).open()
-        async let two = StoreLocation(parsing: url).open()
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        async let one = StoreLocation(parsing: url).open(now: now)
+        async let two = StoreLocation(parsing: url).open(now: now)
         let stores = try await [one, two]
         #expect(try cluster.query("SELECT identifier FROM schema_migrations ORDER BY identifier", database: database)
                 == PostgreSQLMigrations.steps.map(\.identifier).sorted())
+        #expect(try cluster.query("SELECT DISTINCT applied_at::bigint FROM schema_migrations", database: database) == ["1800000000"])
         for store in stores { await store.close() }
 
         _ = try cluster.query("INSERT INTO schema_migrations VALUES ('pg99-from-the-future', 0)", database: database)
         do {
-            let store = try await StoreLocation(parsing: url).open()
+            let store = try await StoreLocation(parsing: url).open(now: Date())
             await store.close()
             Issue.record("a database with an unknown schema step was opened")
         } catch {

@@ -34,7 +34,7 @@ struct ServerModulePartTests {
         }
         let journal: SQL = kind == .sqlite ? "SELECT identifier FROM grdb_migrations" : "SELECT identifier FROM schema_migrations"
         for _ in 0..<2 {  // the second opening finds the step applied and leaves it
-            let store = try await StoreLocation(parsing: location).open(modules: modules)
+            let store = try await StoreLocation(parsing: location).open(now: Date(), modules: modules)
             let identifiers: [String] = try await store.rows(journal).map { try $0["identifier"] }
             #expect(identifiers.last == "son-v1-notes")
             #expect(identifiers.filter { $0 == "son-v1-notes" }.count == 1)
@@ -43,7 +43,7 @@ struct ServerModulePartTests {
             await store.close()
         }
         // A server built without that module opens the database and leaves the part's table alone.
-        let without = try await StoreLocation(parsing: location).open(modules: .none)
+        let without = try await StoreLocation(parsing: location).open(now: Date(), modules: .none)
         #expect(try await without.rows("SELECT COUNT(*) AS n FROM test_part_notes").count == 1)
         await without.close()
     }

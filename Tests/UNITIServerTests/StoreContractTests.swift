@@ -25,7 +25,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             }
         case .postgres:
             let url = try PostgresCluster.shared().createDatabase()
-            return OpenedStore(store: try await StoreLocation(parsing: url).open(modules: serverModuleParts), location: url) {}
+            return OpenedStore(store: try await StoreLocation(parsing: url).open(now: Date(), modules: serverModuleParts), location: url) {}
         }
     }
 }
@@ -44,7 +44,7 @@ struct OpenedStore {
 
     /// A second store on the same data, as a second server process opens it.
     func reopen() async throws -> ServerStore {
-        try await StoreLocation(parsing: location).open(modules: serverModuleParts)
+        try await StoreLocation(parsing: location).open(now: Date(), modules: serverModuleParts)
     }
 }
 
@@ -399,6 +399,74 @@ struct StoreContractTests {
             #expect(rows.prefix(2).map(\.label) == ["loudness", "mood"])
             #expect(rows.prefix(2).map(\.value) == ["20", "2"])
             #expect(rows[0].microphoneDbfs == -42.5 && rows[0].sheetId == early.id.uuidString.lowercased())
+        }
+    }
+
+    @Test("""
+        an upload mixing new and stored sheets: outcomes in order, new ones stored with every column as sent and ids in batch \
+        order, answers and totals of the stored one counted once
+        """, arguments: StoreKind.allCases)
+    func uploadColumns(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            try await study(store, "open")
+            _ = try await questionnaire(store, study: "open")
+            let ada = try await user(store, "ada")
+            let before = sheet(loudness: 30)
+            #expect(try await store.storeSheets(userId: ada, sheets: [ValidatedSheet(sheet: before, studyId: "open")], receivedAt: now) == [.stored])
+            let started = OffsetTimestamp(parsing: "2027-01-16T08:00:00-05:00")!
+            let answered = OffsetTimestamp(parsing: "2027-01-16T08:01:30-05:00")!
+            let text = "a \"quoted\", comma\nand ünïcode"
+            var partial = AnswerSheet(id: UUID(), questionnaireID: "daily", questionnaireVersion: 1,
+                                      answers: ["loudness": Answer(value: .number(0.1), answeredAt: answered),
+                                                "note": Answer(value: .text(text), answeredAt: answered),
+                                                "symptoms": Answer(value: .choices([3, 1]), answeredAt: answered)],
+                                      startedAt: started, clientVersion: "uniti-test 1", isPartial: true)
+            partial.remindedAt = OffsetTimestamp(parsing: "2027-01-16T07:55:00-05:00")!
+            let empty = AnswerSheet(id: UUID(), questionnaireID: "daily", questionnaireVersion: 1, startedAt: started,
+                                    endedAt: answered, clientVersion: "uniti-test 1")
+            let reminded = partial.remindedAt!.date
+            let outcomes = try await store.storeSheets(userId: ada, sheets: [
+                ValidatedSheet(sheet: partial, studyId: "open", remindedAt: reminded),
+                ValidatedSheet(sheet: before, studyId: "open"),
+                ValidatedSheet(sheet: empty, studyId: "open"),
+            ], receivedAt: now.addingTimeInterval(0.5))
+            #expect(outcomes == [.stored, .duplicate, .stored])
+
+            let rows = try await store.database.rows("""
+                SELECT id, client_id, study_id, questionnaire_id, questionnaire_version, started_at, ended_at, received_at, sheet,
+                       finished_at, is_partial, reminded_at FROM answer_sheets WHERE user_id = \(ada) ORDER BY id
+                """)
+            #expect(try rows.map { try $0["client_id"] as String } == [before, partial, empty].map { $0.id.uuidString.lowercased() })
+            let row = rows[1]
+            #expect(try row["study_id"] as String == "open" && row["questionnaire_id"] as String == "daily")
+            #expect(try row["questionnaire_version"] as Int == 1 && row["is_partial"] as Bool)
+            #expect(try row["started_at"] as Date == started.date && row["ended_at"] as Date? == nil)
+            #expect(try row["received_at"] as Date == now.addingTimeInterval(0.5) && row["reminded_at"] as Date? == reminded)
+            #expect(try row["finished_at"] as String == started.text)
+            #expect(try JSONCoding.decode(AnswerSheet.self, from: row["sheet"]) == partial)
+            #expect(try rows[2]["ended_at"] as Date? == answered.date && rows[2]["finished_at"] as String == answered.text)
+            #expect(try !(rows[2]["is_partial"] as Bool) && rows[2]["reminded_at"] as Date? == nil)
+
+            let answers = try await store.database.rows("""
+                SELECT position, label, value, number, answered_at, user_id, questionnaire_id, started_at FROM answers
+                WHERE sheet_id = \(try row["id"] as Int64) ORDER BY position
+                """)
+            #expect(try answers.map { try $0["position"] as Int } == [0, 1, 2])
+            #expect(try answers.map { try $0["label"] as String } == ["loudness", "note", "symptoms"])
+            #expect(try answers.map { try $0["value"] as String } == ["0.1", try JSONCoding.string(text), "[3,1]"])
+            #expect(try answers.map { try $0["number"] as Double? } == [0.1, nil, nil])
+            #expect(try answers.allSatisfy { try $0["answered_at"] as String == answered.text && $0["user_id"] as Int64 == ada })
+            #expect(try answers.allSatisfy { try $0["questionnaire_id"] as String == "daily" && $0["started_at"] as Date == started.date })
+            let total = try await store.database.row("SELECT COUNT(*) AS answers FROM answers WHERE user_id = \(ada)")
+            #expect(try total?["answers"] as Int? == 2 + 3, "the stored sheet's two answers once, the new sheet's three")
+
+            let totals = try await store.database.rows("""
+                SELECT label, total, count, first_started, last_started FROM comparison_totals WHERE user_id = \(ada) ORDER BY label
+                """)
+            #expect(try totals.map { try $0["label"] as String } == ["loudness", "mood"], "only numeric answers have totals")
+            #expect(try abs(totals[0]["total"] as Double - 30.1) < 1e-9 && totals[0]["count"] as Int == 2)
+            #expect(try totals[0]["first_started"] as Date == before.startedAt.date && totals[0]["last_started"] as Date == started.date)
+            #expect(try totals[1]["total"] as Double == 2 && totals[1]["count"] as Int == 1)
         }
     }
 

@@ -21,7 +21,8 @@ struct DatabaseOptions: ParsableArguments {
     /// PostgreSQL connection then closes with the process); `serve` closes it when it stops.
     func openStore() async throws -> ServerStore {
         do {
-            return try await StoreLocation(parsing: database).open()
+            // The command is where the wall clock is read (a store takes its time from the caller).
+            return try await StoreLocation(parsing: database).open(now: Date())
         } catch {
             throw ValidationError("Cannot open database '\(StoreLocation.redacted(database))': \(error)")
         }

@@ -71,11 +71,6 @@ public enum StudyExport {
                          "ended_at", "received_at", "module", "microphone_dbfs", "microphone_measured_at",
                          "latitude", "longitude", "altitude_m", "accuracy_m", "location_measured_at"]
 
-    /// The whole CSV text of `rows` (tests; the command streams line by line).
-    static func csv(_ rows: [ExportRow]) -> String {
-        csvLine(header) + rows.map { csvLine(fields($0)) }.joined()
-    }
-
     /// One CSV record with its line break (CRLF), each cell neutralised (``neutralised(_:)``).
     static func csvLine(_ fields: [String]) -> String {
         fields.map { quote(neutralised($0)) }.joined(separator: ",") + "\r\n"

@@ -16,7 +16,7 @@ struct SheetIntake: Sendable {
     func accept(_ sheets: [AnswerSheet], userId: Int64) async throws -> (outcomes: [AnswerSheetBatchResult.Outcome], receivedAt: Date) {
         var questionnaires: [String: QuestionnaireDocument] = [:]
         var access: [String: Bool] = [:]
-        var links: [String: QuestionnaireLink] = [:]
+        var links: [String: QuestionnaireLink?] = [:]
         var seenIds: Set<UUID> = []
         var validated: [ValidatedSheet] = []
         for sheet in sheets {
@@ -32,15 +32,16 @@ struct SheetIntake: Sendable {
                 questionnaires[key] = document
             }
             let document = questionnaires[key]!
-            if access[document.studyId] == nil {
-                let membership = try await store.membership(studyId: document.studyId, userId: userId)
+            // Both read once per upload, in one statement, and never kept longer: the coordinator
+            // changes memberships and deactivates questionnaires from another process.
+            if access[document.studyId] == nil || links[document.id] == nil {
+                let (membership, link) = try await store.sheetAccess(questionnaireId: document.id, studyId: document.studyId, userId: userId)
                 access[document.studyId] = StudyPresenter.mayAnswer(membership: membership)
+                links[document.id] = .some(link)
             }
             // Unknown and not-yet-joined look the same, so the answer tells nothing about other studies.
             guard access[document.studyId] == true else { throw SheetValidation.unavailable(sheet) }
-            // Read once per upload and never kept longer: the coordinator deactivates from another process.
-            if links[document.id] == nil { links[document.id] = try await store.questionnaireLink(id: document.id) }
-            if let link = links[document.id], !link.accepts(sheetStartedAt: sheet.startedAt.date) {
+            if let link = links[document.id] ?? nil, !link.accepts(sheetStartedAt: sheet.startedAt.date) {
                 throw SheetValidation.deactivated(sheet, link: link)
             }
             validated.append(try SheetValidation.validate(sheet, against: document))

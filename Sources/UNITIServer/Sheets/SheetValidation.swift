@@ -62,3 +62,12 @@ enum SheetValidation {
         return reminded
     }
 }
+
+/// A sheet that passed validation against its questionnaire version, ready to store.
+public struct ValidatedSheet: Sendable {
+    public var sheet: AnswerSheet
+    public var studyId: String
+    /// The sheet's reminder as rewards use it: nil when absent or impossible
+    /// (``SheetValidation/reminderForRewards(_:)``); the sheet itself keeps what was sent.
+    public var remindedAt: Date?
+}

@@ -44,12 +44,12 @@ public final class ServerStore: Sendable {
     }
 
     /// Connects to PostgreSQL (the pool opens connections as needed) and brings the schema, with
-    /// the modules' steps, up to date. Throws when the database cannot be reached or was written
-    /// by a newer server.
+    /// the modules' steps, up to date (a step run now recorded as applied at `now`). Throws when
+    /// the database cannot be reached or was written by a newer server.
     public static func postgres(_ location: StoreLocation.PostgresLocation, maximumConnections: Int = 20,
-                                modules: ServerModules = .installed) async throws -> ServerStore {
+                                now: Date, modules: ServerModules = .installed) async throws -> ServerStore {
         let database = try await PostgreSQLDatabase(location: location, maximumConnections: maximumConnections) { client, logger in
-            try await PostgreSQLMigrations.migrate(client, logger: logger, modules: modules)
+            try await PostgreSQLMigrations.migrate(client, logger: logger, now: now, modules: modules)
         }
         return ServerStore(database: database, modules: modules)
     }

@@ -69,13 +69,14 @@ public enum StoreLocation: Sendable, Equatable {
         return components.string ?? text
     }
 
-    /// Opens the store (creating and migrating its schema, with the modules' steps, as needed).
-    public func open(modules: ServerModules = .installed) async throws -> ServerStore {
+    /// Opens the store (creating and migrating its schema, with the modules' steps, as needed; on
+    /// PostgreSQL a step run now is recorded as applied at `now`).
+    public func open(now: Date, modules: ServerModules = .installed) async throws -> ServerStore {
         switch self {
         case .sqlite(let path):
             return try ServerStore(sqlitePath: path, modules: modules)
         case .postgres(let location):
-            return try await ServerStore.postgres(location, modules: modules)
+            return try await ServerStore.postgres(location, now: now, modules: modules)
         }
     }
 }

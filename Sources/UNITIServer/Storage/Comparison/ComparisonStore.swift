@@ -5,7 +5,8 @@ import UNITIProtocol
 ///
 /// - **All time** is `comparison_totals`: per questionnaire item and participant the sum and
 ///   count of the numeric answers, and the start of the first and last sheet holding one, kept
-///   in the transaction that stores the sheets (one upsert per upload).
+///   in the transaction that stores the sheets (one upsert per upload; on PostgreSQL part of the
+///   upload's one statement, ``PostgreSQLSheetInsert``).
 /// - **A period** `[from, to)` is one aggregate statement over the covering index
 ///   `answers_comparison` (participant, questionnaire, label, sheet start, number): each answer
 ///   row carries its sheet's participant, questionnaire and start, which never change once a
@@ -18,23 +19,11 @@ import UNITIProtocol
 /// membership change count in the next comparison, on every server process. The request is read
 /// a few times per participant per day; `Documentation/uniti-server.md` has its cost.
 extension ServerStore {
-    /// Each current member's (status `member` in `studyId`, the questionnaire's study) mean of the
-    /// numeric answers to `label` in sheets started in `[from, to)` (either end open when nil).
-    /// Someone who left, or answered a public study's questionnaire without joining, is not counted.
-    func participantMeans(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?) async throws -> [Int64: Double] {
-        let item = ComparisonSums.Item(questionnaireId: questionnaireId, label: label, studyId: studyId)
-        let (from, to) = (from?.timeIntervalSince1970, to?.timeIntervalSince1970)
-        let side = try await comparisonSide(item, from: from, to: to)
-        var means: [Int64: Double] = [:]
-        for row in try await database.rows(ComparisonSums.participantMeans(item, from: from, to: to, side: side)) {
-            let (userId, mean): (Int64, Double) = (try row["user_id"], try row["mean"])
-            means[userId] = mean
-        }
-        return means
-    }
-
-    /// The figures of ``participantMeans`` for the participant `userId`, summed up in the
-    /// database, so that the means of 10,000 participants do not travel to the server.
+    /// The figures of the comparison for the participant `userId` (each current member's mean,
+    /// status `member` in `studyId`, the questionnaire's study, of the numeric answers to `label`
+    /// in sheets started in `[from, to)`, either end open when nil), summed up in the database, so
+    /// that the means of 10,000 participants do not travel to the server. Someone who left, or
+    /// answered a public study's questionnaire without joining, is not counted.
     func comparisonFigures(questionnaireId: String, studyId: String, label: String, from: Date?, to: Date?,
                            userId: Int64) async throws -> ComparisonFigures {
         let item = ComparisonSums.Item(questionnaireId: questionnaireId, label: label, studyId: studyId)
@@ -49,7 +38,7 @@ extension ServerStore {
 
     /// The side a period is read from, by the item's span. (Read in a statement of its own: a
     /// sheet stored in between only makes the guess a little older, never the figures wrong.)
-    private func comparisonSide(_ item: ComparisonSums.Item, from: Double?, to: Double?) async throws -> ComparisonSums.Side {
+    func comparisonSide(_ item: ComparisonSums.Item, from: Double?, to: Double?) async throws -> ComparisonSums.Side {
         guard from != nil || to != nil else { return .outside }
         let row = try await database.row("""
             SELECT MIN(first_started) AS first, MAX(last_started) AS last FROM comparison_totals
@@ -59,9 +48,9 @@ extension ServerStore {
         return ComparisonSums.Side(from: from, to: to, span: first.flatMap { first in last.map { first...$0 } })
     }
 
-    /// Adds the numeric answers of sheets just stored (not duplicates) to the participant's
-    /// totals, in the storing transaction: one upsert for all items (in chunks far below either
-    /// engine's limit of bound values).
+    /// SQLite: adds the numeric answers of sheets just stored (not duplicates) to the
+    /// participant's totals, in the storing transaction: one upsert for all items (in chunks far below SQLite's
+    /// limit of bound values).
     static func addToComparisonTotals(_ db: any SQLExecutor, userId: Int64, stored: [AnswerSheet]) async throws {
         let additions = ComparisonSums.Addition.of(stored)
         for start in stride(from: 0, to: additions.count, by: 1_000) {
@@ -71,12 +60,7 @@ extension ServerStore {
             try await db.execute("""
                 INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started)
                 VALUES \(SQL.joined(rows, separator: ", "))
-                ON CONFLICT (questionnaire_id, label, user_id) DO UPDATE SET
-                    total = comparison_totals.total + excluded.total, count = comparison_totals.count + excluded.count,
-                    first_started = CASE WHEN excluded.first_started < comparison_totals.first_started
-                                         THEN excluded.first_started ELSE comparison_totals.first_started END,
-                    last_started = CASE WHEN excluded.last_started > comparison_totals.last_started
-                                        THEN excluded.last_started ELSE comparison_totals.last_started END
+                \(raw: ComparisonSums.addToTotals)
                 """)
         }
     }
@@ -106,6 +90,17 @@ extension ServerStore {
 
 /// The comparison's statements and what an upload adds to the totals.
 enum ComparisonSums {
+    /// How an upload's rows for `comparison_totals` join those already kept: sums and counts
+    /// added, the first and last start widened. Both stores' uploads end their insert with it.
+    static let addToTotals = """
+        ON CONFLICT (questionnaire_id, label, user_id) DO UPDATE SET
+            total = comparison_totals.total + excluded.total, count = comparison_totals.count + excluded.count,
+            first_started = CASE WHEN excluded.first_started < comparison_totals.first_started
+                                 THEN excluded.first_started ELSE comparison_totals.first_started END,
+            last_started = CASE WHEN excluded.last_started > comparison_totals.last_started
+                                THEN excluded.last_started ELSE comparison_totals.last_started END
+        """
+
     /// Which answers a period's statement reads; both give the same figures.
     enum Side: Equatable {
         /// The answers started in the period.
@@ -177,11 +172,6 @@ enum ComparisonSums {
                 """
         }
         return sums + "means AS (SELECT user_id, total / count AS mean FROM sums WHERE count > 0)\n"
-    }
-
-    /// Each counted participant's mean: rows (`user_id`, `mean`).
-    static func participantMeans(_ item: Item, from: Double?, to: Double?, side: Side) -> SQL {
-        means(item, from: from, to: to, side: side) + "SELECT user_id, mean FROM means"
     }
 
     /// The figures of ``Comparison`` for the participant `userId`, summed up in the statement: one

@@ -27,8 +27,8 @@ final class PostgreSQLDatabase: StoreDatabase {
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = .seconds(10)
         // No JIT compilation: it starts above a planner cost that a comparison over 10,000
-        // participants reaches, compiles anew for every statement (tens of milliseconds, more
-        // than the statement itself takes) and is lost when the statement ends.
+        // participants reaches, compiles anew for every statement (which took longer than the
+        // statement itself) and is lost when the statement ends.
         configuration.options.additionalStartupParameters = [("jit", "off")]
         var logger = Logger(label: "uniti-server.postgres")
         logger.logLevel = .warning
@@ -110,6 +110,12 @@ final class PostgreSQLDatabase: StoreDatabase {
 
         func execute(_ sql: SQL) async throws {
             try await connection.query(PostgreSQLDatabase.query(sql), logger: logger)
+        }
+
+        func prepared<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+            var rows: [Statement.Row] = []
+            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+            return rows
         }
 
         func lock(_ key: StoreLock) async throws {

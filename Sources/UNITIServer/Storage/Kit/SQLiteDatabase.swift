@@ -88,7 +88,8 @@ final class SQLiteDatabase: StoreDatabase {
 
     /// The writer connection inside a transaction: each statement a turn on its queue, prepared
     /// once per connection (a sheet upload's statements are the same for every upload of one
-    /// questionnaire; compiling them each time cost about a third of the upload rate).
+    /// questionnaire, so compiling them each time would be paid by every upload; see
+    /// `Documentation/benchmarks.md`).
     private struct Writer: SQLExecutor {
         let pool: DatabasePool
         var dialect: SQLDialect { .sqlite }

@@ -15,12 +15,20 @@ protocol SQLExecutor: Sendable {
     /// PostgreSQL takes a transaction-scoped advisory lock; on SQLite it does nothing, since one
     /// transaction at a time writes there anyway.
     func lock(_ key: StoreLock) async throws
+    /// PostgreSQL only, a true difference of the engines: runs a statement that postgres-nio
+    /// prepares once per connection (parsed and planned once, not per call). SQLite has no use
+    /// for it: its transactions already reuse each statement (``SQLiteDatabase``).
+    func prepared<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row]
 }
 
 extension SQLExecutor {
     /// The first row of a query, if any.
     func row(_ sql: SQL) async throws -> SQLRow? {
         try await rows(sql).first
+    }
+
+    func prepared<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+        throw StoreCorruption("\(Statement.self) is a PostgreSQL statement, run on \(dialect)")
     }
 }
 

@@ -34,18 +34,19 @@ enum PostgreSQLMigrations {
         }
     }
 
-    /// Runs the server's steps, then each module part's (``ServerModules/migrations``).
-    static func migrate(_ client: PostgresClient, logger: Logger, modules: ServerModules) async throws {
+    /// Runs the server's steps, then each module part's (``ServerModules/migrations``); a step
+    /// run now is recorded as applied at `now`.
+    static func migrate(_ client: PostgresClient, logger: Logger, now: Date, modules: ServerModules) async throws {
         let all = steps + modules.migrations.map { ($0.identifier, $0.step.postgres) }
         do {
-            try await run(all, client, logger: logger, installed: Set(modules.parts.map(\.id)))
+            try await run(all, client, logger: logger, now: now, installed: Set(modules.parts.map(\.id)))
         } catch let error as PostgresTransactionError {
             throw error.closureError ?? error.commitError ?? error.beginError ?? error
         }
     }
 
     private static func run(_ steps: [(identifier: String, sql: String)], _ client: PostgresClient, logger: Logger,
-                            installed: Set<ModuleID>) async throws {
+                            now: Date, installed: Set<ModuleID>) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
             try await connection.query("""
@@ -73,7 +74,7 @@ enum PostgreSQLMigrations {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 try await connection.query("""
-                    INSERT INTO schema_migrations (identifier, applied_at) VALUES (\(step.identifier), \(Date().timeIntervalSince1970))
+                    INSERT INTO schema_migrations (identifier, applied_at) VALUES (\(step.identifier), \(now.timeIntervalSince1970))
                     """, logger: logger)
             }
         }
@@ -354,8 +355,7 @@ enum PostgreSQLMigrations {
         CREATE INDEX comparison_running_time ON comparison_running (questionnaire_id, label, started_at) INCLUDE (user_id, total, count);
         """
 
-    /// `pg7-comparison-reads`: what makes a period's read cheaper on PostgreSQL (10,000
-    /// participants, one bound in a snapshot, `pgbench` one after another: 19.3 → 14.2 ms):
+    /// `pg7-comparison-reads`: what made a period's read cheaper on PostgreSQL then:
     /// - the day snapshots' key carries each participant's sums, so a snapshot is read from the
     ///   index alone once autovacuum has marked its pages visible (a snapshot's rows change only
     ///   when a late answer comes in, so the wider key costs little);

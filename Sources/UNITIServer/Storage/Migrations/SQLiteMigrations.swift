@@ -467,7 +467,7 @@ enum ComparisonSumSchema {
     /// see ``ComparisonSums``), the items' versions that mark them stale, and the running rows by
     /// start, so the sheets between a snapshot's midnight and a bound are one range scan. A
     /// study's members in participant order, so the comparison merges them with the totals
-    /// instead of seeking each participant's membership (14 of 20 ms at 10,000 participants).
+    /// instead of seeking each participant's membership.
     /// (All but the members' index are dropped by `v13`; kept as shipped.)
     static func v10(_ db: Database) throws {
         try db.execute(sql: """

@@ -125,6 +125,19 @@ extension ServerStore {
         try await database.row("\(QuestionnaireLinks.select) WHERE questionnaire_id = \(id)").map(QuestionnaireLinks.link)
     }
 
+    /// What an upload checks of a questionnaire's study, in one statement (every upload asks): the
+    /// user's standing in `studyId`, and the questionnaire's link (nil when it has none).
+    func sheetAccess(questionnaireId: String, studyId: String, userId: Int64) async throws -> (MembershipStatus, QuestionnaireLink?) {
+        guard let row = try await database.row("""
+            SELECT (SELECT status FROM memberships WHERE study_id = \(studyId) AND user_id = \(userId)) AS status,
+                   l.questionnaire_id, l.study_id, l.module, l.deactivated_at
+            FROM (SELECT 1 AS one) AS one LEFT JOIN questionnaire_links l ON l.questionnaire_id = \(questionnaireId)
+            """) else { throw StoreCorruption("the upload's access check came back without a row") }
+        let status: String? = try row["status"]
+        let linked: String? = try row["questionnaire_id"]
+        return (status.flatMap(MembershipStatus.init(rawValue:)) ?? .none, try linked.map { _ in try QuestionnaireLinks.link(row) })
+    }
+
     /// The links of a study's questionnaires, in the order they were first imported.
     func questionnaireLinks(studyId: String) async throws -> [QuestionnaireLink] {
         try await database.rows("\(QuestionnaireLinks.select) WHERE study_id = \(studyId) ORDER BY sequence").map(QuestionnaireLinks.link)
