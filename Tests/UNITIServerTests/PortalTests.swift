@@ -262,16 +262,19 @@ struct PortalTests {
 
     @Test("no template prints a value unescaped (no {{{ }}} or {{& }})")
     func templatesEscapeEverything() throws {
-        let directory = try #require(PortalTemplates.directory)
-        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+        // The server's templates and every module part's (the health record's moved there).
+        let directories = [try #require(PortalTemplates.directory)] + serverModuleParts.parts.compactMap(\.portalTemplates)
+        #expect(directories.count >= 2)
+        let files = try directories.flatMap { try FileManager.default.contentsOfDirectory(at: $0, includingPropertiesForKeys: nil) }
             .filter { $0.pathExtension == "mustache" }
         #expect(files.count >= 8)
+        #expect(files.contains { $0.lastPathComponent == "record-event-form.mustache" })
         for file in files {
             let text = try String(contentsOf: file, encoding: .utf8)
             #expect(!text.contains("{{{"), "\(file.lastPathComponent) uses triple mustache")
             #expect(!text.contains("{{&"), "\(file.lastPathComponent) uses {{& }}")
         }
-        let templates = try PortalTemplates.shipped.get()
+        let templates = try PortalTemplates.with(.none).get()
         let visit = PortalVisit(language: "en", session: nil, csrfToken: "", secure: false, path: "/")
         let html = try templates.render(ErrorPage(), PortalLayout(visit, error: "<img src=x onerror=alert(1)>"))
         #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"))

@@ -151,7 +151,7 @@ package struct PortalRoutes: Sendable {
 
     /// A shipped file every page loads (`portal.css`, `portal.js`), cached by the browser for an hour.
     private func asset(_ file: KeyPath<PortalTemplates, Data>, type: String) throws -> Response {
-        let data = try PortalTemplates.shipped.get()[keyPath: file]
+        let data = try templates.get()[keyPath: file]
         return Response(status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=3600"],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }

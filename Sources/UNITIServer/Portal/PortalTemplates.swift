@@ -16,18 +16,12 @@ struct PortalTemplates: Sendable {
     /// The folder of the shipped templates.
     static var directory: URL? { Bundle.module.url(forResource: "Portal", withExtension: nil) }
 
-    /// The shipped templates, or the error saying which one failed to read or parse.
-    static let shipped: Result<PortalTemplates, PortalTemplateError> = {
-        guard let directory else { return .failure(PortalTemplateError("the portal templates are missing from the bundle")) }
-        return Result { try PortalTemplates(directory: directory) }.mapError { $0 as? PortalTemplateError ?? PortalTemplateError("\($0)") }
-    }()
-
     /// The server's templates and those of the module parts (``ServerModulePart/portalTemplates``),
-    /// or the error saying which failed. Parsed once per router.
+    /// or the error saying which failed. Parsed once per router (``PortalRoutes/templates``),
+    /// which also serves the style sheet and script from them.
     static func with(_ modules: ServerModules) -> Result<PortalTemplates, PortalTemplateError> {
         guard let directory else { return .failure(PortalTemplateError("the portal templates are missing from the bundle")) }
-        let folders = [directory] + modules.parts.compactMap(\.portalTemplates)
-        return Result { try PortalTemplates(directory: directory, more: Array(folders.dropFirst())) }
+        return Result { try PortalTemplates(directory: directory, more: modules.parts.compactMap(\.portalTemplates)) }
             .mapError { $0 as? PortalTemplateError ?? PortalTemplateError("\($0)") }
     }
 
