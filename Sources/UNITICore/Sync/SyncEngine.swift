@@ -39,8 +39,9 @@ public struct SyncReport: Sendable, Equatable {
 /// retry with backoff; an access token that ends is renewed by the client on the way
 /// (``SessionRefresher``), and only a renewal the server refuses (401) stops the sync and asks
 /// for a new login, with everything kept queued; 422 marks the entry
-/// rejected with the server's reason; 409 `questionnaire_unavailable` keeps a sheet waiting
-/// until a join, new questionnaires or an explicit sync wake it.
+/// rejected with the server's reason; 409 `questionnaire_unavailable` (a study not joined) and
+/// `consent_required` (a new consent version not agreed to yet) keep a sheet waiting until a
+/// join, an agreement, new questionnaires or an explicit sync wake it.
 public struct SyncEngine: Sendable {
     let services: CoreServices
     let modules: [any UNITIModule]
@@ -54,6 +55,16 @@ public struct SyncEngine: Sendable {
     static let lastErrorKey = "sync.lastError"
     static let recordsCursorKey = "sync.recordsCursor"
     static let sheetsCursorKey = "sync.sheetsCursor"
+    /// The joined studies whose current consent the person has not agreed to, as the last
+    /// studies pull found them (comma-separated ids): kept, so each sync and login can ask again
+    /// even when the list did not change (304).
+    static let consentPendingKey = "sync.consentPending"
+
+    /// The joined studies that wait for the person's agreement to a new consent version; their
+    /// sheets wait in the outbox meanwhile.
+    public static func studiesAwaitingConsent(of services: CoreServices) throws -> [String] {
+        try services.settings.string(consentPendingKey)?.split(separator: ",").map(String.init) ?? []
+    }
 
     public init(services: CoreServices, modules: [any UNITIModule], client: APIClient) {
         self.services = services
@@ -226,7 +237,9 @@ public struct SyncEngine: Sendable {
             let delivered = group.filter { acknowledged.contains($0.id) }
             try outbox.acknowledge(delivered.map(\.entry))
             report.sheetsDelivered += delivered.count
-        } catch APIError.rejected(409, AnswerSheetBatchResult.questionnaireUnavailableCode, let message) {
+        } catch APIError.rejected(409, let code, let message)
+                    where code == AnswerSheetBatchResult.questionnaireUnavailableCode || code == AnswerSheetBatchResult.consentRequiredCode {
+            // Early (a study not joined yet) or before consent: kept, and sent once that changed.
             try outbox.wait(group.map(\.entry), reason: message)
             report.waiting += group.count
         } catch APIError.rejected(let status, _, let message) where status == 422 || status == 400 {
@@ -263,8 +276,10 @@ public struct SyncEngine: Sendable {
             return
         }
         let now = services.clock.now
+        let consentPending = list.studies.filter { $0.membership == .member && $0.needsConsent }.map(\.id)
         try services.database.writer.write { db in
             try StudyCatalog.replaceServerStudies(db, with: list.studies.map { ($0.descriptor, $0.membership == .member) }, at: now)
+            try SettingsStore.write(db, Self.consentPendingKey, consentPending.isEmpty ? nil : consentPending.joined(separator: ","))
             try ETagStore.store(db, etag: etag, for: route)
         }
         report.studiesUpdated = true

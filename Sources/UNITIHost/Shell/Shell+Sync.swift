@@ -29,6 +29,10 @@ extension Shell {
         for problem in report.resourceProblems + report.questionnaireProblems {
             console.error(localizer("host.sync.notice", ["message": problem]))
         }
+        // A new consent version asks again at each sync and login until the person agrees.
+        for study in (try? SyncEngine.studiesAwaitingConsent(of: services)) ?? [] {
+            console.line(localizer("host.study.consent.pending", ["study": study]))
+        }
         if let problem = report.stoppedBecause {
             throw sessions.userFacingError(for: problem)
         }
