@@ -212,6 +212,10 @@ struct ConductStoreTests {
                 try await files.settle()
                 let compacted = try await files.relations(holding: marker)
                 #expect(compacted.isEmpty, "a deleted value is left in \(compacted) after compacting")
+                // Measured too: the write-ahead log still has the inserts' records (kept until
+                // its segments are recycled), which the documentation says.
+                let wal = DatabaseFiles(kind: .postgres, paths: [try PostgresCluster.shared().directory + "/data/pg_wal"], store: store)
+                #expect(try wal.contain(marker))
             }
             #expect(try files.contain(kept), "another person's value stays")
         }
@@ -226,6 +230,12 @@ struct DatabaseFiles {
     let kind: StoreKind
     let paths: [String]
     let store: ServerStore
+
+    init(kind: StoreKind, paths: [String], store: ServerStore) {
+        self.kind = kind
+        self.paths = paths
+        self.store = store
+    }
 
     init(kind: StoreKind, location: String, store: ServerStore) throws {
         self.kind = kind
