@@ -12,14 +12,7 @@ struct ConductStoreTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     func with(_ kind: StoreKind, _ body: (ServerStore, OpenedStore) async throws -> Void) async throws {
-        let opened = try await kind.open()
-        do {
-            try await body(opened.store, opened)
-        } catch {
-            await opened.close()
-            throw error
-        }
-        await opened.close()
+        try await kind.with { try await body($0.store, $0) }
     }
 
     func user(_ store: ServerStore, _ name: String) async throws -> Int64 {

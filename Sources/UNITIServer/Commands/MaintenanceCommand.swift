@@ -21,15 +21,7 @@ struct MaintenanceCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let store = try await database.openStore()
-            do {
-                try await store.compactPersonalTables()
-            } catch {
-                await store.close()
-                throw error
-            }
-            await store.close()
-            print("Rewrote the tables of people's data.")
+            try await MaintenanceCommand.run(on: database, done: "Rewrote the tables of people's data.") { try await $0.compactPersonalTables() }
         }
     }
 
@@ -40,15 +32,20 @@ struct MaintenanceCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let store = try await database.openStore()
-            do {
-                try await store.rebuildComparisonSums()
-            } catch {
-                await store.close()
-                throw error
-            }
-            await store.close()
-            print("Rebuilt the comparison sums.")
+            try await MaintenanceCommand.run(on: database, done: "Rebuilt the comparison sums.") { try await $0.rebuildComparisonSums() }
         }
+    }
+
+    /// Opens the store, does `work`, closes the store (also when `work` fails), then says `done`.
+    static func run(on database: DatabaseOptions, done: String, _ work: (ServerStore) async throws -> Void) async throws {
+        let store = try await database.openStore()
+        do {
+            try await work(store)
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+        print(done)
     }
 }
