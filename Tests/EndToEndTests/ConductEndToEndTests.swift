@@ -103,6 +103,7 @@ struct ConductEndToEndTests {
         let sync = try Program.run("uniti", base + ["-c", "sync"])
         #expect(sync.status == 0, "\(sync.err)")
         #expect(sync.out.contains("Study ema asks for your consent to a new text"), "\(sync.out)")
+        #expect(!sync.out.contains("until you join"), "a sheet held for consent is not said to wait for a join: \(sync.out)")
         #expect(try setup.sheets() == 1, "the server took a sheet before the new consent was agreed")
         let status = try Program.run("uniti", base + ["-c", "sync --status --json"])
         let held = try #require(try JSONSerialization.jsonObject(with: Data(status.out.utf8)) as? [String: Any])

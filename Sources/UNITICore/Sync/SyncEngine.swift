@@ -7,8 +7,11 @@ public struct SyncReport: Sendable, Equatable {
     public var sheetsDelivered = 0
     public var recordsDelivered = 0
     public var rejected = 0
-    /// Sheets the server cannot take yet (questionnaire of a study not joined); kept waiting.
+    /// Sheets the server cannot take yet (questionnaire of a study not joined, or a new consent
+    /// not agreed to); kept waiting.
     public var waiting = 0
+    /// Of ``waiting``, those held back for a consent version not agreed to yet.
+    public var waitingForConsent = 0
     public var studiesUpdated = false
     public var questionnairesUpdated = 0
     public var recordsPulled = 0
@@ -123,6 +126,7 @@ public struct SyncEngine: Sendable {
             if !force, report.studiesUpdated || report.questionnairesUpdated > 0,
                try outbox.wakeWaiting(at: services.clock.now) > 0 {
                 report.waiting = 0
+                report.waitingForConsent = 0
                 try push(&report)
             }
         } catch let error as APIError {
@@ -242,6 +246,7 @@ public struct SyncEngine: Sendable {
             // Early (a study not joined yet) or before consent: kept, and sent once that changed.
             try outbox.wait(group.map(\.entry), reason: message)
             report.waiting += group.count
+            if code == AnswerSheetBatchResult.consentRequiredCode { report.waitingForConsent += group.count }
         } catch APIError.rejected(let status, _, let message) where status == 422 || status == 400 {
             guard group.count > 1 else {
                 try outbox.reject(group[0].entry, reason: message)

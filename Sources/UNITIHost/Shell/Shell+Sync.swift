@@ -42,8 +42,9 @@ extension Shell {
                 "records": localizer("host.sync.count.records", count: report.recordsDelivered),
                 "pulled": localizer("host.sync.count.records", count: report.recordsPulled), "rejected": "\(report.rejected)",
             ]))
-            if report.waiting > 0 {
-                console.line(localizer("host.sync.waitingNotice", count: report.waiting))
+            // Sheets held for a consent are named by the consent notice above.
+            if report.waiting > report.waitingForConsent {
+                console.line(localizer("host.sync.waitingNotice", count: report.waiting - report.waitingForConsent))
             }
         }
     }
