@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Testing
 import UNITIProtocol
@@ -106,5 +107,48 @@ struct ConductRouteTests {
             #expect(again.status == .created)
             #expect(try await server.store.user(login: "ada@example.org") != nil)
         }
+    }
+}
+
+@Suite("Consent files for study create and update", .timeLimit(.minutes(5)))
+struct ConsentFileCommandTests {
+    @Test("--consent takes one Markdown file per language of the study; a bad file is one line naming it, and nothing changes")
+    func consentFiles() async throws {
+        let server = try TestServer()
+        let db = ["--database", server.databasePath]
+        func file(_ name: String, _ text: String) throws -> String {
+            let url = server.directory.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            return url.path
+        }
+        try await runServerCommand(["study", "create", "pilot", "--title", #"{"en":"Pilot","de":"Pilotstudie"}"#,
+                                    "--consent", try file("consent.en.md", "# Consent\nWe keep answers."),
+                                    "--consent", try file("consent.de.md", "# Einwilligung\nWir speichern Antworten.")] + db)
+        let created = try #require(try await server.store.study(id: "pilot"))
+        #expect(created.consentVersion == 1)
+        #expect(created.consent == LocalizedText(["en": "# Consent\nWe keep answers.", "de": "# Einwilligung\nWir speichern Antworten."]))
+
+        func refusal(_ consent: [String]) async throws -> String {
+            let error = try #require(await #expect(throws: ValidationError.self) {
+                try await runServerCommand(["study", "update", "pilot"] + consent.flatMap { ["--consent", $0] } + db)
+            })
+            return error.message
+        }
+        let missing = try await refusal([try file("v2.en.md", "New text.")])
+        #expect(missing.contains("give the consent in de as well"), "\(missing)")
+        let empty = try await refusal([try file("v2.en.md", "New text."), try file("empty.de.md", "  \n")])
+        #expect(empty.contains("empty.de.md") && empty.contains("empty"), "\(empty)")
+        let absent = try await refusal([server.directory.appendingPathComponent("gone.en.md").path])
+        #expect(absent.contains("gone.en.md") && absent.contains("no such file"), "\(absent)")
+        let badLanguage = try await refusal([try file("consent.english.md", "Text.")])
+        #expect(badLanguage.contains("not a language code"), "\(badLanguage)")
+        let twice = try await refusal([try file("a.en.md", "One."), try file("b.en.md", "Two.")])
+        #expect(twice.contains("two files for language 'en'"), "\(twice)")
+        for message in [missing, empty, absent, badLanguage, twice] { #expect(!message.contains("\n"), "one line: \(message)") }
+        #expect(try await server.store.study(id: "pilot")?.consentVersion == 1, "a refused update changes nothing")
+
+        try await runServerCommand(["study", "update", "pilot", "--consent", try file("v2.en.md", "New text."),
+                                    "--consent", try file("v2.de.md", "Neuer Text.")] + db)
+        #expect(try await server.store.study(id: "pilot")?.consentVersion == 2)
     }
 }
