@@ -26,7 +26,9 @@ struct PortalConductTests {
             #expect(joined.status == .seeOther)
             let anna = try #require(try await server.store.user(login: "anna"))
             #expect(try await server.store.consentAgreements(userId: anna.id).map(\.version) == [1])
-            #expect(try await browser.get("/studies").text.contains("You agreed to version 1 of the consent."))
+            let member = try await browser.get("/studies").text
+            #expect(member.contains("You agreed to version 1 of the consent.") && member.contains("We keep &lt;your&gt; answers."),
+                    "the member reads what they agreed to")
 
             var study = try #require(try await server.store.study(id: "s"))
             study.consent = LocalizedText(["en": "We keep your answers for ten years."])
