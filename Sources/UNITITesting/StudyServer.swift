@@ -11,10 +11,12 @@ public final class StudyServer: @unchecked Sendable {
     /// More `serve` options, e.g. `["--access-token-lifetime", "3"]`.
     let serveArguments: [String]
 
-    public init(serveArguments: [String] = []) throws {
+    /// `database`: a `postgres://` URL (a database of ``PostgresCluster``) instead of a SQLite
+    /// file of its own.
+    public init(serveArguments: [String] = [], database: String? = nil) throws {
         self.serveArguments = serveArguments
         directory = NSTemporaryDirectory() + "uniti-server-\(UUID().uuidString)"
-        database = directory + "/server.sqlite"
+        self.database = database ?? directory + "/server.sqlite"
         spool = directory + "/mail"
         try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
         try start()
@@ -86,7 +88,10 @@ public final class StudyServer: @unchecked Sendable {
     /// Rows of a query on the server's database (through the sqlite3 shell, as a coordinator
     /// could read it), one string per row with columns separated by `|`.
     public func query(_ sql: String) throws -> [String] {
-        try SQLiteShell.query(database, sql)
+        guard database.hasPrefix("postgres"), let name = URLComponents(string: database)?.path.dropFirst() else {
+            return try SQLiteShell.query(database, sql)
+        }
+        return try PostgresCluster.shared().query(sql, database: String(name))
     }
 
     /// Answer sheets of a questionnaire the server holds.

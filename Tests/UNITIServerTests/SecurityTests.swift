@@ -753,8 +753,9 @@ struct SmallerGapTests {
             }
             #expect(try await client.get("/api/v1/studies/open", token: stranger).decode(StudyInfo.self).description == described)
             let member = try await client.signUp("vera", on: server)
-            _ = try await client.json(.post, "/api/v1/studies/secret/join", token: member, body: JoinStudyRequest(password: "the password"))
-            _ = try await client.json(.post, "/api/v1/studies/curated/join", token: member, body: JoinStudyRequest())
+            _ = try await client.json(.post, "/api/v1/studies/secret/join", token: member,
+                                      body: JoinStudyRequest(password: "the password", consentVersion: 1))
+            _ = try await client.json(.post, "/api/v1/studies/curated/join", token: member, body: JoinStudyRequest(consentVersion: 1))
             for id in ["secret", "curated"] {
                 #expect(try await client.get("/api/v1/studies/\(id)", token: member).decode(StudyInfo.self).description == described, "\(id)")
             }

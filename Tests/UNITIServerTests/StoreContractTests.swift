@@ -30,6 +30,20 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
+extension StoreKind {
+    /// Runs `body` on a fresh store of this kind, closed afterwards (also when `body` fails).
+    func with(_ body: (OpenedStore) async throws -> Void) async throws {
+        let opened = try await open()
+        do {
+            try await body(opened)
+        } catch {
+            await opened.close()
+            throw error
+        }
+        await opened.close()
+    }
+}
+
 /// A store opened for one test; `close()` ends it and removes a SQLite file.
 struct OpenedStore {
     let store: ServerStore
@@ -55,14 +69,7 @@ struct StoreContractTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     func with(_ kind: StoreKind, _ body: (ServerStore) async throws -> Void) async throws {
-        let opened = try await kind.open()
-        do {
-            try await body(opened.store)
-        } catch {
-            await opened.close()
-            throw error
-        }
-        await opened.close()
+        try await kind.with { try await body($0.store) }
     }
 
     func user(_ store: ServerStore, _ name: String) async throws -> Int64 {

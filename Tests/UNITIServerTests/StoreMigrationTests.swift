@@ -13,7 +13,7 @@ struct StoreMigrationTests {
             "v4-memberships-joined-at", "v4-questionnaire-links", "v5-study-rewards", "v5-sheet-reward-times", "v6-server-secrets",
             "v6-study-password-failures", "v7-login-failures", "v8-comparison-sums", "v9-comparison-running",
             "v10-comparison-snapshots", "v11-session-refresh-grace", "v12-throttle-counts", "v12-mail-tokens-cancelled",
-            "v12-study-password-minimum", "v13-comparison-in-proportion",
+            "v12-study-password-minimum", "v13-comparison-in-proportion", "v14-consent-versions",
         ])
     }
 
@@ -65,6 +65,30 @@ struct StoreMigrationTests {
             #expect(listed.map(\.link.questionnaireId) == ["tyt-momentary", "stress-daily", "uniti-case-history"])
             #expect(listed.map(\.version) == [2, 1, 1])
             #expect(Set(listed.map(\.joinedAt)) == [Date(timeIntervalSince1970: 100)])
+        })
+    }
+
+    @Test("v14 makes a study's consent from before its version 1, agreed by nobody, so its members are asked at their next upload")
+    func v14ConsentFromBefore() async throws {
+        try await upgraded(from: "v13-comparison-in-proportion", fill: { db in
+            try db.execute(sql: """
+                UPDATE studies SET consent = '{"en":"Old consent."}', updated_at = 77 WHERE id = 'pilot';
+                INSERT INTO studies (id, title, running, access, participants_may_leave, modules, created_at, updated_at)
+                    VALUES ('plain', '{"en":"Plain"}', 1, 'public', 1, '[]', 0, 0);
+                INSERT INTO memberships (study_id, user_id, status, requested_at, updated_at, joined_at)
+                    VALUES ('pilot', 1, 'member', 50, 100, 100), ('plain', 1, 'member', 50, 100, 100);
+                """)
+        }, check: { store in
+            let pilot = try await store.study(id: "pilot"), plain = try await store.study(id: "plain")
+            #expect(pilot?.consentVersion == 1 && plain?.consentVersion == nil)
+            let before = try await store.consentAgreements(userId: 1)
+            #expect(before.isEmpty)
+            let pilotAccess = try await store.sheetAccess(questionnaireId: "x", studyId: "pilot", userId: 1)
+            let plainAccess = try await store.sheetAccess(questionnaireId: "x", studyId: "plain", userId: 1)
+            #expect(pilotAccess.consentMissing == 1 && plainAccess.consentMissing == nil)
+            let recorded = try await store.recordConsent(userId: 1, studyId: "pilot", version: 1, now: Date(timeIntervalSince1970: 200))
+            let after = try await store.consentAgreements(userId: 1)
+            #expect(recorded && after.first?.text == LocalizedText(["en": "Old consent."]))
         })
     }
 

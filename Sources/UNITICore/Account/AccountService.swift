@@ -156,6 +156,22 @@ public struct AccountService {
         try sessions.clear()
     }
 
+    /// Deletes the account and everything the server keeps about the person, once the server
+    /// confirmed the password; then forgets the session here. The data directory stays: the
+    /// caller asks separately whether to delete it (``DataDirectory/erase()``).
+    public func deleteAccount(password: String) throws {
+        try requireSession()
+        let _: StatusMessage = try call { try client().send("POST", "account/delete", body: AccountDeletionRequest(password: password)) }
+        try sessions.clear()
+    }
+
+    /// Everything the server keeps about the person, as the server's JSON document (the portal's
+    /// data download).
+    public func personalData() throws -> Data {
+        try requireSession()
+        return try call { try client().raw("GET", "account/data").data }
+    }
+
     @discardableResult
     public func requireSession() throws -> Session {
         guard let session = try sessions.current() else { throw UNITIError(L("core.account.notLoggedIn")) }

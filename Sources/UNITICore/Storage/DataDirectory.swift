@@ -38,6 +38,17 @@ public struct DataDirectory: Sendable, Hashable {
         }
     }
 
+    /// Deletes the folder and everything in it (after `account delete`, when the person says so).
+    /// The program ends afterwards: its open database now has no file behind it.
+    public func erase() throws {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw UNITIError(L("core.dataDir.cannotErase", ["path": path, "reason": error.localizedDescription]))
+        }
+    }
+
     public var databasePath: String { path + "/" + AppDatabase.fileName }
     public var historyPath: String { path + "/history" }
 

@@ -7,8 +7,11 @@ public struct SyncReport: Sendable, Equatable {
     public var sheetsDelivered = 0
     public var recordsDelivered = 0
     public var rejected = 0
-    /// Sheets the server cannot take yet (questionnaire of a study not joined); kept waiting.
+    /// Sheets the server cannot take yet (questionnaire of a study not joined, or a new consent
+    /// not agreed to); kept waiting.
     public var waiting = 0
+    /// Of ``waiting``, those held back for a consent version not agreed to yet.
+    public var waitingForConsent = 0
     public var studiesUpdated = false
     public var questionnairesUpdated = 0
     public var recordsPulled = 0
@@ -39,8 +42,9 @@ public struct SyncReport: Sendable, Equatable {
 /// retry with backoff; an access token that ends is renewed by the client on the way
 /// (``SessionRefresher``), and only a renewal the server refuses (401) stops the sync and asks
 /// for a new login, with everything kept queued; 422 marks the entry
-/// rejected with the server's reason; 409 `questionnaire_unavailable` keeps a sheet waiting
-/// until a join, new questionnaires or an explicit sync wake it.
+/// rejected with the server's reason; 409 `questionnaire_unavailable` (a study not joined) and
+/// `consent_required` (a new consent version not agreed to yet) keep a sheet waiting until a
+/// join, an agreement, new questionnaires or an explicit sync wake it.
 public struct SyncEngine: Sendable {
     let services: CoreServices
     let modules: [any UNITIModule]
@@ -54,6 +58,16 @@ public struct SyncEngine: Sendable {
     static let lastErrorKey = "sync.lastError"
     static let recordsCursorKey = "sync.recordsCursor"
     static let sheetsCursorKey = "sync.sheetsCursor"
+    /// The joined studies whose current consent the person has not agreed to, as the last
+    /// studies pull found them (comma-separated ids): kept, so each sync and login can ask again
+    /// even when the list did not change (304).
+    static let consentPendingKey = "sync.consentPending"
+
+    /// The joined studies that wait for the person's agreement to a new consent version; their
+    /// sheets wait in the outbox meanwhile.
+    public static func studiesAwaitingConsent(of services: CoreServices) throws -> [String] {
+        try services.settings.string(consentPendingKey)?.split(separator: ",").map(String.init) ?? []
+    }
 
     public init(services: CoreServices, modules: [any UNITIModule], client: APIClient) {
         self.services = services
@@ -112,6 +126,7 @@ public struct SyncEngine: Sendable {
             if !force, report.studiesUpdated || report.questionnairesUpdated > 0,
                try outbox.wakeWaiting(at: services.clock.now) > 0 {
                 report.waiting = 0
+                report.waitingForConsent = 0
                 try push(&report)
             }
         } catch let error as APIError {
@@ -226,9 +241,12 @@ public struct SyncEngine: Sendable {
             let delivered = group.filter { acknowledged.contains($0.id) }
             try outbox.acknowledge(delivered.map(\.entry))
             report.sheetsDelivered += delivered.count
-        } catch APIError.rejected(409, AnswerSheetBatchResult.questionnaireUnavailableCode, let message) {
+        } catch APIError.rejected(409, let code, let message)
+                    where code == AnswerSheetBatchResult.questionnaireUnavailableCode || code == AnswerSheetBatchResult.consentRequiredCode {
+            // Early (a study not joined yet) or before consent: kept, and sent once that changed.
             try outbox.wait(group.map(\.entry), reason: message)
             report.waiting += group.count
+            if code == AnswerSheetBatchResult.consentRequiredCode { report.waitingForConsent += group.count }
         } catch APIError.rejected(let status, _, let message) where status == 422 || status == 400 {
             guard group.count > 1 else {
                 try outbox.reject(group[0].entry, reason: message)
@@ -263,8 +281,10 @@ public struct SyncEngine: Sendable {
             return
         }
         let now = services.clock.now
+        let consentPending = list.studies.filter { $0.membership == .member && $0.needsConsent }.map(\.id)
         try services.database.writer.write { db in
             try StudyCatalog.replaceServerStudies(db, with: list.studies.map { ($0.descriptor, $0.membership == .member) }, at: now)
+            try SettingsStore.write(db, Self.consentPendingKey, consentPending.isEmpty ? nil : consentPending.joined(separator: ","))
             try ETagStore.store(db, etag: etag, for: route)
         }
         report.studiesUpdated = true

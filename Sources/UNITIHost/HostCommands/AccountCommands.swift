@@ -256,10 +256,55 @@ struct ProfileCommand: HostCommand {
     }
 }
 
-/// `account deactivate`.
+/// `account deactivate|delete|data`.
 struct AccountCommand: HostCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "account", abstract: L("host.account.abstract"), subcommands: [Deactivate.self])
+        CommandConfiguration(commandName: "account", abstract: L("host.account.abstract"),
+                             subcommands: [Deactivate.self, Delete.self, DataDownload.self])
+    }
+
+    /// `account delete`: the account and everything the server keeps about the person, once the
+    /// password is confirmed; then, after a second question, this device's data directory (the
+    /// shell ends then, as its database is gone).
+    struct Delete: HostCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "delete", abstract: L("host.account.delete.abstract"))
+        }
+
+        func run(in shell: Shell) throws {
+            let session = try shell.accounts.requireSession()
+            shell.console.line(shell.localizer("host.account.delete.warning", ["username": session.username]))
+            let password = try shell.askSecret("host.account.delete.password")
+            try shell.accounts.deleteAccount(password: password)
+            shell.console.line(shell.localizer("host.account.delete.done", ["username": session.username]))
+            let directory = shell.services.dataDirectory
+            guard try shell.confirm("host.account.delete.local", ["path": directory.path]) else {
+                shell.console.line(shell.localizer("host.account.delete.localKept", ["path": directory.path]))
+                return
+            }
+            try directory.erase()
+            shell.console.line(shell.localizer("host.account.delete.localDone", ["path": directory.path]))
+            shell.exitRequested = true
+        }
+    }
+
+    /// `account data --out FILE`: everything the server keeps about the person, as one JSON file
+    /// (the portal's data download), readable by the person only.
+    struct DataDownload: HostCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "data", abstract: L("host.account.data.abstract"))
+        }
+
+        @Option(help: ArgumentHelp(L("host.account.data.out"))) var out: String
+
+        func run(in shell: Shell) throws {
+            let data = try shell.accounts.personalData()
+            let path = (out as NSString).expandingTildeInPath
+            guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                throw UNITIError(shell.localizer("host.account.data.cannotWrite", ["path": path]))
+            }
+            shell.console.line(shell.localizer("host.account.data.written", ["path": path, "bytes": "\(data.count)"]))
+        }
     }
 
     func run(in shell: Shell) throws {}

@@ -59,11 +59,11 @@ struct StudiesCommand: HostCommand {
     }
 }
 
-/// `study info|join|leave ID`.
+/// `study info|join|leave|consent ID`.
 struct StudyCommand: HostCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(commandName: "study", abstract: L("host.study.abstract"),
-                             subcommands: [Info.self, Join.self, Leave.self])
+                             subcommands: [Info.self, Join.self, Leave.self, Consent.self])
     }
 
     func run(in shell: Shell) throws {}
@@ -100,7 +100,8 @@ struct StudyCommand: HostCommand {
                 shell.console.line(shell.localizer("host.study.join.declined"))
                 return
             }
-            var request = JoinStudyRequest()
+            // The version read and agreed to: the server records it with the time.
+            var request = JoinStudyRequest(consentVersion: study.consentVersion)
             if study.access == .password {
                 request.password = try shell.askSecret("host.study.join.password")
             }
@@ -116,13 +117,71 @@ struct StudyCommand: HostCommand {
         }
 
         @Argument(help: ArgumentHelp(L("host.study.id"))) var id: String
+        @Flag(help: ArgumentHelp(L("host.study.leave.answers"))) var answers: AnswersOnLeaving?
+
+        /// What becomes of the answers given so far; asked when not given.
+        enum AnswersOnLeaving: String, EnumerableFlag {
+            case keepAnswers, deleteAnswers
+        }
 
         func run(in shell: Shell) throws {
             guard try shell.confirm("host.study.leave.confirm", ["study": id]) else { return }
-            let _: MembershipResponse = try shell.api { try $0.send("POST", "studies/\(id)/leave") }
+            let delete = try answers.map { $0 == .deleteAnswers } ?? shell.confirm("host.study.leave.deleteQuestion", ["study": id])
+            let _: MembershipResponse = try shell.api {
+                try $0.send("POST", "studies/\(id)/leave", body: LeaveStudyRequest(deleteAnswers: delete))
+            }
             try shell.services.studies.recordLeft(id)
-            shell.console.line(shell.localizer("host.study.left", ["study": id]))
+            shell.console.line(shell.localizer(delete ? "host.study.left.deleted" : "host.study.left", ["study": id]))
             shell.syncAfterSuccess()
+        }
+    }
+
+    /// `study consent ID [--agree] [--json]`: the study's current consent and what the person
+    /// agreed to, each version with its text and time; agreeing to a new version (asked, or
+    /// `--agree`) lets the answers that waited for it go to the server at once.
+    struct Consent: HostCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "consent", abstract: L("host.study.consent.abstract"))
+        }
+
+        @Argument(help: ArgumentHelp(L("host.study.id"))) var id: String
+        @Flag(help: ArgumentHelp(L("host.study.consent.agreeFlag"))) var agree = false
+        @OptionGroup var output: JSONOutput
+
+        func run(in shell: Shell) throws {
+            // The bundled default study needs no server: its consent ships with the program.
+            if id == StudyCatalog.defaultStudy.id, let consent = StudyCatalog.defaultStudy.consent {
+                shell.console.line(consent.text(in: CurrentLanguage.value.rawValue))
+                return
+            }
+            let study: StudyInfo = try shell.api { try $0.send("GET", "studies/\(id)") }
+            var status: ConsentStatus = try shell.api { try $0.send("GET", "studies/\(id)/consent") }
+            let l = shell.localizer
+            if study.membership == .member, study.needsConsent, let version = study.consentVersion, !output.isRequested(in: shell.services) {
+                shell.console.line(l("host.study.consent.new", ["study": id, "version": "\(version)"]))
+                shell.console.line(study.consent?.text(in: CurrentLanguage.value.rawValue) ?? "")
+                guard try agree || shell.confirm("host.study.join.consent") else {
+                    shell.console.line(l("host.study.consent.notAgreed", ["study": id]))
+                    return
+                }
+                status = try shell.api { try $0.send("POST", "studies/\(id)/consent", body: ConsentRequest(version: version)) }
+                shell.console.line(l("host.study.consent.agreed", ["study": id, "version": "\(version)"]))
+                shell.syncAfterSuccess()
+                return
+            }
+            if output.isRequested(in: shell.services) {
+                try shell.console.json(status)
+                return
+            }
+            guard !status.agreements.isEmpty else {
+                shell.console.line(l(study.consentVersion == nil ? "host.study.consent.none" : "host.study.consent.notYet", ["study": id]))
+                return
+            }
+            for agreement in status.agreements {
+                let time = OffsetTimestamp(parsing: agreement.agreedAt).map { OffsetTimestamp($0.date, in: shell.services.clock.timeZone).minuteText }
+                shell.console.line(l("host.study.consent.agreedOn", ["version": "\(agreement.version)", "time": time ?? agreement.agreedAt]))
+                shell.console.line(agreement.text.text(in: CurrentLanguage.value.rawValue))
+            }
         }
     }
 

@@ -29,6 +29,10 @@ extension Shell {
         for problem in report.resourceProblems + report.questionnaireProblems {
             console.error(localizer("host.sync.notice", ["message": problem]))
         }
+        // A new consent version asks again at each sync and login until the person agrees.
+        for study in (try? SyncEngine.studiesAwaitingConsent(of: services)) ?? [] {
+            console.line(localizer("host.study.consent.pending", ["study": study]))
+        }
         if let problem = report.stoppedBecause {
             throw sessions.userFacingError(for: problem)
         }
@@ -38,8 +42,9 @@ extension Shell {
                 "records": localizer("host.sync.count.records", count: report.recordsDelivered),
                 "pulled": localizer("host.sync.count.records", count: report.recordsPulled), "rejected": "\(report.rejected)",
             ]))
-            if report.waiting > 0 {
-                console.line(localizer("host.sync.waitingNotice", count: report.waiting))
+            // Sheets held for a consent are named by the consent notice above.
+            if report.waiting > report.waitingForConsent {
+                console.line(localizer("host.sync.waitingNotice", count: report.waiting - report.waitingForConsent))
             }
         }
     }

@@ -141,3 +141,10 @@ public struct StatusMessage: Codable, Hashable, Sendable {
     public var status: String
     public init(status: String) { self.status = status }
 }
+
+/// `POST /api/v1/account/delete`: the password, confirmed before the account and all its data
+/// are deleted.
+public struct AccountDeletionRequest: Codable, Hashable, Sendable {
+    public var password: String
+    public init(password: String) { self.password = password }
+}

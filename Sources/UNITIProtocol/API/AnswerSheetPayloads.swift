@@ -13,6 +13,10 @@ public struct AnswerSheetBatchResult: Codable, Hashable, Sendable {
     /// answer yet: unknown to the server or owned by a study not joined. The sheet is not wrong,
     /// it is early; a client keeps it and sends it again after a join.
     public static let questionnaireUnavailableCode = "questionnaire_unavailable"
+    /// The error code (with 409) of a batch holding a sheet for a study whose current consent
+    /// version the caller has not agreed to. Like an early sheet, a client keeps it waiting and
+    /// sends it again once the person agreed.
+    public static let consentRequiredCode = "consent_required"
 
     public enum Outcome: String, Codable, Hashable, Sendable {
         /// Stored now.

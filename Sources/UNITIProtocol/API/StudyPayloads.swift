@@ -22,6 +22,12 @@ public struct StudyInfo: Codable, Hashable, Sendable {
     public var title: LocalizedText
     public var description: LocalizedText?
     public var consent: LocalizedText?
+    /// The number of the current consent text (from 1; a new text is a new version); nil when
+    /// the study has no consent.
+    public var consentVersion: Int?
+    /// The newest consent version the caller agreed to; nil when none. Below ``consentVersion``,
+    /// the study takes none of the caller's answers until they agree again.
+    public var consentAgreed: Int?
     public var startsAt: String?
     public var endsAt: String?
     public var running: Bool
@@ -35,7 +41,9 @@ public struct StudyInfo: Codable, Hashable, Sendable {
     public init(id: String, title: LocalizedText, description: LocalizedText?, consent: LocalizedText?,
                 startsAt: String?, endsAt: String?, running: Bool, access: StudyAccess,
                 participantsMayLeave: Bool, modules: [String], questionnaires: [QuestionnaireReference],
-                membership: MembershipStatus) {
+                membership: MembershipStatus, consentVersion: Int? = nil, consentAgreed: Int? = nil) {
+        self.consentVersion = consentVersion
+        self.consentAgreed = consentAgreed
         self.id = id
         self.title = title
         self.description = description
@@ -48,6 +56,13 @@ public struct StudyInfo: Codable, Hashable, Sendable {
         self.modules = modules
         self.questionnaires = questionnaires
         self.membership = membership
+    }
+
+    /// Whether the study waits for the caller's agreement to its current consent (a member's
+    /// answers wait until then).
+    public var needsConsent: Bool {
+        guard let consentVersion else { return false }
+        return consentVersion > (consentAgreed ?? 0)
     }
 
     /// The subset the client's study catalogue works with.
@@ -72,10 +87,55 @@ public struct StudyList: Codable, Hashable, Sendable {
     public init(studies: [StudyInfo]) { self.studies = studies }
 }
 
-/// `POST /api/v1/studies/{id}/join`: `password` only for password studies.
+/// `POST /api/v1/studies/{id}/join`: `password` only for password studies; `consentVersion`, the
+/// consent version the person read and agreed to, for a study with consent.
 public struct JoinStudyRequest: Codable, Hashable, Sendable {
     public var password: String?
-    public init(password: String? = nil) { self.password = password }
+    public var consentVersion: Int?
+    public init(password: String? = nil, consentVersion: Int? = nil) {
+        self.password = password
+        self.consentVersion = consentVersion
+    }
+}
+
+/// `POST /api/v1/studies/{id}/consent`: agrees to a consent version (the current one).
+public struct ConsentRequest: Codable, Hashable, Sendable {
+    public var version: Int
+    public init(version: Int) { self.version = version }
+}
+
+/// A consent version the person agreed to, with its text as it was then.
+public struct ConsentAgreementInfo: Codable, Hashable, Sendable {
+    public var studyId: String
+    public var version: Int
+    public var agreedAt: String
+    public var text: LocalizedText
+    public init(studyId: String, version: Int, agreedAt: String, text: LocalizedText) {
+        self.studyId = studyId
+        self.version = version
+        self.agreedAt = agreedAt
+        self.text = text
+    }
+}
+
+/// `GET /api/v1/studies/{id}/consent`: the study's current consent version and what the caller
+/// agreed to, oldest first.
+public struct ConsentStatus: Codable, Hashable, Sendable {
+    public var studyId: String
+    public var currentVersion: Int?
+    public var agreements: [ConsentAgreementInfo]
+    public init(studyId: String, currentVersion: Int?, agreements: [ConsentAgreementInfo]) {
+        self.studyId = studyId
+        self.currentVersion = currentVersion
+        self.agreements = agreements
+    }
+}
+
+/// `POST /api/v1/studies/{id}/leave`: whether the answers given so far must be deleted
+/// (`deleteAnswers: true`) or may stay in the study's data (false, the default).
+public struct LeaveStudyRequest: Codable, Hashable, Sendable {
+    public var deleteAnswers: Bool
+    public init(deleteAnswers: Bool = false) { self.deleteAnswers = deleteAnswers }
 }
 
 /// The answer to join and leave.

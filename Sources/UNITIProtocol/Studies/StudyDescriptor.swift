@@ -15,9 +15,13 @@ public struct StudyDescriptor: Codable, Hashable, Sendable {
     /// whose questionnaires a person has without a server while this study is active: the
     /// default study lists the Track Your Stress demo study here.
     public var bundledStudies: [String]?
+    /// What taking part means, in plain words: what is collected, where it goes, how to leave
+    /// (the bundled default study's own; a server study's comes with its version in ``StudyInfo``).
+    public var consent: LocalizedText?
 
     public init(id: String, title: LocalizedText, description: LocalizedText? = nil, modules: [String], baseline: [String]? = nil,
-                bundledStudies: [String]? = nil) {
+                bundledStudies: [String]? = nil, consent: LocalizedText? = nil) {
+        self.consent = consent
         self.id = id
         self.title = title
         self.description = description

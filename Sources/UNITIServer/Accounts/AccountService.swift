@@ -219,6 +219,16 @@ struct AccountService: Sendable {
         try await store.revokeSessions(userId: account.id, except: sessionId, now: now)
     }
 
+    /// Deletes the account and everything kept about the person
+    /// (``ServerStore/deleteAccount(userId:)``) once the password is confirmed: checked and
+    /// throttled as a login, so a session left open on a shared computer cannot erase an account.
+    func deleteAccount(_ account: UserAccount, password: String, client: ClientAddress?) async throws {
+        try Self.requireWellFormed(login: account.username, password: password)
+        let verified = try await verifiedAccount(login: account.username, password: password, client: client)
+        guard verified.id == account.id else { throw APIError(.unauthorized, "invalid_credentials", "The password is wrong.") }
+        _ = try await store.deleteAccount(userId: account.id)
+    }
+
     /// Deactivates the account and ends all its sessions; logging in again needs reactivation
     /// with the password (the API's `reactivate`).
     func deactivate(userId: Int64) async throws {

@@ -28,6 +28,8 @@ struct PersonalDataExport: Sendable {
         var requestedAt: String
         var updatedAt: String
         var joinedAt: String?
+        /// The consent versions agreed to, each with its text.
+        var consents: [PersonalData.Consent]
     }
 
     /// The person's document, or nil when there is no such account.
@@ -38,7 +40,8 @@ struct PersonalDataExport: Sendable {
         for membership in data.memberships {
             memberships.append(Membership(studyId: membership.studyId, studyTitle: try await store.study(id: membership.studyId)?.title,
                                           status: membership.status, requestedAt: membership.requestedAt,
-                                          updatedAt: membership.updatedAt, joinedAt: membership.joinedAt))
+                                          updatedAt: membership.updatedAt, joinedAt: membership.joinedAt,
+                                          consents: membership.consents))
         }
         return Document(format: Self.format, exportedAt: Timestamps.format(environment.clock.now()), account: data.account,
                         memberships: memberships, sheets: data.sheets, records: data.records,

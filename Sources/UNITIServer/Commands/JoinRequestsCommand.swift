@@ -70,6 +70,8 @@ struct UsersCommand: AsyncParsableCommand {
         var activated: Bool
         var active: Bool
         var createdAt: String
+        /// The newest consent version agreed to, by study id.
+        var consents: [String: Int]
     }
 
     struct List: AsyncParsableCommand {
@@ -80,16 +82,20 @@ struct UsersCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let stored = try await database.openStore().users(offset: page.offset, limit: page.limit)
-            let rows = stored.users.map {
-                Row(username: $0.username, email: $0.email, pseudonym: $0.pseudonym, activated: $0.activated,
-                    active: $0.active, createdAt: Timestamps.format($0.createdAt))
+            let store = try await database.openStore()
+            let stored = try await store.users(offset: page.offset, limit: page.limit)
+            var rows: [Row] = []
+            for user in stored.users {
+                rows.append(Row(username: user.username, email: user.email, pseudonym: user.pseudonym, activated: user.activated,
+                                active: user.active, createdAt: Timestamps.format(user.createdAt),
+                                consents: try await store.agreedConsentVersions(userId: user.id)))
             }
             if json {
                 try CommandOutput.json(rows)
             } else {
-                CommandOutput.table(["USERNAME", "E-MAIL", "PSEUDONYM", "ACTIVATED", "ACTIVE", "CREATED"], rows.map {
-                    [$0.username, $0.email, $0.pseudonym, $0.activated ? "yes" : "no", $0.active ? "yes" : "no", $0.createdAt]
+                CommandOutput.table(["USERNAME", "E-MAIL", "PSEUDONYM", "ACTIVATED", "ACTIVE", "CREATED", "CONSENT"], rows.map {
+                    [$0.username, $0.email, $0.pseudonym, $0.activated ? "yes" : "no", $0.active ? "yes" : "no", $0.createdAt,
+                     $0.consents.sorted { $0.key < $1.key }.map { "\($0.key) v\($0.value)" }.joined(separator: ", ")]
                 })
             }
             page.printPosition("Accounts", shown: rows.count, total: stored.total, json: json)

@@ -7,8 +7,23 @@ import Foundation
 /// of the answer tables alone, a bulk load such as `Scripts/bench/scale`'s).
 struct MaintenanceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "maintenance", abstract: "Recompute what the server derives from the stored answers.",
-        subcommands: [RebuildComparison.self])
+        commandName: "maintenance", abstract: "Recompute what the server derives from the stored answers; rewrite the tables of deleted people.",
+        subcommands: [RebuildComparison.self, Compact.self])
+
+    /// `maintenance compact`: rewrites the tables that hold people's rows, so that the bytes of
+    /// deleted rows leave PostgreSQL's table files (a plain VACUUM after a deletion prunes the rows
+    /// but can leave their bytes in the pages' free space). It locks each table while it is
+    /// rewritten: run it when the server is quiet. See `Documentation/uniti-server.md`, "Deletion".
+    struct Compact: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "compact",
+            abstract: "Rewrite the tables of people's data so no deleted value stays in the files (PostgreSQL: VACUUM FULL; SQLite: VACUUM).")
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            try await MaintenanceCommand.run(on: database, done: "Rewrote the tables of people's data.") { try await $0.compactPersonalTables() }
+        }
+    }
 
     struct RebuildComparison: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -17,15 +32,20 @@ struct MaintenanceCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let store = try await database.openStore()
-            do {
-                try await store.rebuildComparisonSums()
-            } catch {
-                await store.close()
-                throw error
-            }
-            await store.close()
-            print("Rebuilt the comparison sums.")
+            try await MaintenanceCommand.run(on: database, done: "Rebuilt the comparison sums.") { try await $0.rebuildComparisonSums() }
         }
+    }
+
+    /// Opens the store, does `work`, closes the store (also when `work` fails), then says `done`.
+    static func run(on database: DatabaseOptions, done: String, _ work: (ServerStore) async throws -> Void) async throws {
+        let store = try await database.openStore()
+        do {
+            try await work(store)
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+        print(done)
     }
 }

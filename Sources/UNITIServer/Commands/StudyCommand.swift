@@ -15,8 +15,8 @@ struct StudyCommand: AsyncParsableCommand {
         var title: String?
         @Option(help: "Description (text or JSON as for --title).")
         var description: String?
-        @Option(help: "Consent text shown before joining (text or JSON).")
-        var consent: String?
+        @Option(help: ArgumentHelp("Consent shown before joining: Markdown files, one per language, named NAME.<lang>.md (e.g. consent.en.md, consent.de.md; NAME.md is English), or text or JSON as for --title. A changed text is a new version, which members are asked to agree to again.", valueName: "file-or-text"))
+        var consent: [String] = []
         @Option(help: "How participants join: public, password or byRequest.")
         var access: StudyAccess?
         @Option(help: ArgumentHelp("Join password of a password study (at least \(StudyRules.minimumPasswordLength) characters)."))
@@ -39,7 +39,7 @@ struct StudyCommand: AsyncParsableCommand {
         func apply(to study: inout StudyRecord, hasher: PasswordHasher) async throws {
             if let title { study.title = try Self.text(title, option: "--title") }
             if let description { study.description = try Self.text(description, option: "--description") }
-            if let consent { study.consent = try Self.text(consent, option: "--consent") }
+            if !consent.isEmpty { study.consent = try ConsentFiles.text(consent, languages: Set(study.title.values.keys)) }
             if let access { study.access = access }
             if let password {
                 let minimum = StudyRules.minimumPasswordLength

@@ -9,10 +9,16 @@ public struct ExportedSheet: Sendable {
     public var receivedAt: Date
     /// The module presenting the questionnaire (nil when the server cannot link it).
     public var module: String?
+    /// The newest consent version of the study the participant agreed to (nil: none on record).
+    public var consentVersion: Int? = nil
 
     /// The sheet as export rows: one per answer (``ExportRow/rows(of:participant:receivedAt:module:)``).
     public var rows: [ExportRow] {
-        ExportRow.rows(of: sheet, participant: participant, receivedAt: receivedAt, module: module)
+        ExportRow.rows(of: sheet, participant: participant, receivedAt: receivedAt, module: module).map { row in
+            var row = row
+            row.consentVersion = consentVersion
+            return row
+        }
     }
 }
 
@@ -42,6 +48,8 @@ public struct ExportRow: Sendable, Codable, Hashable {
     public var altitudeMeters: Double?
     public var accuracyMeters: Double?
     public var locationMeasuredAt: String?
+    /// The newest consent version of the study the participant agreed to (nil: none on record).
+    public var consentVersion: Int?
 
     public init(participant: String, sheetId: String, questionnaireId: String, questionnaireVersion: Int, label: String,
                 value: String, answeredAt: String, startedAt: String, endedAt: String?, receivedAt: String) {

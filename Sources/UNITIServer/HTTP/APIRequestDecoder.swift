@@ -7,8 +7,18 @@ import Hummingbird
 public struct APIRequestDecoder: RequestDecoder {
     public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        return try Self.decode(type, from: Data(buffer.readableBytesView))
+    }
+
+    /// A body whose fields all have defaults may be left out: an empty body is `empty`.
+    static func decode<T: Decodable>(_ type: T.Type, orEmpty empty: T, from request: Request, context: some RequestContext) async throws -> T {
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        return buffer.readableBytes == 0 ? empty : try decode(type, from: Data(buffer.readableBytesView))
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
-            return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
+            return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
             throw APIError(.badRequest, "invalid_body", Self.describe(error))
         }

@@ -22,6 +22,8 @@ struct AccountRoutes: Sendable {
         authenticated.get("profile") { _, context in try Self.profile(of: context.user.account) }
         authenticated.patch("profile") { request, context in try await updateProfile(request, context) }
         authenticated.post("deactivate") { _, context in try await deactivate(context) }
+        authenticated.post("delete") { request, context in try await delete(request, context) }
+        authenticated.get("data") { _, context in try await data(context) }
     }
 
     private var accounts: AccountService { AccountService(environment: environment) }
@@ -131,6 +133,21 @@ struct AccountRoutes: Sendable {
     private func deactivate(_ context: ServerRequestContext) async throws -> StatusMessage {
         try await accounts.deactivate(userId: context.user.account.id)
         return StatusMessage(status: "deactivated")
+    }
+
+    /// Deletes the account and all its data once the password is confirmed (``AccountService/deleteAccount(_:password:client:)``).
+    private func delete(_ request: Request, _ context: ServerRequestContext) async throws -> StatusMessage {
+        let body = try await request.decode(as: AccountDeletionRequest.self, context: context)
+        try await accounts.deleteAccount(try context.user.account, password: body.password, client: context.clientAddress)
+        return StatusMessage(status: "deleted")
+    }
+
+    /// Everything the server keeps about the caller (``PersonalDataExport``), as the portal's download gives it.
+    private func data(_ context: ServerRequestContext) async throws -> Response {
+        guard let json = try await PersonalDataExport(environment: environment).json(userId: try context.user.account.id) else {
+            throw APIError.unauthorized
+        }
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: json)))
     }
 
     private func reactivate(_ request: Request, _ context: ServerRequestContext) async throws -> SessionTokens {

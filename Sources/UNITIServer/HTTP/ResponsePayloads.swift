@@ -14,4 +14,5 @@ extension AnswerSheetChanges: ResponseEncodable {}
 extension ModuleRecordBatchResult: ResponseEncodable {}
 extension ModuleRecordPage: ResponseEncodable {}
 extension MembershipResponse: ResponseEncodable {}
+extension ConsentStatus: ResponseEncodable {}
 extension ComparisonReport: ResponseEncodable {}

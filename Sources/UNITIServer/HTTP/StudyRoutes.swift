@@ -13,7 +13,9 @@ struct StudyRoutes: Sendable {
         studies.get("") { request, context in try await list(request, context.user) }
         studies.get(":id") { _, context in try await show(context) }
         studies.post(":id/join") { request, context in try await join(request, context) }
-        studies.post(":id/leave") { _, context in try await leave(context) }
+        studies.post(":id/leave") { request, context in try await leave(request, context) }
+        studies.get(":id/consent") { _, context in try await consent(context) }
+        studies.post(":id/consent") { request, context in try await agree(request, context) }
         studies.get(":id/questionnaires") { _, context in try await studyQuestionnaires(context) }
         questionnaires.get("") { _, context in try await memberQuestionnaires(context.user) }
         questionnaires.get(":id/versions/:version") { _, context in try await questionnaire(context) }
@@ -36,7 +38,8 @@ struct StudyRoutes: Sendable {
         for listed in try await studies.studies(userId: user.account.id, scope: scope) {
             let questionnaires = StudyPresenter.mayReadContent(listed.study, membership: listed.membership)
                 ? try await store.latestQuestionnaires(studyId: listed.study.id) : []
-            result.append(StudyPresenter.info(listed.study, membership: listed.membership, questionnaires: questionnaires))
+            result.append(StudyPresenter.info(listed.study, membership: listed.membership, questionnaires: questionnaires,
+                                              consentAgreed: listed.consentAgreed))
         }
         return ETagged(StudyList(studies: result))
     }
@@ -48,7 +51,8 @@ struct StudyRoutes: Sendable {
         let membership = try await store.membership(studyId: id, userId: user.account.id)
         let questionnaires = StudyPresenter.mayReadContent(study, membership: membership)
             ? try await store.latestQuestionnaires(studyId: id) : []
-        return ETagged(StudyPresenter.info(study, membership: membership, questionnaires: questionnaires))
+        let agreed = try await store.agreedConsentVersions(userId: user.account.id)[id]
+        return ETagged(StudyPresenter.info(study, membership: membership, questionnaires: questionnaires, consentAgreed: agreed))
     }
 
     /// The rules live in ``StudyService`` (shared with the portal); this only speaks JSON.
@@ -56,16 +60,36 @@ struct StudyRoutes: Sendable {
         let user = try context.user
         let id = try studyId(context)
         let body = try await request.decode(as: JoinStudyRequest.self, context: context)
-        let membership = try await studies.join(userId: user.account.id, studyId: id, password: body.password)
+        let membership = try await studies.join(userId: user.account.id, studyId: id, password: body.password,
+                                                consentVersion: body.consentVersion)
         return EditedResponse(status: membership == .pending ? .accepted : .ok,
                               response: MembershipResponse(studyId: id, membership: membership))
     }
 
-    private func leave(_ context: ServerRequestContext) async throws -> MembershipResponse {
+    /// The body (``LeaveStudyRequest``) is optional: without one the answers stay.
+    private func leave(_ request: Request, _ context: ServerRequestContext) async throws -> MembershipResponse {
         let user = try context.user
         let id = try studyId(context)
-        try await studies.leave(userId: user.account.id, studyId: id)
+        let body = try await APIRequestDecoder.decode(LeaveStudyRequest.self, orEmpty: LeaveStudyRequest(), from: request, context: context)
+        try await studies.leave(userId: user.account.id, studyId: id, deleteAnswers: body.deleteAnswers)
         return MembershipResponse(studyId: id, membership: .left)
+    }
+
+    /// What the caller agreed to in this study, with each text as it was then.
+    private func consent(_ context: ServerRequestContext) async throws -> ConsentStatus {
+        let user = try context.user
+        let study = try await studies.study(id: try studyId(context))
+        let agreements = try await store.consentAgreements(userId: user.account.id, studyId: study.id)
+        return ConsentStatus(studyId: study.id, currentVersion: study.consentVersion, agreements: agreements.map {
+            ConsentAgreementInfo(studyId: $0.studyId, version: $0.version, agreedAt: Timestamps.format($0.agreedAt), text: $0.text)
+        })
+    }
+
+    private func agree(_ request: Request, _ context: ServerRequestContext) async throws -> ConsentStatus {
+        let user = try context.user
+        let body = try await request.decode(as: ConsentRequest.self, context: context)
+        try await studies.agreeToConsent(userId: user.account.id, studyId: try studyId(context), version: body.version)
+        return try await consent(context)
     }
 
     private func studyQuestionnaires(_ context: ServerRequestContext) async throws -> ETagged<QuestionnaireList> {

@@ -27,6 +27,10 @@ package protocol ServerModulePart: Sendable {
     /// their data download (``PersonalDataExport``): members added to the download's document
     /// (e.g. `rewards`). A part whose migrations add a table with a `user_id` must list it here.
     func personalData(userId: Int64, environment: ServerEnvironment) async throws -> [String: JSONValue]
+    /// The module's own tables that hold people's rows by a `user_id` column: deleted with the
+    /// person's account (``ServerStore/deleteAccount(userId:)``). A part whose migrations add such
+    /// a table must list it here (a test reads the schema).
+    var personalTables: [String] { get }
     /// Adds the module's pages to the portal's signed-in group (a session on the context, every
     /// form's CSRF token checked before the handler); `portal` renders them (``PortalRoutes/page(_:_:status:notice:error:)``).
     func registerPortal(on signedIn: RouterGroup<ServerRequestContext>, portal: PortalRoutes)
@@ -44,6 +48,7 @@ extension ServerModulePart {
     package var migrations: [ServerMigration] { [] }
     package func registerAPI(on api: RouterGroup<ServerRequestContext>, environment: ServerEnvironment) {}
     package func personalData(userId: Int64, environment: ServerEnvironment) async throws -> [String: JSONValue] { [:] }
+    package var personalTables: [String] { [] }
     package func registerPortal(on signedIn: RouterGroup<ServerRequestContext>, portal: PortalRoutes) {}
     package var portalTemplates: URL? { nil }
     package var portalNavigation: [PortalLink] { [] }

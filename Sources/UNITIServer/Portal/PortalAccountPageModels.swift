@@ -16,6 +16,7 @@ struct ProfilePage: PortalPage {
     var accountLanguages: [LanguageChoice]
     var passwordError: String?
     var deactivateError: String?
+    var deleteError: String?
 
     struct GenderChoice: Sendable {
         var value: String
@@ -72,6 +73,14 @@ struct StudiesPage: PortalPage {
         /// Shown only to those the study lets read it, and never empty.
         var description: String?
         var studyError: String?
+        /// The study's current consent text, shown beside the join form (with a box to tick,
+        /// its version the form's value) and to a member asked to agree to a new version.
+        var consent: String?
+        var consentVersion: Int?
+        /// A member who has not agreed to the current version: their answers wait.
+        var consentNeeded: Bool
+        /// What the person agreed to: "version 2 on …".
+        var consentAgreed: String?
     }
 }
 

@@ -16,6 +16,8 @@ extension PortalRoutes {
         group.post("profile") { request, context in try await saveProfile(request, context) }
         group.post("profile/password") { request, context in try await changePassword(request, context) }
         group.post("profile/deactivate") { request, context in try await deactivate(request, context) }
+        group.post("profile/delete") { request, context in try await deleteAccount(request, context) }
+        group.post("studies/consent") { request, context in try await agreeToConsent(request, context) }
         group.get("studies") { request, context in try await studiesPage(request, context) }
         group.post("studies/join") { request, context in try await joinStudy(request, context) }
         group.post("studies/leave") { request, context in try await leaveStudy(request, context) }
@@ -88,6 +90,21 @@ extension PortalRoutes {
         return visit.redirect(to: "/login?notice=accountDeactivated", setting: [sessions.expiredCookie(secure: visit.secure)])
     }
 
+    /// Deletion needs the password again (checked and throttled as a login), then does what the
+    /// API's `account/delete` does: the account and all its data are gone, and so is the session.
+    private func deleteAccount(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let (form, visit, session) = try await signedInForm(request, context)
+        do {
+            try await accounts.deleteAccount(session.account, password: form["password"], client: context.clientAddress)
+        } catch {
+            guard let (status, message) = Self.explain(error, visit.language) else { throw error }
+            var profile = ProfilePage(session.account, visit.language)
+            profile.deleteError = message
+            return try page(profile, visit, status: status)
+        }
+        return visit.redirect(to: "/login?notice=accountDeleted", setting: [sessions.expiredCookie(secure: visit.secure)])
+    }
+
     // MARK: Studies
 
     private func studiesPage(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
@@ -108,6 +125,9 @@ extension PortalRoutes {
             let mayJoin = open && membership != .member && membership != .pending
             let description = StudyPresenter.mayReadDescription(study, membership: membership)
                 ? study.description?.text(in: visit.language) : nil
+            let agreed = entry.consentAgreed.map { version in
+                PortalText.text("portal.studies.consentAgreed", visit.language, ["version": "\(version)"])
+            }
             return StudiesPage.Study(
                 id: study.id,
                 title: study.title.text(in: visit.language),
@@ -121,7 +141,10 @@ extension PortalRoutes {
                 leaveLabel: PortalText.text(membership == .pending ? "portal.studies.withdraw" : "portal.studies.leave", visit.language),
                 noLeave: membership == .member && !study.participantsMayLeave,
                 description: description?.isEmpty == false ? description : nil,
-                studyError: failure?.studyId == study.id ? failure?.message : nil)
+                studyError: failure?.studyId == study.id ? failure?.message : nil,
+                consent: study.consent?.text(in: visit.language), consentVersion: study.consentVersion,
+                consentNeeded: membership == .member && (study.consentVersion ?? 0) > (entry.consentAgreed ?? 0),
+                consentAgreed: membership == .member ? agreed : nil)
         })
     }
 
@@ -130,7 +153,8 @@ extension PortalRoutes {
         let studyId = form["study"]
         let password = form.fields["password"]
         do {
-            let standing = try await studyService.join(userId: session.account.id, studyId: studyId, password: password)
+            let standing = try await studyService.join(userId: session.account.id, studyId: studyId, password: password,
+                                                       consentVersion: Int(form["consentVersion"]))
             return visit.redirect(to: standing == .pending ? "/studies?notice=studyRequested" : "/studies?notice=studyJoined")
         } catch {
             return try await studyFailure(error, studyId, visit, session, besideJoinById: form["form"] == "by-id")
@@ -141,8 +165,21 @@ extension PortalRoutes {
         let (form, visit, session) = try await signedInForm(request, context)
         let studyId = form["study"]
         do {
-            try await studyService.leave(userId: session.account.id, studyId: studyId)
-            return visit.redirect(to: "/studies?notice=studyLeft")
+            let delete = form["answers"] == "delete"
+            try await studyService.leave(userId: session.account.id, studyId: studyId, deleteAnswers: delete)
+            return visit.redirect(to: delete ? "/studies?notice=studyLeftDeleted" : "/studies?notice=studyLeft")
+        } catch {
+            return try await studyFailure(error, studyId, visit, session)
+        }
+    }
+
+    /// A member agrees to the study's current consent version (the box ticked on the studies page).
+    private func agreeToConsent(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let (form, visit, session) = try await signedInForm(request, context)
+        let studyId = form["study"]
+        do {
+            try await studyService.agreeToConsent(userId: session.account.id, studyId: studyId, version: Int(form["consentVersion"]) ?? 0)
+            return visit.redirect(to: "/studies?notice=consentAgreed")
         } catch {
             return try await studyFailure(error, studyId, visit, session)
         }

@@ -16,6 +16,7 @@ struct SheetIntake: Sendable {
     func accept(_ sheets: [AnswerSheet], userId: Int64) async throws -> (outcomes: [AnswerSheetBatchResult.Outcome], receivedAt: Date) {
         var questionnaires: [String: QuestionnaireDocument] = [:]
         var access: [String: Bool] = [:]
+        var consentMissing: [String: Int] = [:]
         var links: [String: QuestionnaireLink?] = [:]
         var seenIds: Set<UUID> = []
         var validated: [ValidatedSheet] = []
@@ -35,12 +36,18 @@ struct SheetIntake: Sendable {
             // Both read once per upload, in one statement, and never kept longer: the coordinator
             // changes memberships and deactivates questionnaires from another process.
             if access[document.studyId] == nil || links[document.id] == nil {
-                let (membership, link) = try await store.sheetAccess(questionnaireId: document.id, studyId: document.studyId, userId: userId)
+                let (membership, link, missing) = try await store.sheetAccess(questionnaireId: document.id, studyId: document.studyId,
+                                                                              userId: userId)
                 access[document.studyId] = StudyPresenter.mayAnswer(membership: membership)
                 links[document.id] = .some(link)
+                consentMissing[document.studyId] = missing
             }
             // Unknown and not-yet-joined look the same, so the answer tells nothing about other studies.
             guard access[document.studyId] == true else { throw SheetValidation.unavailable(sheet) }
+            // A member who has not agreed to the current consent: the sheet waits on the device.
+            if let version = consentMissing[document.studyId] {
+                throw SheetValidation.consentRequired(studyId: document.studyId, version: version)
+            }
             if let link = links[document.id] ?? nil, !link.accepts(sheetStartedAt: sheet.startedAt.date) {
                 throw SheetValidation.deactivated(sheet, link: link)
             }

@@ -13,6 +13,15 @@ enum SheetValidation {
                  "Questionnaire '\(sheet.questionnaireID.prefix(64))' version \(sheet.questionnaireVersion) is not available to you; join the study it belongs to, then sync again.")
     }
 
+    /// A member's sheet for a study whose current consent version they have not agreed to (a
+    /// new version, or one from before consent was recorded). Not a fault of the sheet: 409 with
+    /// its own code, and the client keeps it waiting until the person agrees
+    /// (`POST /api/v1/studies/{id}/consent`); nothing is stored before.
+    static func consentRequired(studyId: String, version: Int) -> APIError {
+        APIError(.conflict, AnswerSheetBatchResult.consentRequiredCode,
+                 "Study '\(studyId)' asks for your consent to its version \(version) before it takes your answers; read and agree to it (uniti: study consent \(studyId) --agree), then sync again.")
+    }
+
     /// The error code (with 422) of a sheet started at or after its questionnaire was deactivated.
     static let deactivatedCode = "questionnaire_deactivated"
 

@@ -17,6 +17,8 @@ import UNITIProtocol
 /// - `Throttles`: the throttles' counts (logins, registration and reset requests, reset mails,
 ///   study passwords per study), shared by every server process
 /// - `PersonalData`: everything kept about one person, for their download
+/// - `Consent`: every consent text a study has had, and who agreed to which version when
+/// - `Erasure`: deleting a person (or their answers to one study) for real, rows and bytes
 /// The schema has one list of steps per engine (`Storage/Migrations`), followed by the steps of
 /// the module parts (``ServerModulePart/migrations``); a module part's own store code is an
 /// extension of this class in its folder, reading through ``rows(_:)``.

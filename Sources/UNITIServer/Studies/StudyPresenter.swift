@@ -3,14 +3,16 @@ import UNITIProtocol
 
 /// Turns a stored study into what a participant is shown, and states who may see a study.
 enum StudyPresenter {
-    static func info(_ study: StudyRecord, membership: MembershipStatus, questionnaires: [QuestionnaireDocument]) -> StudyInfo {
+    /// `consentAgreed`: the newest consent version the person agreed to.
+    static func info(_ study: StudyRecord, membership: MembershipStatus, questionnaires: [QuestionnaireDocument],
+                     consentAgreed: Int? = nil) -> StudyInfo {
         StudyInfo(id: study.id, title: study.title, description: mayReadDescription(study, membership: membership) ? study.description : nil,
                   consent: study.consent,
                   startsAt: study.startsAt.map(Timestamps.format), endsAt: study.endsAt.map(Timestamps.format),
                   running: study.running, access: study.access, participantsMayLeave: study.participantsMayLeave,
                   modules: study.modules.map(\.rawValue),
                   questionnaires: questionnaires.map { QuestionnaireReference(id: $0.id, version: $0.version) },
-                  membership: membership)
+                  membership: membership, consentVersion: study.consentVersion, consentAgreed: consentAgreed)
     }
 
     /// May read the study's description: anyone for a public study; for a password or by-request

@@ -22,18 +22,21 @@ struct StudyService: Sendable {
         case mine
     }
 
-    /// A study with the person's standing in it.
+    /// A study with the person's standing in it and the newest consent version they agreed to.
     struct Listed: Sendable {
         var study: StudyRecord
         var membership: MembershipStatus
+        var consentAgreed: Int?
     }
 
     /// The studies of `scope` for a person, in the store's order.
     func studies(userId: Int64, scope: Scope) async throws -> [Listed] {
         let memberships = try await store.memberships(userId: userId)
+        let agreed = try await store.agreedConsentVersions(userId: userId)
         return try await store.studies().compactMap { study in
             let membership = memberships[study.id] ?? MembershipStatus.none
-            return scope == .mine && membership != .member ? nil : Listed(study: study, membership: membership)
+            return scope == .mine && membership != .member ? nil
+                : Listed(study: study, membership: membership, consentAgreed: agreed[study.id])
         }
     }
 
@@ -48,7 +51,12 @@ struct StudyService: Sendable {
     /// for a by-request study). A wrong password counts towards ``StudyPasswordThrottle``; while
     /// throttled, even the right password is answered 429 `too_many_study_attempts`, so guessing
     /// gains nothing from trying fast.
-    func join(userId: Int64, studyId: String, password: String?) async throws -> MembershipStatus {
+    ///
+    /// A study with consent is joined only with the current version agreed to (`consentVersion`,
+    /// what the person was shown): 409 `consent_required` otherwise, naming the version. The
+    /// agreement is recorded with its time before the membership (for a by-request study, at
+    /// the request), so every member's answers have a consent on record.
+    func join(userId: Int64, studyId: String, password: String?, consentVersion: Int? = nil) async throws -> MembershipStatus {
         let study = try await study(id: studyId)
         let id = study.id
         let now = environment.clock.now()
@@ -56,6 +64,10 @@ struct StudyService: Sendable {
         if current == .member { return .member }
         guard StudyPresenter.isOpen(study, now: now) else {
             throw APIError(.conflict, "study_closed", "Study '\(id)' is not running at the moment; it cannot be joined.")
+        }
+        if let required = study.consentVersion {
+            guard consentVersion == required else { throw Self.consentRequired(id, version: required) }
+            _ = try await store.recordConsent(userId: userId, studyId: id, version: required, now: now)
         }
         switch study.access {
         case .public:
@@ -88,9 +100,33 @@ struct StudyService: Sendable {
         }
     }
 
+    /// 409 `consent_required`: the study's current consent version must be agreed to first.
+    static func consentRequired(_ studyId: String, version: Int) -> APIError {
+        APIError(.conflict, "consent_required",
+                 "Study '\(studyId)' asks for your consent to its version \(version); read it and agree to that version.")
+    }
+
+    /// Records the person's agreement to the study's current consent version (`version`, the
+    /// one they were shown). A version that is not the current one is refused 409
+    /// `consent_required` naming the current one: the text may have changed meanwhile.
+    func agreeToConsent(userId: Int64, studyId: String, version: Int) async throws {
+        let study = try await study(id: studyId)
+        guard try await store.membership(studyId: study.id, userId: userId) == .member else {
+            throw APIError(.conflict, "not_a_member", "You are not a participant of study '\(study.id)'.")
+        }
+        guard let current = study.consentVersion else {
+            throw APIError(.conflict, "no_consent", "Study '\(study.id)' has no consent text to agree to.")
+        }
+        guard try await store.recordConsent(userId: userId, studyId: study.id, version: version, now: environment.clock.now()) else {
+            throw Self.consentRequired(study.id, version: current)
+        }
+    }
+
     /// Leaves a study or withdraws a pending request; a member of a study that does not let
-    /// participants leave is refused 409 `leave_forbidden`.
-    func leave(userId: Int64, studyId: String) async throws {
+    /// participants leave is refused 409 `leave_forbidden`. With `deleteAnswers`, the person's
+    /// sheets for the study go with the membership (``ServerStore/leaveStudy(userId:studyId:deleteAnswers:now:)``):
+    /// they are no longer in its export or comparison from that moment.
+    func leave(userId: Int64, studyId: String, deleteAnswers: Bool = false) async throws {
         let study = try await study(id: studyId)
         let id = study.id
         let current = try await store.membership(studyId: id, userId: userId)
@@ -101,7 +137,7 @@ struct StudyService: Sendable {
             throw APIError(.conflict, "leave_forbidden",
                            "Study '\(id)' does not let participants leave while it runs; contact the study team to withdraw.")
         }
-        try await store.setMembership(studyId: id, userId: userId, status: .left, now: environment.clock.now())
+        try await store.leaveStudy(userId: userId, studyId: id, deleteAnswers: deleteAnswers, now: environment.clock.now())
     }
 
     /// Whether a person may leave a study in this standing (what the portal offers a button for).

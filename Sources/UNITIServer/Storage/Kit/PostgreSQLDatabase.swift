@@ -93,6 +93,13 @@ final class PostgreSQLDatabase: StoreDatabase {
         }
     }
 
+    /// `VACUUM` of the tables (outside a transaction, as PostgreSQL requires): the deleted rows'
+    /// tuples are pruned from the pages, not only marked dead.
+    func reclaimErasedSpace(tables: [String]) async throws {
+        guard !tables.isEmpty else { return }
+        try await execute(SQL(raw: "VACUUM " + Set(tables).sorted().joined(separator: ", ")))
+    }
+
     func close() async {
         running.cancel()
         await running.value

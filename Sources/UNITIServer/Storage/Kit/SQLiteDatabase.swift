@@ -22,6 +22,9 @@ final class SQLiteDatabase: StoreDatabase {
         configuration.allowsUnsafeTransactions = true
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // Deleted rows are overwritten with zeros, not left in free space: a deleted
+            // account leaves no value in the file (``reclaimErasedSpace(tables:)``).
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         // A new database and its folder are private (``PrivateFiles``) before SQLite opens them;
         // SQLite gives its -wal and -shm files the database's mode.
@@ -85,6 +88,12 @@ final class SQLiteDatabase: StoreDatabase {
     }
 
     func close() async {}
+
+    func reclaimErasedSpace(tables: [String]) async throws {
+        _ = try await writerTurn.run {
+            try await self.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        }
+    }
 
     /// The writer connection inside a transaction: each statement a turn on its queue, prepared
     /// once per connection (a sheet upload's statements are the same for every upload of one

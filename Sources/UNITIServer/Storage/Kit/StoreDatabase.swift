@@ -43,6 +43,13 @@ protocol StoreDatabase: SQLExecutor {
     /// Reads a query's rows one at a time, in one snapshot, handing each to `body` as it is read
     /// (an export of any size needs the memory of one row). `body` must not use the store.
     func forEachRow(_ sql: SQL, _ body: @escaping @Sendable (SQLRow) throws -> Void) async throws
+    /// After rows of a person were deleted from `tables`: has the engine drop the bytes from its
+    /// files, a true difference of the engines. SQLite overwrites deleted content as it deletes
+    /// (`PRAGMA secure_delete`, set on every connection) and here moves the log into the database
+    /// and empties it (a `TRUNCATE` checkpoint), so the files hold none of the deleted values.
+    /// PostgreSQL vacuums the tables, which prunes the dead rows from their pages; see
+    /// `Documentation/uniti-server.md` ("Deletion") for what its write-ahead log keeps.
+    func reclaimErasedSpace(tables: [String]) async throws
     /// Ends the connections (the PostgreSQL pool); nothing to do for SQLite.
     func close() async
 }

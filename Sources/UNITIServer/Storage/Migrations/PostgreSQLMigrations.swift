@@ -22,6 +22,7 @@ enum PostgreSQLMigrations {
         ("pg8-session-refresh-grace", sessionRefreshGraceV8),
         ("pg9-throttles-and-codes", throttlesAndCodesV9),
         ("pg10-comparison-in-proportion", comparisonInProportionV10),
+        ("pg11-consent-versions", consentVersionsV11),
     ]
 
     /// The lock key that serialises migrations across processes.
@@ -414,5 +415,28 @@ enum PostgreSQLMigrations {
         UPDATE answers SET user_id = s.user_id, questionnaire_id = s.questionnaire_id, started_at = s.started_at
         FROM answer_sheets s WHERE s.id = answers.sheet_id;
         CREATE INDEX answers_comparison ON answers (user_id, questionnaire_id, label, started_at) INCLUDE (number) WHERE number IS NOT NULL;
+        """
+
+    /// `pg11-consent-versions`: what SQLite's `v14-consent-versions` adds — every consent text a
+    /// study has had, the current one's number on the study, and who agreed to which version when.
+    static let consentVersionsV11 = """
+        CREATE TABLE consent_versions (
+            study_id text NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+            version integer NOT NULL,
+            text text NOT NULL,
+            created_at double precision NOT NULL,
+            PRIMARY KEY (study_id, version)
+        );
+        CREATE TABLE consent_agreements (
+            user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            study_id text NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+            version integer NOT NULL,
+            agreed_at double precision NOT NULL,
+            PRIMARY KEY (user_id, study_id, version)
+        );
+        ALTER TABLE studies ADD COLUMN consent_version integer;
+        INSERT INTO consent_versions (study_id, version, text, created_at)
+        SELECT id, 1, consent, updated_at FROM studies WHERE consent IS NOT NULL;
+        UPDATE studies SET consent_version = 1 WHERE consent IS NOT NULL
         """
 }

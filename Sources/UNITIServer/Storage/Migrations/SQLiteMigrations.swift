@@ -36,6 +36,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("v12-mail-tokens-cancelled", migrate: AccountSchema.v12)
         migrator.registerMigration("v12-study-password-minimum", migrate: StudySchema.v12)
         migrator.registerMigration("v13-comparison-in-proportion", migrate: ComparisonSumSchema.v13)
+        migrator.registerMigration("v14-consent-versions", migrate: ConsentSchema.v14)
         for (identifier, step) in modules.migrations {
             migrator.registerMigration(identifier) { db in try db.execute(sql: step.sqlite) }
         }
@@ -518,6 +519,36 @@ enum ComparisonSumSchema {
             UPDATE answers SET user_id = s.user_id, questionnaire_id = s.questionnaire_id, started_at = s.started_at
             FROM answer_sheets s WHERE s.id = answers.sheet_id;
             CREATE INDEX answers_comparison ON answers(user_id, questionnaire_id, label, started_at, number) WHERE number IS NOT NULL;
+            """)
+    }
+}
+
+/// The tables behind ``ConsentStore``.
+enum ConsentSchema {
+    /// `v14-consent-versions`: every consent text a study has had, numbered from 1, the current
+    /// one's number on the study, and which version each person agreed to when. A study's consent
+    /// from before becomes its version 1; nobody is recorded as having agreed to it (joining did
+    /// not record it), so its members are asked at their next sync.
+    static func v14(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE consent_versions (
+                study_id TEXT NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+                version INTEGER NOT NULL,
+                text TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                PRIMARY KEY (study_id, version)
+            );
+            CREATE TABLE consent_agreements (
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                study_id TEXT NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+                version INTEGER NOT NULL,
+                agreed_at REAL NOT NULL,
+                PRIMARY KEY (user_id, study_id, version)
+            );
+            ALTER TABLE studies ADD COLUMN consent_version INTEGER;
+            INSERT INTO consent_versions (study_id, version, text, created_at)
+            SELECT id, 1, consent, updated_at FROM studies WHERE consent IS NOT NULL;
+            UPDATE studies SET consent_version = 1 WHERE consent IS NOT NULL;
             """)
     }
 }

@@ -23,6 +23,15 @@ public struct PersonalData: Codable, Sendable {
         public var requestedAt: String
         public var updatedAt: String
         public var joinedAt: String?
+        /// The consent versions agreed to in this study, oldest first, each with its text.
+        public var consents: [Consent] = []
+    }
+
+    /// A consent version agreed to, with its text as it was then.
+    public struct Consent: Codable, Sendable {
+        public var version: Int
+        public var agreedAt: String
+        public var text: LocalizedText
     }
 
     /// A login (app or browser): when it began, until when it lasts, whether it was ended.
@@ -78,6 +87,7 @@ extension ServerStore {
         [
             "users": "account",
             "memberships": "memberships",
+            "consent_agreements": "memberships",
             "answer_sheets": "sheets",
             "answers": "sheets",
             "module_records": "records",
@@ -102,13 +112,18 @@ extension ServerStore {
         try await database.snapshot { db in
             guard let account = try await db.row("\(Accounts.select) WHERE id = \(userId)").map(Accounts.account) else { return nil }
             func time(_ date: Date?) -> String? { date.map(Timestamps.format) }
-            let memberships = try await db.rows("""
+            var memberships = try await db.rows("""
                 SELECT study_id, status, requested_at, updated_at, joined_at FROM memberships WHERE user_id = \(userId)
                 ORDER BY requested_at, study_id
                 """).map { row in
                 PersonalData.Membership(studyId: try row["study_id"], status: try row["status"],
                                         requestedAt: Timestamps.format(try row["requested_at"]),
                                         updatedAt: Timestamps.format(try row["updated_at"]), joinedAt: time(try row["joined_at"]))
+            }
+            for agreement in try await Self.consentAgreements(db, userId: userId) {
+                guard let index = memberships.firstIndex(where: { $0.studyId == agreement.studyId }) else { continue }
+                memberships[index].consents.append(PersonalData.Consent(
+                    version: agreement.version, agreedAt: Timestamps.format(agreement.agreedAt), text: agreement.text))
             }
             let sheets = try await db.rows("\(StoredSheets.select) WHERE user_id = \(userId) ORDER BY id").map(StoredSheets.sheet)
             let records = try await db.rows("\(ModuleRecords.select) WHERE user_id = \(userId) ORDER BY sequence").map(ModuleRecords.record)

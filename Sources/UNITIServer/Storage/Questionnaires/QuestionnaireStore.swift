@@ -126,16 +126,23 @@ extension ServerStore {
     }
 
     /// What an upload checks of a questionnaire's study, in one statement (every upload asks): the
-    /// user's standing in `studyId`, and the questionnaire's link (nil when it has none).
-    func sheetAccess(questionnaireId: String, studyId: String, userId: Int64) async throws -> (MembershipStatus, QuestionnaireLink?) {
+    /// user's standing in `studyId`, the questionnaire's link (nil when it has none), and the
+    /// study's current consent version when the user has not agreed to it (nil when agreed, or
+    /// when the study has no consent).
+    func sheetAccess(questionnaireId: String, studyId: String, userId: Int64) async throws
+        -> (MembershipStatus, QuestionnaireLink?, consentMissing: Int?) {
         guard let row = try await database.row("""
             SELECT (SELECT status FROM memberships WHERE study_id = \(studyId) AND user_id = \(userId)) AS status,
+                   (SELECT consent_version FROM studies WHERE id = \(studyId)) AS consent_version,
+                   (SELECT MAX(version) FROM consent_agreements WHERE user_id = \(userId) AND study_id = \(studyId)) AS agreed_version,
                    l.questionnaire_id, l.study_id, l.module, l.deactivated_at
             FROM (SELECT 1 AS one) AS one LEFT JOIN questionnaire_links l ON l.questionnaire_id = \(questionnaireId)
             """) else { throw StoreCorruption("the upload's access check came back without a row") }
         let status: String? = try row["status"]
         let linked: String? = try row["questionnaire_id"]
-        return (status.flatMap(MembershipStatus.init(rawValue:)) ?? .none, try linked.map { _ in try QuestionnaireLinks.link(row) })
+        let current: Int? = try row["consent_version"], agreed: Int? = try row["agreed_version"]
+        let missing = current.flatMap { $0 > (agreed ?? 0) ? $0 : nil }
+        return (status.flatMap(MembershipStatus.init(rawValue:)) ?? .none, try linked.map { _ in try QuestionnaireLinks.link(row) }, missing)
     }
 
     /// The links of a study's questionnaires, in the order they were first imported.

@@ -46,12 +46,14 @@ extension ServerStore {
     func exportSheets(studyId: String, _ body: @escaping @Sendable (ExportedSheet) throws -> Void) async throws {
         // One snapshot, whatever is stored meanwhile, read one row at a time.
         try await database.forEachRow("""
-            SELECT u.pseudonym, s.sheet, s.received_at, l.module FROM answer_sheets s JOIN users u ON u.id = s.user_id
+            SELECT u.pseudonym, s.sheet, s.received_at, l.module,
+                (SELECT MAX(c.version) FROM consent_agreements c WHERE c.user_id = s.user_id AND c.study_id = s.study_id) AS consent_version
+            FROM answer_sheets s JOIN users u ON u.id = s.user_id
             LEFT JOIN questionnaire_links l ON l.questionnaire_id = s.questionnaire_id
             WHERE s.study_id = \(studyId) ORDER BY u.pseudonym, s.started_at, s.id
             """) { row in
             try body(ExportedSheet(participant: try row["pseudonym"], sheet: try JSONCoding.decode(AnswerSheet.self, from: try row["sheet"] as String),
-                                   receivedAt: try row["received_at"], module: try row["module"]))
+                                   receivedAt: try row["received_at"], module: try row["module"], consentVersion: try row["consent_version"]))
         }
     }
 

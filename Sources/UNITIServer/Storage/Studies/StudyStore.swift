@@ -8,6 +8,10 @@ public struct StudyRecord: Sendable, Hashable {
     public var title: LocalizedText
     public var description: LocalizedText?
     public var consent: LocalizedText?
+    /// The number of the current consent text (``consent``), counted from 1: every change of the
+    /// text makes a new version, which members must agree to before their answers are taken
+    /// again (``ServerStore/sheetAccess(questionnaireId:studyId:userId:)``). Set by the store.
+    public var consentVersion: Int?
     public var startsAt: Date?
     public var endsAt: Date?
     public var running: Bool
@@ -30,7 +34,7 @@ public struct StudyRecord: Sendable, Hashable {
     public init(id: String, title: LocalizedText, description: LocalizedText? = nil, consent: LocalizedText? = nil,
                 startsAt: Date? = nil, endsAt: Date? = nil, running: Bool = true, access: StudyAccess = .public,
                 passwordHash: String? = nil, passwordMinimumLength: Int? = nil, participantsMayLeave: Bool = true,
-                modules: [ModuleID] = [], schedules: JSONValue? = nil, rewards: Bool = false) {
+                modules: [ModuleID] = [], schedules: JSONValue? = nil, rewards: Bool = false, consentVersion: Int? = nil) {
         self.id = id
         self.title = title
         self.description = description
@@ -45,6 +49,7 @@ public struct StudyRecord: Sendable, Hashable {
         self.modules = modules
         self.schedules = schedules
         self.rewards = rewards
+        self.consentVersion = consentVersion
     }
 }
 
@@ -62,28 +67,37 @@ public struct JoinRequestRecord: Sendable, Hashable, Codable {
 /// The tables `studies` (texts, modules and schedules as JSON text with sorted keys, times UTC
 /// seconds) and `memberships`.
 extension ServerStore {
-    /// Creates a study; throws ``StoreConflict/studyExists`` when its id is taken.
+    /// Creates a study; throws ``StoreConflict/studyExists`` when its id is taken. A consent
+    /// text becomes its version 1.
     func createStudy(_ study: StudyRecord, now: Date) async throws {
         let inserted = try await database.transaction { db in
-            try await db.rows("""
+            let inserted = try await db.rows("""
                 INSERT INTO studies (id, title, description, consent, starts_at, ends_at, running, access, password_hash,
                     password_minimum, participants_may_leave, modules, schedules, rewards, created_at, updated_at)
                 VALUES (\(study.id), \(try Self.fields(study)), \(now), \(now))
                 ON CONFLICT (id) DO NOTHING
                 RETURNING id
                 """)
+            if !inserted.isEmpty, study.consent != nil { try await Self.addConsentVersion(db, studyId: study.id, now: now) }
+            return inserted
         }
         if inserted.isEmpty { throw StoreConflict.studyExists }
     }
 
-    /// Replaces the fields of an existing study.
+    /// Replaces the fields of an existing study. A consent text that differs from the stored one
+    /// becomes the study's next consent version, in the same transaction.
     func updateStudy(_ study: StudyRecord, now: Date) async throws {
-        // Everything but the id and the creation time.
-        try await database.execute("""
-            UPDATE studies SET (title, description, consent, starts_at, ends_at, running, access, password_hash,
-                password_minimum, participants_may_leave, modules, schedules, rewards, updated_at) = (\(try Self.fields(study)), \(now))
-            WHERE id = \(study.id)
-            """)
+        let consent = try study.consent.map(JSONCoding.string)
+        try await database.transaction { db in
+            let before: String? = try await db.row("SELECT consent FROM studies WHERE id = \(study.id)")?["consent"]
+            // Everything but the id and the creation time.
+            try await db.execute("""
+                UPDATE studies SET (title, description, consent, starts_at, ends_at, running, access, password_hash,
+                    password_minimum, participants_may_leave, modules, schedules, rewards, updated_at) = (\(try Self.fields(study)), \(now))
+                WHERE id = \(study.id)
+                """)
+            if let consent, consent != before { try await Self.addConsentVersion(db, studyId: study.id, now: now) }
+        }
     }
 
     func study(id: String) async throws -> StudyRecord? {
@@ -115,7 +129,12 @@ extension ServerStore {
     /// Sets the user's standing; a new `.pending` also renews the time of the request, and
     /// becoming `.member` (again) records the time of joining.
     func setMembership(studyId: String, userId: Int64, status: MembershipStatus, now: Date) async throws {
-        try await database.execute("""
+        try await Self.setMembership(database, studyId: studyId, userId: userId, status: status, now: now)
+    }
+
+    /// ``setMembership(studyId:userId:status:now:)`` in the caller's transaction.
+    static func setMembership(_ db: any SQLExecutor, studyId: String, userId: Int64, status: MembershipStatus, now: Date) async throws {
+        try await db.execute("""
             INSERT INTO memberships (study_id, user_id, status, requested_at, updated_at, joined_at)
             VALUES (\(studyId), \(userId), \(status.rawValue), \(now), \(now), \(status == .member ? now : nil))
             ON CONFLICT (study_id, user_id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at,
@@ -184,7 +203,7 @@ extension ServerStore {
         """
         SELECT id, title, description, consent, starts_at, ends_at, running, access, password_hash, password_minimum,
             participants_may_leave,
-            modules, schedules, rewards FROM studies
+            modules, schedules, rewards, consent_version FROM studies
         """
     }
 
@@ -212,6 +231,6 @@ extension ServerStore {
             participantsMayLeave: try row["participants_may_leave"],
             modules: try JSONCoding.decode([ModuleID].self, from: try row["modules"] as String),
             schedules: try schedules.map { try JSONCoding.decode(JSONValue.self, from: $0) },
-            rewards: try row["rewards"])
+            rewards: try row["rewards"], consentVersion: try row["consent_version"])
     }
 }

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Deleting a person's data for real: the rows go (not a flag), in one transaction, so export,
+/// comparison and adherence read them no more from the moment it commits; then the engine is
+/// asked to drop the bytes from its files (``StoreDatabase/reclaimErasedSpace(tables:)``; what
+/// that guarantees on each store is written down in `Documentation/uniti-server.md`, "Deletion").
+///
+/// The person's tables are named once, in ``erasedTables``; a test reads the schema and fails
+/// when a table with a `user_id` is missing there, as the download's list is checked.
+extension ServerStore {
+    /// Every table with the person's rows, in the order they are deleted (children first), each
+    /// with the condition that selects the person's rows. A module part's own tables
+    /// (``ServerModulePart/personalTables``) come before `users`.
+    func erasedTables(userId: Int64) -> [(table: String, condition: SQL)] {
+        let sheets: SQL = "sheet_id IN (SELECT id FROM answer_sheets WHERE user_id = \(userId))"
+        let own: SQL = "user_id = \(userId)"
+        return [("answers", sheets), ("comparison_totals", own), ("answer_sheets", own), ("module_records", own),
+                ("sessions", own), ("mail_tokens", own), ("study_password_failures", own), ("consent_agreements", own),
+                ("memberships", own)]
+            + modules.parts.flatMap(\.personalTables).map { ($0, own) }
+            + [("users", "id = \(userId)")]
+    }
+
+    /// Deletes the account and everything kept about the person, throttle counts under their
+    /// account, names and address included, then has the engine drop the bytes. False when there
+    /// is no such account.
+    func deleteAccount(userId: Int64) async throws -> Bool {
+        let tables = erasedTables(userId: userId)
+        let deleted = try await database.transaction { db in
+            try await db.lock(.person(userId, .sheets))
+            try await db.lock(.person(userId, .records))
+            guard let account = try await db.row("\(Accounts.select) WHERE id = \(userId)").map(Accounts.account) else { return false }
+            for (table, condition) in tables {
+                try await db.execute("DELETE FROM \(raw: table) WHERE \(condition)")
+            }
+            // The throttles count under these keys (``LoginThrottle``, ``MailRequestThrottle``).
+            let email = account.email.lowercased()
+            let keys = ["login:account:\(userId)", "login:name:\(account.username.lowercased())", "login:name:\(email)",
+                        "register:address:\(email)", "reset:address:\(email)", "reset-mail:\(email)"]
+            try await db.execute("DELETE FROM throttle_counts WHERE key IN (\(list: keys))")
+            return true
+        }
+        if deleted { try await database.reclaimErasedSpace(tables: tables.map(\.table) + ["throttle_counts"]) }
+        return deleted
+    }
+
+    /// Rewrites the tables with people's rows (``erasedTables(userId:)``, `throttle_counts`), so
+    /// that no byte of a deleted row stays in their files: PostgreSQL's `VACUUM FULL` writes each
+    /// table anew (its old files go at the next checkpoint), locking it meanwhile; SQLite's
+    /// `VACUUM` rewrites the file (its `secure_delete` has zeroed deleted rows already). For
+    /// `uniti-server maintenance compact`, run when the server is quiet.
+    func compactPersonalTables() async throws {
+        let tables = erasedTables(userId: 0).map(\.table) + ["throttle_counts"]
+        try await database.execute(database.dialect == .sqlite ? "VACUUM" : SQL(raw: "VACUUM FULL " + tables.joined(separator: ", ")))
+        try await database.reclaimErasedSpace(tables: [])
+    }
+
+    /// Ends the person's membership of a study (status `left`); with `deleteAnswers`, their
+    /// sheets for the study, the answers and the comparison totals those fed go in the same
+    /// transaction (a questionnaire belongs to one study, so the person's totals of the study's
+    /// questionnaires came from these sheets alone, and the comparison stays exact).
+    func leaveStudy(userId: Int64, studyId: String, deleteAnswers: Bool, now: Date) async throws {
+        let studySheets: SQL = "SELECT id FROM answer_sheets WHERE user_id = \(userId) AND study_id = \(studyId)"
+        let erased = ["answers", "comparison_totals", "answer_sheets"]
+        try await database.transaction { db in
+            if deleteAnswers {
+                try await db.lock(.person(userId, .sheets))
+                try await db.execute("""
+                    DELETE FROM comparison_totals WHERE user_id = \(userId) AND questionnaire_id IN
+                        (SELECT DISTINCT questionnaire_id FROM answer_sheets WHERE user_id = \(userId) AND study_id = \(studyId))
+                    """)
+                try await db.execute("DELETE FROM answers WHERE sheet_id IN (\(studySheets))")
+                try await db.execute("DELETE FROM answer_sheets WHERE user_id = \(userId) AND study_id = \(studyId)")
+            }
+            try await Self.setMembership(db, studyId: studyId, userId: userId, status: .left, now: now)
+        }
+        if deleteAnswers { try await database.reclaimErasedSpace(tables: erased) }
+    }
+}
