@@ -11,10 +11,12 @@ public final class StudyServer: @unchecked Sendable {
     /// More `serve` options, e.g. `["--access-token-lifetime", "3"]`.
     let serveArguments: [String]
 
-    public init(serveArguments: [String] = []) throws {
+    /// - Parameter database: where the server keeps its data (`--database`): a SQLite file in its
+    ///   directory by default, or a `postgres://` URL (``PostgresCluster/createDatabase()``).
+    public init(serveArguments: [String] = [], database: String? = nil) throws {
         self.serveArguments = serveArguments
         directory = NSTemporaryDirectory() + "uniti-server-\(UUID().uuidString)"
-        database = directory + "/server.sqlite"
+        self.database = database ?? directory + "/server.sqlite"
         spool = directory + "/mail"
         try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
         try start()

@@ -13,5 +13,6 @@ extension AnswerSheetPage: ResponseEncodable {}
 extension AnswerSheetChanges: ResponseEncodable {}
 extension ModuleRecordBatchResult: ResponseEncodable {}
 extension ModuleRecordPage: ResponseEncodable {}
+extension PromptEventBatchResult: ResponseEncodable {}
 extension MembershipResponse: ResponseEncodable {}
 extension ComparisonReport: ResponseEncodable {}

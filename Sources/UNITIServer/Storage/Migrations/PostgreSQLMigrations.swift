@@ -22,6 +22,7 @@ enum PostgreSQLMigrations {
         ("pg8-session-refresh-grace", sessionRefreshGraceV8),
         ("pg9-throttles-and-codes", throttlesAndCodesV9),
         ("pg10-comparison-in-proportion", comparisonInProportionV10),
+        ("pg11-prompt-events", PromptSchema.pg11),
     ]
 
     /// The lock key that serialises migrations across processes.

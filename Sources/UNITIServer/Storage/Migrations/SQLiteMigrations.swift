@@ -36,6 +36,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("v12-mail-tokens-cancelled", migrate: AccountSchema.v12)
         migrator.registerMigration("v12-study-password-minimum", migrate: StudySchema.v12)
         migrator.registerMigration("v13-comparison-in-proportion", migrate: ComparisonSumSchema.v13)
+        migrator.registerMigration("v14-prompt-events") { db in try db.execute(sql: PromptSchema.v14) }
         for (identifier, step) in modules.migrations {
             migrator.registerMigration(identifier) { db in try db.execute(sql: step.sqlite) }
         }
