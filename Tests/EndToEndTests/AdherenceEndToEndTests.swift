@@ -37,6 +37,7 @@ struct AdherenceEndToEndTests {
     func threeDays(_ store: String) throws {
         let server = try StudyServer(database: store == "postgres" ? try PostgresCluster.shared().createDatabase() : nil)
         let folder = TemporaryDataDirectory()
+        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
         let file = folder.path + "/stress-daily.json"
         try Self.questionnaire.write(toFile: file, atomically: true, encoding: .utf8)
         #expect(try server.coordinator(["study", "create", "stress", "--title", "Stress", "--access", "public", "--modules", "tys",
