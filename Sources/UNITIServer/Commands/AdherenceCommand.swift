@@ -7,7 +7,7 @@ import UNITIProtocol
 /// [--format table|csv|json]`: per participant pseudonym and questionnaire, the prompts delivered,
 /// answered in time, late, missed, open and withdrawn, and the rate, counted from the synced
 /// prompt events by the definition the devices use (``PromptFlags``); flags those below a rate
-/// and those whose device has sent nothing for some days. Streamed: any number of participants
+/// and those whose device has sent no prompt event for some days. Streamed: any number of participants
 /// needs the memory of one line.
 struct AdherenceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,7 +23,7 @@ struct AdherenceCommand: AsyncParsableCommand {
     @Option(help: "First day (YYYY-MM-DD, UTC) of the prompts' due times.") var from: String?
     @Option(help: "Last day (YYYY-MM-DD, UTC), included.") var to: String?
     @Option(help: "Flag participants whose rate is below this (0 to 1).") var below: Double?
-    @Option(name: .customLong("silent-days"), help: "Flag participants whose device has sent nothing for this many days.")
+    @Option(name: .customLong("silent-days"), help: "Flag lines whose prompts' events last arrived this many days ago or longer.")
     var silentDays: Int?
     @Option(help: "table, csv or json.") var format: Format = .table
 

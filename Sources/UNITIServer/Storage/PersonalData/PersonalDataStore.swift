@@ -87,6 +87,8 @@ extension ServerStore {
             "mail_tokens": "mailedCodes",
             "study_password_failures": "studyPasswordFailures",
             "prompt_events": "promptEvents",
+            // Each prompt's kinds of event, derived from the events the download holds in full.
+            "prompts": "promptEvents",
             // Sums of the person's numeric answers, derived from the sheets the download holds in full.
             "comparison_totals": "sheets",
         ]

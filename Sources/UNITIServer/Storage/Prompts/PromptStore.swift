@@ -2,17 +2,19 @@ import Foundation
 import Synchronization
 import UNITIProtocol
 
-/// Where prompt lifecycle events are kept (`prompt_events`, ``PromptSchema``), and the adherence
-/// read from them.
+/// Where prompt lifecycle events are kept (`prompt_events` and the per-prompt `prompts`,
+/// ``PromptSchema``), and the adherence read from them.
 ///
 /// An event is stored once per person and event id (`ON CONFLICT DO NOTHING`): a retried upload
-/// changes nothing, and a stored event is never changed, as on the device. Adherence is one
-/// aggregate statement: per person and prompt the kinds of event it has, then per participant,
-/// questionnaire and combination of kinds the number of prompts; the outcome of a combination
-/// is decided in Swift by the shared definition (``PromptFlags``), so the device and the server
-/// cannot count differently. The rows come ordered and are handed on one at a time.
+/// changes nothing, and a stored event is never changed, as on the device; its kind is OR-ed into
+/// its prompt's bits in the same transaction (idempotent too). Adherence is one aggregate
+/// statement: per participant, questionnaire and combination of kinds the number of prompts; the
+/// outcome of a combination is decided in Swift by the shared definition (``PromptFlags``), so the
+/// device and the server cannot count differently. The rows come ordered and are handed on one
+/// at a time.
 extension ServerStore {
-    /// Stores the events the person has not stored yet; returns the ids held now, in order.
+    /// Stores the events the person has not stored yet, and adds their kinds to their prompts'
+    /// rows, in one transaction; returns the ids held now, in order.
     package func storePromptEvents(userId: Int64, events: [PromptEvent], receivedAt: Date) async throws -> [UUID] {
         let rows = try events.map { event -> SQL in
             let text = try JSONCoding.string(event)
@@ -22,11 +24,26 @@ extension ServerStore {
                  \(event.sheetId?.uuidString.lowercased()), \(text), \(receivedAt))
                 """
         }
+        // One row per prompt of the batch (an upsert may not touch a row twice).
+        var prompts: [String: (questionnaire: String?, due: Date, kinds: Int)] = [:]
+        for event in events {
+            let known = prompts[event.promptId]
+            prompts[event.promptId] = (known?.questionnaire ?? event.questionnaireId, known?.due ?? event.dueAt.date,
+                                       (known?.kinds ?? 0) | PromptKinds.bit(event.kind))
+        }
+        let summaries = prompts.sorted { $0.key < $1.key }.map { id, prompt -> SQL in
+            "(\(userId), \(id), \(prompt.questionnaire), \(prompt.due), \(prompt.kinds), \(receivedAt))"
+        }
         try await database.transaction { db in
             try await db.execute("""
                 INSERT INTO prompt_events (user_id, event_id, prompt_id, module_id, questionnaire_id, kind, at, due_at, expires_at,
                                            channel, sheet_id, event, received_at)
                 VALUES \(SQL.joined(rows, separator: ", ")) ON CONFLICT (user_id, event_id) DO NOTHING
+                """)
+            try await db.execute("""
+                INSERT INTO prompts (user_id, prompt_id, questionnaire_id, due_at, kinds, received_at)
+                VALUES \(SQL.joined(summaries, separator: ", "))
+                ON CONFLICT (user_id, prompt_id) DO UPDATE SET kinds = prompts.kinds | excluded.kinds, received_at = excluded.received_at
                 """)
         }
         return events.map(\.id)
@@ -37,7 +54,7 @@ extension ServerStore {
         package var participant: String
         package var questionnaireId: String
         package var counts: AdherenceCounts
-        /// When the participant's device last sent a prompt event or a sheet.
+        /// When the participant's device last sent a prompt event of this questionnaire.
         package var lastSync: Date?
     }
 
@@ -47,44 +64,54 @@ extension ServerStore {
         var period: SQL = ""
         if let from { period += " AND p.due_at >= \(from)" }
         if let to { period += " AND p.due_at < \(to)" }
-        let any: SQL = "\(sqlite: "MAX", postgres: "bool_or")"
         let current = Mutex<AdherenceLine?>(nil)
+        // Grouped in the order of the covering index `prompts_adherence` (no sort of the prompts),
+        // then only the few grouped rows are sorted by pseudonym.
         try await database.forEachRow("""
-            SELECT u.pseudonym, p.questionnaire_id, p.delivered, p.completed, p.late, p.expired, p.withdrawn, COUNT(*) AS prompts,
-                   (SELECT MAX(t.received) FROM (SELECT MAX(received_at) AS received FROM prompt_events WHERE user_id = u.id
-                    UNION ALL SELECT MAX(received_at) FROM answer_sheets WHERE user_id = u.id) AS t) AS last_sync
-            FROM (SELECT user_id, prompt_id, MAX(questionnaire_id) AS questionnaire_id, MIN(due_at) AS due_at,
-                         \(any)(kind = 'delivered') AS delivered, \(any)(kind = 'completed') AS completed, \(any)(kind = 'late') AS late,
-                         \(any)(kind = 'expired') AS expired, \(any)(kind = 'withdrawn') AS withdrawn
-                  FROM prompt_events
-                  WHERE questionnaire_id IN (SELECT questionnaire_id FROM questionnaire_links WHERE study_id = \(studyId))
-                  GROUP BY user_id, prompt_id) AS p
-            JOIN users u ON u.id = p.user_id
-            WHERE 1 = 1\(period)
-            GROUP BY u.id, u.pseudonym, p.questionnaire_id, p.delivered, p.completed, p.late, p.expired, p.withdrawn
-            ORDER BY u.pseudonym, p.questionnaire_id
+            SELECT u.pseudonym, g.questionnaire_id, g.kinds, g.prompts, g.last_sync
+            FROM (SELECT p.user_id, p.questionnaire_id, p.kinds, COUNT(*) AS prompts, MAX(p.received_at) AS last_sync FROM prompts p
+                  WHERE p.questionnaire_id IN (SELECT questionnaire_id FROM questionnaire_links WHERE study_id = \(studyId))\(period)
+                  GROUP BY p.questionnaire_id, p.user_id, p.kinds) AS g
+            JOIN users u ON u.id = g.user_id
+            ORDER BY u.pseudonym, g.questionnaire_id
             """) { row in
             let participant: String = try row["pseudonym"], questionnaire: String = try row["questionnaire_id"]
-            let flags = PromptFlags(delivered: try row["delivered"], completed: try row["completed"], late: try row["late"],
-                                    expired: try row["expired"], withdrawn: try row["withdrawn"])
-            let count: Int64 = try row["prompts"]
-            let lastSync: Double? = try row["last_sync"]
+            let kinds: Int64 = try row["kinds"], count: Int64 = try row["prompts"], lastSync: Double = try row["last_sync"]
             let finished = current.withLock { line -> AdherenceLine? in
                 var done: AdherenceLine?
                 if let open = line, open.participant != participant || open.questionnaireId != questionnaire {
                     done = open
                     line = nil
                 }
-                if line == nil {
-                    line = AdherenceLine(participant: participant, questionnaireId: questionnaire, counts: AdherenceCounts(),
-                                         lastSync: lastSync.map(Date.init(timeIntervalSince1970:)))
-                }
-                line?.counts.add(flags, count: Int(count))
+                var next = line ?? AdherenceLine(participant: participant, questionnaireId: questionnaire, counts: AdherenceCounts(),
+                                                 lastSync: nil)
+                next.counts.add(PromptKinds.flags(Int(kinds)), count: Int(count))
+                next.lastSync = max(next.lastSync ?? .distantPast, Date(timeIntervalSince1970: lastSync))
+                line = next
                 return done
             }
             if let finished { try body(finished) }
         }
         if let last = current.withLock({ $0 }) { try body(last) }
+    }
+}
+
+/// The kinds of event a prompt has, as the bits of `prompts.kinds` (only the kinds that decide an
+/// outcome have one).
+enum PromptKinds {
+    static func bit(_ kind: PromptEventKind) -> Int {
+        switch kind {
+        case .delivered: 1
+        case .completed: 2
+        case .late: 4
+        case .expired: 8
+        case .withdrawn: 16
+        case .planned, .opened, .snoozed: 0
+        }
+    }
+
+    static func flags(_ bits: Int) -> PromptFlags {
+        PromptFlags(kinds: PromptEventKind.allCases.filter { bit($0) & bits != 0 })
     }
 }
 
