@@ -12,14 +12,7 @@ struct PromptEventTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     func with(_ kind: StoreKind, _ body: (ServerStore) async throws -> Void) async throws {
-        let opened = try await kind.open()
-        do {
-            try await body(opened.store)
-        } catch {
-            await opened.close()
-            throw error
-        }
-        await opened.close()
+        try await StoreContractTests().with(kind, body)
     }
 
     /// The events of one prompt with these kinds, due at `due` (UTC seconds offset from `now`).

@@ -5,8 +5,8 @@ import UNITIProtocol
 /// last ``days`` days (local dates, by each prompt's due time) and overall (every prompt the device
 /// recorded), counted by the shared definition (``PromptFlags``) that the coordinator's
 /// `uniti-server adherence` uses too, so both give the same numbers from the same events.
-public struct AdherenceReport: Codable, Sendable, Equatable {
-    public struct Day: Codable, Sendable, Equatable {
+public struct AdherenceReport: Encodable, Sendable, Equatable {
+    public struct Day: Encodable, Sendable, Equatable {
         public let date: String
         public let counts: AdherenceCounts
     }

@@ -58,7 +58,8 @@ public struct PromptFlags: Hashable, Sendable {
 }
 
 /// The adherence counts of a set of prompts (a day, a questionnaire, a participant).
-public struct AdherenceCounts: Codable, Hashable, Sendable {
+/// Encoded with its rate (rounded to four places), for `--json` on both sides.
+public struct AdherenceCounts: Encodable, Hashable, Sendable {
     public var delivered = 0
     public var answeredInTime = 0
     public var late = 0
@@ -98,16 +99,6 @@ public struct AdherenceCounts: Codable, Hashable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case delivered, answeredInTime, late, missed, open, withdrawn, rate
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        delivered = try c.decode(Int.self, forKey: .delivered)
-        answeredInTime = try c.decode(Int.self, forKey: .answeredInTime)
-        late = try c.decode(Int.self, forKey: .late)
-        missed = try c.decode(Int.self, forKey: .missed)
-        open = try c.decode(Int.self, forKey: .open)
-        withdrawn = try c.decode(Int.self, forKey: .withdrawn)
     }
 
     public func encode(to encoder: Encoder) throws {

@@ -28,7 +28,7 @@ struct AdherenceCommand: AsyncParsableCommand {
     @Option(help: "table, csv or json.") var format: Format = .table
 
     /// One output line.
-    struct Line: Codable {
+    struct Line: Encodable {
         var participant: String
         var questionnaire: String
         var counts: AdherenceCounts

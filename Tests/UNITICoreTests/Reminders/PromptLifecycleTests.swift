@@ -32,6 +32,18 @@ struct PromptLifecycleTests {
         }
     }
 
+    /// The 09:00 prompt of `q`, delivered at 09:00 (the rule held from 08:59); the clock at 09:00.
+    func deliveredAtNine() throws -> (clock: FixedClock, harness: ModuleHarness, service: ReminderService, notifier: RecordingNotifier) {
+        let clock = FixedClock(F.date("2026-11-23 08:59"), timeZone: F.berlin)
+        let harness = try F.harness(clock: clock)
+        let service = F.service(try module(["09:00"]), services: harness.services)
+        try service.noteRules()
+        clock.advance(by: 60)
+        let notifier = RecordingNotifier()
+        try service.deliverDue(through: notifier)
+        return (clock, harness, service, notifier)
+    }
+
     @Test("a prompt is planned ahead, delivered by the daemon, answered inside its window: completed, each event queued once")
     func answeredInTime() throws {
         let clock = FixedClock(F.date("2026-11-23 08:00"), timeZone: F.berlin)
@@ -74,12 +86,7 @@ struct PromptLifecycleTests {
 
     @Test("the window's edge: one second before it an answer is in time; at it the prompt expires and an answer is late")
     func expiryAtTheEdge() throws {
-        let clock = FixedClock(F.date("2026-11-23 08:59"), timeZone: F.berlin)
-        let harness = try F.harness(clock: clock)
-        let service = F.service(try module(["09:00"]), services: harness.services)
-        try service.noteRules()
-        clock.advance(by: 60)
-        try service.deliverDue(through: RecordingNotifier())
+        let (clock, harness, _, _) = try deliveredAtNine()
         let log = PromptLog(database: harness.database, clock: clock)
         let id = "rtm/d/2026-11-23T09:00"
         clock.advance(by: 3600 - 1)
@@ -100,12 +107,7 @@ struct PromptLifecycleTests {
 
     @Test("an answer saved after the window without anyone noticing the expiry records the expiry at the window's end, then late")
     func lateWithoutNoticedExpiry() throws {
-        let clock = FixedClock(F.date("2026-11-23 08:59"), timeZone: F.berlin)
-        let harness = try F.harness(clock: clock)
-        let service = F.service(try module(["09:00"]), services: harness.services)
-        try service.noteRules()
-        clock.advance(by: 60)
-        try service.deliverDue(through: RecordingNotifier())
+        let (clock, harness, _, _) = try deliveredAtNine()
         clock.advance(by: 2 * 3600)
         let log = PromptLog(database: harness.database, clock: clock)
         let late = try #require(try log.answering(moduleID: "rtm", questionnaireID: "q", at: clock.now))
@@ -119,13 +121,7 @@ struct PromptLifecycleTests {
 
     @Test("snooze once: the prompt comes again ten minutes later, once; a second snooze and one after the window are refused")
     func snoozeOnce() throws {
-        let clock = FixedClock(F.date("2026-11-23 08:59"), timeZone: F.berlin)
-        let harness = try F.harness(clock: clock)
-        let service = F.service(try module(["09:00"]), services: harness.services)
-        try service.noteRules()
-        clock.advance(by: 60)
-        let notifier = RecordingNotifier()
-        try service.deliverDue(through: notifier)
+        let (clock, harness, service, notifier) = try deliveredAtNine()
         let log = PromptLog(database: harness.database, clock: clock)
         clock.advance(by: 120)
         let prompt = try #require(try log.snoozable(at: clock.now))
