@@ -146,7 +146,7 @@ public enum Launcher {
             PasswordCommand.self, ProfileCommand.self, AccountCommand.self,
             StudiesCommand.self, StudyCommand.self, SyncCommand.self, ConfigCommand.self,
         ]
-        commands += baseline + [QuestionnaireCommand.self, RemindersCommand.self, SensorsCommand.self]
+        commands += baseline + [QuestionnaireCommand.self, RemindersCommand.self, AdherenceCommand.self, SensorsCommand.self]
         commands += [StatusCommand.self, LanguageCommand.self, VersionCommand.self, ExitCommand.self]
         return commands
     }

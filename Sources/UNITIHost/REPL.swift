@@ -57,7 +57,10 @@ struct REPL {
                 break
             }
             Interrupt.reset()
-            let outcome = shell.execute(line: line)
+            // `z` right after a prompt was announced: "remind me in 10 minutes" (issue 30).
+            let snoozes = line.trimmingCharacters(in: .whitespaces) == PromptReminderNotifier.snoozeKey && notifier.announced.value
+            notifier.announced.value = false
+            let outcome = shell.execute(line: snoozes ? "reminders snooze" : line)
             reminders?.invalidate()  // the command may have changed rules
             if outcome == .failure { failed = true }
             if outcome == .exit { break }
@@ -79,6 +82,10 @@ final class PromptReminderNotifier: ReminderNotifier, @unchecked Sendable {
     let base: TerminalNotifier
     let console: Console
     let atPrompt = LockedValue(false)
+    /// Whether a prompt was announced since the last command: then ``snoozeKey`` snoozes it.
+    let announced = LockedValue(false)
+    /// The line that snoozes the prompt just announced.
+    static let snoozeKey = "z"
 
     init(base: TerminalNotifier, console: Console) {
         self.base = base
@@ -87,6 +94,11 @@ final class PromptReminderNotifier: ReminderNotifier, @unchecked Sendable {
 
     func deliver(_ reminder: PlannedReminder) -> String {
         if atPrompt.value { console.write("\r\u{1B}[2K") }
-        return base.deliver(reminder)
+        let channel = base.deliver(reminder)
+        if reminder.questionnaireID != nil {
+            announced.value = true
+            console.line(L("reminders.snooze.hint", ["key": Self.snoozeKey]))
+        }
+        return channel
     }
 }

@@ -11,8 +11,8 @@ public final class StudyServer: @unchecked Sendable {
     /// More `serve` options, e.g. `["--access-token-lifetime", "3"]`.
     let serveArguments: [String]
 
-    /// `database`: a `postgres://` URL (a database of ``PostgresCluster``) instead of a SQLite
-    /// file of its own.
+    /// - Parameter database: where the server keeps its data (`--database`): a SQLite file in its
+    ///   directory by default, or a `postgres://` URL (``PostgresCluster/createDatabase()``).
     public init(serveArguments: [String] = [], database: String? = nil) throws {
         self.serveArguments = serveArguments
         directory = NSTemporaryDirectory() + "uniti-server-\(UUID().uuidString)"

@@ -109,6 +109,12 @@ struct ConductStoreTests {
             _ = try await self.store(store, ada, study: "b", questionnaire: "qb", loudness: 20, note: "ada b")
             _ = try await self.store(store, bo, study: "a", questionnaire: "qa", loudness: 30, note: "bo a")
             let boTotalsBefore = try await store.rows("SELECT questionnaire_id, label, total, count FROM comparison_totals WHERE user_id = \(bo) ORDER BY 1, 2")
+            // Prompts of both studies, so adherence would count them.
+            let prompts = PromptEventTests()
+            for (person, study) in [(ada, "a"), (ada, "b"), (bo, "a")] {
+                _ = try await store.storePromptEvents(userId: person, events: prompts.events("tys/\(study)/1", questionnaire: "q\(study)",
+                                                                                            [.delivered, .completed]), receivedAt: now)
+            }
 
             try await store.leaveStudy(userId: ada, studyId: "a", deleteAnswers: true, now: now)
             #expect(try await store.membership(studyId: "a", userId: ada) == .left)
@@ -122,6 +128,10 @@ struct ConductStoreTests {
             #expect(try boTotalsAfter.map { [try $0["label"] as String, "\(try $0["total"] as Double)"] }
                     == boTotalsBefore.map { [try $0["label"] as String, "\(try $0["total"] as Double)"] })
             #expect(try await store.exportRows(studyId: "a").map(\.participant).allSatisfy { $0 == "p-bo" })
+            // Adherence no longer counts the person in that study; the other study's and person's prompts stay.
+            #expect(try await prompts.adherence(store, study: "a").keys.sorted() == ["p-bo qa"])
+            #expect(try await prompts.adherence(store, study: "b").keys.sorted() == ["p-ada qb"])
+            #expect(try await count(store, "SELECT COUNT(*) AS n FROM prompt_events WHERE user_id = \(ada) AND questionnaire_id = 'qa'") == 0)
 
             try await store.leaveStudy(userId: bo, studyId: "a", deleteAnswers: false, now: now)
             #expect(try await store.membership(studyId: "a", userId: bo) == .left)

@@ -546,6 +546,10 @@ struct PortalDataTests {
             _ = try await client.json(.post, "/api/v1/records", token: annaToken, body: ModuleRecordBatch(records: [
                 ModuleRecordUpsert(moduleId: "tn", clientId: "anna-event", updatedAt: "2027-01-01T08:00:00Z", payload: .string("tinnitus louder")),
             ]))
+            let annaPrompt = PromptEvent(promptId: "tys/daily/2027-01-01T09:00", moduleId: "tys", questionnaireId: "daily", kind: .delivered,
+                                         at: annaSheet.startedAt, dueAt: annaSheet.startedAt)
+            #expect(try await client.json(.post, "/api/v1/prompts/events", token: annaToken,
+                                          body: PromptEventBatch(events: [annaPrompt])).status == .ok)
             let bertToken = try await client.signUp("bert", on: server)
             _ = try await client.json(.post, "/api/v1/studies/open/join", token: bertToken, body: JoinStudyRequest())
             let bertSheet = sheet(loudness: 12)
@@ -567,6 +571,7 @@ struct PortalDataTests {
             #expect((json["account"] as? [String: Any])?["email"] as? String == "anna@example.org")
             #expect(text.contains(annaSheet.id.uuidString))
             #expect(text.contains("tinnitus louder"))
+            #expect(text.contains(annaPrompt.id.uuidString.lowercased()) || text.contains(annaPrompt.id.uuidString))
             #expect(text.contains("\"rewards\""))
             // No secret: no hash of the password, a session, a refresh token or a mailed code.
             let stored = try #require(try await server.store.user(login: "anna"))

@@ -13,7 +13,7 @@ struct StoreMigrationTests {
             "v4-memberships-joined-at", "v4-questionnaire-links", "v5-study-rewards", "v5-sheet-reward-times", "v6-server-secrets",
             "v6-study-password-failures", "v7-login-failures", "v8-comparison-sums", "v9-comparison-running",
             "v10-comparison-snapshots", "v11-session-refresh-grace", "v12-throttle-counts", "v12-mail-tokens-cancelled",
-            "v12-study-password-minimum", "v13-comparison-in-proportion", "v14-consent-versions",
+            "v12-study-password-minimum", "v13-comparison-in-proportion", "v14-consent-versions", "v15-prompt-events",
         ])
     }
 

@@ -70,6 +70,10 @@ public final class QuestionnaireEngine {
         let answering = keepsDraft ? try claimAnswering(definition, owner: owner, localizer: localizer) : nil
         defer { answering?.release() }
         let session = try startSession(definition, owner: owner, keepsDraft: keepsDraft, syncsDraft: syncsDraft, localizer: localizer)
+        // The prompt this answer follows, if any: opened now, answered (in time or late) when saved.
+        let prompts = PromptLog(database: services.database, clock: services.clock)
+        let prompt = keepsDraft ? try prompts.answering(moduleID: owner.rawValue, questionnaireID: definition.id, at: services.clock.now) : nil
+        if let prompt { try prompts.opened(prompt, at: services.clock.now) }
         let text = QuestionnaireText(localizer: localizer)
         console.line(text.text(definition.title))
         if let intro = definition.intro { console.line(text.text(intro)) }
@@ -121,12 +125,21 @@ public final class QuestionnaireEngine {
         if let readings = capture.stop() { session.sensors = readings }
         var sheet = try session.finish(clientVersion: Self.clientVersion)
         sheet.remindedAt = remindedAt
+        // Decided again at saving: the window may have ended while the person answered.
+        let saved = services.clock.now
+        let answered = keepsDraft ? try prompts.answering(moduleID: owner.rawValue, questionnaireID: definition.id, at: saved) : nil
+        if let answered {
+            sheet.promptId = answered.promptID
+            sheet.promptedAt = OffsetTimestamp(answered.deliveredAt, in: services.clock.timeZone)
+            sheet.late = answered.isLate
+        }
         let result = QuestionnaireResult(sheet: sheet, scores: QuestionnaireScorer.scores(for: definition, answers: sheet.values))
         if keepsDraft || storing != nil {
             do {
                 try database.writer.write { db in
                     try storing?(result, db)
                     guard keepsDraft else { return }
+                    if let answered { try prompts.answered(answered, by: sheet.id, at: saved, in: db) }
                     if syncsDraft {
                         try records.finishDraft(with: sheet, in: db)
                     } else {
@@ -139,6 +152,8 @@ public final class QuestionnaireEngine {
             }
         }
         if let outro = definition.outro { console.line(text.text(outro)) }
+        // The study's message after saving and the help for a score that reached its threshold.
+        for line in definition.textsAfterSaving(scores: result.scores) { console.line(text.text(line)) }
         return result
     }
 

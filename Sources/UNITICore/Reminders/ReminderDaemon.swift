@@ -35,7 +35,7 @@ public struct ReminderDaemon: Sendable {
             if let count, delivered.count >= count { break }
             let now = clock.now
             if let deadline, now >= deadline { break }
-            let (sent, next) = try service.deliverDue(through: notifier)
+            let (sent, next) = try service.deliverDue(through: notifier, channel: "daemon")
             delivered += sent
             if let count, delivered.count >= count { break }
             var wait = replanInterval

@@ -5,7 +5,8 @@ import GRDB
 /// sets at the end; never edit a step that has shipped.
 enum CoreMigrations {
     static let all: [MigrationSet] = [foundation, SyncMigrations.set, QuestionnaireMigrations.set, ReminderLog.migrations,
-                                         StudyQuestionnaireStore.migrations, ReminderRuleHistory.migrations]
+                                         StudyQuestionnaireStore.migrations, ReminderRuleHistory.migrations,
+                                         PromptLog.migrations]
 
     /// Settings and the studies the person takes part in.
     static let foundation = MigrationSet(owner: "core", steps: [

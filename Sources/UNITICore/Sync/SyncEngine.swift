@@ -6,6 +6,8 @@ import UNITIProtocol
 public struct SyncReport: Sendable, Equatable {
     public var sheetsDelivered = 0
     public var recordsDelivered = 0
+    /// Prompt lifecycle events the server now holds (``PromptLog``).
+    public var promptEventsDelivered = 0
     public var rejected = 0
     /// Sheets the server cannot take yet (questionnaire of a study not joined, or a new consent
     /// not agreed to); kept waiting.
@@ -115,6 +117,8 @@ public struct SyncEngine: Sendable {
                 try outbox.wakeWaiting(at: now)
             }
             try deliverParked()
+            // Windows that ended since the last check are recorded before the events are sent.
+            try PromptLog(database: services.database, clock: services.clock).expire(at: now)
             try push(&report)
             try pullStudies(&report)
             try pullQuestionnaires(&report)
@@ -162,16 +166,19 @@ public struct SyncEngine: Sendable {
         while true {
             let due = try outbox.due(at: services.clock.now, limit: Self.batchSize)
             guard !due.isEmpty else { return }
-            let unknown = due.filter { $0.kind != SheetOutbox.kind && $0.kind != RecordOutbox.kind }
+            let known = [SheetOutbox.kind, RecordOutbox.kind, PromptLog.outboxKind]
+            let unknown = due.filter { !known.contains($0.kind) }
             for entry in unknown {
                 try outbox.reject(entry, reason: "unknown kind \(entry.kind)")
             }
             for chunk in Self.chunks(of: due, maximumBytes: Self.batchBytes) {
                 let sheets = chunk.filter { $0.kind == SheetOutbox.kind }
                 let records = chunk.filter { $0.kind == RecordOutbox.kind }
+                let events = chunk.filter { $0.kind == PromptLog.outboxKind }
                 do {
                     if !sheets.isEmpty { try pushSheets(sheets, report: &report) }
                     if !records.isEmpty { report.recordsDelivered += try pushRecords(records) }
+                    if !events.isEmpty { report.promptEventsDelivered += try pushPromptEvents(events) }
                 } catch let error as APIError where error.isTransient {
                     try outbox.recordFailure(chunk, error: error.message,
                                              at: services.clock.now, using: &random)
@@ -266,6 +273,27 @@ public struct SyncEngine: Sendable {
             // Applied or stale (the server already holds something newer): either way delivered.
             try outbox.acknowledge(entries)
             return entries.count
+        } catch APIError.rejected(let status, _, let message) where status == 422 || status == 400 {
+            for entry in entries { try outbox.reject(entry, reason: message) }
+            return 0
+        }
+    }
+
+    /// Sends prompt events as stored (the payloads are the wire format); the server names the
+    /// ids it holds, stored now or before, and only those leave the outbox.
+    private func pushPromptEvents(_ entries: [Outbox.Entry]) throws -> Int {
+        var body = Data(#"{"events":["#.utf8)
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(entry.payload)
+        }
+        body.append(contentsOf: Array("]}".utf8))
+        do {
+            let result: PromptEventBatchResult = try client.send("POST", "prompts/events", jsonBody: body)
+            let stored = Set(result.stored.map { "prompt:\($0.uuidString.lowercased())" })
+            let delivered = entries.filter { stored.contains($0.clientID) }
+            try outbox.acknowledge(delivered)
+            return delivered.count
         } catch APIError.rejected(let status, _, let message) where status == 422 || status == 400 {
             for entry in entries { try outbox.reject(entry, reason: message) }
             return 0

@@ -7,7 +7,7 @@ import UNITICore
 struct RemindersCommand: HostCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(commandName: "reminders", abstract: L("reminders.abstract"),
-                             subcommands: [List.self, Run.self, Export.self], defaultSubcommand: List.self)
+                             subcommands: [List.self, Run.self, Export.self, Snooze.self], defaultSubcommand: List.self)
     }
 
     func run(in shell: Shell) throws {
@@ -91,6 +91,24 @@ struct RemindersCommand: HostCommand {
             shell.waitForBackgroundSync()
             Interrupt.reset()
             shell.console.error(l("reminders.run.stopped", count: delivered.count))
+        }
+    }
+
+    /// `reminders snooze`: "remind me in 10 minutes" about the prompt just delivered, once and
+    /// only inside its completion window; for scripts and for the shell after an announcement.
+    struct Snooze: HostCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "snooze", abstract: L("reminders.snooze.abstract"))
+        }
+
+        func run(in shell: Shell) throws {
+            let prompts = PromptLog(database: shell.services.database, clock: shell.services.clock)
+            let now = shell.services.clock.now
+            guard let prompt = try prompts.snoozable(at: now), let again = try prompts.snooze(prompt, at: now) else {
+                throw UNITIError(L("reminders.snooze.none"))
+            }
+            shell.console.line(shell.localizer("reminders.snooze.done",
+                                               ["time": "\(TimeOfDay(localTimeOf: again, in: shell.services.clock.timeZone))"]))
         }
     }
 

@@ -31,6 +31,14 @@ public struct AnswerSheet: Codable, Hashable, Sendable {
     /// due): the study server counts a sheet started within an hour of it as on time (Track Your
     /// Hearing rewards). Absent when the person answered on their own.
     public var remindedAt: OffsetTimestamp?
+    /// The prompt this sheet answers (``PromptEvent/promptId``), when it answers one: analysis
+    /// joins sheets and prompt events by it. Absent when the person answered on their own.
+    public var promptId: String?
+    /// When that prompt was delivered.
+    public var promptedAt: OffsetTimestamp?
+    /// True when the sheet was saved after the prompt's completion window: it is kept, but does
+    /// not count as the prompt's response in time.
+    public var late: Bool?
 
     public init(id: UUID, questionnaireID: String, questionnaireVersion: Int, answers: [String: Answer] = [:],
                 startedAt: OffsetTimestamp, endedAt: OffsetTimestamp? = nil, clientVersion: String,

@@ -33,6 +33,12 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
     public var sensors: [QuestionnaireSensor]
     public var items: [QuestionnaireItem]
     public var scoring: QuestionnaireScoring?
+    /// How long after a prompt is delivered an answer counts as in time (minutes, 1 to 1440);
+    /// absent means ``PromptTiming/defaultCompletionWindowMinutes``. After it the prompt expires
+    /// and an answer is marked late (``AnswerSheet/late``).
+    public var completionWindowMinutes: Int?
+    /// What the person is told at once after saving (``AfterSaving``); absent: nothing more.
+    public var afterSaving: AfterSaving?
 
     public init(id: String, version: Int, title: LocalizedText, intro: LocalizedText? = nil,
                 outro: LocalizedText? = nil, kind: QuestionnaireKind = .oneTime,
@@ -51,10 +57,13 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
         self.sensors = sensors
         self.items = items
         self.scoring = scoring
+        self.completionWindowMinutes = nil
+        self.afterSaving = nil
     }
 
     enum CodingKeys: String, CodingKey {
         case id, version, title, intro, outro, kind, schedule, scheduleChangeable, presentation, sensors, items, scoring
+        case completionWindowMinutes, afterSaving
     }
 
     public init(from decoder: Decoder) throws {
@@ -71,6 +80,8 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
         sensors = try c.decodeIfPresent([QuestionnaireSensor].self, forKey: .sensors) ?? []
         items = try c.decode([QuestionnaireItem].self, forKey: .items)
         scoring = try c.decodeIfPresent(QuestionnaireScoring.self, forKey: .scoring)
+        completionWindowMinutes = try c.decodeIfPresent(Int.self, forKey: .completionWindowMinutes)
+        afterSaving = try c.decodeIfPresent(AfterSaving.self, forKey: .afterSaving)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -87,6 +98,13 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
         if !sensors.isEmpty { try c.encode(sensors, forKey: .sensors) }
         try c.encode(items, forKey: .items)
         try c.encodeIfPresent(scoring, forKey: .scoring)
+        try c.encodeIfPresent(completionWindowMinutes, forKey: .completionWindowMinutes)
+        try c.encodeIfPresent(afterSaving, forKey: .afterSaving)
+    }
+
+    /// The completion window in seconds (the definition's, or the default).
+    public var completionWindow: TimeInterval {
+        TimeInterval(completionWindowMinutes ?? PromptTiming.defaultCompletionWindowMinutes) * 60
     }
 
     /// The item with `label`, if any.

@@ -12,6 +12,7 @@ public enum QuestionnaireValidator {
         checkSchedule(definition, &problems)
         checkItems(definition, &problems)
         checkScoring(definition, &problems)
+        checkAfterSaving(definition, &problems)
         return problems.list
     }
 
@@ -56,6 +57,9 @@ public enum QuestionnaireValidator {
             p.add("id", .invalidIdentifier, "must be lower-case letters, digits, '-', '_' or '.', starting with a letter or digit")
         }
         if d.version < 1 { p.add("version", .invalidVersion, "must be an integer of at least 1") }
+        if let minutes = d.completionWindowMinutes, !PromptTiming.completionWindowRange.contains(minutes) {
+            p.add("completionWindowMinutes", .invalidScheduleNumber, "must be 1 to 1440 minutes")
+        }
         if d.title.values.isEmpty { p.add("title", .missingEnglish, "must have English text (\"en\")") }
         p.requireEnglish(d.title, at: "title")
         p.requireEnglish(d.intro, at: "intro")
@@ -248,6 +252,19 @@ public enum QuestionnaireValidator {
                 p.add("\(at).reversed[\(reversedIndex)]", .reversedNotInItems, "\"\(label)\" is not among the score's items", label: label)
             }
             checkBands(rule.bands, at: at, range: boundsKnown ? (lowest, highest) : nil, integral: integral, &p)
+        }
+    }
+
+    /// The texts after saving need English, and their scores must exist.
+    private static func checkAfterSaving(_ d: QuestionnaireDefinition, _ p: inout Problems) {
+        guard let after = d.afterSaving else { return }
+        p.requireEnglish(after.message, at: "afterSaving.message")
+        let scores = Set(d.scoring?.scores.map(\.id) ?? [])
+        for (index, help) in after.help.enumerated() {
+            if !scores.contains(help.score) {
+                p.add("afterSaving.help[\(index)].score", .scoreUnknownItem, "refers to no score \"\(help.score)\" of this questionnaire")
+            }
+            p.requireEnglish(help.text, at: "afterSaving.help[\(index)].text")
         }
     }
 

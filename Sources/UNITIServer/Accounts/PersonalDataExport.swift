@@ -19,6 +19,8 @@ struct PersonalDataExport: Sendable {
         var sessions: [PersonalData.Session]
         var mailedCodes: [PersonalData.MailedCode]
         var studyPasswordFailures: [PersonalData.StudyPasswordFailures]
+        /// Every prompt lifecycle event the person's devices sent (issue 30).
+        var promptEvents: [PromptEvent] = []
     }
 
     struct Membership: Codable, Sendable {
@@ -43,9 +45,11 @@ struct PersonalDataExport: Sendable {
                                           updatedAt: membership.updatedAt, joinedAt: membership.joinedAt,
                                           consents: membership.consents))
         }
-        return Document(format: Self.format, exportedAt: Timestamps.format(environment.clock.now()), account: data.account,
-                        memberships: memberships, sheets: data.sheets, records: data.records,
-                        sessions: data.sessions, mailedCodes: data.mailedCodes, studyPasswordFailures: data.studyPasswordFailures)
+        var document = Document(format: Self.format, exportedAt: Timestamps.format(environment.clock.now()), account: data.account,
+                                memberships: memberships, sheets: data.sheets, records: data.records,
+                                sessions: data.sessions, mailedCodes: data.mailedCodes, studyPasswordFailures: data.studyPasswordFailures)
+        document.promptEvents = data.promptEvents
+        return document
     }
 
     /// The document as pretty JSON with sorted keys (stable to read and compare).

@@ -8,7 +8,7 @@ import UNITIProtocol
 struct QuestionnaireCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "questionnaire", abstract: "Import, list, deactivate and activate a study's questionnaires.",
-        subcommands: [Import.self, List.self, Deactivate.self, Activate.self])
+        subcommands: [Import.self, Update.self, List.self, Deactivate.self, Activate.self])
 
     /// `--study S`, checked to name a study, shared by every subcommand.
     struct StudyOption: ParsableArguments {
@@ -59,6 +59,45 @@ struct QuestionnaireCommand: AsyncParsableCommand {
                 presented = "now presented by \(result.module) (was \(previous))"
             }
             print("\(stored); \(presented).")
+        }
+    }
+
+    /// `questionnaire update ID --study S --completion-window MINUTES`: a new version of the
+    /// newest definition with the completion window set (devices take it at their next sync);
+    /// sheets of older versions stay valid.
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set how long after a prompt an answer counts as in time: stored as a new version of the questionnaire.")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "Questionnaire id.") var id: String
+        @OptionGroup var study: StudyOption
+        @Option(name: .customLong("completion-window"), help: "Minutes, 1 to 1440.") var completionWindow: Int
+
+        func run() async throws {
+            guard PromptTiming.completionWindowRange.contains(completionWindow) else {
+                throw ValidationError("--completion-window \(completionWindow) is not a window; give 1 to 1440 minutes.")
+            }
+            let store = try await database.openStore()
+            let studyId = try await study.existingStudy(in: store)
+            guard var document = try await store.latestQuestionnaires(studyId: studyId).first(where: { $0.id == id }) else {
+                await store.close()
+                throw ValidationError("Study '\(studyId)' has no questionnaire '\(id)'; see 'questionnaire list --study \(studyId)'.")
+            }
+            guard document.definition.completionWindowMinutes != completionWindow else {
+                await store.close()
+                return print("\(id) version \(document.version) already has a completion window of \(completionWindow) minutes.")
+            }
+            document.version += 1
+            document.definition.version = document.version
+            document.definition.completionWindowMinutes = completionWindow
+            do {
+                _ = try await store.addQuestionnaire(document, module: nil, now: Date())
+            } catch let error as APIError {
+                await store.close()
+                throw ValidationError(error.message)
+            }
+            await store.close()
+            print("Stored \(id) version \(document.version) in study \(studyId) with a completion window of \(completionWindow) minutes.")
         }
     }
 

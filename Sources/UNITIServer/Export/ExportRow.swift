@@ -50,6 +50,11 @@ public struct ExportRow: Sendable, Codable, Hashable {
     public var locationMeasuredAt: String?
     /// The newest consent version of the study the participant agreed to (nil: none on record).
     public var consentVersion: Int?
+    /// The prompt the sheet answers (``AnswerSheet/promptId``), when it was delivered (participant's
+    /// offset), and whether the answer came after its completion window.
+    public var promptId: String?
+    public var promptedAt: String?
+    public var late: Bool?
 
     public init(participant: String, sheetId: String, questionnaireId: String, questionnaireVersion: Int, label: String,
                 value: String, answeredAt: String, startedAt: String, endedAt: String?, receivedAt: String) {
@@ -88,6 +93,9 @@ extension ExportRow {
                              receivedAt: Timestamps.format(receivedAt))
         base.module = module
         base.setReadings(sheet.sensors)
+        base.promptId = sheet.promptId
+        base.promptedAt = sheet.promptedAt?.text
+        base.late = sheet.late
         guard !sheet.answers.isEmpty else { return [base] }
         let labels = sheet.answers.keys.sorted { a, b in
             let first = sheet.answers[a]!.answeredAt.date, second = sheet.answers[b]!.answeredAt.date

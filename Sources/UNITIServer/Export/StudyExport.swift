@@ -69,7 +69,8 @@ public enum StudyExport {
 
     static let header = ["participant", "sheet", "questionnaire", "version", "label", "value", "answered_at", "started_at",
                          "ended_at", "received_at", "module", "microphone_dbfs", "microphone_measured_at",
-                         "latitude", "longitude", "altitude_m", "accuracy_m", "location_measured_at", "consent_version"]
+                         "latitude", "longitude", "altitude_m", "accuracy_m", "location_measured_at", "consent_version",
+                         "prompt_id", "prompted_at", "late"]
 
     /// One CSV record with its line break (CRLF), each cell neutralised (``neutralised(_:)``).
     static func csvLine(_ fields: [String]) -> String {
@@ -95,7 +96,8 @@ public enum StudyExport {
          row.answeredAt, row.startedAt, row.endedAt ?? "", row.receivedAt, row.module ?? "",
          number(row.microphoneDbfs), row.microphoneMeasuredAt ?? "",
          number(row.latitude), number(row.longitude), number(row.altitudeMeters), number(row.accuracyMeters),
-         row.locationMeasuredAt ?? "", row.consentVersion.map(String.init) ?? ""]
+         row.locationMeasuredAt ?? "", row.consentVersion.map(String.init) ?? "",
+         row.promptId ?? "", row.promptedAt ?? "", row.late.map { $0 ? "true" : "false" } ?? ""]
     }
 
     /// A reading as an answer's number is written (`520`, `-42.5`); empty when absent.

@@ -13,6 +13,7 @@ extension AnswerSheetPage: ResponseEncodable {}
 extension AnswerSheetChanges: ResponseEncodable {}
 extension ModuleRecordBatchResult: ResponseEncodable {}
 extension ModuleRecordPage: ResponseEncodable {}
+extension PromptEventBatchResult: ResponseEncodable {}
 extension MembershipResponse: ResponseEncodable {}
 extension ConsentStatus: ResponseEncodable {}
 extension ComparisonReport: ResponseEncodable {}

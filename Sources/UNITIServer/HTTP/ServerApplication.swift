@@ -36,6 +36,7 @@ public enum ServerApplication {
                                                        questionnaires: authenticated.group("questionnaires"))
         SheetRoutes(environment: environment).register(sheets: authenticated.group("sheets"), api: authenticated)
         RecordRoutes(environment: environment).register(on: authenticated.group("records"))
+        PromptRoutes(environment: environment).register(on: authenticated.group("prompts"))
         // Each module part's own routes, behind the same token check.
         for part in environment.store.modules.parts {
             part.registerAPI(on: authenticated, environment: environment)

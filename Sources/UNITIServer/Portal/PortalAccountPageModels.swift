@@ -124,6 +124,8 @@ struct SheetPage: PortalPage {
     var ended: String?
     var partial: Bool
     var answers: [Answer]
+    /// The study's texts after saving, shown when the sheet was just saved (``AfterSaving``).
+    var afterSaving: [String] = []
 
     struct Answer: Sendable {
         var question: String

@@ -245,9 +245,14 @@ extension PortalRoutes {
             let answer = sheet.answers[label]!
             answers.append(.init(question: label, answer: answer.value.description, at: answer.answeredAt.minuteText))
         }
+        // Just saved: the study's message after saving and the help for a score that reached its threshold.
+        let afterSaving = request.uri.queryParameters["saved"] == nil ? [] : (definition.map { definition in
+            definition.textsAfterSaving(scores: QuestionnaireScorer.scores(for: definition, answers: sheet.values))
+                .map { $0.text(in: visit.language) }
+        } ?? [])
         return try page(SheetPage(title: definition?.title.text(in: visit.language) ?? sheet.questionnaireID,
                                   started: sheet.startedAt.minuteText, ended: sheet.endedAt?.minuteText, partial: sheet.isPartial,
-                                  answers: answers), visit)
+                                  answers: answers, afterSaving: afterSaving), visit)
     }
 
     /// An answer in words where the item has words for it (choices, yes/no), else its value.

@@ -298,6 +298,8 @@ extension PortalRoutes {
         // The finished sheet in the draft's place ends the draft on every device.
         try await questionnaires.save(QuestionnaireDraft(sheet: sheet, visited: []), of: questionnaire, userId: userId,
                                       replacing: savedAt)
+        // A study's message after saving (and help for a high score) is shown at once, with the sheet.
+        if definition.afterSaving != nil { return visit.redirect(to: "/data/sheets/\(sheet.id.uuidString.lowercased())?saved=1") }
         return visit.redirect(to: "/questionnaires?notice=questionnaireDone")
     }
 }

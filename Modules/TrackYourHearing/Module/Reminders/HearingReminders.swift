@@ -84,7 +84,10 @@ struct HearingReminders {
     func rule() throws -> ReminderRule? {
         let plan = try plan()
         guard try isEnabled(plan), plan.days.contains(where: \.isEnabled) else { return nil }
-        return try ReminderRule(id: "hearing", questionnaireID: nil, command: command, sound: plan.sound,
+        // The questionnaire `fill` answers now, so a sheet can answer the prompt and adherence
+        // counts it (issue 30); not skipped when answered: Track Your Hearing asks many times a day.
+        let answered = try context.studyQuestionnaires.statuses().first { $0.state.isFillable }?.questionnaire.definition.id
+        return try ReminderRule(id: "hearing", questionnaireID: answered ?? HearingQuestionnaire.bundledID, command: command, sound: plan.sound,
                                 cadence: .daily(DailyReminders(random: random(plan))), skipWhenAnswered: false)
     }
 

@@ -16,7 +16,7 @@ extension ServerStore {
         let own: SQL = "user_id = \(userId)"
         return [("answers", sheets), ("comparison_totals", own), ("answer_sheets", own), ("module_records", own),
                 ("sessions", own), ("mail_tokens", own), ("study_password_failures", own), ("consent_agreements", own),
-                ("memberships", own)]
+                ("prompt_events", own), ("prompts", own), ("memberships", own)]
             + modules.parts.flatMap(\.personalTables).map { ($0, own) }
             + [("users", "id = \(userId)")]
     }
@@ -58,10 +58,12 @@ extension ServerStore {
     /// Ends the person's membership of a study (status `left`); with `deleteAnswers`, their
     /// sheets for the study, the answers and the comparison totals those fed go in the same
     /// transaction (a questionnaire belongs to one study, so the person's totals of the study's
-    /// questionnaires came from these sheets alone, and the comparison stays exact).
+    /// questionnaires came from these sheets alone, and the comparison stays exact), and so do
+    /// their prompts of the study's questionnaires, so adherence no longer counts them.
     func leaveStudy(userId: Int64, studyId: String, deleteAnswers: Bool, now: Date) async throws {
         let studySheets: SQL = "SELECT id FROM answer_sheets WHERE user_id = \(userId) AND study_id = \(studyId)"
-        let erased = ["answers", "comparison_totals", "answer_sheets"]
+        let studyQuestionnaires: SQL = "SELECT questionnaire_id FROM questionnaire_links WHERE study_id = \(studyId)"
+        let erased = ["answers", "comparison_totals", "answer_sheets", "prompt_events", "prompts"]
         try await database.transaction { db in
             if deleteAnswers {
                 try await db.lock(.person(userId, .sheets))
@@ -71,6 +73,8 @@ extension ServerStore {
                     """)
                 try await db.execute("DELETE FROM answers WHERE sheet_id IN (\(studySheets))")
                 try await db.execute("DELETE FROM answer_sheets WHERE user_id = \(userId) AND study_id = \(studyId)")
+                try await db.execute("DELETE FROM prompt_events WHERE user_id = \(userId) AND questionnaire_id IN (\(studyQuestionnaires))")
+                try await db.execute("DELETE FROM prompts WHERE user_id = \(userId) AND questionnaire_id IN (\(studyQuestionnaires))")
             }
             try await Self.setMembership(db, studyId: studyId, userId: userId, status: .left, now: now)
         }

@@ -23,6 +23,7 @@ enum PostgreSQLMigrations {
         ("pg9-throttles-and-codes", throttlesAndCodesV9),
         ("pg10-comparison-in-proportion", comparisonInProportionV10),
         ("pg11-consent-versions", consentVersionsV11),
+        ("pg12-prompt-events", PromptSchema.pg12),
     ]
 
     /// The lock key that serialises migrations across processes.

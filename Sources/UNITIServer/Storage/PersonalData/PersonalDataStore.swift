@@ -69,6 +69,8 @@ public struct PersonalData: Codable, Sendable {
     public var sessions: [Session]
     public var mailedCodes: [MailedCode]
     public var studyPasswordFailures: [StudyPasswordFailures]
+    /// Every prompt lifecycle event the person's devices sent, as sent.
+    public var promptEvents: [PromptEvent] = []
 }
 
 extension PersonalData.Account {
@@ -94,6 +96,9 @@ extension ServerStore {
             "sessions": "sessions",
             "mail_tokens": "mailedCodes",
             "study_password_failures": "studyPasswordFailures",
+            "prompt_events": "promptEvents",
+            // Each prompt's kinds of event, derived from the events the download holds in full.
+            "prompts": "promptEvents",
             // Sums of the person's numeric answers, derived from the sheets the download holds in full.
             "comparison_totals": "sheets",
         ]
@@ -147,8 +152,10 @@ extension ServerStore {
                                                    firstFailure: Timestamps.format(try row["first_failure"]),
                                                    lastFailure: Timestamps.format(try row["last_failure"]))
             }
-            return PersonalData(account: PersonalData.Account(account), memberships: memberships, sheets: sheets, records: records,
-                                sessions: sessions, mailedCodes: codes, studyPasswordFailures: failures)
+            var data = PersonalData(account: PersonalData.Account(account), memberships: memberships, sheets: sheets, records: records,
+                                    sessions: sessions, mailedCodes: codes, studyPasswordFailures: failures)
+            data.promptEvents = try await PromptEvents.all(userId: userId, in: db)
+            return data
         }
     }
 }

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import UNITIProtocol
+
+/// `uniti-server adherence --study S [--from D --to D] [--below 0.5] [--silent-days 3]
+/// [--format table|csv|json]`: per participant pseudonym and questionnaire, the prompts delivered,
+/// answered in time, late, missed, open and withdrawn, and the rate, counted from the synced
+/// prompt events by the definition the devices use (``PromptFlags``); flags those below a rate
+/// and those whose device has sent no prompt event for some days. Streamed: any number of participants
+/// needs the memory of one line.
+struct AdherenceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "adherence",
+        abstract: "Adherence per participant and questionnaire, from the synced prompt events (see Documentation/adherence.md).")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, csv, json
+    }
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Study id.") var study: String
+    @Option(help: "First day (YYYY-MM-DD, UTC) of the prompts' due times.") var from: String?
+    @Option(help: "Last day (YYYY-MM-DD, UTC), included.") var to: String?
+    @Option(help: "Flag participants whose rate is below this (0 to 1).") var below: Double?
+    @Option(name: .customLong("silent-days"), help: "Flag lines whose prompts' events last arrived this many days ago or longer.")
+    var silentDays: Int?
+    @Option(help: "table, csv or json.") var format: Format = .table
+
+    /// One output line.
+    struct Line: Encodable {
+        var participant: String
+        var questionnaire: String
+        var counts: AdherenceCounts
+        var lastSync: String?
+        var flags: [String]
+    }
+
+    static func day(_ text: String, option: String) throws -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])),
+              calendar.component(.day, from: date) == parts[2] else {
+            throw ValidationError("--\(option) '\(text)' is not a day; write it as YYYY-MM-DD, e.g. 2027-01-15.")
+        }
+        return date
+    }
+
+    func run() async throws {
+        if let below, !(0...1).contains(below) { throw ValidationError("--below \(below) is not a rate; give 0 to 1, e.g. 0.5.") }
+        if let silentDays, silentDays < 1 { throw ValidationError("--silent-days \(silentDays) is not a number of days; give 1 or more.") }
+        let start = try from.map { try Self.day($0, option: "from") }
+        let end = try to.map { try Self.day($0, option: "to").addingTimeInterval(86_400) }
+        if let start, let end, end <= start { throw ValidationError("--to is before --from.") }
+        let store = try await database.openStore()
+        do {
+            try await report(store, from: start, to: end)
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+
+    private func report(_ store: ServerStore, from start: Date?, to end: Date?) async throws {
+        guard try await store.study(id: study) != nil else { throw ValidationError("No study '\(study)'; see 'study list'.") }
+        let now = Date()
+        let format = format, below = below, silent = silentDays.map { TimeInterval($0) * 86_400 }
+        let header = ["participant", "questionnaire", "delivered", "answered_in_time", "late", "missed", "open", "withdrawn",
+                      "rate", "last_sync", "flags"]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let written = Mutex(0)
+        switch format {
+        case .csv: print(header.joined(separator: ","))
+        case .table: print(CommandOutput.tableLines(header, [])[0])
+        case .json: print("[", terminator: "")
+        }
+        try await store.adherence(studyId: study, from: start, to: end) { line in
+            var flags: [String] = []
+            if let below, let rate = line.counts.rate, rate < below { flags.append("below") }
+            if let silent, line.lastSync.map({ now.timeIntervalSince($0) > silent }) ?? true { flags.append("silent") }
+            let output = Line(participant: line.participant, questionnaire: line.questionnaireId, counts: line.counts,
+                              lastSync: line.lastSync.map(Timestamps.format), flags: flags)
+            let index = written.withLock { count in defer { count += 1 }; return count }
+            let counts = line.counts
+            let cells = [output.participant, output.questionnaire, "\(counts.delivered)", "\(counts.answeredInTime)", "\(counts.late)",
+                         "\(counts.missed)", "\(counts.open)", "\(counts.withdrawn)",
+                         counts.rate.map { String(format: "%.4f", $0) } ?? "", output.lastSync ?? "", flags.joined(separator: " ")]
+            switch format {
+            case .csv: print(cells.map { StudyExport.quote(StudyExport.neutralised($0)) }.joined(separator: ","))
+            case .table: print(cells.joined(separator: "  "))
+            case .json: print((index == 0 ? "\n" : ",\n") + String(decoding: try encoder.encode(output), as: UTF8.self), terminator: "")
+            }
+        }
+        if format == .json { print(written.withLock { $0 } == 0 ? "]" : "\n]") }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+import UNITITesting
+
+/// Prompts as research data and adherence with the real programs (issue 30): a Track Your Stress
+/// participant with four prompts a day (09:00, 12:00, 15:00, 18:00; the daily questionnaire, so
+/// the day's later prompts are withdrawn once it is answered) over three simulated days, the
+/// `reminders run` daemon delivering each, on both stores:
+///
+/// - day 1: 09:00 missed; 12:00 snoozed, announced again ten minutes later, answered in time;
+/// - day 2: 09:00 and 12:00 missed; 15:00 answered after its 30-minute window (late);
+/// - day 3: 09:00 answered in time.
+///
+/// The participant's `adherence --json` and the coordinator's `uniti-server adherence --format json`
+/// must agree exactly, and the export carries each sheet's prompt.
+@Suite("Adherence with the real programs", .enabled(if: Builds.isIntegrated), .serialized, .timeLimit(.minutes(20)))
+struct AdherenceEndToEndTests {
+    static let questionnaire = """
+        {"id": "stress-daily", "version": 1, "title": {"en": "Stress today", "de": "Stress heute"}, "kind": "repeating",
+         "schedule": {"frequency": "daily", "timing": "between", "amount": 1}, "scheduleChangeable": true,
+         "items": [{"type": "slider", "label": "stress", "text": "How stressed are you right now?", "required": true,
+                    "min": 0, "max": 100, "step": 1},
+                   {"type": "singleChoice", "label": "where", "text": "Where are you?", "required": true,
+                    "options": [{"value": 0, "text": "at home"}, {"value": 1, "text": "at work"}]}]}
+        """
+
+    /// The counts of one JSON object (the client's `overall`, a server line's `counts`).
+    static func counts(_ object: Any?) -> [String: Int] {
+        guard let object = object as? [String: Any] else { return [:] }
+        var result: [String: Int] = [:]
+        for key in ["delivered", "answeredInTime", "late", "missed", "open", "withdrawn"] { result[key] = object[key] as? Int }
+        return result
+    }
+
+    @Test("four prompts a day over three days: in time, late, snoozed, missed, withdrawn; device and server agree",
+          arguments: ["sqlite", "postgres"])
+    func threeDays(_ store: String) throws {
+        let server = try StudyServer(database: store == "postgres" ? try PostgresCluster.shared().createDatabase() : nil)
+        let folder = TemporaryDataDirectory()
+        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
+        let file = folder.path + "/stress-daily.json"
+        try Self.questionnaire.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try server.coordinator(["study", "create", "stress", "--title", "Stress", "--access", "public", "--modules", "tys",
+                                        "--running"]).status == 0)
+        #expect(try server.coordinator(["questionnaire", "import", file, "--study", "stress", "--module", "tys"]).status == 0)
+        let updated = try server.coordinator(["questionnaire", "update", "stress-daily", "--study", "stress", "--completion-window", "30"])
+        #expect(updated.status == 0, "\(updated.err)")
+
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let first = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: Date()))!
+        let data = TemporaryDataDirectory()
+        func run(_ command: String, day: Int, _ time: String, stdin: String = "") throws -> Program.Result {
+            let date = calendar.date(byAdding: .day, value: day, to: first)!
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            let clock = String(format: "%04d-%02d-%02dT%@:00Z", parts.year!, parts.month!, parts.day!, time)
+            return try Program.run("uniti", ["--data-dir", data.path, "--server", server.url, "-c", command], stdin: stdin,
+                                   environment: ["TZ": "UTC", "UNITI_CLOCK_START": clock])
+        }
+        let register = try run("register", day: 0, "05:00", stdin: "nele\nnele@example.org\nnele@example.org\nstress-pass-1\nstress-pass-1\n")
+        #expect(register.status == 0, "\(register.err)")
+        let code = try #require(try server.mailedCode(to: "nele@example.org"))
+        #expect(try run("activate \(code)", day: 0, "05:01").status == 0)
+        #expect(try run("login nele", day: 0, "05:02", stdin: "stress-pass-1\n").status == 0)
+        let joined = try run("study join stress", day: 0, "05:03")
+        #expect(joined.status == 0, "\(joined.err)")
+        #expect(try run("sync", day: 0, "05:04").status == 0)
+        let custom = try run("tys reminders custom stress-daily 09:00 12:00 15:00 18:00", day: 0, "05:05")
+        #expect(custom.status == 0, "\(custom.err)")
+
+        /// The daemon a minute after a prompt's time: it delivers what is due.
+        func deliver(day: Int, _ time: String) throws -> Program.Result {
+            let result = try run("reminders run --terminal --for 1", day: day, time)
+            #expect(result.status == 0, "\(result.err)")
+            return result
+        }
+        func fill(day: Int, _ time: String) throws {
+            let filled = try run("tys fill stress-daily", day: day, time, stdin: "60\n1\nsave\n")
+            #expect(filled.status == 0, "\(filled.out)\(filled.err)")
+        }
+
+        // Day 1.
+        #expect(try deliver(day: 0, "09:01").out.contains("TrackYourStress"))
+        #expect(try deliver(day: 0, "12:01").out.contains("TrackYourStress"))
+        let snoozed = try run("reminders snooze", day: 0, "12:05")
+        #expect(snoozed.status == 0 && snoozed.out.contains("12:15"), "\(snoozed.out)\(snoozed.err)")
+        #expect(try run("reminders snooze", day: 0, "12:06").status != 0)  // once only
+        #expect(try deliver(day: 0, "12:15").out.contains("TrackYourStress"))  // announced again
+        #expect(!(try deliver(day: 0, "12:16").out.contains("TrackYourStress")))  // and only once
+        try fill(day: 0, "12:20")
+        _ = try deliver(day: 0, "15:01")
+        _ = try deliver(day: 0, "18:01")
+        // Day 2.
+        _ = try deliver(day: 1, "09:01")
+        _ = try deliver(day: 1, "12:01")
+        _ = try deliver(day: 1, "15:01")
+        try fill(day: 1, "15:45")
+        _ = try deliver(day: 1, "18:01")
+        // Day 3.
+        _ = try deliver(day: 2, "09:01")
+        try fill(day: 2, "09:20")
+        for time in ["12:01", "15:01", "18:01"] { _ = try deliver(day: 2, time) }
+
+        let report = try run("adherence --json", day: 2, "20:00")
+        #expect(report.status == 0, "\(report.err)")
+        let client = try JSONSerialization.jsonObject(with: Data(report.out.utf8)) as? [String: Any]
+        let overall = Self.counts(client?["overall"])
+        #expect(overall == ["delivered": 6, "answeredInTime": 2, "late": 1, "missed": 3, "open": 0, "withdrawn": 6], "\(report.out)")
+        let days = (client?["days"] as? [[String: Any]] ?? []).suffix(3).map { Self.counts($0["counts"]) }
+        #expect(days.map { $0["delivered"] } == [2, 3, 1])
+        #expect(days.map { $0["answeredInTime"] } == [1, 0, 1])
+        let table = try run("adherence", day: 2, "20:00")
+        #expect(table.out.contains("█") && table.out.contains("░"), "\(table.out)")
+
+        let synced = try run("sync", day: 2, "20:00")
+        #expect(synced.status == 0, "\(synced.err)")
+        let coordinator = try server.coordinator(["adherence", "--study", "stress", "--format", "json", "--below", "0.5"])
+        #expect(coordinator.status == 0, "\(coordinator.err)")
+        let lines = try JSONSerialization.jsonObject(with: Data(coordinator.out.utf8)) as? [[String: Any]] ?? []
+        #expect(lines.count == 1, "\(coordinator.out)")
+        #expect(lines.first?["questionnaire"] as? String == "stress-daily")
+        #expect(Self.counts(lines.first?["counts"]) == overall, "\(coordinator.out)")
+        #expect((lines.first?["counts"] as? [String: Any])?["rate"] as? Double == (overall["answeredInTime"].map { Double($0) / 6 }.map { ($0 * 10_000).rounded() / 10_000 }))
+        #expect(lines.first?["flags"] as? [String] == ["below"])
+        // A second sync sends nothing again: the server holds each event once.
+        #expect(try run("sync", day: 2, "20:01").status == 0)
+        let again = try server.coordinator(["adherence", "--study", "stress", "--format", "csv"])
+        #expect(again.out.split(separator: "\n").count == 2 && again.out.contains(",6,2,1,3,0,6,"), "\(again.out)")
+
+        // The export's prompt columns: three sheets, each answering a prompt, one late.
+        let exportFolder = folder.path + "/export"
+        let export = try server.coordinator(["export", "--study", "stress", "--format", "json", "--out", exportFolder])
+        #expect(export.status == 0, "\(export.err)")
+        let rows = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: exportFolder + "/stress-answers.json")))
+            as? [[String: Any]] ?? []
+        let sheets = Dictionary(grouping: rows, by: { $0["sheetId"] as? String ?? "" })
+        #expect(sheets.count == 3)
+        #expect(sheets.values.allSatisfy { ($0.first?["promptId"] as? String)?.hasPrefix("tys/") == true })
+        #expect(sheets.values.filter { $0.first?["late"] as? Bool == true }.count == 1)
+    }
+}
