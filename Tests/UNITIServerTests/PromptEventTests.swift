@@ -89,6 +89,17 @@ struct PromptEventTests {
             let period = try await adherence(store, study: "s1", from: now, to: now.addingTimeInterval(3 * 86_400))
             #expect(period["p-ada daily"]?.delivered == 3)
             #expect(period["p-ada daily"]?.answeredInTime == 2)
+            // A member of whom no prompt arrived is named for the coordinator; one with prompts and
+            // one of another study are not.
+            let cy = try await store.createUser(username: "cy", email: "cy@example.org", passwordHash: "h", language: "en",
+                                                pseudonym: "p-cy", now: now)
+            try await store.setMembership(studyId: "s1", userId: cy, status: .member, now: now)
+            try await store.setMembership(studyId: "s1", userId: ada, status: .member, now: now)
+            try await store.setMembership(studyId: "s2", userId: ada, status: .member, now: now)
+            try await store.setMembership(studyId: "s2", userId: bo, status: .member, now: now)
+            #expect(try await store.membersWithoutPrompts(studyId: "s1") == ["p-cy"])
+            // Bo's prompts are of s1's questionnaire: in s2 nothing of theirs arrived.
+            #expect(try await store.membersWithoutPrompts(studyId: "s2") == ["p-bo"])
             // The person's download holds every event as sent, and nobody else's.
             let data = try #require(try await store.personalData(userId: bo))
             #expect(data.promptEvents.map(\.kind) == [.planned, .delivered, .completed])

@@ -7,7 +7,8 @@ import UNITIProtocol
 /// [--format table|csv|json]`: per participant pseudonym and questionnaire, the prompts delivered,
 /// answered in time, late, missed, open and withdrawn, and the rate, counted from the synced
 /// prompt events by the definition the devices use (``PromptFlags``); flags those below a rate
-/// and those whose device has sent no prompt event for some days. Streamed: any number of participants
+/// and those whose device has sent no prompt event for some days; members of whom no prompt
+/// arrived at all get a line without a questionnaire. Streamed: any number of participants
 /// needs the memory of one line.
 struct AdherenceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -77,7 +78,7 @@ struct AdherenceCommand: AsyncParsableCommand {
         case .table: print(CommandOutput.tableLines(header, [])[0])
         case .json: print("[", terminator: "")
         }
-        try await store.adherence(studyId: study, from: start, to: end) { line in
+        let emit: @Sendable (ServerStore.AdherenceLine) throws -> Void = { line in
             var flags: [String] = []
             if let below, let rate = line.counts.rate, rate < below { flags.append("below") }
             if let silent, line.lastSync.map({ now.timeIntervalSince($0) > silent }) ?? true { flags.append("silent") }
@@ -93,6 +94,12 @@ struct AdherenceCommand: AsyncParsableCommand {
             case .table: print(cells.joined(separator: "  "))
             case .json: print((index == 0 ? "\n" : ",\n") + String(decoding: try encoder.encode(output), as: UTF8.self), terminator: "")
             }
+        }
+        try await store.adherence(studyId: study, from: start, to: end, emit)
+        // Members with no prompt on record get a line of their own (no questionnaire, no counts;
+        // silent when --silent-days is given): they joined and were never heard of.
+        for participant in try await store.membersWithoutPrompts(studyId: study) {
+            try emit(ServerStore.AdherenceLine(participant: participant, questionnaireId: "", counts: AdherenceCounts(), lastSync: nil))
         }
         if format == .json { print(written.withLock { $0 } == 0 ? "]" : "\n]") }
     }

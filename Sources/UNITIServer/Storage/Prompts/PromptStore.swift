@@ -96,6 +96,21 @@ extension ServerStore {
     }
 }
 
+extension ServerStore {
+    /// The pseudonyms of the study's members of whom no prompt of its questionnaires has arrived:
+    /// those who joined and then were never heard of, whom a coordinator most needs to see, though
+    /// the prompts give them no line. Few per study, so read at once.
+    package func membersWithoutPrompts(studyId: String) async throws -> [String] {
+        try await rows("""
+            SELECT u.pseudonym FROM memberships m JOIN users u ON u.id = m.user_id
+            WHERE m.study_id = \(studyId) AND m.status = \(MembershipStatus.member.rawValue) AND NOT EXISTS
+                (SELECT 1 FROM prompts p WHERE p.user_id = m.user_id
+                 AND p.questionnaire_id IN (SELECT questionnaire_id FROM questionnaire_links WHERE study_id = \(studyId)))
+            ORDER BY u.pseudonym
+            """).map { try $0["pseudonym"] }
+    }
+}
+
 /// The kinds of event a prompt has, as the bits of `prompts.kinds` (only the kinds that decide an
 /// outcome have one).
 enum PromptKinds {
