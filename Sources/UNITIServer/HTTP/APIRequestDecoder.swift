@@ -8,7 +8,7 @@ public struct APIRequestDecoder: RequestDecoder {
     public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         do {
-            return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
+            return try JSONCoding.decoder.decode(type, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {
             throw APIError(.badRequest, "invalid_body", Self.describe(error))
         }
