@@ -115,7 +115,7 @@ final class SQLiteDatabase: StoreDatabase {
 
     /// Statements on one connection, each prepared once per connection (a sheet upload's
     /// statements are the same for every upload, so compiling them each time would be paid by
-    /// every upload; see `Documentation/benchmarks.md`).
+    /// every upload; see `Documentation/uniti-server.md`).
     struct Statements {
         let db: Database
 
