@@ -21,18 +21,19 @@ struct GroupCommitTests {
     @Test("a shared transaction that fails is rolled back and its writes retried one per transaction: the good ones stored once, the bad one refused")
     func retriesOneAtATime() async throws {
         let opened = try await StoreKind.sqlite.open()
-        let database = opened.store.database
+        let database = try #require(opened.store.database as? SQLiteDatabase)
         try await database.execute("CREATE TABLE group_commit_test (job INTEGER NOT NULL)")
         let progress = Progress()
         let commit = GroupCommit<Int, Int>(writer: database) { db, job in
             if job == 0 {
                 // The first transaction holds the writer until every other job has queued behind it.
-                // (`submit` queues a job without suspending, right after it is counted.)
+                // (`submit` queues a job without suspending, right after it is counted.) A write
+                // runs on the writer's thread without suspending, so it waits by sleeping.
                 progress.firstRunning.withLock { $0 = true }
-                while progress.submitted.withLock({ $0 }) < 5 { try await Task.sleep(for: .milliseconds(5)) }
-                try await Task.sleep(for: .milliseconds(300))
+                while progress.submitted.withLock({ $0 }) < 5 { usleep(5_000) }
+                usleep(300_000)
             }
-            try await db.execute("INSERT INTO group_commit_test (job) VALUES (\(job))")
+            try db.execute("INSERT INTO group_commit_test (job) VALUES (\(job))")
             progress.attempts.withLock { $0[job, default: 0] += 1 }
             if job == 3 { throw Refused() }
             return job * 10

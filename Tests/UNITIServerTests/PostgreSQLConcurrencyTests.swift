@@ -329,7 +329,7 @@ struct PostgreSQLConcurrencyTests {
                 records += page.records.map(\.clientId)
                 recordCursor = page.cursor
                 let sheetPage = try await store.sheetChanges(userId: user, after: sheetCursor, limit: 7)
-                sheets += sheetPage.sheets.map(\.sheet.id)
+                sheets += try sheetPage.sheets.map { try $0.decoded().sheet.id }
                 sheetCursor = sheetPage.cursor
                 more = page.more || sheetPage.more
                 polls += 1

@@ -166,7 +166,7 @@ struct SheetTests {
         }
     }
 
-    @Test("sheets/changes gives only the caller's own sheets, oldest stored first, and its cursor continues exactly where a page stopped")
+    @Test("sheets/changes gives only the caller's own sheets, oldest stored first, its cursor continues exactly where a page stopped, and its body is the payload's encoding")
     func changesByCursor() async throws {
         let server = try TestServer()
         try await server.createStudy("open")
@@ -184,7 +184,10 @@ struct SheetTests {
             func changes(_ token: String, _ query: String = "") async throws -> AnswerSheetChanges {
                 let response = try await client.get("/api/v1/sheets/changes?\(query)", token: token)
                 #expect(response.status == .ok, "\(response.text)")
-                return try response.decode(AnswerSheetChanges.self)
+                let page = try response.decode(AnswerSheetChanges.self)
+                // The body, spliced from the sheets as stored, is byte for byte the payload's encoding.
+                #expect(response.text == (try JSONCoding.string(page)))
+                return page
             }
             // Started in the reverse order of upload: the changes follow the upload, not the start.
             let annas = (0..<5).map { sheet(loudness: Double($0), startedAt: "2027-01-\(20 - $0)T09:00:00+01:00") }

@@ -388,9 +388,9 @@ struct StoreContractTests {
             #expect(try await store.sheets(userId: ada, offset: 1, limit: 5).sheets.map(\.sheet.id) == [early.id])
 
             let changes = try await store.sheetChanges(userId: ada, after: 0, limit: 1)
-            #expect(changes.sheets.map(\.sheet.id) == [early.id] && changes.more)
+            #expect(try changes.sheets.map { try $0.decoded().sheet.id } == [early.id] && changes.more)
             let rest = try await store.sheetChanges(userId: ada, after: changes.cursor, limit: 5)
-            #expect(rest.sheets.map(\.sheet.id) == [late.id] && !rest.more)
+            #expect(try rest.sheets.map { try $0.decoded().sheet.id } == [late.id] && !rest.more)
             #expect(try await store.sheetChanges(userId: ada, after: rest.cursor, limit: 5).sheets.isEmpty)
 
             let means = try await store.participantMeans(questionnaireId: "daily", studyId: "open", label: "loudness", from: nil, to: nil)

@@ -90,7 +90,7 @@ public struct OffsetTimestamp: Codable, Hashable, Sendable, CustomStringConverti
               scalars[13] == 58, scalars[16] == 58,
               let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
               let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              CalendarDay.parse(String(decoding: scalars[0..<10], as: UTF8.self)) != nil,
+              CalendarDay.exists(year: year, month: month, day: day),
               hour < 24, minute < 60, second < 61
         else { return nil }
         var index = 19

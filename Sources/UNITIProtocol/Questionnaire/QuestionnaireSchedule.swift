@@ -50,12 +50,22 @@ public enum CalendarDay {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1...12).contains(month), day >= 1
+              exists(year: year, month: month, day: day)
         else { return nil }
-        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard day <= lengths[month - 1] else { return nil }
         return (year, month, day)
+    }
+
+    /// Whether the day is in the calendar (month 1 to 12, the day within the month's length).
+    /// Without allocating: every time stamp of every uploaded or pulled sheet asks.
+    public static func exists(year: Int, month: Int, day: Int) -> Bool {
+        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        let length = switch month {
+        case 2: leap ? 29 : 28
+        case 4, 6, 9, 11: 30
+        case 1...12: 31
+        default: 0
+        }
+        return day >= 1 && day <= length
     }
 
     public static func isValid(_ text: String) -> Bool { parse(text) != nil }

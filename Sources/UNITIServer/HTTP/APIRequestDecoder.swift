@@ -18,7 +18,7 @@ public struct APIRequestDecoder: RequestDecoder {
 
     private static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
-            return try JSONDecoder().decode(type, from: data)
+            return try JSONCoding.decoder.decode(type, from: data)
         } catch let error as DecodingError {
             throw APIError(.badRequest, "invalid_body", Self.describe(error))
         }

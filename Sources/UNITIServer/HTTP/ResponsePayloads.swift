@@ -10,7 +10,6 @@ extension SessionTokens: ResponseEncodable {}
 extension Profile: ResponseEncodable {}
 extension AnswerSheetBatchResult: ResponseEncodable {}
 extension AnswerSheetPage: ResponseEncodable {}
-extension AnswerSheetChanges: ResponseEncodable {}
 extension ModuleRecordBatchResult: ResponseEncodable {}
 extension ModuleRecordPage: ResponseEncodable {}
 extension PromptEventBatchResult: ResponseEncodable {}

@@ -8,7 +8,7 @@ import NIOCore
 /// peer, the client address the throttles count (``ClientAddressMiddleware``), the caller of
 /// the authenticated API (``BearerAuthenticator``), the portal's visitor
 /// (``PortalSessionMiddleware``), and the JSON coding every API route reads bodies and writes
-/// payloads with (``APIRequestDecoder``, ``JSONCoding/encoder()``).
+/// payloads with (``APIRequestDecoder``, ``JSONCoding/encoder``).
 public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext, AuthRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The caller, on the routes of the authenticated group; nil elsewhere.
@@ -32,7 +32,7 @@ public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext,
     /// answered as 400 `invalid_body` naming the field.
     public var requestDecoder: APIRequestDecoder { APIRequestDecoder() }
     /// Payloads a handler returns: our JSON settings (sorted keys, so a body and its ETag are stable).
-    public var responseEncoder: JSONEncoder { JSONCoding.encoder() }
+    public var responseEncoder: JSONEncoder { JSONCoding.encoder }
 }
 
 /// Limits that inputs are validated against, in one place.

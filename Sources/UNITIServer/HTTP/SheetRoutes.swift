@@ -39,11 +39,24 @@ struct SheetRoutes: Sendable {
 
     /// The caller's sheets stored after the cursor, oldest first: how a device learns of the sheets
     /// answered on the person's other devices (and gives each to its `owner`).
-    private func changes(_ request: Request, _ user: AuthenticatedUser) async throws -> AnswerSheetChanges {
+    ///
+    /// The body is ``AnswerSheetChanges`` as ``JSONCoding`` writes it (sorted keys), with each
+    /// sheet's JSON spliced in as stored, which was written with the same settings: decoding and
+    /// encoding every sheet again was a third of the server's work in a sync, which pulls back
+    /// every sheet it sent (`Documentation/uniti-server.md`).
+    private func changes(_ request: Request, _ user: AuthenticatedUser) async throws -> Response {
         let cursor = try request.queryString("cursor").map(ChangeCursor.decode) ?? 0
         let limit = try request.queryInt("limit", default: ServerLimits.maximumPageSize, range: 1...ServerLimits.maximumPageSize)
         let page = try await store.sheetChanges(userId: user.account.id, after: cursor, limit: limit)
-        return AnswerSheetChanges(sheets: page.sheets, cursor: ChangeCursor.encode(page.cursor), more: page.more)
+        var body = #"{"cursor":"# + (try JSONCoding.string(ChangeCursor.encode(page.cursor))) + #","more":\#(page.more),"sheets":["#
+        for (index, stored) in page.sheets.enumerated() {
+            body += (index > 0 ? "," : "") + #"{"receivedAt":"# + (try JSONCoding.string(stored.receivedAt)) + #","sheet":"# + stored.json
+                + #","studyId":"# + (try JSONCoding.string(stored.studyId)) + "}"
+        }
+        body += "]}"
+        let buffer = ByteBuffer(string: body)
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .contentLength: "\(buffer.readableBytes)"],
+                        body: .init(byteBuffer: buffer))
     }
 
     private func comparison(_ request: Request, _ user: AuthenticatedUser) async throws -> ComparisonReport {

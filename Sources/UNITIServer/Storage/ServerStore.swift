@@ -59,7 +59,7 @@ public final class ServerStore: Sendable {
     init(database: any StoreDatabase, modules: ServerModules) {
         self.database = database
         self.modules = modules
-        sheetWrites = database.dialect == .sqlite ? GroupCommit(writer: database) { db, upload in try await Self.store(db, upload) } : nil
+        sheetWrites = (database as? SQLiteDatabase).map { GroupCommit(writer: $0) { db, upload in try Self.store(db, upload) } }
     }
 
     /// The rows of one read, for a module part's store code (`Modules/<Name>/Server`), which

@@ -81,7 +81,7 @@ struct QuestionnaireFormatTests {
         #expect(json == "[0,1]")
     }
 
-    @Test("answer sheets keep the UTC offset of their times")
+    @Test("answer sheets keep the UTC offset of their times; a time on a day the calendar lacks is refused")
     func timestampsKeepOffset() throws {
         let berlin = TimeZone(identifier: "Europe/Berlin")!
         let instant = Date(timeIntervalSince1970: 1_782_000_000)  // a summer instant
@@ -93,6 +93,13 @@ struct QuestionnaireFormatTests {
         #expect(OffsetTimestamp(parsing: "2026-11-22T16:05:09-05:30")?.offsetSeconds == -19_800)
         #expect(OffsetTimestamp(parsing: "2026-11-22T16:05:09") == nil)
         #expect(OffsetTimestamp(parsing: "2026-02-30T16:05:09Z") == nil)
+        // The day must exist: leap days by the Gregorian rule, each month's length, no month 13 or day 0.
+        for valid in ["2028-02-29", "2000-02-29", "2026-04-30", "2026-12-31", "2026-01-01"] {
+            #expect(OffsetTimestamp(parsing: valid + "T16:05:09Z") != nil, "\(valid)")
+        }
+        for invalid in ["2026-02-29", "2100-02-29", "2026-04-31", "2026-13-01", "2026-00-10", "2026-01-00", "2026-06-31"] {
+            #expect(OffsetTimestamp(parsing: invalid + "T16:05:09Z") == nil, "\(invalid)")
+        }
 
         let sheet = AnswerSheet(
             id: UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!, questionnaireID: "q", questionnaireVersion: 2,

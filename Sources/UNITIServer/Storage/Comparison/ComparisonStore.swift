@@ -5,8 +5,8 @@ import UNITIProtocol
 ///
 /// - **All time** is `comparison_totals`: per questionnaire item and participant the sum and
 ///   count of the numeric answers, and the start of the first and last sheet holding one, kept
-///   in the transaction that stores the sheets (one upsert per upload; on PostgreSQL part of the
-///   upload's one statement, ``PostgreSQLSheetInsert``).
+///   in the transaction that stores the sheets (an upsert per item of an upload; on PostgreSQL
+///   part of the upload's one statement, ``PostgreSQLSheetInsert``).
 /// - **A period** `[from, to)` is one aggregate statement over the covering index
 ///   `answers_comparison` (participant, questionnaire, label, sheet start, number): each answer
 ///   row carries its sheet's participant, questionnaire and start, which never change once a
@@ -46,23 +46,6 @@ extension ServerStore {
             """)
         let (first, last): (Double?, Double?) = (try row?["first"], try row?["last"])
         return ComparisonSums.Side(from: from, to: to, span: first.flatMap { first in last.map { first...$0 } })
-    }
-
-    /// SQLite: adds the numeric answers of sheets just stored (not duplicates) to the
-    /// participant's totals, in the storing transaction: one upsert for all items (in chunks far below SQLite's
-    /// limit of bound values).
-    static func addToComparisonTotals(_ db: any SQLExecutor, userId: Int64, stored: [AnswerSheet]) async throws {
-        let additions = ComparisonSums.Addition.of(stored)
-        for start in stride(from: 0, to: additions.count, by: 1_000) {
-            let rows = additions[start..<min(start + 1_000, additions.count)].map { a -> SQL in
-                "(\(a.questionnaireId), \(a.label), \(userId), \(a.total), \(a.count), \(a.firstStarted), \(a.lastStarted))"
-            }
-            try await db.execute("""
-                INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started)
-                VALUES \(SQL.joined(rows, separator: ", "))
-                \(raw: ComparisonSums.addToTotals)
-                """)
-        }
     }
 
     /// `uniti-server maintenance rebuild-comparison`, in one transaction: answers loaded into the

@@ -8,9 +8,11 @@ import Synchronization
 /// commits, later submissions queue up; the next transaction takes all of them (up to
 /// `maximumGroup`). Each caller still returns only after the transaction holding its write has
 /// committed, so an acknowledged write stays durable. When a shared transaction fails, its writes
-/// are tried again one per transaction, so one bad write never fails the others.
+/// are tried again one per transaction, so one bad write never fails the others. A group's
+/// statements run in one turn on the writer (``SQLiteDatabase/writeTransaction(_:)``), so a
+/// write is synchronous: it never waits for anything but SQLite.
 final class GroupCommit<Input: Sendable, Output: Sendable>: Sendable {
-    typealias Write = @Sendable (any SQLExecutor, Input) async throws -> Output
+    typealias Write = @Sendable (SQLiteDatabase.Statements, Input) throws -> Output
 
     private struct Job: Sendable {
         let input: Input
@@ -22,12 +24,12 @@ final class GroupCommit<Input: Sendable, Output: Sendable>: Sendable {
         var draining = false
     }
 
-    private let writer: any StoreDatabase
+    private let writer: SQLiteDatabase
     private let write: Write
     private let maximumGroup: Int
     private let state = Mutex(State())
 
-    init(writer: any StoreDatabase, maximumGroup: Int = 256, write: @escaping Write) {
+    init(writer: SQLiteDatabase, maximumGroup: Int = 256, write: @escaping Write) {
         self.writer = writer
         self.write = write
         self.maximumGroup = maximumGroup
@@ -60,11 +62,7 @@ final class GroupCommit<Input: Sendable, Output: Sendable>: Sendable {
             let write = self.write
             do {
                 let inputs = jobs.map(\.input)
-                let outputs = try await writer.transaction { db in
-                    var outputs: [Output] = []
-                    for input in inputs { outputs.append(try await write(db, input)) }
-                    return outputs
-                }
+                let outputs = try await writer.writeTransaction { db in try inputs.map { try write(db, $0) } }
                 for (job, output) in zip(jobs, outputs) { job.continuation.resume(returning: output) }
             } catch {
                 if jobs.count == 1 {
@@ -74,7 +72,7 @@ final class GroupCommit<Input: Sendable, Output: Sendable>: Sendable {
                 for job in jobs {
                     do {
                         let input = job.input
-                        job.continuation.resume(returning: try await writer.transaction { db in try await write(db, input) })
+                        job.continuation.resume(returning: try await writer.writeTransaction { db in try write(db, input) })
                     } catch {
                         job.continuation.resume(throwing: error)
                     }

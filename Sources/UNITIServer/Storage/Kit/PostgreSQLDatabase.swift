@@ -62,6 +62,15 @@ final class PostgreSQLDatabase: StoreDatabase {
 
     func lock(_ key: StoreLock) async throws {}
 
+    func prepared<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] where Statement.Row: Sendable {
+        // An unstructured task is not cancelled with the request that awaits it.
+        try await Task {
+            var rows: [Statement.Row] = []
+            for try await row in try await self.client.execute(statement, logger: self.logger) { rows.append(row) }
+            return rows
+        }.value
+    }
+
     func forEachRow(_ sql: SQL, _ body: @escaping @Sendable (SQLRow) throws -> Void) async throws {
         // One statement is one snapshot; postgres-nio streams its rows with back pressure.
         try await client.withConnection { connection in
@@ -117,12 +126,6 @@ final class PostgreSQLDatabase: StoreDatabase {
 
         func execute(_ sql: SQL) async throws {
             try await connection.query(PostgreSQLDatabase.query(sql), logger: logger)
-        }
-
-        func prepared<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
-            var rows: [Statement.Row] = []
-            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
-            return rows
         }
 
         func lock(_ key: StoreLock) async throws {

@@ -8,8 +8,9 @@ import Synchronization
 /// Reads go to GRDB's reader connections, one statement each. A transaction holds the writer
 /// connection across suspension points, which GRDB allows when asked
 /// (`allowsUnsafeTransactions`): `BEGIN IMMEDIATE`, the body's statements, `COMMIT`, each a turn
-/// on the writer's queue. Every use of the writer in this process goes through ``writerTurn``,
-/// so no statement from elsewhere lands inside another's open transaction.
+/// on the writer's queue; a group commit's transaction takes one turn in all
+/// (``writeTransaction(_:)``). Every use of the writer in this process goes through
+/// ``writerTurn``, so no statement from elsewhere lands inside another's open transaction.
 final class SQLiteDatabase: StoreDatabase {
     let pool: DatabasePool
     private let writerTurn = SerialTurns()
@@ -34,9 +35,12 @@ final class SQLiteDatabase: StoreDatabase {
         try migrator.migrate(pool)
     }
 
+    /// One statement on a reader connection, which prepares it once: compiling one (parsing, and
+    /// GRDB's authorizer asked about every column read) had cost more than running it, and every
+    /// request reads its session and more. One statement is a snapshot of its own in SQLite, so
+    /// it needs no transaction around it (`unsafeRead`, which saves a `BEGIN` and a `COMMIT`).
     func rows(_ sql: SQL) async throws -> [SQLRow] {
-        let (text, arguments) = Self.statement(sql)
-        return try await pool.read { db in try Row.fetchAll(db, sql: text, arguments: arguments).map(SQLRow.sqlite) }
+        try await pool.unsafeRead { db in try Statements(db: db).rows(sql) }
     }
 
     /// One statement in a transaction of its own (SQLite's autocommit), in the writer's turn.
@@ -87,6 +91,29 @@ final class SQLiteDatabase: StoreDatabase {
         }.value
     }
 
+    /// A write transaction whose statements run in one turn on the writer's queue, without
+    /// suspending (``GroupCommit``'s uploads). Each turn is a hop onto GRDB's writer queue and a
+    /// thread woken; under many small uploads a hop per statement cost more than SQLite's own
+    /// work (`Documentation/uniti-server.md`), so a whole group takes one.
+    func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (Statements) throws -> T) async throws -> T {
+        // An unstructured task is not cancelled with the request that awaits it.
+        try await Task {
+            try await writerTurn.run {
+                try await self.pool.writeWithoutTransaction { db in
+                    try db.beginTransaction(.immediate)
+                    do {
+                        let result = try body(Statements(db: db))
+                        try db.commit()
+                        return result
+                    } catch {
+                        if db.isInsideTransaction { try? db.rollback() }
+                        throw error
+                    }
+                }
+            }
+        }.value
+    }
+
     func close() async {}
 
     func reclaimErasedSpace(tables: [String]) async throws {
@@ -95,24 +122,34 @@ final class SQLiteDatabase: StoreDatabase {
         }
     }
 
-    /// The writer connection inside a transaction: each statement a turn on its queue, prepared
-    /// once per connection (a sheet upload's statements are the same for every upload of one
-    /// questionnaire, so compiling them each time would be paid by every upload; see
-    /// `Documentation/benchmarks.md`).
+    /// Statements on one connection, each prepared once per connection (a sheet upload's
+    /// statements are the same for every upload, so compiling them each time would be paid by
+    /// every upload; see `Documentation/uniti-server.md`).
+    struct Statements {
+        let db: Database
+
+        func rows(_ sql: SQL) throws -> [SQLRow] {
+            let (text, arguments) = SQLiteDatabase.statement(sql)
+            return try Row.fetchAll(db.cachedStatement(sql: text), arguments: arguments).map(SQLRow.sqlite)
+        }
+
+        func execute(_ sql: SQL) throws {
+            let (text, arguments) = SQLiteDatabase.statement(sql)
+            try db.cachedStatement(sql: text).execute(arguments: arguments)
+        }
+    }
+
+    /// The writer connection inside an async transaction: each statement a turn on its queue.
     private struct Writer: SQLExecutor {
         let pool: DatabasePool
         var dialect: SQLDialect { .sqlite }
 
         func rows(_ sql: SQL) async throws -> [SQLRow] {
-            let (text, arguments) = SQLiteDatabase.statement(sql)
-            return try await pool.writeWithoutTransaction { db in
-                try Row.fetchAll(db.cachedStatement(sql: text), arguments: arguments).map(SQLRow.sqlite)
-            }
+            try await pool.writeWithoutTransaction { db in try Statements(db: db).rows(sql) }
         }
 
         func execute(_ sql: SQL) async throws {
-            let (text, arguments) = SQLiteDatabase.statement(sql)
-            try await pool.writeWithoutTransaction { db in try db.cachedStatement(sql: text).execute(arguments: arguments) }
+            try await pool.writeWithoutTransaction { db in try Statements(db: db).execute(sql) }
         }
 
         func lock(_ key: StoreLock) async throws {}

@@ -15,10 +15,6 @@ protocol SQLExecutor: Sendable {
     /// PostgreSQL takes a transaction-scoped advisory lock; on SQLite it does nothing, since one
     /// transaction at a time writes there anyway.
     func lock(_ key: StoreLock) async throws
-    /// PostgreSQL only, a true difference of the engines: runs a statement that postgres-nio
-    /// prepares once per connection (parsed and planned once, not per call). SQLite has no use
-    /// for it: its transactions already reuse each statement (``SQLiteDatabase``).
-    func prepared<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row]
 }
 
 extension SQLExecutor {
@@ -27,9 +23,6 @@ extension SQLExecutor {
         try await rows(sql).first
     }
 
-    func prepared<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
-        throw StoreCorruption("\(Statement.self) is a PostgreSQL statement, run on \(dialect)")
-    }
 }
 
 /// A store's database: statements outside a transaction, and transactions.
@@ -52,9 +45,18 @@ protocol StoreDatabase: SQLExecutor {
     func reclaimErasedSpace(tables: [String]) async throws
     /// Ends the connections (the PostgreSQL pool); nothing to do for SQLite.
     func close() async
+    /// PostgreSQL only, a true difference of the engines: runs a statement that postgres-nio
+    /// prepares once per connection (parsed and planned once, not per call), as a transaction of
+    /// its own that runs to its end even when the request is cancelled. SQLite has no use for
+    /// it: it reuses each statement anyway (``SQLiteDatabase``).
+    func prepared<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] where Statement.Row: Sendable
 }
 
 extension StoreDatabase {
+    func prepared<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] where Statement.Row: Sendable {
+        throw StoreCorruption("\(Statement.self) is a PostgreSQL statement, run on \(dialect)")
+    }
+
     /// The rows of one statement that writes (`… RETURNING`), in a transaction of its own.
     func rowsWritten(_ sql: SQL) async throws -> [SQLRow] {
         try await transaction { try await $0.rows(sql) }

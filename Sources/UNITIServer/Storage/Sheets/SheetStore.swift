@@ -31,12 +31,15 @@ extension ServerStore {
     }
 
     /// The user's sheets stored after `cursor` (a sequence number the store gives each stored sheet
-    /// and returns as the new cursor), oldest first. The sequence only grows and is given in commit
-    /// order, so a sheet stored later never appears behind a cursor already handed out.
-    func sheetChanges(userId: Int64, after cursor: Int64, limit: Int) async throws -> (sheets: [StoredAnswerSheet], cursor: Int64, more: Bool) {
+    /// and returns as the new cursor), oldest first, each with its JSON as stored (not decoded: the
+    /// changes route passes it on as it is). The sequence only grows and is given in commit order,
+    /// so a sheet stored later never appears behind a cursor already handed out.
+    func sheetChanges(userId: Int64, after cursor: Int64, limit: Int) async throws -> (sheets: [StoredSheetJSON], cursor: Int64, more: Bool) {
         let rows = try await database.rows("\(StoredSheets.select) WHERE user_id = \(userId) AND id > \(cursor) ORDER BY id LIMIT \(limit + 1)")
-        let page = rows.prefix(limit)
-        return (try page.map(StoredSheets.sheet), try page.last.map { try $0["id"] } ?? cursor, rows.count > limit)
+        let page = try rows.prefix(limit).map {
+            StoredSheetJSON(json: try $0["sheet"], studyId: try $0["study_id"], receivedAt: Timestamps.format(try $0["received_at"]))
+        }
+        return (page, try rows.prefix(limit).last.map { try $0["id"] } ?? cursor, rows.count > limit)
     }
 
     /// A study's sheets, by participant pseudonym, then sheet start, then id, read in one
@@ -73,5 +76,17 @@ enum StoredSheets {
     static func sheet(_ row: SQLRow) throws -> StoredAnswerSheet {
         StoredAnswerSheet(sheet: try JSONCoding.decode(AnswerSheet.self, from: try row["sheet"] as String), studyId: try row["study_id"],
                           receivedAt: Timestamps.format(try row["received_at"]))
+    }
+}
+
+/// A stored sheet as its owner reads it back (``StoredAnswerSheet``), the sheet still the JSON
+/// text it was stored as (``JSONCoding``'s settings, as the API's answers).
+struct StoredSheetJSON: Sendable {
+    let json: String
+    let studyId: String
+    let receivedAt: String
+
+    func decoded() throws -> StoredAnswerSheet {
+        StoredAnswerSheet(sheet: try JSONCoding.decode(AnswerSheet.self, from: json), studyId: studyId, receivedAt: receivedAt)
     }
 }
