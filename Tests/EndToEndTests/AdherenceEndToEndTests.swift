@@ -138,4 +138,53 @@ struct AdherenceEndToEndTests {
         #expect(sheets.values.allSatisfy { ($0.first?["promptId"] as? String)?.hasPrefix("tys/") == true })
         #expect(sheets.values.filter { $0.first?["late"] as? Bool == true }.count == 1)
     }
+
+    @Test("a prompt event the server refuses is rejected alone; the other events of its batch arrive, once")
+    func refusedEventAlone() throws {
+        let server = try StudyServer()
+        let folder = TemporaryDataDirectory()
+        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
+        let file = folder.path + "/stress-daily.json"
+        try Self.questionnaire.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try server.coordinator(["study", "create", "stress", "--title", "Stress", "--access", "public", "--modules", "tys",
+                                        "--running"]).status == 0)
+        #expect(try server.coordinator(["questionnaire", "import", file, "--study", "stress", "--module", "tys"]).status == 0)
+        let data = TemporaryDataDirectory()
+        let day = ISO8601DateFormatter.string(from: Date().addingTimeInterval(86_400), timeZone: TimeZone(identifier: "UTC")!,
+                                              formatOptions: [.withFullDate])
+        func run(_ command: String, _ time: String, stdin: String = "") throws -> Program.Result {
+            try Program.run("uniti", ["--data-dir", data.path, "--server", server.url, "-c", command], stdin: stdin,
+                            environment: ["TZ": "UTC", "UNITI_CLOCK_START": "\(day)T\(time):00Z"])
+        }
+        #expect(try run("register", "05:00", stdin: "nele\nnele@example.org\nnele@example.org\nstress-pass-1\nstress-pass-1\n").status == 0)
+        let code = try #require(try server.mailedCode(to: "nele@example.org"))
+        #expect(try run("activate \(code)", "05:01").status == 0)
+        #expect(try run("login nele", "05:02", stdin: "stress-pass-1\n").status == 0)
+        #expect(try run("study join stress", "05:03").status == 0)
+        #expect(try run("sync", "05:04").status == 0)
+        // Offline from here, so the events wait in the outbox and go in one batch.
+        server.stop()
+        #expect(try run("tys reminders custom stress-daily 09:00 12:00", "05:05").status == 0)
+        #expect(try run("reminders run --terminal --for 1", "09:01").out.contains("TrackYourStress"))
+
+        // The device holds the events planned and delivered so far; one of them is made into one
+        // the server refuses (its id no longer follows from its prompt and kind).
+        let database = data.path + "/uniti.sqlite"
+        let queued = Int(try SQLiteShell.query(database, "SELECT COUNT(*) FROM core_outbox WHERE kind = 'promptEvent'").first ?? "") ?? 0
+        #expect(queued >= 3, "planned twice and delivered once at least")
+        try SQLiteShell.query(database, """
+            UPDATE core_outbox SET payload = CAST(json_set(CAST(payload AS TEXT), '$.id', '00000000-0000-4000-8000-000000000000') AS BLOB)
+            WHERE id = (SELECT MIN(id) FROM core_outbox WHERE kind = 'promptEvent')
+            """)
+        try server.start()
+        #expect(try run("sync", "09:02").status == 0)
+        #expect(try run("sync", "09:03").status == 0)
+        // Every event the device recorded arrived but the refused one (the syncs may have planned more).
+        let recorded = Int(try SQLiteShell.query(database, "SELECT COUNT(*) FROM core_prompt_events").first ?? "") ?? 0
+        let stored = Int(try server.query("SELECT COUNT(*) FROM prompt_events").first ?? "") ?? -1
+        #expect(recorded >= queued && stored == recorded - 1, "recorded \(recorded), stored \(stored)")
+        let status = try JSONSerialization.jsonObject(with: Data(try run("sync --status --json", "09:04").out.utf8)) as? [String: Any]
+        #expect((status?["rejected"] as? [Any])?.count == 1, "\(String(describing: status))")
+        #expect(status?["pending"] as? Int == 0)
+    }
 }

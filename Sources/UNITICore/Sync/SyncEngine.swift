@@ -280,7 +280,9 @@ public struct SyncEngine: Sendable {
     }
 
     /// Sends prompt events as stored (the payloads are the wire format); the server names the
-    /// ids it holds, stored now or before, and only those leave the outbox.
+    /// ids it holds, stored now or before, and only those leave the outbox. A batch the server
+    /// refuses is sent again one event at a time, as sheets are, so that one event it cannot take
+    /// is rejected alone and the others of its batch still arrive: they are research data.
     private func pushPromptEvents(_ entries: [Outbox.Entry]) throws -> Int {
         var body = Data(#"{"events":["#.utf8)
         for (index, entry) in entries.enumerated() {
@@ -295,8 +297,11 @@ public struct SyncEngine: Sendable {
             try outbox.acknowledge(delivered)
             return delivered.count
         } catch APIError.rejected(let status, _, let message) where status == 422 || status == 400 {
-            for entry in entries { try outbox.reject(entry, reason: message) }
-            return 0
+            guard entries.count > 1 else {
+                try outbox.reject(entries[0], reason: message)
+                return 0
+            }
+            return try entries.reduce(0) { delivered, entry in delivered + (try pushPromptEvents([entry])) }
         }
     }
 
