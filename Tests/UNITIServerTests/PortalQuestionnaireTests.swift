@@ -161,6 +161,40 @@ struct PortalQuestionnaireTests {
         }
     }
 
+    @Test("after saving, the study's message and the help for a score at its threshold are shown with the sheet, escaped; below the threshold only the message",
+          arguments: [("8", true), ("7", false)])
+    func textsAfterSaving(_ distress: String, _ helps: Bool) async throws {
+        let server = try TestServer()
+        try await server.run { client in
+            let browser = PortalBrowser(client)
+            try await server.createStudy("pilot")
+            let json = """
+                {"id": "distress", "version": 1, "title": {"en": "Distress"}, "kind": "oneTime",
+                 "items": [{"type": "slider", "label": "distress", "text": {"en": "How distressed are you?"}, "min": 0, "max": 10, "step": 1}],
+                 "scoring": {"scores": [{"id": "total", "items": ["distress"]}]},
+                 "afterSaving": {"message": {"en": "Nobody reads these answers <b>at once</b>."},
+                                 "help": [{"score": "total", "atLeast": 8, "text": {"en": "In a crisis call 112."}}]}}
+                """
+            let document = try QuestionnaireImport.document(from: Data(json.utf8), studyId: "pilot")
+            _ = try await server.store.addQuestionnaire(document, module: .tys, now: server.clock.now())
+            try await server.portalAccount(browser, "anna")
+            try await server.store.setMembership(studyId: "pilot", userId: try await server.userId("anna"), status: .member,
+                                                 now: server.clock.now())
+            _ = try await server.portalLogin(browser, "anna")
+            let done = try await browser.answer("distress", ["q0": distress, "utcOffset": "0", "action": "finish"])
+            #expect(done.status == .seeOther, "\(done.text)")
+            let sheet = try #require(try await server.storedSheets("anna").first)
+            let location = try #require(done.headers[.location])
+            #expect(location == "/data/sheets/\(sheet.id.uuidString.lowercased())?saved=1")
+            let page = try await browser.get(location)
+            let texts = try #require(element("after-saving", in: page.text.replacingOccurrences(of: "</p>", with: "")))
+            #expect(texts.contains("Nobody reads these answers &lt;b&gt;at once&lt;/b&gt;."), "\(texts)")
+            #expect(texts.contains("In a crisis call 112.") == helps, "\(texts)")
+            // The sheet's page opened later (not just saved) shows them no more.
+            #expect(!(try await browser.get("/data/sheets/\(sheet.id.uuidString.lowercased())").text.contains("after-saving")))
+        }
+    }
+
     @Test("finishing stores one sheet through the sheet path: an untouched slider and a hidden item's answer are absent, the portal's client version and the browser's offset are kept, and the finished sheet replaces the draft")
     func finishStoresOneSheet() async throws {
         let server = try TestServer()
