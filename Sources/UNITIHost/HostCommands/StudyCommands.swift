@@ -125,8 +125,14 @@ struct StudyCommand: HostCommand {
         }
 
         func run(in shell: Shell) throws {
-            guard try shell.confirm("host.study.leave.confirm", ["study": id]) else { return }
-            let delete = try answers.map { $0 == .deleteAnswers } ?? shell.confirm("host.study.leave.deleteQuestion", ["study": id])
+            // A study that does not let participants leave is refused by the server in one line;
+            // nobody is asked what should become of answers first.
+            let study: StudyInfo = try shell.api { try $0.send("GET", "studies/\(id)") }
+            var delete = false
+            if study.participantsMayLeave {
+                guard try shell.confirm("host.study.leave.confirm", ["study": id]) else { return }
+                delete = try answers.map { $0 == .deleteAnswers } ?? shell.confirm("host.study.leave.deleteQuestion", ["study": id])
+            }
             let _: MembershipResponse = try shell.api {
                 try $0.send("POST", "studies/\(id)/leave", body: LeaveStudyRequest(deleteAnswers: delete))
             }
