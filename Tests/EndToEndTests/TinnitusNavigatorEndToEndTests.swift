@@ -61,6 +61,31 @@ struct TinnitusNavigatorEndToEndTests {
         #expect(login.status == 0, "\(login.err)")
     }
 
+    @Test("a record the server refuses is rejected alone, with its reason; the others of its batch arrive")
+    func refusedRecordAlone() throws {
+        let server = try StudyServer()
+        try Self.account(server)
+        let laptop = Device(server: server)
+        try Self.login(laptop)
+        let down = "http://127.0.0.1:1"
+        for title in ["First", "Second", "Third"] {
+            #expect(try laptop.tn("event add --title '\(title)' --at '2026-11-20 14:30' --type appointment", server: down).status == 0)
+        }
+        // One queued change is made into one the server refuses (a client id with a space).
+        let database = laptop.data.path + "/uniti.sqlite"
+        try SQLiteShell.query(database, """
+            UPDATE core_outbox SET payload = CAST(json_set(CAST(payload AS TEXT), '$.clientId', 'not valid') AS BLOB)
+            WHERE id = (SELECT MIN(id) FROM core_outbox WHERE kind = 'record')
+            """)
+        let synced = try laptop.run("sync")
+        #expect(synced.status == 0, "\(synced.err)")
+        #expect(try server.query("SELECT COUNT(*) FROM module_records WHERE module_id = 'tn'") == ["2"])
+        let status = try JSONSerialization.jsonObject(with: Data(try laptop.run("sync --status --json").out.utf8)) as? [String: Any]
+        let rejected = status?["rejected"] as? [[String: Any]] ?? []
+        #expect(rejected.count == 1 && status?["pending"] as? Int == 0, "\(String(describing: status))")
+        #expect((rejected.first?["reason"] as? String)?.contains("clientId") == true, "\(rejected)")
+    }
+
     @Test("entered offline on one device, synced, edited and deleted on the other: every change arrives exactly once; no e-mail kept; logout forgets the token")
     func twoDevices() throws {
         let server = try StudyServer()

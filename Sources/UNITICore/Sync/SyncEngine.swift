@@ -177,8 +177,14 @@ public struct SyncEngine: Sendable {
                 let events = chunk.filter { $0.kind == PromptLog.outboxKind }
                 do {
                     if !sheets.isEmpty { try pushSheets(sheets, report: &report) }
-                    if !records.isEmpty { report.recordsDelivered += try pushRecords(records) }
-                    if !events.isEmpty { report.promptEventsDelivered += try pushPromptEvents(events) }
+                    if !records.isEmpty {
+                        let delivered = try pushRecords(records, report: &report)
+                        report.recordsDelivered += delivered
+                    }
+                    if !events.isEmpty {
+                        let delivered = try pushPromptEvents(events, report: &report)
+                        report.promptEventsDelivered += delivered
+                    }
                 } catch let error as APIError where error.isTransient {
                     try outbox.recordFailure(chunk, error: error.message,
                                              at: services.clock.now, using: &random)
@@ -214,11 +220,11 @@ public struct SyncEngine: Sendable {
     }
 
     /// Sends sheets, one request per questionnaire version (a version the server cannot take yet
-    /// for this person holds back only its own sheets). When the server refuses a request as
-    /// invalid, its sheets go one by one so that only the invalid ones are marked rejected.
+    /// for this person holds back only its own sheets).
     private func pushSheets(_ entries: [Outbox.Entry], report: inout SyncReport) throws {
-        var groups: [String: [(entry: Outbox.Entry, id: String)]] = [:]
+        var groups: [String: [Outbox.Entry]] = [:]
         var order: [String] = []
+        var ids: [Int64: String] = [:]
         for entry in entries {
             guard let header = try? APIClient.decoder.decode(SheetHeader.self, from: entry.payload) else {
                 try outbox.reject(entry, reason: "unreadable sheet")
@@ -227,82 +233,80 @@ public struct SyncEngine: Sendable {
             }
             let key = "\(header.questionnaireID)#\(header.questionnaireVersion)"
             if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append((entry, header.id.uuidString.lowercased()))
+            groups[key, default: []].append(entry)
+            ids[entry.id] = header.id.uuidString.lowercased()
         }
         for key in order {
-            try pushSheetGroup(groups[key]!, report: &report)
+            let delivered = try deliver(groups[key]!, report: &report) { group, report in
+                do {
+                    let result: AnswerSheetBatchResult = try client.send("POST", "sheets", jsonBody: Self.batchBody("sheets", group))
+                    let acknowledged = Set(result.results.map { $0.id.lowercased() })
+                    let delivered = group.filter { ids[$0.id].map(acknowledged.contains) ?? false }
+                    try outbox.acknowledge(delivered)
+                    return delivered.count
+                } catch APIError.rejected(409, let code, let message)
+                            where code == AnswerSheetBatchResult.questionnaireUnavailableCode || code == AnswerSheetBatchResult.consentRequiredCode {
+                    // Early (a study not joined yet) or before consent: kept, and sent once that changed.
+                    try outbox.wait(group, reason: message)
+                    report.waiting += group.count
+                    if code == AnswerSheetBatchResult.consentRequiredCode { report.waitingForConsent += group.count }
+                    return 0
+                }
+            }
+            report.sheetsDelivered += delivered
         }
     }
 
-    private func pushSheetGroup(_ group: [(entry: Outbox.Entry, id: String)], report: inout SyncReport) throws {
-        // The stored payloads are the wire format already: joined into the batch without decoding.
-        var body = Data(#"{"sheets":["#.utf8)
-        for (index, item) in group.enumerated() {
-            if index > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(item.entry.payload)
+    /// Sends record changes; applied or stale (the server already holds something newer), either
+    /// way they are delivered.
+    private func pushRecords(_ entries: [Outbox.Entry], report: inout SyncReport) throws -> Int {
+        try deliver(entries, report: &report) { batch, _ in
+            let _: ModuleRecordBatchResult = try client.send("POST", "records", jsonBody: Self.batchBody("records", batch))
+            try outbox.acknowledge(batch)
+            return batch.count
         }
-        body.append(contentsOf: Array("]}".utf8))
+    }
+
+    /// Sends prompt events; the server names the ids it holds, stored now or before, and only
+    /// those leave the outbox.
+    private func pushPromptEvents(_ entries: [Outbox.Entry], report: inout SyncReport) throws -> Int {
+        try deliver(entries, report: &report) { batch, _ in
+            let result: PromptEventBatchResult = try client.send("POST", "prompts/events", jsonBody: Self.batchBody("events", batch))
+            let stored = Set(result.stored.map { "prompt:\($0.uuidString.lowercased())" })
+            let delivered = batch.filter { stored.contains($0.clientID) }
+            try outbox.acknowledge(delivered)
+            return delivered.count
+        }
+    }
+
+    /// Sends `entries` in one request through `send` (which returns how many the server now
+    /// holds). When the server refuses the request as invalid (400/422), they go again one at a
+    /// time, so that only an entry it cannot take is marked rejected, with its reason, and the
+    /// rest of the batch still arrives: sheets, records and prompt events are all research data.
+    private func deliver(_ entries: [Outbox.Entry], report: inout SyncReport,
+                         _ send: ([Outbox.Entry], inout SyncReport) throws -> Int) throws -> Int {
         do {
-            let result: AnswerSheetBatchResult = try client.send("POST", "sheets", jsonBody: body)
-            let acknowledged = Set(result.results.map { $0.id.lowercased() })
-            let delivered = group.filter { acknowledged.contains($0.id) }
-            try outbox.acknowledge(delivered.map(\.entry))
-            report.sheetsDelivered += delivered.count
-        } catch APIError.rejected(409, let code, let message)
-                    where code == AnswerSheetBatchResult.questionnaireUnavailableCode || code == AnswerSheetBatchResult.consentRequiredCode {
-            // Early (a study not joined yet) or before consent: kept, and sent once that changed.
-            try outbox.wait(group.map(\.entry), reason: message)
-            report.waiting += group.count
-            if code == AnswerSheetBatchResult.consentRequiredCode { report.waitingForConsent += group.count }
+            return try send(entries, &report)
         } catch APIError.rejected(let status, _, let message) where status == 422 || status == 400 {
-            guard group.count > 1 else {
-                try outbox.reject(group[0].entry, reason: message)
+            guard entries.count > 1 else {
+                try outbox.reject(entries[0], reason: message)
                 report.rejected += 1
-                return
+                return 0
             }
-            for item in group {
-                try pushSheetGroup([item], report: &report)
-            }
-        }
-    }
-    private func pushRecords(_ entries: [Outbox.Entry]) throws -> Int {
-        let upserts = entries.compactMap { try? APIClient.decoder.decode(ModuleRecordUpsert.self, from: $0.payload) }
-        guard !upserts.isEmpty else { return 0 }
-        do {
-            let _: ModuleRecordBatchResult = try client.send("POST", "records", body: ModuleRecordBatch(records: upserts))
-            // Applied or stale (the server already holds something newer): either way delivered.
-            try outbox.acknowledge(entries)
-            return entries.count
-        } catch APIError.rejected(let status, _, let message) where status == 422 || status == 400 {
-            for entry in entries { try outbox.reject(entry, reason: message) }
-            return 0
+            return try entries.reduce(0) { delivered, entry in delivered + (try deliver([entry], report: &report, send)) }
         }
     }
 
-    /// Sends prompt events as stored (the payloads are the wire format); the server names the
-    /// ids it holds, stored now or before, and only those leave the outbox. A batch the server
-    /// refuses is sent again one event at a time, as sheets are, so that one event it cannot take
-    /// is rejected alone and the others of its batch still arrive: they are research data.
-    private func pushPromptEvents(_ entries: [Outbox.Entry]) throws -> Int {
-        var body = Data(#"{"events":["#.utf8)
+    /// The request body `{"<key>":[…]}` of stored payloads, which are the wire format already:
+    /// joined without decoding.
+    private static func batchBody(_ key: String, _ entries: [Outbox.Entry]) -> Data {
+        var body = Data("{\"\(key)\":[".utf8)
         for (index, entry) in entries.enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
             body.append(entry.payload)
         }
         body.append(contentsOf: Array("]}".utf8))
-        do {
-            let result: PromptEventBatchResult = try client.send("POST", "prompts/events", jsonBody: body)
-            let stored = Set(result.stored.map { "prompt:\($0.uuidString.lowercased())" })
-            let delivered = entries.filter { stored.contains($0.clientID) }
-            try outbox.acknowledge(delivered)
-            return delivered.count
-        } catch APIError.rejected(let status, _, let message) where status == 422 || status == 400 {
-            guard entries.count > 1 else {
-                try outbox.reject(entries[0], reason: message)
-                return 0
-            }
-            return try entries.reduce(0) { delivered, entry in delivered + (try pushPromptEvents([entry])) }
-        }
+        return body
     }
 
     // MARK: - Pull
