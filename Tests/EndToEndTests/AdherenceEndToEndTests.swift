@@ -126,6 +126,21 @@ struct AdherenceEndToEndTests {
         #expect(try run("sync", day: 2, "20:01").status == 0)
         let again = try server.coordinator(["adherence", "--study", "stress", "--format", "csv"])
         #expect(again.out.split(separator: "\n").count == 2 && again.out.contains(",6,2,1,3,0,6,"), "\(again.out)")
+        // The streamed table's columns line up with its header, and --as-of pins the moment
+        // silent days count back from (the events arrived now: silent by 2099, not today).
+        let aligned = try server.coordinator(["adherence", "--study", "stress", "--silent-days", "3", "--as-of", "2099-01-01T00:00:00Z"])
+        let tableLines = aligned.out.split(separator: "\n").map(String.init)
+        #expect(tableLines.count == 2, "\(aligned.out)")
+        if tableLines.count == 2, let rate = tableLines[0].range(of: "rate"), let flags = tableLines[0].range(of: "flags") {
+            #expect(tableLines[1].distance(from: tableLines[1].startIndex, to: tableLines[1].range(of: "0.3333")?.lowerBound ?? tableLines[1].endIndex)
+                    == tableLines[0].distance(from: tableLines[0].startIndex, to: rate.lowerBound), "\(aligned.out)")
+            #expect(tableLines[1].hasSuffix("silent") && tableLines[1].count == tableLines[0].distance(from: tableLines[0].startIndex, to: flags.lowerBound) + "silent".count,
+                    "\(aligned.out)")
+        }
+        let today = try server.coordinator(["adherence", "--study", "stress", "--format", "csv", "--silent-days", "3",
+                                            "--as-of", ISO8601DateFormatter().string(from: Date())])
+        #expect(today.status == 0 && !today.out.contains("silent"), "\(today.out)\(today.err)")
+        #expect(try server.coordinator(["adherence", "--study", "stress", "--as-of", "yesterday"]).err.contains("--as-of 'yesterday' is not a time"))
 
         // The export's prompt columns: three sheets, each answering a prompt, one late.
         let exportFolder = folder.path + "/export"

@@ -57,6 +57,37 @@ struct InteractiveShellTests {
         #expect(terminal.waitForExit() == 0)
     }
 
+    @Test("z and Enter right after a prompt is announced snooze it: reminded again ten minutes later, the snooze recorded")
+    func snoozeKey() throws {
+        let data = TemporaryDataDirectory()
+        let utc = ["TZ": "UTC"]
+        let now = Date().timeIntervalSince1970
+        let due = Date(timeIntervalSince1970: ((now + 3) / 60).rounded(.up) * 60)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.weekday, .hour, .minute], from: due)
+        let day = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][parts.weekday! - 1]
+        let time = String(format: "%02d:%02d", parts.hour!, parts.minute!)
+        #expect(try Program.run("uniti", ["--data-dir", data.path, "-c", "tyt notify add \(day) \(time)"], environment: utc).status == 0)
+
+        let terminal = try Terminal("uniti", ["--data-dir", data.path], environment: utc)
+        #expect(terminal.waitFor("uniti> "))
+        // Before any prompt, `z` is no command of its own: it is not taken as a snooze.
+        terminal.type("z\r")
+        #expect(terminal.waitFor("'z'"), "\(terminal.output)")
+        #expect(terminal.waitFor("z + Enter", timeout: due.timeIntervalSinceNow + 10), "\(terminal.output)")
+        terminal.type("z\r")
+        let again = ISO8601DateFormatter.string(from: due.addingTimeInterval(600), timeZone: TimeZone(identifier: "UTC")!,
+                                                formatOptions: [.withTime, .withColonSeparatorInTime]).prefix(5)
+        #expect(terminal.waitFor("Reminding you again at", after: terminal.output.range(of: "z + Enter")?.upperBound), "\(terminal.output)")
+        #expect(terminal.output.contains(String(again)), "\(again) in \(terminal.output)")
+        #expect(terminal.waitFor("uniti> ", after: terminal.output.range(of: "Reminding you again")?.upperBound))
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+        let kinds = try SQLiteShell.query(data.path + "/uniti.sqlite", "SELECT kind FROM core_prompt_events ORDER BY rowid")
+        #expect(kinds.contains("snoozed") && kinds.contains("delivered"), "\(kinds)")
+    }
+
     @Test("history is kept in the data directory with mode 0600 and comes back in the next run")
     func historyPersists() throws {
         let data = TemporaryDataDirectory()

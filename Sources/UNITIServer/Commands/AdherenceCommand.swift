@@ -27,6 +27,8 @@ struct AdherenceCommand: AsyncParsableCommand {
     @Option(name: .customLong("silent-days"), help: "Flag lines whose prompts' events last arrived this many days ago or longer.")
     var silentDays: Int?
     @Option(help: "table, csv or json.") var format: Format = .table
+    @Option(name: .customLong("as-of"), help: "The moment --silent-days counts back from (YYYY-MM-DDTHH:MM:SSZ; default: now), for a report that can be made again.")
+    var asOf: String?
 
     /// One output line.
     struct Line: Encodable {
@@ -54,9 +56,15 @@ struct AdherenceCommand: AsyncParsableCommand {
         let start = try from.map { try Self.day($0, option: "from") }
         let end = try to.map { try Self.day($0, option: "to").addingTimeInterval(86_400) }
         if let start, let end, end <= start { throw ValidationError("--to is before --from.") }
+        let now = try asOf.map { text in
+            guard let date = Timestamps.parse(text) else {
+                throw ValidationError("--as-of '\(text)' is not a time; write it as YYYY-MM-DDTHH:MM:SSZ, e.g. 2027-01-15T08:00:00Z.")
+            }
+            return date
+        } ?? Date()
         let store = try await database.openStore()
         do {
-            try await report(store, from: start, to: end)
+            try await report(store, from: start, to: end, now: now)
         } catch {
             await store.close()
             throw error
@@ -64,18 +72,24 @@ struct AdherenceCommand: AsyncParsableCommand {
         await store.close()
     }
 
-    private func report(_ store: ServerStore, from start: Date?, to end: Date?) async throws {
+    private func report(_ store: ServerStore, from start: Date?, to end: Date?, now: Date) async throws {
         guard try await store.study(id: study) != nil else { throw ValidationError("No study '\(study)'; see 'study list'.") }
-        let now = Date()
         let format = format, below = below, silent = silentDays.map { TimeInterval($0) * 86_400 }
         let header = ["participant", "questionnaire", "delivered", "answered_in_time", "late", "missed", "open", "withdrawn",
                       "rate", "last_sync", "flags"]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let written = Mutex(0)
+        // The table is streamed, so its column widths are fixed before the first line: every
+        // cell's width is known in advance (a pseudonym is "p-" and 12 digits, the study's
+        // questionnaire ids are listed, a rate has four decimals, a time has one format).
+        let questionnaireWidth = try await store.questionnaireLinks(studyId: study).map(\.questionnaireId.count).max() ?? 0
+        let known = [SecretTokens.pseudonym().count, questionnaireWidth, 0, 0, 0, 0, 0, 0, "0.0000".count,
+                     Timestamps.format(now).count, 0]
+        let widths = zip(header, known).map { max($0.count, $1) }
         switch format {
         case .csv: print(header.joined(separator: ","))
-        case .table: print(CommandOutput.tableLines(header, [])[0])
+        case .table: print(CommandOutput.tableLine(header, widths: widths))
         case .json: print("[", terminator: "")
         }
         let emit: @Sendable (ServerStore.AdherenceLine) throws -> Void = { line in
@@ -91,7 +105,7 @@ struct AdherenceCommand: AsyncParsableCommand {
                          counts.rate.map { String(format: "%.4f", $0) } ?? "", output.lastSync ?? "", flags.joined(separator: " ")]
             switch format {
             case .csv: print(cells.map { StudyExport.quote(StudyExport.neutralised($0)) }.joined(separator: ","))
-            case .table: print(cells.joined(separator: "  "))
+            case .table: print(CommandOutput.tableLine(cells, widths: widths))
             case .json: print((index == 0 ? "\n" : ",\n") + String(decoding: try encoder.encode(output), as: UTF8.self), terminator: "")
             }
         }

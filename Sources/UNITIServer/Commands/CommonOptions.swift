@@ -82,10 +82,14 @@ enum CommandOutput {
     static func tableLines(_ header: [String], _ rows: [[String]]) -> [String] {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        return all.map { row in
-            row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }
+        return all.map { tableLine($0, widths: widths) }
+    }
+
+    /// One line of a table whose column widths are known: cells padded to their width, two
+    /// spaces apart, the last cell unpadded (for a table streamed line by line).
+    static func tableLine(_ cells: [String], widths: [Int]) -> String {
+        cells.enumerated().map { index, cell in
+            index == cells.count - 1 ? cell : cell.padding(toLength: max(widths[index], cell.count), withPad: " ", startingAt: 0)
+        }.joined(separator: "  ")
     }
 }

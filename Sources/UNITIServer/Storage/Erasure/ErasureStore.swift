@@ -8,17 +8,24 @@ import Foundation
 /// The person's tables are named once, in ``erasedTables``; a test reads the schema and fails
 /// when a table with a `user_id` is missing there, as the download's list is checked.
 extension ServerStore {
-    /// Every table with the person's rows, in the order they are deleted (children first), each
-    /// with the condition that selects the person's rows. A module part's own tables
-    /// (``ServerModulePart/personalTables``) come before `users`.
+    /// Every table with people's rows, in the order a person's rows are deleted (children
+    /// first). A module part's own tables (``ServerModulePart/personalTables``) come before `users`.
+    var personalTables: [String] {
+        ["answers", "comparison_totals", "answer_sheets", "module_records", "sessions", "mail_tokens", "study_password_failures",
+         "consent_agreements", "prompt_events", "prompts", "memberships"]
+            + modules.parts.flatMap(\.personalTables) + ["users"]
+    }
+
+    /// ``personalTables``, each with the condition that selects the person's rows: answers
+    /// through their sheets, the account by its id, every other table by `user_id`.
     func erasedTables(userId: Int64) -> [(table: String, condition: SQL)] {
-        let sheets: SQL = "sheet_id IN (SELECT id FROM answer_sheets WHERE user_id = \(userId))"
-        let own: SQL = "user_id = \(userId)"
-        return [("answers", sheets), ("comparison_totals", own), ("answer_sheets", own), ("module_records", own),
-                ("sessions", own), ("mail_tokens", own), ("study_password_failures", own), ("consent_agreements", own),
-                ("prompt_events", own), ("prompts", own), ("memberships", own)]
-            + modules.parts.flatMap(\.personalTables).map { ($0, own) }
-            + [("users", "id = \(userId)")]
+        personalTables.map { table in
+            switch table {
+            case "answers": (table, "sheet_id IN (SELECT id FROM answer_sheets WHERE user_id = \(userId))")
+            case "users": (table, "id = \(userId)")
+            default: (table, "user_id = \(userId)")
+            }
+        }
     }
 
     /// Deletes the account and everything kept about the person, throttle counts under their
@@ -44,13 +51,13 @@ extension ServerStore {
         return deleted
     }
 
-    /// Rewrites the tables with people's rows (``erasedTables(userId:)``, `throttle_counts`), so
+    /// Rewrites the tables with people's rows (``personalTables``, `throttle_counts`), so
     /// that no byte of a deleted row stays in their files: PostgreSQL's `VACUUM FULL` writes each
     /// table anew (its old files go at the next checkpoint), locking it meanwhile; SQLite's
     /// `VACUUM` rewrites the file (its `secure_delete` has zeroed deleted rows already). For
     /// `uniti-server maintenance compact`, run when the server is quiet.
     func compactPersonalTables() async throws {
-        let tables = erasedTables(userId: 0).map(\.table) + ["throttle_counts"]
+        let tables = personalTables + ["throttle_counts"]
         try await database.execute(database.dialect == .sqlite ? "VACUUM" : SQL(raw: "VACUUM FULL " + tables.joined(separator: ", ")))
         try await database.reclaimErasedSpace(tables: [])
     }
