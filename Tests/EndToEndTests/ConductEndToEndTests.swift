@@ -139,10 +139,20 @@ struct ConductEndToEndTests {
         let bobSheet = try #require(try setup.server.query("SELECT client_id FROM answer_sheets WHERE user_id <> \(eveId)").first)
         #expect(try setup.filesContain(eveSheet), "the sheet is in the files before (else the scan proves nothing)")
 
+        // One more answer, given offline, waits in eve's outbox when she leaves with deletion.
+        #expect(try Program.run("uniti", ["--data-dir", eveData.path, "--server", "http://127.0.0.1:1", "-c", "tyt fill"],
+                                stdin: Self.answers).status == 0)
         let left = try Program.run("uniti", eve + ["-c", "study leave ema --delete-answers"], stdin: "y\n")
         #expect(left.status == 0, "\(left.err)")
         #expect(left.out.contains("deleted"), "\(left.out)")
+        #expect(left.out.contains("not yet sent") && left.out.contains("discarded"), "\(left.out)")
         #expect(try setup.sheets("user_id = \(eveId)") == 0)
+        // Nothing of the study is left to send: joining again does not bring the unsent answer back.
+        #expect(try Program.run("uniti", eve + ["-c", "study join ema"], stdin: "y\n").status == 0)
+        #expect(try Program.run("uniti", eve + ["-c", "sync"]).status == 0)
+        #expect(try SQLiteShell.query(eveData.path + "/uniti.sqlite", "SELECT COUNT(*) FROM core_outbox WHERE kind = 'answerSheet'") == ["0"])
+        #expect(try setup.sheets("user_id = \(eveId)") == 0)
+        #expect(try Program.run("uniti", eve + ["-c", "study leave ema --delete-answers"], stdin: "y\n").status == 0)
         #expect(try setup.server.query("SELECT COUNT(*) FROM comparison_totals WHERE user_id = \(eveId)") == ["0"])
         let out = setup.server.directory + "/export"
         #expect(try setup.server.coordinator(["export", "--study", "ema", "--format", "csv", "--out", out]).status == 0)

@@ -94,10 +94,25 @@ public struct StudyCatalog: Sendable {
         }
     }
 
-    /// Forgets that a study was joined (leaving it).
-    public func recordLeft(_ studyID: String) throws {
+    /// Forgets that a study was joined (leaving it); with `droppingUnsent`, the answer sheets and
+    /// prompt events of the study's questionnaires still waiting in the outbox are dropped in the
+    /// same transaction, and their number returned. The person asked the server to delete their
+    /// answers to the study, so none of them may reach it later (after joining again, say);
+    /// the device keeps its own copy, as it keeps the answers already sent.
+    @discardableResult
+    public func recordLeft(_ studyID: String, droppingUnsent: Bool = false) throws -> Int {
         try database.writer.write { db in
+            var dropped = 0
+            if droppingUnsent {
+                try db.execute(sql: """
+                    DELETE FROM core_outbox WHERE kind IN (?, ?) AND
+                        COALESCE(json_extract(CAST(payload AS TEXT), '$.questionnaireID'), json_extract(CAST(payload AS TEXT), '$.questionnaireId'))
+                        IN (SELECT questionnaireID FROM core_study_questionnaires WHERE studyID = ?)
+                    """, arguments: [SheetOutbox.kind, PromptLog.outboxKind, studyID])
+                dropped = db.changesCount
+            }
             try db.execute(sql: "UPDATE core_studies SET joinedAt = NULL WHERE id = ?", arguments: [studyID])
+            return dropped
         }
     }
 }

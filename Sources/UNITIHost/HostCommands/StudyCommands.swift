@@ -136,8 +136,9 @@ struct StudyCommand: HostCommand {
             let _: MembershipResponse = try shell.api {
                 try $0.send("POST", "studies/\(id)/leave", body: LeaveStudyRequest(deleteAnswers: delete))
             }
-            try shell.services.studies.recordLeft(id)
+            let dropped = try shell.services.studies.recordLeft(id, droppingUnsent: delete)
             shell.console.line(shell.localizer(delete ? "host.study.left.deleted" : "host.study.left", ["study": id]))
+            if dropped > 0 { shell.console.line(shell.localizer("host.study.left.unsentDropped", ["count": "\(dropped)"])) }
             shell.syncAfterSuccess()
         }
     }
