@@ -31,16 +31,7 @@ struct InteractiveShellTests {
     func reminderWhilePromptWaits() throws {
         let data = TemporaryDataDirectory()
         let utc = ["TZ": "UTC"]
-        // The next whole minute (UTC) at least three seconds away: the prompt is up before it.
-        let now = Date().timeIntervalSince1970
-        let due = Date(timeIntervalSince1970: ((now + 3) / 60).rounded(.up) * 60)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.weekday, .hour, .minute], from: due)
-        let day = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][parts.weekday! - 1]
-        let time = String(format: "%02d:%02d", parts.hour!, parts.minute!)
-        let add = try Program.run("uniti", ["--data-dir", data.path, "-c", "tyt notify add \(day) \(time)"], environment: utc)
-        #expect(add.status == 0, "\(add.err)")
+        let due = try Self.reminderSoon(data)
 
         let terminal = try Terminal("uniti", ["--data-dir", data.path], environment: utc)
         #expect(terminal.waitFor("uniti> "))
@@ -61,14 +52,7 @@ struct InteractiveShellTests {
     func snoozeKey() throws {
         let data = TemporaryDataDirectory()
         let utc = ["TZ": "UTC"]
-        let now = Date().timeIntervalSince1970
-        let due = Date(timeIntervalSince1970: ((now + 3) / 60).rounded(.up) * 60)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.weekday, .hour, .minute], from: due)
-        let day = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][parts.weekday! - 1]
-        let time = String(format: "%02d:%02d", parts.hour!, parts.minute!)
-        #expect(try Program.run("uniti", ["--data-dir", data.path, "-c", "tyt notify add \(day) \(time)"], environment: utc).status == 0)
+        let due = try Self.reminderSoon(data)
 
         let terminal = try Terminal("uniti", ["--data-dir", data.path], environment: utc)
         #expect(terminal.waitFor("uniti> "))
@@ -111,5 +95,20 @@ struct InteractiveShellTests {
         #expect(second.waitForPrompt("uniti> ", after: "(integrated build)"))
         second.type("\u{04}")
         #expect(second.waitForExit() == 0)
+    }
+
+    /// Sets a tyt reminder for the next whole minute (UTC) at least three seconds away, so the
+    /// shell's prompt is up before it falls due; returns the due time.
+    static func reminderSoon(_ data: TemporaryDataDirectory) throws -> Date {
+        let now = Date().timeIntervalSince1970
+        let due = Date(timeIntervalSince1970: ((now + 3) / 60).rounded(.up) * 60)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.weekday, .hour, .minute], from: due)
+        let day = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][parts.weekday! - 1]
+        let time = String(format: "%02d:%02d", parts.hour!, parts.minute!)
+        let add = try Program.run("uniti", ["--data-dir", data.path, "-c", "tyt notify add \(day) \(time)"], environment: ["TZ": "UTC"])
+        #expect(add.status == 0, "\(add.err)")
+        return due
     }
 }
