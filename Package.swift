@@ -79,6 +79,7 @@ var targets: [Target] = [
         path: "Sources/UNITIProtocol",
         plugins: ["GeneratedSourcesPlugin"]
     ),
+    // What a target's compiled-in resources are (the plugin writes each target's files as one).
     .target(
         name: "UNITIResources",
         path: "Sources/UNITIResources"
@@ -90,11 +91,13 @@ var targets: [Target] = [
         exclude: ["Strings"],
         plugins: ["GeneratedSourcesPlugin"]
     ),
+    // The default study, questionnaires and sound catalogue, compiled in from Configurations/Resources.
     .target(
         name: "UNITIConfigurations",
         dependencies: ["UNITIResources"],
         path: "Configurations",
-        resources: [.copy("Resources")]
+        exclude: ["Resources"],
+        plugins: ["GeneratedSourcesPlugin"]
     ),
     .target(
         name: "UNITICore",
@@ -125,7 +128,7 @@ var targets: [Target] = [
     .target(
         name: "UNITIServer",
         dependencies: [
-            "UNITIProtocol", "UNITIConfigurations", "UNITILocalization", "CCurlSMTP", hummingbird, grdb, argumentParser,
+            "UNITIProtocol", "UNITIConfigurations", "UNITILocalization", "UNITIResources", "CCurlSMTP", hummingbird, grdb, argumentParser,
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             // The API's authentication as middleware: the identity on the request context.
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
@@ -141,7 +144,9 @@ var targets: [Target] = [
             .product(name: "NIOCore", package: "swift-nio"),
         ],
         path: "Sources/UNITIServer",
-        resources: [.copy("Resources/openapi.yaml"), .copy("Resources/Portal")]
+        // The OpenAPI document and the portal's templates, style sheet and script, compiled in.
+        exclude: ["Resources"],
+        plugins: ["GeneratedSourcesPlugin"]
     ),
     // The program: the server and the module parts it was built with (listed by the plugin).
     .executableTarget(
@@ -161,7 +166,7 @@ var targets: [Target] = [
     .testTarget(
         name: "UNITIServerTests",
         dependencies: [
-            "UNITIServer", "UNITIProtocol", "UNITITesting", hummingbird, grdb, argumentParser,
+            "UNITIServer", "UNITIProtocol", "UNITIResources", "UNITITesting", hummingbird, grdb, argumentParser,
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -217,13 +222,14 @@ for module in featureModules {
         path: "Modules/\(module.name)/Module"
     ))
     if modulesWithServer.contains(where: { $0.id == module.id }) {
-        // A part's own files (portal templates) in Modules/<name>/Server/Resources.
+        // A part's own files (portal templates) in Modules/<name>/Server/Resources, compiled in.
         let hasResources = FileManager.default.fileExists(atPath: packageDirectory + "/Modules/\(module.name)/Server/Resources")
         targets.append(.target(
             name: "\(module.name)Server",
-            dependencies: ["UNITIServer", "UNITIProtocol", hummingbird] + shared,
+            dependencies: ["UNITIServer", "UNITIProtocol", "UNITIResources", hummingbird] + shared,
             path: "Modules/\(module.name)/Server",
-            resources: hasResources ? [.copy("Resources")] : []
+            exclude: hasResources ? ["Resources"] : [],
+            plugins: hasResources ? ["GeneratedSourcesPlugin"] : []
         ))
     }
     targets.append(.executableTarget(

@@ -8,7 +8,10 @@ import PackagePlugin
 ///   study server (`uniti-server` and the server's tests: the targets `<name>Server` they depend
 ///   on), so adding a module needs no Swift edit outside its own folder;
 /// - from `Localization/Strings/<language>/*.json`: the string tables, compiled into
-///   `UNITILocalization`, so no start of the program reads and parses them.
+///   `UNITILocalization`, so no start of the program reads and parses them;
+/// - from a target's `Resources` folder (`Configurations/Resources`, the server's portal and
+///   OpenAPI document, a module part's templates): its files, compiled into the target as
+///   `compiledResources`, so a program works wherever it is copied (see `CompiledResources`).
 @main
 struct GeneratedSourcesPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -48,7 +51,26 @@ struct GeneratedSourcesPlugin: BuildToolPlugin {
                 outputFiles: [output]
             )]
         default:
-            return []
+            let resources = target.directoryURL.appending(path: "Resources")
+            let folder = resources.path(percentEncoded: false)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else { return [] }
+            let files = try FileManager.default.subpathsOfDirectory(atPath: folder).sorted()
+                .filter { path in
+                    var isSubfolder: ObjCBool = false
+                    return FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isSubfolder) && !isSubfolder.boolValue
+                }
+                .map { resources.appending(path: $0) }
+            let package = context.package.directoryURL.path(percentEncoded: false)
+            let origin = folder.hasPrefix(package) ? String(folder.dropFirst(package.count)).trimmingCharacters(in: ["/"]) : folder
+            let output = context.pluginWorkDirectoryURL.appending(path: "CompiledResources.swift")
+            return [.buildCommand(
+                displayName: "Compiling the resources of \(target.name) from \(origin)",
+                executable: tool,
+                arguments: ["resources", folder, output.path(percentEncoded: false), origin],
+                inputFiles: files,
+                outputFiles: [output]
+            )]
         }
     }
 }

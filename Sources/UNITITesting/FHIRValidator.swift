@@ -14,8 +14,7 @@ public enum FHIRValidator {
         public let err: String
     }
 
-    public static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static var root: URL { Repository.root }
 
     public static func validate(_ file: String) throws -> Result {
         let python = root.appendingPathComponent(".build-venv/tools/bin/python").path

@@ -142,6 +142,18 @@ public enum Program {
     }
 }
 
+/// The repository the tests were built from: its data files are read from here (the programs
+/// carry their own copies compiled in).
+public enum Repository {
+    public static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The path of a bundled questionnaire (`Configurations/Resources/Questionnaires/<name>.json`).
+    public static func questionnaire(_ name: String) -> String {
+        root.appendingPathComponent("Configurations/Resources/Questionnaires/\(name).json").path
+    }
+}
+
 /// A temporary data directory, removed when the test is done.
 public final class TemporaryDataDirectory: @unchecked Sendable {
     public let path: String

@@ -10,11 +10,17 @@ public final class StudyServer: @unchecked Sendable {
     private var process: Process?
     /// More `serve` options, e.g. `["--access-token-lifetime", "3"]`.
     let serveArguments: [String]
+    /// The program and the arguments before `serve`: the built `uniti-server`, or e.g. an
+    /// installed one started through a wrapper.
+    let command: [String]
 
-    /// - Parameter database: where the server keeps its data (`--database`): a SQLite file in its
-    ///   directory by default, or a `postgres://` URL (``PostgresCluster/createDatabase()``).
-    public init(serveArguments: [String] = [], database: String? = nil) throws {
+    /// - Parameters:
+    ///   - database: where the server keeps its data (`--database`): a SQLite file in its
+    ///     directory by default, or a `postgres://` URL (``PostgresCluster/createDatabase()``).
+    ///   - command: the program to run with its first arguments (`serve` and its options follow).
+    public init(serveArguments: [String] = [], database: String? = nil, command: [String] = [Program.path("uniti-server")]) throws {
         self.serveArguments = serveArguments
+        self.command = command
         directory = NSTemporaryDirectory() + "uniti-server-\(UUID().uuidString)"
         self.database = database ?? directory + "/server.sqlite"
         spool = directory + "/mail"
@@ -25,8 +31,8 @@ public final class StudyServer: @unchecked Sendable {
     /// Starts the server (again, after `stop`) and waits until it listens.
     public func start() throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Program.path("uniti-server"))
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", url.isEmpty ? "0" : port,
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = command.dropFirst() + ["serve", "--host", "127.0.0.1", "--port", url.isEmpty ? "0" : port,
                              "--database", database, "--mail-spool", spool, "--bcrypt-cost", "4"] + serveArguments
         let output = Pipe()
         process.standardOutput = output
@@ -78,8 +84,7 @@ public final class StudyServer: @unchecked Sendable {
         let created = try coordinator(["study", "create", id, "--title", id, "--access", access, "--modules", modules, "--running"])
         guard created.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: ["reason": created.err]) }
         for name in questionnaires {
-            let definition = Program.binDirectory.appendingPathComponent(
-                "UNITI_UNITIConfigurations.resources/Resources/Questionnaires/\(name).json").path
+            let definition = Repository.questionnaire(name)
             let imported = try coordinator(["questionnaire", "import", definition, "--study", id])
             guard imported.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: ["reason": imported.err]) }
         }

@@ -4,6 +4,7 @@
 //   uniti-codegen host MANIFEST OUTPUT        Modules/modules.json → the integrated host's module instances
 //   uniti-codegen server MANIFEST OUTPUT PART…  the study server's module parts (targets <name>Server)
 //   uniti-codegen strings STRINGS OUTPUT      Localization/Strings/<lang>/*.json → the string tables
+//   uniti-codegen resources FOLDER OUTPUT ORIGIN  a target's Resources folder → its files (`compiledResources`)
 //
 // The JSON files stay the source people edit; compiling them in spares every start of the
 // program from finding, reading and parsing them. A malformed file stops the build with one
@@ -51,9 +52,33 @@ func write(_ source: String, to path: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 4, ["catalog", "host", "strings", "server"].contains(arguments[1]),
-      arguments.count == 4 || arguments[1] == "server" else {
-    fail("usage: uniti-codegen catalog|host|strings INPUT OUTPUT, or server MANIFEST OUTPUT PART…")
+guard arguments.count >= 4, ["catalog", "host", "strings", "server", "resources"].contains(arguments[1]),
+      arguments.count == 4 || arguments[1] == "server" || (arguments[1] == "resources" && arguments.count == 5) else {
+    fail("usage: uniti-codegen catalog|host|strings INPUT OUTPUT, server MANIFEST OUTPUT PART…, or resources FOLDER OUTPUT ORIGIN")
+}
+
+if arguments[1] == "resources" {
+    // Every file under the folder, compiled into the target as `compiledResources` (see
+    // UNITIResources' CompiledResources), each as a string literal.
+    let folder = arguments[2], origin = arguments[4]
+    let paths = ((try? FileManager.default.subpathsOfDirectory(atPath: folder)) ?? []).sorted().filter { path in
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder) && !isFolder.boolValue
+            && !path.split(separator: "/").contains { $0.hasPrefix(".") }
+    }
+    guard !paths.isEmpty else { fail("\(folder) holds no files to compile in") }
+    var source = "// Generated from \(origin) by uniti-codegen at build time; do not edit.\nimport UNITIResources\n\n"
+    source += "/// The files of `\(origin)`, compiled into the program.\n"
+    source += "let compiledResources = CompiledResources(origin: \(swiftString(origin)), files: [\n"
+    for path in paths {
+        guard let data = FileManager.default.contents(atPath: folder + "/" + path) else { fail("cannot read \(folder)/\(path)") }
+        // Text only: every resource today is (JSON, mustache, CSS, JS, YAML); a picture or a
+        // recording would be the first to need bytes, and a reason to weigh the binary's size.
+        guard let text = String(data: data, encoding: .utf8) else { fail("\(folder)/\(path) is not UTF-8 text; only text is compiled in") }
+        source += "    .init(path: \(swiftString(path)), text: \(swiftString(text))),\n"
+    }
+    source += "])\n"
+    write(source, to: arguments[3])
 }
 
 if arguments[1] == "strings" {

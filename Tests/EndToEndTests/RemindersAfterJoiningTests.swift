@@ -33,8 +33,7 @@ struct RemindersAfterJoiningTests {
         let created = try server.coordinator(["study", "create", "hearing", "--title", "Hearing in daily life", "--access", "public",
                                               "--modules", "tyh", "--running"])
         #expect(created.status == 0, "\(created.err)")
-        let definition = Program.binDirectory.appendingPathComponent(
-            "UNITI_UNITIConfigurations.resources/Resources/Questionnaires/tyh-hearing.json").path
+        let definition = Repository.questionnaire("tyh-hearing")
         #expect(try server.coordinator(["questionnaire", "import", definition, "--study", "hearing"]).status == 0)
 
         var calendar = Calendar(identifier: .gregorian)

@@ -116,7 +116,7 @@ struct ShadesOfNoiseEndToEndTests {
         let setup = try Setup(name: "cato")
         let device = TemporaryDataDirectory()
         #expect(try setup.run(device, "login cato", stdin: setup.password + "\n").status == 0)
-        let bundledURL = Program.binDirectory.appendingPathComponent("UNITI_UNITIConfigurations.resources/Resources/sounds.json")
+        let bundledURL = Repository.root.appendingPathComponent("Configurations/Resources/sounds.json")
         var catalogue = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: bundledURL)) as? [String: Any])
         var categories = try #require(catalogue["categories"] as? [[String: Any]])
         var sounds = try #require(categories[0]["sounds"] as? [[String: Any]])

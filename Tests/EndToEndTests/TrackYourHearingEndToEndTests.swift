@@ -39,8 +39,7 @@ struct TrackYourHearingEndToEndTests {
         let created = try server.coordinator(["study", "create", "hearing", "--title", "Hearing in daily life", "--access", "public",
                                               "--modules", "tyh", "--running", "--no-participants-may-leave"])
         #expect(created.status == 0, "\(created.err)")
-        let definition = Program.binDirectory.appendingPathComponent(
-            "UNITI_UNITIConfigurations.resources/Resources/Questionnaires/tyh-hearing.json").path
+        let definition = Repository.questionnaire("tyh-hearing")
         #expect(try server.coordinator(["questionnaire", "import", definition, "--study", "hearing"]).status == 0)
         let rewardsOn = try server.coordinator(["study", "update", "hearing", "--rewards", "on"])
         #expect(rewardsOn.status == 0, "\(rewardsOn.err)")

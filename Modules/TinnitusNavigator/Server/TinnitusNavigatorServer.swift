@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import UNITIProtocol
+import UNITIResources
 import UNITIServer
 
 /// TinnitusNavigator on the study server: the health record in the participant portal (`/record`:
@@ -16,7 +17,7 @@ package struct TinnitusNavigatorServerPart: ServerModulePart {
         signedIn.get("data/record.fhir.json") { _, context in try await portal.exportFHIR(context) }
     }
 
-    package var portalTemplates: URL? { Bundle.module.url(forResource: "Portal", withExtension: nil, subdirectory: "Resources") }
+    package var portalTemplates: CompiledResources? { compiledResources.folder("Portal") }
 
     package var portalNavigation: [PortalLink] {
         [PortalLink(href: "/record", id: "nav-record", labelKey: "portal.nav.record")]

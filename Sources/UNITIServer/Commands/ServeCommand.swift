@@ -70,6 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try ServerApplication.checkResources(portal: !noPortal, modules: ServerModules.installed)
         var logger = Logger(label: "uniti-server")
         logger.logLevel = ProcessInfo.processInfo.environment["UNITI_SERVER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         for warning in Self.sharedFileWarnings(database: database.database, spool: smtpURL == nil ? spool.mailSpool : nil) {

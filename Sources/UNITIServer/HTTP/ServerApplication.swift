@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import UNITIResources
 
 /// Builds the study server as a value: the router with every route, ready to run on a socket
 /// (`serve`) or to drive in-process in tests.
@@ -20,7 +21,7 @@ public enum ServerApplication {
         let publicAPI = router.group("api/v1")
         publicAPI.get("openapi.yaml") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
-                     body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.data)))
+                     body: .init(byteBuffer: ByteBuffer(bytes: try OpenAPIDocument.data.get())))
         }
         ModuleResourceRoutes(environment: environment).register(on: publicAPI.group("resources"))
         // Everything else carries a person's data or tokens: no cache keeps it.
@@ -45,6 +46,15 @@ public enum ServerApplication {
         return router
     }
 
+    /// Checks that the files the server serves are in this build (the OpenAPI document; the
+    /// portal's templates, style sheet and script, which must also parse, unless `portal` is
+    /// false), so that `serve` refuses to start with one line naming what is missing instead
+    /// of failing its first request.
+    public static func checkResources(portal: Bool, modules: ServerModules) throws {
+        _ = try OpenAPIDocument.data.get()
+        if portal { _ = try PortalTemplates.with(modules).get() }
+    }
+
     /// The services that run beside the HTTP server: the mail queue (``MailQueue``), started with
     /// it and stopped after it, so that mail of the last requests still goes out.
     public static func services(_ environment: ServerEnvironment) -> [any Service] {
@@ -67,13 +77,9 @@ public enum ServerApplication {
     }
 }
 
-/// The committed OpenAPI document, shipped as a resource of this target.
+/// The committed OpenAPI document (`Resources/openapi.yaml`, compiled into the program).
 enum OpenAPIDocument {
-    static let data: Data = {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"),
-              let data = try? Data(contentsOf: url) else { return Data("openapi: 3.1.0\n".utf8) }
-        return data
-    }()
+    static let data = Result { () throws(MissingResource) in try compiledResources.required("openapi.yaml") }
 }
 
 import UNITIProtocol

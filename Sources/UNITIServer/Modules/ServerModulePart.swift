@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Synchronization
 import UNITIProtocol
+import UNITIResources
 
 /// What a feature module adds to the study server: its folder `Modules/<Name>/Server` holds one
 /// type conforming to this protocol (and whatever that type needs), the target `<Name>Server`
@@ -34,9 +35,9 @@ package protocol ServerModulePart: Sendable {
     /// Adds the module's pages to the portal's signed-in group (a session on the context, every
     /// form's CSRF token checked before the handler); `portal` renders them (``PortalRoutes/page(_:_:status:notice:error:)``).
     func registerPortal(on signedIn: RouterGroup<ServerRequestContext>, portal: PortalRoutes)
-    /// The folder of the module's portal templates (`*.mustache`), which may use the server's
-    /// (`{{<layout}}`, `{{> pager}}`); nil for none.
-    var portalTemplates: URL? { get }
+    /// The module's portal templates (`*.mustache`, compiled in from its `Resources/Portal`),
+    /// which may use the server's (`{{<layout}}`, `{{> pager}}`); nil for none.
+    var portalTemplates: CompiledResources? { get }
     /// The module's entries in the portal's navigation, after the questionnaires.
     var portalNavigation: [PortalLink] { get }
     /// Downloads the module offers on the portal's data page, after the data download.
@@ -50,7 +51,7 @@ extension ServerModulePart {
     package func personalData(userId: Int64, environment: ServerEnvironment) async throws -> [String: JSONValue] { [:] }
     package var personalTables: [String] { [] }
     package func registerPortal(on signedIn: RouterGroup<ServerRequestContext>, portal: PortalRoutes) {}
-    package var portalTemplates: URL? { nil }
+    package var portalTemplates: CompiledResources? { nil }
     package var portalNavigation: [PortalLink] { [] }
     package var portalDownloads: [PortalLink] { [] }
 }

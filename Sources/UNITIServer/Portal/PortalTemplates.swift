@@ -1,7 +1,9 @@
 import Foundation
 import Mustache
+import UNITIResources
 
-/// The portal's pages: the mustache templates shipped in `Resources/Portal`, parsed once.
+/// The portal's pages: the mustache templates shipped in `Resources/Portal` (compiled into the
+/// program), parsed once.
 ///
 /// Every page inherits `layout` (`{{<layout}}`) and fills its `title` and `main` blocks with the
 /// values of its view model (``PortalPage``) and the layout's (``PortalLayout``). Values
@@ -13,37 +15,37 @@ struct PortalTemplates: Sendable {
     /// `portal.js`: the little script the questionnaire pages load (no page needs it to work).
     let script: Data
 
-    /// The folder of the shipped templates.
-    static var directory: URL? { Bundle.module.url(forResource: "Portal", withExtension: nil) }
+    /// The server's own templates, style sheet and script (`Resources/Portal`).
+    static var shipped: CompiledResources { compiledResources.folder("Portal") }
 
     /// The server's templates and those of the module parts (``ServerModulePart/portalTemplates``),
     /// or the error saying which failed. Parsed once per router (``PortalRoutes/templates``),
     /// which also serves the style sheet and script from them.
     static func with(_ modules: ServerModules) -> Result<PortalTemplates, PortalTemplateError> {
-        guard let directory else { return .failure(PortalTemplateError("the portal templates are missing from the bundle")) }
-        return Result { try PortalTemplates(directory: directory, more: modules.parts.compactMap(\.portalTemplates)) }
+        Result { try PortalTemplates(shipped, more: modules.parts.compactMap(\.portalTemplates)) }
             .mapError { $0 as? PortalTemplateError ?? PortalTemplateError("\($0)") }
     }
 
-    /// The templates of `directory` (with the style sheet and script) and of the folders in `more`.
-    init(directory: URL, more: [URL] = []) throws {
+    /// The templates of `folder` (with the style sheet and script) and of the folders in `more`.
+    init(_ folder: CompiledResources, more: [CompiledResources] = []) throws {
         var library = MustacheLibrary()
         var names: Set<String> = []
-        for folder in [directory] + more {
-            let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
-            for file in files where file.pathExtension == "mustache" {
-                let name = file.deletingPathExtension().lastPathComponent
+        for templates in [folder] + more {
+            for file in templates.files where file.path.hasSuffix(".mustache") {
+                let name = String(file.path.dropLast(".mustache".count))
                 guard names.insert(name).inserted else { throw PortalTemplateError("portal template \(name) is shipped twice") }
                 do {
-                    try library.register(String(contentsOf: file, encoding: .utf8), named: name)
+                    try library.register(String(decoding: file.data, as: UTF8.self), named: name)
                 } catch {
                     throw PortalTemplateError("portal template \(name) does not parse: \(error)")
                 }
             }
         }
+        // Every page is drawn in it: without it no page could be shown.
+        guard names.contains("layout") else { throw MissingResource(path: folder.origin + "/layout.mustache") }
         self.library = library
-        styleSheet = try Data(contentsOf: directory.appendingPathComponent("portal.css"))
-        script = try Data(contentsOf: directory.appendingPathComponent("portal.js"))
+        styleSheet = try folder.required("portal.css")
+        script = try folder.required("portal.js")
     }
 
     /// The page in its layout; throws when there is no template of the page's name.

@@ -21,9 +21,6 @@ enum QuestionnaireModules {
 
     /// The ids of the bundled questionnaires: their file names, which are their ids (the core's
     /// `QuestionnaireLoader.bundled(_:)` finds them the same way). Read once, when first needed.
-    static let bundledIds: Set<String> = {
-        guard let folder = BundledConfiguration.resource("Questionnaires"),
-              let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
-        return Set(names.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(".json".count)) })
-    }()
+    static let bundledIds: Set<String> = Set(BundledConfiguration.files.folder("Questionnaires").files
+        .map(\.path).filter { $0.hasSuffix(".json") }.map { String($0.dropLast(".json".count)) })
 }
