@@ -46,6 +46,14 @@ struct BackupRestoreTests {
         #expect(refused.err.contains("already holds data (0 accounts, 1 study, 0 sheets, 0 records)"), "\(refused.err)")
         #expect(refused.err.split(separator: "\n").count == 1, "one line: \(refused.err)")
         #expect(try SQLiteShell.query(database, "SELECT id FROM studies") == ["kept"])
+
+        // A file that is no backup: one line, and the empty target stays empty.
+        let notABackup = directory + "/notes.txt"
+        try "not a database".write(toFile: notABackup, atomically: true, encoding: .utf8)
+        let garbage = try Program.run("uniti-server", ["restore", notABackup, "--database", directory + "/empty.sqlite"])
+        #expect(garbage.status != 0)
+        #expect(garbage.err.contains("is not a SQLite backup of uniti-server"), "\(garbage.err)")
+        #expect(garbage.err.split(separator: "\n").count == 1, "one line: \(garbage.err)")
     }
 
     @Test("backup writes a private file (0600) and leaves no temporary file; a missing pg_dump is one line naming what to install")
