@@ -14,6 +14,7 @@ struct ServerOperationsTests {
     static let email = "marlene.kowalski@example.org"
     static let password = "Marlene-Secret-7"
     static let wrongPassword = "Guessed-Wrong-55"
+    static let guessedLogin = "hedwig_guess"
     static let studyPassword = "Study-Secret-314"
     static let wrongStudyPassword = "Study-Guess-271"
     static let freeText = "Ringing after the concert in Oslo"
@@ -62,6 +63,11 @@ struct ServerOperationsTests {
             #expect(try http.get(server.url + page).status == 200, "\(page)")
         }
         #expect(try http.post(server.url + "/logout", form: [:]).status == 403)
+        // Guesses at a name without an account: after five, the login throttle answers 429.
+        let guesses = try (0..<6).map { _ in
+            try http.post(server.url + "/api/v1/account/login", json: LoginRequest(login: Self.guessedLogin, password: Self.wrongPassword)).status
+        }
+        #expect(guesses == [401, 401, 401, 401, 401, 429])
         server.stop()
 
         let lines = server.log.split(separator: "\n").map(String.init)
@@ -81,8 +87,9 @@ struct ServerOperationsTests {
         #expect(events.contains { $0["event"] == "study_password_refused" && $0["request_id"] == "proxy-7f3a" })
         #expect(events.contains { $0["event"] == "login_refused" && $0["request_id"] != nil })
         #expect(events.contains { $0["event"] == "csrf_refused" && $0["request_id"] != nil })
+        #expect(events.filter { $0["event"] == "login_throttled" }.count == 1)
 
-        let personal = [Self.username, Self.email, Self.password, Self.wrongPassword, Self.studyPassword, Self.wrongStudyPassword,
+        let personal = [Self.username, Self.email, Self.password, Self.wrongPassword, Self.guessedLogin, Self.studyPassword, Self.wrongStudyPassword,
                         Self.freeText, code, tokens.accessToken, tokens.refreshToken, session, Self.clientAddress]
         for value in personal {
             #expect(!server.log.contains(value), "the log holds '\(value)'")
