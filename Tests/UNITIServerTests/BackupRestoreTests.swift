@@ -134,7 +134,9 @@ struct BackupRestoreTests {
                 try await group.waitForAll()
             }
         }
-        while acknowledged.all.count < 40 { try await Task.sleep(for: .milliseconds(20)) }
+        // Bounded: clients that fail stop acknowledging, and the wait ends with the failure below.
+        for _ in 0..<3000 where acknowledged.all.count < 40 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(acknowledged.all.count >= 40, "the clients' uploads were not acknowledged")
         let beforeBackup = acknowledged.all
         let backupFile = directory + "/backup.file"
         let backup = try Program.start("uniti-server", ["backup", "--database", database, "--out", backupFile])
@@ -166,6 +168,11 @@ struct BackupRestoreTests {
         #expect(fromBackup == Array(original.prefix(fromBackup.count)))
         #expect(restoredResult.out == "Restored 1 account, 1 study, \(fromBackup.count) sheets, 0 records from \(backupFile).\n")
         #expect(backedUp.out.contains("\(fromBackup.count) sheets"))
+        // Restoring again is refused: the store now holds data, and what it holds is named.
+        restoredServer.stop()
+        let again = try Program.run("uniti-server", ["restore", backupFile, "--database", restored])
+        #expect(again.status != 0)
+        #expect(again.err.contains("already holds data (1 account, 1 study, \(fromBackup.count) sheets, 0 records)"), "\(again.err)")
         print("backup during uploads: \(beforeBackup.count) sheets acknowledged before it began, \(duringBackup) while it ran, \(fromBackup.count) in it")
     }
 
