@@ -56,7 +56,7 @@ struct BackupRestoreTests {
         #expect(garbage.err.split(separator: "\n").count == 1, "one line: \(garbage.err)")
     }
 
-    @Test("backup writes a private file (0600) and leaves no temporary file; a missing pg_dump is one line naming what to install")
+    @Test("backup writes a private file (0600) and leaves no temporary file; a missing pg_dump, or one of another major version, is one line naming what to do")
     func backupFileIsPrivateAndPgDumpMissingIsOneLine() async throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -79,6 +79,19 @@ struct BackupRestoreTests {
         #expect(missing.status != 0)
         #expect(missing.err.contains("pg_dump not found: install PostgreSQL's client programs of version"), "\(missing.err)")
         #expect(missing.err.split(separator: "\n").count == 1, "one line: \(missing.err)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/pg.dump"))
+
+        // A pg_dump of another major version than the server: one line naming both and the remedy.
+        let other = directory + "/postgresql-9"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        for name in ["pg_dump", "pg_restore"] {
+            try "#!/bin/sh\necho \"\(name) (PostgreSQL) 9.6.24\"\n".write(toFile: other + "/" + name, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: other + "/" + name)
+        }
+        let mismatched = try Program.run("uniti-server", ["backup", "--database", url, "--out", directory + "/pg.dump", "--pg-bin", other])
+        #expect(mismatched.status != 0)
+        #expect(mismatched.err.contains("pg_dump is PostgreSQL 9 but the server runs 1"), "\(mismatched.err)")
+        #expect(mismatched.err.split(separator: "\n").count == 1, "one line: \(mismatched.err)")
         #expect(!FileManager.default.fileExists(atPath: directory + "/pg.dump"))
     }
 

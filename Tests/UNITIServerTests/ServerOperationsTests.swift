@@ -49,6 +49,9 @@ struct ServerOperationsTests {
                                    token: tokens.accessToken)
         #expect(joined.status == 200)
         let madeID = try #require(joined.headers["x-request-id"])
+        // An id that is no plain token is not taken into the log: the server makes its own.
+        let odd = try http.get(server.url + "/health", headers: ["X-Request-ID": "x\" injected=1"])
+        #expect(odd.headers["x-request-id"].map { $0.count == 16 && $0.allSatisfy(\.isHexDigit) } == true, "\(odd.headers)")
 
         // An upload with free text, the pull, the person's data download.
         var answered = sheet(questionnaire: "noted")
@@ -91,6 +94,7 @@ struct ServerOperationsTests {
 
         let personal = [Self.username, Self.email, Self.password, Self.wrongPassword, Self.guessedLogin, Self.studyPassword, Self.wrongStudyPassword,
                         Self.freeText, code, tokens.accessToken, tokens.refreshToken, session, Self.clientAddress]
+        #expect(!server.log.contains("injected"))
         for value in personal {
             #expect(!server.log.contains(value), "the log holds '\(value)'")
         }
@@ -263,8 +267,8 @@ struct ServerOperationsTests {
             let headers: [String: String]
         }
 
-        func get(_ url: String, token: String? = nil) throws -> Answer {
-            try send(["-X", "GET"], url, token: token)
+        func get(_ url: String, token: String? = nil, headers: [String: String] = [:]) throws -> Answer {
+            try send(["-X", "GET"], url, token: token, headers: headers)
         }
 
         func post(_ url: String, json body: some Encodable, token: String? = nil, headers: [String: String] = [:]) throws -> Answer {
