@@ -142,6 +142,10 @@ var targets: [Target] = [
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
+            // The operator's `/metrics` (Prometheus text format) on its own listener: swift-metrics
+            // is what Hummingbird's MetricsMiddleware and the stores record through.
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
         ],
         path: "Sources/UNITIServer",
         // The OpenAPI document and the portal's templates, style sheet and script, compiled in.
@@ -264,6 +268,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -212,6 +212,27 @@ struct StoreContractTests {
         }
     }
 
+    @Test("active portal sessions (the metric): live portal logins only, not app sessions, ended or expired ones; what the store holds is counted",
+          arguments: StoreKind.allCases)
+    func activePortalSessionsAndContents(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            #expect(try await store.contents() == .none)
+            let id = try await user(store, "ada")
+            // Portal logins: a refresh token that expired as it was made (PortalSessions.start).
+            for index in 1...3 {
+                try await store.createSession(userId: id, accessHash: "p\(index)", accessExpiresAt: now.addingTimeInterval(60),
+                                              refreshHash: "pr\(index)", refreshExpiresAt: now, now: now)
+            }
+            try await store.createSession(userId: id, accessHash: "app", accessExpiresAt: now.addingTimeInterval(60),
+                                          refreshHash: "appr", refreshExpiresAt: now.addingTimeInterval(600), now: now)
+            #expect(try await store.activePortalSessions(now: now) == 3)
+            try await store.revokeSession(id: try #require(try await store.session(accessHash: "p1", now: now)).sessionId, now: now)
+            #expect(try await store.activePortalSessions(now: now) == 2)
+            #expect(try await store.activePortalSessions(now: now.addingTimeInterval(61)) == 0)
+            #expect(try await store.contents() == StoreContents(accounts: 1, studies: 0, sheets: 0, records: 0))
+        }
+    }
+
     @Test("refresh: the previous token gets a new pair within the grace (the grace counted from its first use), ends the session after it; an older one is refused",
           .timeLimit(.minutes(10)), arguments: StoreKind.allCases)
     func refreshGrace(_ kind: StoreKind) async throws {

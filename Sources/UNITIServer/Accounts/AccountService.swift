@@ -68,6 +68,7 @@ struct AccountService: Sendable {
     /// client must wait.
     private func throttled(_ request: MailRequestThrottle.Request, email: String, client: ClientAddress?, now: Date) async throws {
         if let wait = try await environment.mailRequests.start(request, email: email, client: client, store: store, now: now) {
+            SecurityEvent.mailRequestThrottled.record()
             throw APIError(.tooManyRequests, "too_many_requests",
                            "Too many requests for this address or from this network; wait \(wait) seconds before trying again.",
                            headers: ["Retry-After": "\(wait)"])
@@ -98,6 +99,7 @@ struct AccountService: Sendable {
         let login = rawLogin.trimmingCharacters(in: .whitespaces)
         let account = try await store.user(login: login)
         if let wait = try await environment.throttle.startAttempt(account: account, login: login, client: client, store: store, now: now) {
+            SecurityEvent.loginThrottled.record()
             throw APIError(.tooManyRequests, "too_many_attempts",
                            "Too many failed logins; wait \(wait) seconds before trying again.", headers: ["Retry-After": "\(wait)"])
         }
@@ -106,6 +108,7 @@ struct AccountService: Sendable {
         let correct = await environment.passwords.verify(password, hash: hash)
         guard let account, correct else {
             // Counted as a failure when the attempt started.
+            SecurityEvent.loginRefused.record()
             throw APIError(.unauthorized, "invalid_credentials", "The login or the password is wrong.")
         }
         try await environment.throttle.recordSuccess(account: account, client: client, store: store)

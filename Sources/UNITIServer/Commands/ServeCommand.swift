@@ -3,8 +3,11 @@ import Foundation
 import Hummingbird
 import Logging
 
+extension LogFormat: ExpressibleByArgument {}
+
 /// `uniti-server serve`: runs the HTTP API (and the participant web portal at `/`) until
-/// SIGTERM or SIGINT.
+/// SIGTERM or SIGINT, logging one line per request (``RequestLogMiddleware``) and, with
+/// `--metrics-port`, serving `/metrics` on a listener of its own (``ServerMetrics``).
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the study server.")
 
@@ -46,8 +49,25 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "address"))
     var trustedProxies: [String] = []
 
+    @Option(name: .customLong("log-format"), help: "The log's lines: text, or json (one JSON object per line, for a log collector).")
+    var logFormat: LogFormat = .text
+
+    @Option(name: .customLong("metrics-host"), help: "Address of the metrics listener; loopback unless the scraper is elsewhere.")
+    var metricsHost: String = "127.0.0.1"
+
+    @Option(name: .customLong("metrics-port"), help: ArgumentHelp(
+        "Serve /metrics (Prometheus text format) on this port, apart from the public one (0 picks a free one and prints it). Off when not given.",
+        valueName: "port"))
+    var metricsPort: Int?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535.") }
+        if let metricsPort {
+            guard (0...65535).contains(metricsPort) else { throw ValidationError("--metrics-port must be 0 to 65535.") }
+            guard metricsPort == 0 || metricsPort != port || metricsHost != host else {
+                throw ValidationError("--metrics-port must differ from --port: /metrics never shares the public listener.")
+            }
+        }
         guard accessTokenLifetime > 0, refreshTokenLifetime > 0, accessTokenLifetime < refreshTokenLifetime else {
             throw ValidationError("--access-token-lifetime and --refresh-token-lifetime must be positive seconds, the access token's shorter (given \(accessTokenLifetime) and \(refreshTokenLifetime)).")
         }
@@ -71,6 +91,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try ServerApplication.checkResources(portal: !noPortal, modules: ServerModules.installed)
+        logFormat.bootstrap()
+        // swift-metrics has one backend per process; without --metrics-port nothing is recorded.
+        let registry = metricsPort == nil ? nil : ServerMetrics.bootstrap()
         var logger = Logger(label: "uniti-server")
         logger.logLevel = ProcessInfo.processInfo.environment["UNITI_SERVER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         for warning in Self.sharedFileWarnings(database: database.database, spool: smtpURL == nil ? spool.mailSpool : nil) {
@@ -89,7 +112,14 @@ struct ServeCommand: AsyncParsableCommand {
                                             accessTokenLifetime: TimeInterval(accessTokenLifetime),
                                             refreshTokenLifetime: TimeInterval(refreshTokenLifetime),
                                             trustedProxies: trustedProxies.isEmpty ? .loopback : try TrustedProxies(parsing: trustedProxies))
-        let app = ServerApplication.application(environment: environment, host: host, port: port, portal: !noPortal, logger: logger) { [host] port in
+        let metrics = registry.map { registry in
+            ServerMetrics.application(registry: registry, environment: environment, host: metricsHost, port: metricsPort ?? 0,
+                                      logger: logger) { [metricsHost] port in
+                FileHandle.standardOutput.write(Data("uniti-server metrics on http://\(metricsHost):\(port)/metrics\n".utf8))
+            }
+        }
+        let app = ServerApplication.application(environment: environment, host: host, port: port, portal: !noPortal, logger: logger,
+                                                metrics: metrics) { [host] port in
             FileHandle.standardOutput.write(Data("uniti-server listening on http://\(host):\(port)\n".utf8))
         }
         do {

@@ -13,11 +13,8 @@ final class ExportFile: @unchecked Sendable {
 
     init(_ destination: URL) throws {
         self.destination = destination
-        temporary = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial")
-        // Private (0600) from the start: an export holds every participant's answers. A partial
-        // file of an earlier export that died under the same process id is ours to replace.
-        unlink(temporary.path)
+        // Private (0600) from the start: an export holds every participant's answers.
+        temporary = URL(fileURLWithPath: PrivateFiles.temporaryPath(beside: destination.path))
         do {
             handle = try PrivateFiles.create(temporary.path)
         } catch {
@@ -48,8 +45,10 @@ final class ExportFile: @unchecked Sendable {
     func finish() throws {
         try flush()
         try handle.close()
-        guard rename(temporary.path, destination.path) == 0 else {
-            throw ExportFailure("Cannot write \(destination.path): \(String(cString: strerror(errno))).")
+        do {
+            try PrivateFiles.moveIntoPlace(temporary.path, destination.path)
+        } catch {
+            throw ExportFailure("\(error)")
         }
     }
 

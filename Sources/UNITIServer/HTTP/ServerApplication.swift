@@ -8,10 +8,16 @@ import UNITIResources
 /// (`serve`) or to drive in-process in tests.
 public enum ServerApplication {
     /// The router with all routes of API version 1, and the participant portal at `/` unless
-    /// `portal` is false (`serve --no-portal`).
-    public static func router(environment: ServerEnvironment, portal: Bool = true) -> Router<ServerRequestContext> {
+    /// `portal` is false (`serve --no-portal`). With `requestLog`, every request gets its log line
+    /// and request id (``RequestLogMiddleware``); with `metrics`, it is counted and timed by route
+    /// (Hummingbird's `MetricsMiddleware`, read by ``ServerMetrics``). Tests that drive the router
+    /// in-process leave both out.
+    public static func router(environment: ServerEnvironment, portal: Bool = true, requestLog: Logger? = nil,
+                              metrics: Bool = false) -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self)
         let portalRoutes = portal ? PortalRoutes(environment: environment) : nil
+        if let requestLog { router.add(middleware: RequestLogMiddleware(logger: requestLog)) }
+        if metrics { router.add(middleware: MetricsMiddleware()) }
         router.add(middleware: APIErrorMiddleware())
         if let portalRoutes { router.add(middleware: PortalFallbackPages(routes: portalRoutes)) }
         router.add(middleware: TokenInURLGuard())
@@ -64,13 +70,15 @@ public enum ServerApplication {
     /// The application listening on `host:port`. SIGTERM and SIGINT shut it down gracefully
     /// (Hummingbird's service lifecycle): it stops accepting, finishes the requests in flight, then
     /// exits; since every write commits before its response, nothing acknowledged is lost.
+    /// With `metrics`, the metrics listener runs as a service beside it (``ServerMetrics``).
     public static func application(environment: ServerEnvironment, host: String, port: Int, portal: Bool = true,
-                                   logger: Logger, onServerRunning: (@Sendable (Int) async -> Void)? = nil)
+                                   logger: Logger, metrics: (any Service)? = nil,
+                                   onServerRunning: (@Sendable (Int) async -> Void)? = nil)
         -> some ApplicationProtocol {
         Application(
-            router: router(environment: environment, portal: portal),
+            router: router(environment: environment, portal: portal, requestLog: logger, metrics: metrics != nil),
             configuration: .init(address: .hostname(host, port: port), serverName: "uniti-server"),
-            services: services(environment),
+            services: services(environment) + (metrics.map { [$0] } ?? []),
             onServerRunning: { channel in await onServerRunning?(channel.localAddress?.port ?? port) },
             logger: logger
         )

@@ -101,12 +101,12 @@ public final class MailQueue: Service, Sendable {
                             continue
                         }
                         guard attempt <= retryDelays.count else {
-                            logger.error("mail to \(mail.to) not sent after \(attempt) tries: \(failure)")
+                            logger.error("a mail was not sent after \(attempt) tries: \(failure)")
                             finishOne()
                             continue
                         }
                         let delay = retryDelays[attempt - 1]
-                        logger.warning("mail to \(mail.to) failed (try \(attempt)): \(failure); trying again in \(delay)")
+                        logger.warning("a mail failed (try \(attempt)): \(failure); trying again in \(delay)")
                         let number = state.withLock { state in
                             state.lastRetryNumber += 1
                             state.waitingToRetry[state.lastRetryNumber] = (mail, attempt + 1)
@@ -137,7 +137,7 @@ public final class MailQueue: Service, Sendable {
         }
         for (mail, attempt) in left {
             if let failure = await attemptDelivery(mail) {
-                logger.error("mail to \(mail.to) not sent after \(attempt) tries (the server stopped): \(failure)")
+                logger.error("a mail was not sent after \(attempt) tries (the server stopped): \(failure)")
             }
             finishOne()
         }

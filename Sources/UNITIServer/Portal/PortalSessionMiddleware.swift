@@ -52,6 +52,7 @@ struct PortalCSRFCheck: RouterMiddleware {
         let visit = try context.visit
         guard try await keys.csrf().accepts(submitted: form.fields[CSRF.fieldName], sessionHash: visit.session?.storedHash,
                                             visitorCookie: request.cookies[CSRF.visitorCookie]?.value) else {
+            SecurityEvent.csrfRefused.record()
             throw PortalRefusal(status: .forbidden, messageKey: "portal.error.csrf")
         }
         return try await next(request, context)

@@ -81,12 +81,14 @@ struct StudyService: Sendable {
             // Counted before the check and taken back when right: guesses sent at once are
             // counted one by one, so they cannot all pass before the first failure is recorded.
             if let wait = try await throttle.startAttempt(userId: userId, studyId: id, store: store, now: now) {
+                SecurityEvent.studyPasswordThrottled.record()
                 throw APIError(.tooManyRequests, "too_many_study_attempts",
                                "Too many wrong passwords for study '\(id)'; wait \(wait) seconds before trying again.",
                                headers: ["Retry-After": "\(wait)"])
             }
             guard let hash = study.passwordHash, password.utf8.count <= 256,
                   await environment.passwords.verify(password, hash: hash) else {
+                SecurityEvent.studyPasswordRefused.record()
                 throw APIError(.forbidden, "wrong_study_password", "The password for study '\(id)' is wrong.")
             }
             try await throttle.recordSuccess(userId: userId, studyId: id, store: store)

@@ -58,6 +58,34 @@ enum PrivateFiles {
         close(descriptor)
     }
 
+    /// `DIR/.NAME.PID.partial`: where a file that replaces `destination` is written until it is
+    /// complete (an export, a backup). Beside it, so the rename is atomic; hidden; one per
+    /// process. A partial file left by an earlier process that died under the same id is removed.
+    static func temporaryPath(beside destination: String) -> String {
+        let url = URL(fileURLWithPath: destination)
+        let path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial").path
+        unlink(path)
+        return path
+    }
+
+    /// Makes the complete `temporary` private, flushes it to disk, renames it over `destination`
+    /// and flushes the folder: after a crash or power cut the name holds the old file or the
+    /// whole new one, never a part.
+    static func moveIntoPlace(_ temporary: String, _ destination: String) throws {
+        let file = open(temporary, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { throw failure("Cannot open", temporary) }
+        // A program that wrote it (pg_dump) may have made it anew with the umask's mode.
+        _ = fchmod(file, fileMode)
+        fsync(file)
+        close(file)
+        guard rename(temporary, destination) == 0 else { throw failure("Cannot write", destination) }
+        let folder = open(URL(fileURLWithPath: destination).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
+    }
+
     /// One line for each of `paths` that exists and that users other than its owner may read or
     /// write, naming the file and its mode.
     static func warnings(_ paths: [String]) -> [String] {

@@ -187,6 +187,15 @@ extension ServerStore {
             """)
     }
 
+    /// Portal logins not ended and not expired, for the metrics. A portal session's row is the
+    /// one whose refresh token expired as it was made (``PortalSessions/start(userId:)``).
+    func activePortalSessions(now: Date) async throws -> Int64 {
+        try await database.row("""
+            SELECT COUNT(*) AS sessions FROM sessions
+            WHERE revoked_at IS NULL AND access_expires_at > \(now) AND refresh_expires_at <= created_at
+            """)?["sessions"] ?? 0
+    }
+
     /// The session's id and its account for a live access token (one lookup: every request needs it).
     func session(accessHash: String, now: Date) async throws -> (sessionId: Int64, account: UserAccount)? {
         guard let row = try await database.row("""

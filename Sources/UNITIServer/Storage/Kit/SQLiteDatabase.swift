@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Metrics
 import Synchronization
 
 /// The SQLite side of the kit: one file through GRDB, in WAL mode so that coordinator commands
@@ -13,7 +14,9 @@ import Synchronization
 /// ``writerTurn``, so no statement from elsewhere lands inside another's open transaction.
 final class SQLiteDatabase: StoreDatabase {
     let pool: DatabasePool
-    private let writerTurn = SerialTurns()
+    /// A turn that had to wait for another is counted for the operator's metrics
+    /// (`uniti_database_waits_total`): a store where writes queue often is near its limit.
+    private let writerTurn = SerialTurns(onWait: { Counter(label: ServerMetrics.databaseWaits).increment() })
     var dialect: SQLDialect { .sqlite }
 
     init(path: String, migrator: DatabaseMigrator) throws {
@@ -180,6 +183,12 @@ final class SerialTurns: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Called when a body has to wait for another's turn to end.
+    private let onWait: @Sendable () -> Void
+
+    init(onWait: @escaping @Sendable () -> Void = {}) {
+        self.onWait = onWait
+    }
 
     func run<T>(_ body: () async throws -> T) async throws -> T {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -191,7 +200,7 @@ final class SerialTurns: Sendable {
                 state.waiting.append(continuation)
                 return false
             }
-            if proceed { continuation.resume() }
+            if proceed { continuation.resume() } else { onWait() }
         }
         defer {
             let next = state.withLock { state -> CheckedContinuation<Void, Never>? in

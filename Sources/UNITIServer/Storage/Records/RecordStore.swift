@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import UNITIProtocol
 
 
@@ -33,7 +34,7 @@ extension ServerStore {
             guard change.upsert.deleted != true, let payload = change.upsert.payload else { return nil }
             return try JSONCoding.string(payload)
         }
-        return try await database.transaction { db in
+        let outcomes = try await database.transaction { db in
             try await db.lock(.person(userId, .records))
             var sequence: Int64 = try await db.row("""
                 SELECT COALESCE(MAX(sequence), 0) AS last FROM module_records WHERE user_id = \(userId)
@@ -58,6 +59,9 @@ extension ServerStore {
             }
             return outcomes
         }
+        // Counted once committed, for the operator's metrics (``ServerMetrics``).
+        Counter(label: ServerMetrics.recordsStored).increment(by: outcomes.count { $0 == .applied })
+        return outcomes
     }
 
     /// Changes after `cursor` (a server sequence number), oldest first; with `updatedSince`, only

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import PostgresNIO
 import UNITIProtocol
 
@@ -72,8 +73,14 @@ extension ServerStore {
     /// Stores the batch in one transaction; a client id the user already sent is reported as duplicate.
     func storeSheets(userId: Int64, sheets: [ValidatedSheet], receivedAt: Date) async throws -> [AnswerSheetBatchResult.Outcome] {
         let upload = try SheetUpload(userId: userId, sheets: sheets, receivedAt: receivedAt)
-        if let sheetWrites { return try await sheetWrites.submit(upload) }
-        return upload.outcomes(stored: Set(try await database.prepared(try PostgreSQLSheetInsert(upload))))
+        let outcomes = if let sheetWrites {
+            try await sheetWrites.submit(upload)
+        } else {
+            upload.outcomes(stored: Set(try await database.prepared(try PostgreSQLSheetInsert(upload))))
+        }
+        // Counted once committed, for the operator's metrics (``ServerMetrics``).
+        Counter(label: ServerMetrics.sheetsStored).increment(by: outcomes.count { $0 == .stored })
+        return outcomes
     }
 
     /// SQLite: writes one upload inside a transaction, possibly shared with other uploads
