@@ -58,6 +58,13 @@ var targets: [Target] = [
         pkgConfig: "alsa",
         providers: [.apt(["libasound2-dev"])]
     ),
+    // QR codes for the staff console's TOTP enrolment (UNITIServer).
+    .systemLibrary(
+        name: "CQREncode",
+        path: "Sources/CQREncode",
+        pkgConfig: "libqrencode",
+        providers: [.apt(["libqrencode-dev"])]
+    ),
     .target(
         name: "CCurlLoader",
         path: "Sources/CCurlLoader",
@@ -125,7 +132,7 @@ var targets: [Target] = [
     .target(
         name: "UNITIServer",
         dependencies: [
-            "UNITIProtocol", "UNITIConfigurations", "UNITILocalization", "CCurlSMTP", hummingbird, grdb, argumentParser,
+            "UNITIProtocol", "UNITIConfigurations", "UNITILocalization", "CCurlSMTP", "CQREncode", hummingbird, grdb, argumentParser,
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             // The API's authentication as middleware: the identity on the request context.
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
@@ -141,7 +148,7 @@ var targets: [Target] = [
             .product(name: "NIOCore", package: "swift-nio"),
         ],
         path: "Sources/UNITIServer",
-        resources: [.copy("Resources/openapi.yaml"), .copy("Resources/Portal")]
+        resources: [.copy("Resources/openapi.yaml"), .copy("Resources/Portal"), .copy("Resources/Console")]
     ),
     // The program: the server and the module parts it was built with (listed by the plugin).
     .executableTarget(

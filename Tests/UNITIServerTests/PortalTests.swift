@@ -263,12 +263,14 @@ struct PortalTests {
     @Test("no template prints a value unescaped (no {{{ }}} or {{& }})")
     func templatesEscapeEverything() throws {
         // The server's templates and every module part's (the health record's moved there).
-        let directories = [try #require(PortalTemplates.directory)] + serverModuleParts.parts.compactMap(\.portalTemplates)
+        let directories = [try #require(PortalTemplates.directory), try #require(ConsoleRoutes.templateDirectory)]
+            + serverModuleParts.parts.compactMap(\.portalTemplates)
         #expect(directories.count >= 2)
         let files = try directories.flatMap { try FileManager.default.contentsOfDirectory(at: $0, includingPropertiesForKeys: nil) }
             .filter { $0.pathExtension == "mustache" }
         #expect(files.count >= 8)
         #expect(files.contains { $0.lastPathComponent == "record-event-form.mustache" })
+        #expect(files.contains { $0.lastPathComponent == "console_layout.mustache" })
         for file in files {
             let text = try String(contentsOf: file, encoding: .utf8)
             #expect(!text.contains("{{{"), "\(file.lastPathComponent) uses triple mustache")

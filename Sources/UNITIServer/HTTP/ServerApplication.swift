@@ -6,8 +6,8 @@ import ServiceLifecycle
 /// Builds the study server as a value: the router with every route, ready to run on a socket
 /// (`serve`) or to drive in-process in tests.
 public enum ServerApplication {
-    /// The router with all routes of API version 1, and the participant portal at `/` unless
-    /// `portal` is false (`serve --no-portal`).
+    /// The router with all routes of API version 1, and the participant portal at `/` and the
+    /// staff console at `/console` unless `portal` is false (`serve --no-portal`).
     public static func router(environment: ServerEnvironment, portal: Bool = true) -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self)
         let portalRoutes = portal ? PortalRoutes(environment: environment) : nil
@@ -42,6 +42,8 @@ public enum ServerApplication {
             part.registerAPI(on: authenticated, environment: environment)
         }
         portalRoutes?.register(on: router.group())
+        // The staff console at /console, on the portal's foundations (with the portal only).
+        if portal { ConsoleRoutes(environment: environment).register(on: router) }
         return router
     }
 
