@@ -16,22 +16,13 @@ struct StaffCommand: AsyncParsableCommand {
         @Argument(help: "The member's name as the team knows it.") var name: String
         @Option(help: "Their e-mail address (the sign-in name).") var email: String
         @Flag(help: "An administrator: creates studies and appoints owners.") var admin = false
-        @OptionGroup var spool: MailSpoolOptions
-        @Option(name: .customLong("smtp-url"), help: "Send the mail by SMTP instead of the spool, as 'serve' does.")
-        var smtpURL: String?
-        @Option(name: .customLong("smtp-from"), help: "Sender address for SMTP mail.")
-        var smtpFrom: String = "no-reply@uniti.invalid"
+        @OptionGroup var mail: MailDeliveryOptions
         @Option(name: .customLong("public-url"), help: "Where the server is reached, e.g. https://study.example.org: the mail then links to the page.")
         var publicURL: String?
 
         func run() async throws {
             let store = try await database.openStore()
-            let mailer: any Mailer
-            if let smtpURL {
-                mailer = try SMTPMailer(url: smtpURL, sender: smtpFrom)
-            } else {
-                mailer = SpoolMailer(directory: URL(fileURLWithPath: spool.mailSpool))
-            }
+            let mailer = try mail.mailer()
             let environment = ServerEnvironment(store: store, mailer: mailer, publicURL: publicURL.flatMap(ServeCommand.portalBase))
             do {
                 let added = try await StaffService(environment: environment).add(name: name, email: email, admin: admin, by: .operator)

@@ -107,14 +107,9 @@ struct ConsoleCSRFCheck: RouterMiddleware {
     func handle(_ request: Request, context: ServerRequestContext,
                 next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {
         guard request.method != .get, request.method != .head else { return try await next(request, context) }
-        var request = request
-        let form = try await PortalForm.read(&request)
-        let visit = try context.console
-        guard try await keys.csrf().accepts(submitted: form.fields[CSRF.fieldName], sessionHash: visit.staff?.storedHash,
-                                            visitorCookie: request.cookies[ConsoleVisitMiddleware.visitorCookie]?.value) else {
-            throw ConsoleRefusal(.forbidden, "console.error.csrf")
-        }
-        return try await next(request, context)
+        return try await next(try await keys.checkedForm(request, sessionHash: try context.console.staff?.storedHash,
+                                                         visitorCookie: ConsoleVisitMiddleware.visitorCookie,
+                                                         refusal: ConsoleRefusal(.forbidden, "console.error.csrf")), context)
     }
 }
 
