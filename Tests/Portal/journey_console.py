@@ -9,11 +9,13 @@ export; the owner of another study reaches nothing of this one by URL (every stu
 the audit trail holds each step.
 
 Run by ConsoleBrowserTests, which adds the staff (`uniti-server staff add`) and the other study
-first. Arguments: BASE SPOOL.
+first. Arguments: BASE SPOOL. With CONSOLE_SCREENSHOTS=DIR it also saves the pages it passes, at
+tablet (820 px) and laptop (1280 px) width, for Documentation/console.
 """
 import csv
 import io
 import json
+import os
 import time
 import urllib.request
 import uuid
@@ -23,11 +25,24 @@ import pyotp
 from portal_kit import *
 
 STUDY = "journey"
+SHOTS = os.environ.get("CONSOLE_SCREENSHOTS")
 BROKEN = {
     "id": "journey-daily", "version": 1, "title": {"en": "Daily <b>check</b>"}, "kind": "oneTime",
     "items": [{"type": "slider", "label": "loudness", "required": True, "text": {"en": "How loud?"},
                "min": 100, "max": 0, "step": 1}],
 }
+
+
+def shoot(driver, name):
+    """Saves the page at tablet and laptop width, whole, when CONSOLE_SCREENSHOTS names a folder."""
+    if not SHOTS:
+        return
+    for width, suffix in ((820, "tablet"), (1280, "laptop")):
+        driver.set_window_size(width, 900)
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.set_window_size(width, max(600, min(int(height) + 40, 6000)))
+        driver.save_screenshot(os.path.join(SHOTS, f"{name}-{suffix}.png"))
+    driver.set_window_size(412, 915)
 
 
 def enrol(driver, email):
@@ -37,10 +52,14 @@ def enrol(driver, email):
     driver.get(f"{BASE}/console/enrol?code={mailed_code(email)}")
     check(driver.find_elements(By.CSS_SELECTOR, "svg.qr path"), "no QR code on the enrolment page")
     secret = driver.find_element(By.ID, "secret").text.replace(" ", "")
+    if email.startswith("ada"):
+        shoot(driver, "enrol")
     totp = pyotp.TOTP(secret)
     fill(driver, password=PASSWORD, passwordRepeat=PASSWORD, totp=totp.now())
     codes = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "#recovery-codes code")]
     check(len(codes) == 10, f"{email}: no recovery codes after enrolment: {text(driver)}")
+    if email.startswith("ada"):
+        shoot(driver, "recovery-codes")
     return totp, codes
 
 
@@ -82,6 +101,8 @@ try:
         driver.find_element(By.NAME, name).send_keys(value)
     click_and_wait(driver, driver.find_element(By.ID, "create-study"))
     check(driver.current_url == f"{BASE}/console/studies/{STUDY}", f"the study was not created: {text(driver)}")
+    driver.get(BASE + "/console")
+    shoot(driver, "studies")
     print("admin journey")
 
     # The owner enrols with pyotp's codes and signs in with the next one.
@@ -96,12 +117,14 @@ try:
         driver.find_element(By.ID, "running").click()
     click_and_wait(driver, driver.find_element(By.ID, "save"))
     check("saved" in driver.current_url, f"the settings were not saved: {text(driver)}")
+    shoot(driver, "settings")
 
     # A questionnaire with an error: listed by path, nothing stored; then fixed.
     driver.get(f"{BASE}/console/studies/{STUDY}/questionnaires")
     driver.find_element(By.ID, "definition").send_keys(json.dumps(BROKEN))
     click_and_wait(driver, driver.find_element(By.ID, "upload"))
     check("items[0].max: must be greater than min" in text(driver), f"the problem is not listed by path: {text(driver)}")
+    shoot(driver, "questionnaire-problems")
     fixed = dict(BROKEN, items=[dict(BROKEN["items"][0], min=0, max=100)])
     area = driver.find_element(By.ID, "definition")
     area.clear()
@@ -110,6 +133,7 @@ try:
     check("Daily <b>check</b>" in text(driver), f"the title with markup is not shown as text: {text(driver)}")
     driver.get(f"{BASE}/console/studies/{STUDY}/questionnaires/journey-daily/preview")
     check("How loud?" in text(driver) and "Daily <b>check</b>" in text(driver), f"the preview: {text(driver)}")
+    shoot(driver, "questionnaire-preview")
     driver.get(f"{BASE}/console/studies/{STUDY}/questionnaires")
     click_and_wait(driver, driver.find_element(By.ID, "deactivate-journey-daily"))
     click_and_wait(driver, driver.find_element(By.ID, "activate-journey-daily"))
@@ -131,9 +155,15 @@ try:
 
     # The owner sees the member and exports the CSV with its codebook.
     driver.get(f"{BASE}/console/studies/{STUDY}/participants")
+    shoot(driver, "participants")
     check("pat@example.org" not in text(driver) and "pat" not in text(driver).split(), "an address or name on the page")
     driver.get(f"{BASE}/console/studies/{STUDY}")
     check(driver.find_element(By.ID, "sheets").text == "1", f"the overview does not count the sheet: {text(driver)}")
+    shoot(driver, "overview")
+    driver.get(f"{BASE}/console/studies/{STUDY}/data")
+    shoot(driver, "data")
+    driver.get(f"{BASE}/console/studies/{STUDY}/team")
+    shoot(driver, "team")
     status, answers = download(driver, f"/console/studies/{STUDY}/data/export?format=csv")
     rows = list(csv.DictReader(io.StringIO(answers)))
     check(status == 200 and [(r["label"], r["value"]) for r in rows] == [("loudness", "42")], f"export: {status} {answers}")
@@ -166,6 +196,7 @@ try:
     expected = ["study.create", "team.set", "study.update", "questionnaire.add", "questionnaire.deactivate",
                 "questionnaire.activate", "team.set", "export"]
     check(actions == expected, f"the audit trail is {actions}")
+    shoot(driver, "audit")
     print("audit journey")
 finally:
     driver.quit()
