@@ -213,6 +213,7 @@ struct ConsoleSettingsPage: PortalPage {
     var accesses: [Choice]
     var running: Bool
     var mayLeave: Bool
+    var rewards: Bool
     var starts: String
     var ends: String
     var modules: [Choice]

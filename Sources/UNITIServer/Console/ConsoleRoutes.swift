@@ -504,7 +504,7 @@ struct ConsoleRoutes: Sendable {
             descriptionEn: study.description?.values["en"] ?? "", descriptionDe: study.description?.values["de"] ?? "",
             accesses: StudyAccess.allCases.map { .init(value: $0.rawValue, label: PortalText.text("console.access.\($0.rawValue)", language),
                                                         chosen: $0 == study.access) },
-            running: study.running, mayLeave: study.participantsMayLeave,
+            running: study.running, mayLeave: study.participantsMayLeave, rewards: study.rewards,
             starts: study.startsAt.map(Self.day) ?? "", ends: study.endsAt.map(Self.day) ?? "",
             modules: ModuleCatalog.ids.map { .init(value: $0.rawValue, label: PortalText.text("console.module.\($0.rawValue)", language),
                                                    chosen: study.modules.contains($0)) })
@@ -538,6 +538,7 @@ struct ConsoleRoutes: Sendable {
             }
             study.running = form["running"] == "on"
             study.participantsMayLeave = form["mayLeave"] == "on"
+            study.rewards = form["rewards"] == "on"
             func day(_ name: String) throws -> Date? {
                 guard !form[name].isEmpty else { return nil }
                 guard let date = Timestamps.parse(form[name] + "T00:00:00Z") else { throw APIError.invalid("invalid_date", "Give dates as YYYY-MM-DD.") }
