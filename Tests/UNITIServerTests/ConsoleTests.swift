@@ -202,6 +202,29 @@ struct StaffStoreTests {
 
 @Suite("Console: sign-in, enrolment, sessions", .timeLimit(.minutes(10)))
 struct ConsoleSignInTests {
+    @Test("staff add and staff link mail one-time enrolment links: one staff account per address, and a new link ends the older one")
+    func commandsMailLinks() async throws {
+        let server = try TestServer()
+        let spool = server.directory.appendingPathComponent("staff-spool")
+        let database = ["--database", server.databasePath, "--mail-spool", spool.path]
+        func newestCode() throws -> String {
+            let newest = try #require(try SpoolMailer(directory: spool).messages().last)
+            return try #require(ConsoleFixture.code(in: try String(contentsOf: newest.url, encoding: .utf8).replacingOccurrences(of: "\r\n", with: "\n")))
+        }
+        try await runServerCommand(["staff", "add", "Ann", "--email", "Ann@Team.example.org"] + database)
+        let first = try newestCode()
+        let member = try #require(try await server.store.staffMember(email: "ann@team.example.org"))
+        await #expect(throws: (any Error).self) { try await runServerCommand(["staff", "add", "Ann", "--email", "ann@team.example.org"] + database) }
+        try await runServerCommand(["staff", "link", "ann@team.example.org"] + database)
+        let second = try newestCode()
+        #expect(first != second)
+        // The commands read the wall clock, as they do on the command line; so does this check.
+        let service = StaffService(environment: ServerEnvironment(store: server.store, mailer: server.environment.mailer,
+                                                                  passwords: PasswordHasher(cost: 4)))
+        await #expect(throws: APIError.self) { try await service.enrolling(code: first) }
+        #expect(try await service.enrolling(code: second).id == member.id)
+    }
+
     @Test("enrolment from the mailed link: the secret as text and as an SVG QR code, a wrong code refused, recovery codes shown once, the link spent")
     func enrolmentPages() async throws {
         let server = try TestServer()

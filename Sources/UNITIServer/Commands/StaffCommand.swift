@@ -7,7 +7,7 @@ import Foundation
 struct StaffCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "staff", abstract: "Add study team members to the console and give them roles.",
-        subcommands: [Add.self, List.self, Role.self])
+        subcommands: [Add.self, Link.self, List.self, Role.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -33,6 +33,27 @@ struct StaffCommand: AsyncParsableCommand {
             } catch let error as APIError {
                 throw ValidationError(error.message)
             }
+        }
+    }
+
+    struct Link: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mail a staff member a new enrolment link: for a link that expired, or a lost phone (enrolling again replaces password, second factor and recovery codes, and ends the member's sessions).")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The member's e-mail address.") var email: String
+        @OptionGroup var mail: MailDeliveryOptions
+        @Option(name: .customLong("public-url"), help: "Where the server is reached, e.g. https://study.example.org: the mail then links to the page.")
+        var publicURL: String?
+
+        func run() async throws {
+            let store = try await database.openStore()
+            guard let member = try await store.staffMember(email: email) else { throw ValidationError("No staff member '\(email)'; see 'staff list'.") }
+            let mailer = try mail.mailer()
+            let environment = ServerEnvironment(store: store, mailer: mailer, publicURL: publicURL.flatMap(ServeCommand.portalBase))
+            let link = try await StaffService(environment: environment).enrolmentMail(staffId: member.id, name: member.name, email: member.email)
+            try await store.appendAudit(.operator, studyId: nil, action: "staff.link", detail: .object(["staff": .number(Double(member.id))]), now: Date())
+            try await mailer.send(link)
+            print("Mailed \(member.name) <\(member.email)> a new enrolment link; older links no longer work.")
         }
     }
 
