@@ -58,6 +58,13 @@ var targets: [Target] = [
         pkgConfig: "alsa",
         providers: [.apt(["libasound2-dev"])]
     ),
+    // QR codes for the staff console's TOTP enrolment (UNITIServer).
+    .systemLibrary(
+        name: "CQREncode",
+        path: "Sources/CQREncode",
+        pkgConfig: "libqrencode",
+        providers: [.apt(["libqrencode-dev"])]
+    ),
     .target(
         name: "CCurlLoader",
         path: "Sources/CCurlLoader",
@@ -128,7 +135,7 @@ var targets: [Target] = [
     .target(
         name: "UNITIServer",
         dependencies: [
-            "UNITIProtocol", "UNITIConfigurations", "UNITILocalization", "UNITIResources", "CCurlSMTP", hummingbird, grdb, argumentParser,
+            "UNITIProtocol", "UNITIConfigurations", "UNITILocalization", "UNITIResources", "CCurlSMTP", "CQREncode", hummingbird, grdb, argumentParser,
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             // The API's authentication as middleware: the identity on the request context.
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),

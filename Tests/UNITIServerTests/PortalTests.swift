@@ -263,11 +263,12 @@ struct PortalTests {
     @Test("no template prints a value unescaped (no {{{ }}} or {{& }})")
     func templatesEscapeEverything() throws {
         // The server's templates and every module part's (the health record's moved there).
-        let folders = [PortalTemplates.shipped] + serverModuleParts.parts.compactMap(\.portalTemplates)
-        #expect(folders.count >= 2)
+        let folders = [PortalTemplates.shipped, ConsoleRoutes.shipped] + serverModuleParts.parts.compactMap(\.portalTemplates)
+        #expect(folders.count >= 3)
         let files = folders.flatMap(\.files).filter { $0.path.hasSuffix(".mustache") }
         #expect(files.count >= 8)
         #expect(files.contains { $0.path == "record-event-form.mustache" })
+        #expect(files.contains { $0.path == "console_layout.mustache" })
         for file in files {
             #expect(!file.text.contains("{{{"), "\(file.path) uses triple mustache")
             #expect(!file.text.contains("{{&"), "\(file.path) uses {{& }}")

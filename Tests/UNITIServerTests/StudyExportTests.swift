@@ -73,7 +73,17 @@ struct StudyExportTests {
         #expect(lines.last == "" && lines.count == rows.count + 1, "one object per line, each ended by a line feed")
         #expect(try lines.dropLast().map { try JSONDecoder().decode(ExportRow.self, from: Data($0.utf8)) } == rows)
         #expect(!csv.contains("zoe") && !csv.contains("example.org"))
-        #expect((try FileManager.default.contentsOfDirectory(atPath: out.path)).sorted() == ["open-answers.csv", "open-answers.json", "open-answers.jsonl"])
+        #expect((try FileManager.default.contentsOfDirectory(atPath: out.path)).sorted()
+                == ["open-answers.csv", "open-answers.json", "open-answers.jsonl", "open-codebook.csv"])
+        // Beside the CSV, the codebook: each question of every version with its encoding.
+        let codebook = try String(contentsOf: out.appendingPathComponent("open-codebook.csv"), encoding: .utf8)
+        #expect(codebook.hasPrefix("questionnaire,version,label,type,text,encoding\r\n"))
+        #expect(codebook.contains("daily,1,loudness,slider,How loud?,\"number 0 to 100, step 1\"\r\n"))
+        #expect(codebook.contains("daily,1,mood,singleChoice,Mood?,1 = bad; 2 = so-so; 3 = good\r\n"))
+        // Each export is in the audit trail as the operator's, with its rows.
+        let exports = try await opened.store.auditTrail(studyId: "open").filter { $0.action == "export" }
+        #expect(exports.map(\.actor) == [.operator, .operator, .operator])
+        #expect(exports.first?.detail == .object(["format": .string("csv"), "filters": .object([:]), "rows": .number(Double(expectedCount))]))
         await opened.close()
     }
 

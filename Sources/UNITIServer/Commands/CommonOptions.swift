@@ -65,6 +65,24 @@ struct MailSpoolOptions: ParsableArguments {
     var mailSpool: String = ProcessInfo.processInfo.environment["UNITI_SERVER_MAIL_SPOOL"] ?? "mail-spool"
 }
 
+/// Where mail goes, shared by `serve` and `staff add` (which mails an enrolment link itself):
+/// the spool (`--mail-spool`), or SMTP with `--smtp-url` and `--smtp-from`.
+struct MailDeliveryOptions: ParsableArguments {
+    @OptionGroup var spool: MailSpoolOptions
+
+    @Option(name: .customLong("smtp-url"), help: "Send mail by SMTP instead of the spool, e.g. smtp://mail.example.org:587.")
+    var smtpURL: String?
+
+    @Option(name: .customLong("smtp-from"), help: "Sender address for SMTP mail.")
+    var smtpFrom: String = "no-reply@uniti.invalid"
+
+    /// SMTP when `--smtp-url` is given, else the spool.
+    func mailer() throws -> any Mailer {
+        if let smtpURL { return try SMTPMailer(url: smtpURL, sender: smtpFrom) }
+        return SpoolMailer(directory: URL(fileURLWithPath: spool.mailSpool))
+    }
+}
+
 /// Output helpers for the coordinator commands.
 enum CommandOutput {
     static func json<T: Encodable>(_ value: T) throws {

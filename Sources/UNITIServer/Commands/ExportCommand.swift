@@ -37,6 +37,19 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Study id.") var study: String
     @Option(help: "csv, json, jsonl (JSON lines) or fhir-ndjson (FHIR R4 resources, one per line).") var format: Format = .csv
     @Option(help: "Directory to write into (created if needed, readable by you only).") var out: String
+    @Option(help: "Only this questionnaire's sheets (csv, json, jsonl).") var questionnaire: String?
+    @Option(help: "Only sheets started on or after this UTC day, YYYY-MM-DD (csv, json, jsonl).") var from: String?
+    @Option(help: "Only sheets started on or before this UTC day, YYYY-MM-DD (csv, json, jsonl).") var to: String?
+
+    /// The filters as the console's data page takes them (``ExportFilter``).
+    func exportFilter() throws -> ExportFilter {
+        func day(_ text: String?, _ option: String) throws -> Date? {
+            guard let text else { return nil }
+            guard let date = Timestamps.parse(text + "T00:00:00Z") else { throw ValidationError("--\(option) \(text) is not a day; give YYYY-MM-DD.") }
+            return date
+        }
+        return ExportFilter(questionnaire: questionnaire, from: try day(from, "from"), to: try day(to, "to")?.addingTimeInterval(86_400))
+    }
 
     func run() async throws {
         let store = try await database.openStore()
@@ -56,8 +69,16 @@ struct ExportCommand: AsyncParsableCommand {
         switch format {
         case .csv, .json, .jsonl:
             let file = try ExportFile(directory.appendingPathComponent("\(study)-answers.\(format.rawValue)"))
-            let count = try await writing([file]) { try await StudyExport.rows(of: study, from: store, format: format, to: file) }
+            let filter = try exportFilter()
+            let count = try await writing([file]) { try await StudyExport.rows(of: study, from: store, format: format, to: file, filter: filter) }
+            try await StudyAdministration(store: store, actor: .operator, now: Date())
+                .recordExport(studyId: study, format: format.rawValue, filters: filter.described, rows: count)
             print("Wrote \(count) rows to \(file.destination.path).")
+            if format == .csv {
+                let codebook = try ExportFile(directory.appendingPathComponent("\(study)-codebook.csv"))
+                try await writing([codebook]) { try codebook.write(Codebook.csv(try await store.questionnaires(studyId: study))) }
+                print("Wrote the codebook to \(codebook.destination.path).")
+            }
         case .fhirNDJSON:
             let files = try ["Patient", "Questionnaire", "QuestionnaireResponse"].map {
                 try ExportFile(directory.appendingPathComponent("\(study)-\($0).ndjson"))
@@ -65,6 +86,8 @@ struct ExportCommand: AsyncParsableCommand {
             let count = try await writing(files) {
                 try await StudyExport.fhir(of: study, from: store, patients: files[0], questionnaires: files[1], responses: files[2])
             }
+            try await StudyAdministration(store: store, actor: .operator, now: Date())
+                .recordExport(studyId: study, format: format.rawValue, filters: [:], rows: count.responses)
             print("Wrote \(count.patients) Patient, \(count.questionnaires) Questionnaire and \(count.responses) QuestionnaireResponse resources to \(directory.path).")
         }
     }

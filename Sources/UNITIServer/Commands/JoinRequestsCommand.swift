@@ -34,11 +34,11 @@ struct JoinRequestsCommand: AsyncParsableCommand {
     static func decide(database: DatabaseOptions, study: String, username: String, status: MembershipStatus) async throws {
         let store = try await database.openStore()
         guard let account = try await store.user(login: username) else { throw ValidationError("No user '\(username)'.") }
-        let current = try await store.membership(studyId: study, userId: account.id)
-        guard current == .pending || current == .denied || (current == .member && status == .denied) else {
+        guard try await StudyAdministration(store: store, actor: .operator, now: Date())
+            .decideJoinRequest(studyId: study, userId: account.id, status: status) else {
+            let current = try await store.membership(studyId: study, userId: account.id)
             throw ValidationError("\(account.username) has no request for study '\(study)' (status: \(current.rawValue)).")
         }
-        try await store.setMembership(studyId: study, userId: account.id, status: status, now: Date())
         print("\(account.username) in \(study): \(status.rawValue).")
     }
 

@@ -48,7 +48,7 @@ struct QuestionnaireCommand: AsyncParsableCommand {
             let document = try QuestionnaireImport.document(from: data, studyId: studyId)
             let result: QuestionnaireImportResult
             do {
-                result = try await store.addQuestionnaire(document, module: module, now: Date())
+                result = try await StudyAdministration(store: store, actor: .operator, now: Date()).addQuestionnaire(document, module: module)
             } catch let error as APIError {
                 throw ValidationError(error.message)
             }
@@ -91,7 +91,7 @@ struct QuestionnaireCommand: AsyncParsableCommand {
             document.definition.version = document.version
             document.definition.completionWindowMinutes = completionWindow
             do {
-                _ = try await store.addQuestionnaire(document, module: nil, now: Date())
+                _ = try await StudyAdministration(store: store, actor: .operator, now: Date()).addQuestionnaire(document, module: nil)
             } catch let error as APIError {
                 await store.close()
                 throw ValidationError(error.message)
@@ -146,11 +146,11 @@ struct QuestionnaireCommand: AsyncParsableCommand {
     static func setActive(_ active: Bool, id: String, study: StudyOption, database: DatabaseOptions) async throws {
         let store = try await database.openStore()
         let studyId = try await study.existingStudy(in: store)
-        guard let before = try await store.questionnaireLink(id: id), before.studyId == studyId,
-              let after = try await store.setQuestionnaireActive(id: id, studyId: studyId, active: active, now: Date()) else {
+        guard let change = try await StudyAdministration(store: store, actor: .operator, now: Date())
+            .setQuestionnaireActive(id: id, studyId: studyId, active: active) else {
             throw ValidationError("Study '\(studyId)' has no questionnaire '\(id)'; see 'questionnaire list --study \(studyId)'.")
         }
-        switch (before.deactivatedAt, after.deactivatedAt) {
+        switch (change.before, change.after) {
         case (nil, nil): print("\(id) in study \(studyId) is already active.")
         case (_?, nil): print("Activated \(id) in study \(studyId); its sheets are accepted again.")
         case (nil, let since?): print("Deactivated \(id) in study \(studyId) on \(Timestamps.format(since)); sheets started from then on are refused.")

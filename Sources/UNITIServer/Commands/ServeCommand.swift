@@ -18,13 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
     var port: Int = 8080
 
     @OptionGroup var database: DatabaseOptions
-    @OptionGroup var spool: MailSpoolOptions
-
-    @Option(name: .customLong("smtp-url"), help: "Send mail by SMTP instead of the spool, e.g. smtp://mail.example.org:587.")
-    var smtpURL: String?
-
-    @Option(name: .customLong("smtp-from"), help: "Sender address for SMTP mail.")
-    var smtpFrom: String = "no-reply@uniti.invalid"
+    @OptionGroup var mail: MailDeliveryOptions
 
     @Flag(name: .customLong("no-portal"), help: "Serve only the JSON API and /health, not the participant web portal at /.")
     var noPortal = false
@@ -96,16 +90,11 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = metricsPort == nil ? nil : ServerMetrics.bootstrap()
         var logger = Logger(label: "uniti-server")
         logger.logLevel = ProcessInfo.processInfo.environment["UNITI_SERVER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-        for warning in Self.sharedFileWarnings(database: database.database, spool: smtpURL == nil ? spool.mailSpool : nil) {
+        for warning in Self.sharedFileWarnings(database: database.database, spool: mail.smtpURL == nil ? mail.spool.mailSpool : nil) {
             logger.warning("\(warning)")
         }
         let store = try await database.openStore()
-        let mailer: any Mailer
-        if let smtpURL {
-            mailer = try SMTPMailer(url: smtpURL, sender: smtpFrom)
-        } else {
-            mailer = SpoolMailer(directory: URL(fileURLWithPath: spool.mailSpool))
-        }
+        let mailer = try mail.mailer()
         let environment = ServerEnvironment(store: store, mailer: mailer, passwords: PasswordHasher(cost: UInt8(bcryptCost)),
                                             // Without the portal there is no page to link to: mails carry the code only.
                                             publicURL: noPortal ? nil : publicURL.flatMap(Self.portalBase),

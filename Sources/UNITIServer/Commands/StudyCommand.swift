@@ -135,7 +135,7 @@ struct StudyCommand: AsyncParsableCommand {
             var study = StudyRecord(id: id, title: "")
             try await fields.apply(to: &study, hasher: PasswordHasher(cost: 10))
             do {
-                try await store.createStudy(study, now: Date())
+                try await StudyAdministration(store: store, actor: .operator, now: Date()).create(study)
             } catch StoreConflict.studyExists {
                 throw ValidationError("Study '\(id)' exists; change it with 'study update \(id)'.")
             }
@@ -151,9 +151,10 @@ struct StudyCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try await database.openStore()
-            guard var study = try await store.study(id: id) else { throw ValidationError("No study '\(id)'; see 'study list'.") }
+            guard let before = try await store.study(id: id) else { throw ValidationError("No study '\(id)'; see 'study list'.") }
+            var study = before
             try await fields.apply(to: &study, hasher: PasswordHasher(cost: 10))
-            try await store.updateStudy(study, now: Date())
+            try await StudyAdministration(store: store, actor: .operator, now: Date()).update(study, from: before)
             print("Updated study \(id).")
         }
     }
@@ -203,9 +204,10 @@ struct StudyCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try await database.openStore()
-            guard var study = try await store.study(id: id) else { throw ValidationError("No study '\(id)'; see 'study list'.") }
+            guard let before = try await store.study(id: id) else { throw ValidationError("No study '\(id)'; see 'study list'.") }
+            var study = before
             study.modules = try Fields.modules(enable)
-            try await store.updateStudy(study, now: Date())
+            try await StudyAdministration(store: store, actor: .operator, now: Date()).update(study, from: before)
             print("Study \(id) enables: \(study.modules.map(\.rawValue).joined(separator: ", ")).")
         }
     }

@@ -2,12 +2,37 @@ import Foundation
 import Synchronization
 import UNITIProtocol
 
+/// Which sheets an export takes (the console's filters): one questionnaire, and sheets started
+/// from `from` and before `to`; all when nothing is set.
+struct ExportFilter: Sendable {
+    var questionnaire: String?
+    var from: Date?
+    var to: Date?
+
+    func admits(_ exported: ExportedSheet) -> Bool {
+        let started = exported.sheet.startedAt.date
+        return (questionnaire.map { $0 == exported.sheet.questionnaireID } ?? true)
+            && (from.map { started >= $0 } ?? true) && (to.map { started < $0 } ?? true)
+    }
+
+    /// The filters as the audit trail records them.
+    var described: [String: String] {
+        var result: [String: String] = [:]
+        if let questionnaire { result["questionnaire"] = questionnaire }
+        if let from { result["from"] = Timestamps.format(from) }
+        if let to { result["to"] = Timestamps.format(to) }
+        return result
+    }
+}
+
 /// The rows of a study export as CSV (RFC 4180 quoting), JSON or JSON lines, and its sheets as
 /// FHIR NDJSON, written as the store hands them over. CSV columns added later go at the end, so
 /// that a script reading the older columns by position keeps working.
 public enum StudyExport {
-    /// Streams a study's rows into `file` in `format` (csv, json or jsonl); returns the row count.
-    static func rows(of study: String, from store: ServerStore, format: ExportCommand.Format, to file: ExportFile) async throws -> Int {
+    /// Streams a study's rows (of the sheets `filter` admits) into `file` in `format` (csv, json or
+    /// jsonl); returns the row count.
+    static func rows(of study: String, from store: ServerStore, format: ExportCommand.Format, to file: ExportFile,
+                     filter: ExportFilter = ExportFilter()) async throws -> Int {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let count = Mutex(0)
@@ -17,6 +42,7 @@ public enum StudyExport {
         default: break
         }
         try await store.exportSheets(studyId: study) { exported in
+            guard filter.admits(exported) else { return }
             for row in exported.rows {
                 let index = count.withLock { count in
                     defer { count += 1 }

@@ -7,11 +7,11 @@ import UNITIResources
 /// Builds the study server as a value: the router with every route, ready to run on a socket
 /// (`serve`) or to drive in-process in tests.
 public enum ServerApplication {
-    /// The router with all routes of API version 1, and the participant portal at `/` unless
-    /// `portal` is false (`serve --no-portal`). With `requestLog`, every request gets its log line
-    /// and request id (``RequestLogMiddleware``); with `metrics`, it is counted and timed by route
-    /// (Hummingbird's `MetricsMiddleware`, read by ``ServerMetrics``). Tests that drive the router
-    /// in-process leave both out.
+    /// The router with all routes of API version 1, and the participant portal at `/` and the
+    /// staff console at `/console` unless `portal` is false (`serve --no-portal`). With
+    /// `requestLog`, every request gets its log line and request id (``RequestLogMiddleware``);
+    /// with `metrics`, it is counted and timed by route (Hummingbird's `MetricsMiddleware`, read
+    /// by ``ServerMetrics``). Tests that drive the router in-process leave both out.
     public static func router(environment: ServerEnvironment, portal: Bool = true, requestLog: Logger? = nil,
                               metrics: Bool = false) -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self)
@@ -49,6 +49,8 @@ public enum ServerApplication {
             part.registerAPI(on: authenticated, environment: environment)
         }
         portalRoutes?.register(on: router.group())
+        // The staff console at /console, on the portal's foundations (with the portal only).
+        if portal { ConsoleRoutes(environment: environment).register(on: router) }
         return router
     }
 

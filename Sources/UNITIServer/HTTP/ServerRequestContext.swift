@@ -21,6 +21,10 @@ public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext,
     /// The portal's visitor (language, session, CSRF token), on the portal's pages
     /// (``PortalSessionMiddleware``); nil elsewhere.
     var portalVisit: PortalVisit?
+    /// The staff console's visitor (``ConsoleVisitMiddleware``) and, below
+    /// `/console/studies/{id}`, the study with the member's role there (``ConsoleStudyAccess``).
+    var consoleVisit: ConsoleVisit?
+    var consoleStudy: ConsoleStudy?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

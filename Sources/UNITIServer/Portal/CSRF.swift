@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Hummingbird
 import Synchronization
 
 /// The CSRF key of every server process on one store: read from (or, the first time, made and
@@ -23,6 +24,24 @@ final class CSRFKeys: Sendable {
         let csrf = CSRF(key: SymmetricKey(data: bytes))
         loaded.withLock { $0 = csrf }
         return csrf
+    }
+}
+
+extension CSRFKeys {
+    /// The posted form's check, for the portal's forms (``PortalCSRFCheck``) and the console's
+    /// (``ConsoleCSRFCheck``), which differ only in the session, the visitor cookie and the page
+    /// that refuses: returns the request with its form collected (the handler then reads the same
+    /// fields from memory), or throws `refusal` when the CSRF field is not the session's token
+    /// (with a session) or the signed visitor cookie's value (without).
+    func checkedForm(_ request: Request, sessionHash: String?, visitorCookie: String, refusal: some Error) async throws -> Request {
+        var request = request
+        let form = try await PortalForm.read(&request)
+        guard try await csrf().accepts(submitted: form.fields[CSRF.fieldName], sessionHash: sessionHash,
+                                       visitorCookie: request.cookies[visitorCookie]?.value) else {
+            SecurityEvent.csrfRefused.record()
+            throw refusal
+        }
+        return request
     }
 }
 

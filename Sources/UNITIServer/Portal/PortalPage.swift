@@ -65,7 +65,7 @@ struct PortalLayout: Sendable {
 /// What a template is rendered with: the layout's values and the page's. `layout.mustache` opens
 /// `{{#shared}}{{#page}}`, so a name is looked up in the page first, then in the shared values
 /// (a page never names a field as the layout does).
-struct PortalDocument<Page: PortalPage>: Sendable {
-    var shared: PortalLayout
+struct PortalDocument<Page: PortalPage, Layout: Sendable>: Sendable {
+    var shared: Layout
     var page: Page
 }

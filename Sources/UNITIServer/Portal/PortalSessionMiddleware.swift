@@ -46,16 +46,9 @@ struct PortalCSRFCheck: RouterMiddleware {
     func handle(_ request: Request, context: ServerRequestContext,
                 next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {
         guard request.method != .get, request.method != .head else { return try await next(request, context) }
-        var request = request
-        // Collected here once; the handler reads the same fields from memory.
-        let form = try await PortalForm.read(&request)
-        let visit = try context.visit
-        guard try await keys.csrf().accepts(submitted: form.fields[CSRF.fieldName], sessionHash: visit.session?.storedHash,
-                                            visitorCookie: request.cookies[CSRF.visitorCookie]?.value) else {
-            SecurityEvent.csrfRefused.record()
-            throw PortalRefusal(status: .forbidden, messageKey: "portal.error.csrf")
-        }
-        return try await next(request, context)
+        return try await next(try await keys.checkedForm(request, sessionHash: try context.visit.session?.storedHash,
+                                                         visitorCookie: CSRF.visitorCookie,
+                                                         refusal: PortalRefusal(status: .forbidden, messageKey: "portal.error.csrf")), context)
     }
 }
 

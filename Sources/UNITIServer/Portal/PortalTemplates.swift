@@ -48,8 +48,9 @@ struct PortalTemplates: Sendable {
         script = try folder.required("portal.js")
     }
 
-    /// The page in its layout; throws when there is no template of the page's name.
-    func render<Page: PortalPage>(_ page: Page, _ layout: PortalLayout) throws -> String {
+    /// The page in its layout (the portal's ``PortalLayout``, the console's ``ConsoleLayout``);
+    /// throws when there is no template of the page's name.
+    func render<Page: PortalPage, Layout: Sendable>(_ page: Page, _ layout: Layout) throws -> String {
         guard let html = library.render(PortalDocument(shared: layout, page: page), withTemplate: page.template) else {
             throw PortalTemplateError("no portal template named \(page.template)")
         }

@@ -33,18 +33,26 @@ package enum PortalText {
         tables[language] ?? tables["en"] ?? [:]
     }
 
-    private static let tables: [String: [String: String]] = {
+    /// The staff console's `t`: the `console.` keys, as ``templateTable(_:)`` has the portal's.
+    package static func consoleTable(_ language: String) -> [String: String] {
+        consoleTables[language] ?? consoleTables["en"] ?? [:]
+    }
+
+    private static let tables = makeTables(prefix: "portal.")
+    private static let consoleTables = makeTables(prefix: "console.")
+
+    private static func makeTables(prefix: String) -> [String: [String: String]] {
         var tables: [String: [String: String]] = [:]
         for language in languages {
             var table: [String: String] = [:]
-            for key in StringTables.table(for: "en").keys where key.hasPrefix("portal.") {
-                let name = key.dropFirst("portal.".count).replacingOccurrences(of: ".", with: "_")
+            for key in StringTables.table(for: "en").keys where key.hasPrefix(prefix) {
+                let name = key.dropFirst(prefix.count).replacingOccurrences(of: ".", with: "_")
                 table[name] = text(key, language)
             }
             tables[language] = table
         }
         return tables
-    }()
+    }
 
     /// The chosen language from the cookie, else from `Accept-Language` (by weight), else English.
     package static func language(cookie: String?, acceptLanguage: String?) -> String {

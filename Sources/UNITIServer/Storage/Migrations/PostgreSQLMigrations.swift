@@ -24,6 +24,7 @@ enum PostgreSQLMigrations {
         ("pg10-comparison-in-proportion", comparisonInProportionV10),
         ("pg11-consent-versions", consentVersionsV11),
         ("pg12-prompt-events", PromptSchema.pg12),
+        ("pg13-staff-console", StaffSchema.pg13),
     ]
 
     /// The lock key that serialises migrations across processes.

@@ -38,6 +38,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("v13-comparison-in-proportion", migrate: ComparisonSumSchema.v13)
         migrator.registerMigration("v14-consent-versions", migrate: ConsentSchema.v14)
         migrator.registerMigration("v15-prompt-events") { db in try db.execute(sql: PromptSchema.v15) }
+        migrator.registerMigration("v16-staff-console") { db in try db.execute(sql: StaffSchema.v16) }
         for (identifier, step) in modules.migrations {
             migrator.registerMigration(identifier) { db in try db.execute(sql: step.sqlite) }
         }

@@ -120,6 +120,13 @@ extension ServerStore {
             """).map(Self.document)
     }
 
+    /// Every version of every questionnaire of a study, by id and version (the export's codebook).
+    func questionnaires(studyId: String) async throws -> [QuestionnaireDocument] {
+        try await database.rows("""
+            SELECT id, version, study_id, definition FROM questionnaires WHERE study_id = \(studyId) ORDER BY id, version
+            """).map(Self.document)
+    }
+
     /// How a questionnaire is offered; nil for an id never imported.
     func questionnaireLink(id: String) async throws -> QuestionnaireLink? {
         try await database.row("\(QuestionnaireLinks.select) WHERE questionnaire_id = \(id)").map(QuestionnaireLinks.link)

@@ -1,0 +1,226 @@
+import Foundation
+
+/// The values of `console_layout.mustache` every console page shares: the language's `console.`
+/// strings, the CSRF token, who is signed in, the study the page belongs to (its tabs, by role)
+/// and the flash lines.
+struct ConsoleLayout: Sendable {
+    var t: [String: String]
+    var language: String
+    var csrf: String
+    var staff: Staff?
+    var study: StudyTabs?
+    var notice: String?
+    var error: String?
+
+    struct Staff: Sendable {
+        var name: String
+        var admin: Bool
+    }
+
+    /// The study's tabs: every role sees the overview, participants and data; editors the
+    /// settings and questionnaires; owners the team and the audit trail.
+    struct StudyTabs: Sendable {
+        var id: String
+        var title: String
+        var role: String
+        var editor: Bool
+        var owner: Bool
+    }
+
+    init(_ visit: ConsoleVisit, study: ConsoleStudy?, notice: String?, error: String?) {
+        t = PortalText.consoleTable(visit.language)
+        language = visit.language
+        csrf = visit.base.csrfToken
+        staff = visit.staff.map { Staff(name: $0.member.name, admin: $0.member.admin) }
+        self.study = study.map {
+            StudyTabs(id: $0.study.id, title: $0.study.title.text(in: visit.language), role: PortalText.text("console.role.\($0.role.rawValue)", visit.language),
+                      editor: $0.role >= .editor, owner: $0.role >= .owner)
+        }
+        self.notice = notice
+        self.error = error
+    }
+}
+
+struct ConsoleSignInPage: PortalPage {
+    var template: String { "console_signin" }
+    var email = ""
+}
+
+struct ConsoleEnrolCodePage: PortalPage {
+    var template: String { "console_enrol_code" }
+}
+
+/// The enrolment form: the secret as text (in groups of four) and as a QR code, drawn inline.
+struct ConsoleEnrolPage: PortalPage {
+    var template: String { "console_enrol" }
+    var code: String
+    var name: String
+    var email: String
+    var secret: String
+    var secretGroups: String
+    var qrPath: String
+    var qrSize: Int
+}
+
+struct ConsoleRecoveryCodesPage: PortalPage {
+    var template: String { "console_recovery" }
+    var codes: [String]
+}
+
+struct ConsolePasswordPage: PortalPage {
+    var template: String { "console_password" }
+}
+
+struct ConsoleErrorPage: PortalPage {
+    var template: String { "console_error" }
+}
+
+struct ConsoleStudiesPage: PortalPage {
+    var template: String { "console_studies" }
+    var studies: [Row]
+    var admin: Bool
+
+    struct Row: Sendable {
+        var id: String
+        var title: String
+        var role: String
+    }
+}
+
+struct ConsoleOverviewPage: PortalPage {
+    var template: String { "console_overview" }
+    var members: Int
+    var pending: Int
+    var sheets: Int
+    var chart: DayChart
+}
+
+/// Sheets per day as bars in an SVG the server draws (the shared chart code is the client's,
+/// which the server does not import): one bar per day of the last ``days``, scaled to the
+/// busiest day.
+struct DayChart: Sendable {
+    static let days = 30
+    static let barWidth = 20
+    static let height = 100
+    var bars: [Bar]
+    /// Stored, not computed: the templates read values by reflection, which sees stored ones only.
+    var width = Self.days * Self.barWidth
+    var viewHeight = Self.height + 20
+    var first: String
+    var last: String
+    var maximum: Int
+
+    struct Bar: Sendable {
+        var x: Int
+        var y: Int
+        var width: Int
+        var height: Int
+        var day: String
+        var count: Int
+    }
+
+    /// The chart of the `days` UTC days up to `today`'s, from counts by day number.
+    init(counts: [(day: Int, sheets: Int)], today: Date) {
+        let last = Int((today.timeIntervalSince1970 / 86_400).rounded(.down))
+        let byDay = Dictionary(counts.map { ($0.day, $0.sheets) }, uniquingKeysWith: +)
+        let range = (last - Self.days + 1)...last
+        let maximum = max(range.map { byDay[$0] ?? 0 }.max() ?? 0, 1)
+        self.maximum = maximum
+        func label(_ day: Int) -> String { String(Timestamps.format(Date(timeIntervalSince1970: Double(day) * 86_400)).prefix(10)) }
+        bars = range.enumerated().compactMap { index, day in
+            let count = byDay[day] ?? 0
+            guard count > 0 else { return nil }
+            let height = max(1, count * Self.height / maximum)
+            return Bar(x: index * Self.barWidth + 2, y: Self.height - height, width: Self.barWidth - 4, height: height,
+                       day: label(day), count: count)
+        }
+        first = label(range.lowerBound)
+        self.last = label(last)
+    }
+}
+
+struct ConsoleParticipantsPage: PortalPage {
+    var template: String { "console_participants" }
+    var members: [Member]
+    var requests: [Request]
+    var canDecide: Bool
+
+    struct Member: Sendable {
+        var pseudonym: String
+        var joined: String
+        var lastSheet: String
+        var consent: String
+        var sheets: Int
+        var rate: String
+        var flags: String
+    }
+
+    struct Request: Sendable {
+        var pseudonym: String
+        var requested: String
+    }
+}
+
+struct ConsoleTeamPage: PortalPage {
+    var template: String { "console_team" }
+    var members: [Member]
+
+    struct Member: Sendable {
+        var name: String
+        var email: String
+        var role: String
+    }
+}
+
+struct ConsoleAuditPage: PortalPage {
+    var template: String { "console_audit" }
+    var lines: [Line]
+
+    struct Line: Sendable {
+        var at: String
+        var who: String
+        var action: String
+        var detail: String
+    }
+}
+
+struct ConsoleDataPage: PortalPage {
+    var template: String { "console_data" }
+    var questionnaires: [String]
+    var canExport: Bool
+}
+
+struct ConsoleQuestionnairesPage: PortalPage {
+    var template: String { "console_questionnaires" }
+    var questionnaires: [Row]
+    var definition: String = ""
+    var problems: [String] = []
+
+    struct Row: Sendable {
+        var id: String
+        var version: Int
+        var title: String
+        var active: Bool
+    }
+}
+
+struct ConsoleSettingsPage: PortalPage {
+    var template: String { "console_settings" }
+    var titleEn: String
+    var titleDe: String
+    var descriptionEn: String
+    var descriptionDe: String
+    var accesses: [Choice]
+    var running: Bool
+    var mayLeave: Bool
+    var rewards: Bool
+    var starts: String
+    var ends: String
+    var modules: [Choice]
+
+    struct Choice: Sendable {
+        var value: String
+        var label: String
+        var chosen: Bool
+    }
+}

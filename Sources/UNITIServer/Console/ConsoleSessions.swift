@@ -1,0 +1,182 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// A signed-in staff member: the member, the `staff_sessions` row and its stored hash (what the
+/// console's CSRF token is derived from).
+struct StaffSession: Sendable {
+    var member: StaffMember
+    var id: Int64
+    var storedHash: String
+}
+
+/// Console sign-ins, apart from the portal's in every way a browser can tell: their own table
+/// (`staff_sessions`), their own cookie (`uniti_staff`, `Path=/console`, `SameSite=Strict`,
+/// HttpOnly), their own hash prefix. A session ends at sign-out, at a password change and after
+/// ``idle`` without a page (30 minutes; the store ends it for good then, so moving a clock back
+/// does not revive it).
+struct StaffSessions: Sendable {
+    static let cookieName = "uniti_staff"
+    static let path = "/console"
+    let environment: ServerEnvironment
+    let idle: TimeInterval
+
+    static func storedHash(of secret: String) -> String {
+        SecretTokens.hash("staff-session:" + secret)
+    }
+
+    /// Starts a session; returns the secret for the cookie (never stored).
+    func start(staffId: Int64) async throws -> String {
+        let secret = SecretTokens.generate()
+        _ = try await environment.store.createStaffSession(staffId: staffId, tokenHash: Self.storedHash(of: secret),
+                                                           now: environment.clock.now())
+        return secret
+    }
+
+    /// The live session the request's cookie names, its idle time restarted.
+    func current(_ request: Request) async throws -> StaffSession? {
+        guard let secret = request.cookies[Self.cookieName]?.value, !secret.isEmpty, secret.count <= 256 else { return nil }
+        let hash = Self.storedHash(of: secret)
+        guard let found = try await environment.store.staffSession(tokenHash: hash, idle: idle, now: environment.clock.now()),
+              found.member.enrolled else { return nil }
+        return StaffSession(member: found.member, id: found.sessionId, storedHash: hash)
+    }
+
+    func end(_ session: StaffSession) async throws {
+        try await environment.store.endStaffSession(id: session.id, now: environment.clock.now())
+    }
+
+    /// The session cookie: for the console's paths only, never sent with a request another site
+    /// starts (Strict), unreadable by script, Secure over TLS. No Max-Age: the server decides.
+    func cookie(secret: String, secure: Bool) -> Cookie {
+        Cookie(name: Self.cookieName, value: secret, path: Self.path, secure: secure, httpOnly: true, sameSite: .strict)
+    }
+
+    func expiredCookie(secure: Bool) -> Cookie {
+        Cookie(name: Self.cookieName, value: "", maxAge: 0, path: Self.path, secure: secure, httpOnly: true, sameSite: .strict)
+    }
+}
+
+/// What one console request knows of its visitor: the portal's visit values (language, CSRF
+/// token, TLS, cookies to set; its participant session always nil) and the staff session.
+struct ConsoleVisit: Sendable {
+    var base: PortalVisit
+    var staff: StaffSession?
+    var language: String { base.language }
+}
+
+/// The study a `/console/studies/{id}` route works on and the member's role there.
+struct ConsoleStudy: Sendable {
+    var study: StudyRecord
+    var role: StudyRole
+}
+
+/// Resolves the staff cookie once per console request and puts the visit on the context.
+struct ConsoleVisitMiddleware: RouterMiddleware {
+    static let visitorCookie = "uniti_console_csrf"
+    let routes: ConsoleRoutes
+
+    func handle(_ request: Request, context: ServerRequestContext,
+                next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {
+        var context = context
+        let secure = PortalRoutes.isSecure(request)
+        let staff = try await routes.sessions.current(request)
+        let csrf = try await routes.csrfKeys.csrf()
+        var base = PortalVisit(language: PortalRoutes.language(request), session: nil, csrfToken: "", secure: secure,
+                               path: request.uri.path)
+        if let staff {
+            base.csrfToken = csrf.token(sessionHash: staff.storedHash)
+        } else if let existing = request.cookies[Self.visitorCookie]?.value, csrf.isSigned(visitorToken: existing) {
+            base.csrfToken = existing
+        } else {
+            base.csrfToken = csrf.newVisitorToken()
+            base.cookies.append(Cookie(name: Self.visitorCookie, value: base.csrfToken, path: StaffSessions.path, secure: secure,
+                                       httpOnly: true, sameSite: .strict))
+        }
+        context.consoleVisit = ConsoleVisit(base: base, staff: staff)
+        return try await next(request, context)
+    }
+}
+
+/// Every console form carries the CSRF field: checked before the handler for every method that
+/// may change something (the staff session's token, or the signed double-submit cookie before
+/// sign-in), as ``PortalCSRFCheck`` does for the portal.
+struct ConsoleCSRFCheck: RouterMiddleware {
+    let keys: CSRFKeys
+
+    func handle(_ request: Request, context: ServerRequestContext,
+                next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {
+        guard request.method != .get, request.method != .head else { return try await next(request, context) }
+        return try await next(try await keys.checkedForm(request, sessionHash: try context.console.staff?.storedHash,
+                                                         visitorCookie: ConsoleVisitMiddleware.visitorCookie,
+                                                         refusal: ConsoleRefusal(.forbidden, "console.error.csrf")), context)
+    }
+}
+
+/// The gate of every page behind sign-in: without a staff session, the sign-in page.
+struct RequireStaffSignIn: RouterMiddleware {
+    func handle(_ request: Request, context: ServerRequestContext,
+                next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {
+        guard context.consoleVisit?.staff != nil else { return ConsoleRoutes.toSignIn }
+        return try await next(request, context)
+    }
+}
+
+/// The gate of every `/console/studies/{id}/…` route: the member's role in that study (an
+/// administrator is owner of every study) must be at least `minimum`. A study they have no role
+/// in, or that does not exist, is 404 with the same page, so a URL tells nothing about a study
+/// of another team; a role too low for the route is 403.
+struct ConsoleStudyAccess: RouterMiddleware {
+    let store: ServerStore
+    let minimum: StudyRole
+
+    func handle(_ request: Request, context: ServerRequestContext,
+                next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {
+        let member = try context.staff.member
+        guard let studyId = context.parameters.get("study"), StudyRules.isValidId(studyId),
+              let study = try await store.study(id: studyId) else { throw ConsoleRefusal(.notFound, "console.error.notFound") }
+        var role = try await store.studyRole(staffId: member.id, studyId: studyId)
+        if member.admin { role = .owner }
+        guard let role else { throw ConsoleRefusal(.notFound, "console.error.notFound") }
+        guard role >= minimum else { throw ConsoleRefusal(.forbidden, "console.error.role") }
+        var context = context
+        context.consoleStudy = ConsoleStudy(study: study, role: role)
+        return try await next(request, context)
+    }
+}
+
+/// A request the console refuses with a page (a forged form, a study out of reach, a role too low).
+struct ConsoleRefusal: Error {
+    var status: HTTPResponse.Status
+    var messageKey: String
+
+    init(_ status: HTTPResponse.Status, _ messageKey: String) {
+        self.status = status
+        self.messageKey = messageKey
+    }
+}
+
+extension ServerRequestContext {
+    var console: ConsoleVisit {
+        get throws {
+            guard let consoleVisit else { throw ConsoleRefusal(.internalServerError, "console.error.internal") }
+            return consoleVisit
+        }
+    }
+
+    /// The signed-in member (``RequireStaffSignIn`` made sure there is one).
+    var staff: StaffSession {
+        get throws {
+            guard let staff = consoleVisit?.staff else { throw ConsoleRefusal(.unauthorized, "console.error.signIn") }
+            return staff
+        }
+    }
+
+    /// The study of a study route (``ConsoleStudyAccess``).
+    var study: ConsoleStudy {
+        get throws {
+            guard let consoleStudy else { throw ConsoleRefusal(.notFound, "console.error.notFound") }
+            return consoleStudy
+        }
+    }
+}

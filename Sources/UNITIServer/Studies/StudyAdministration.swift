@@ -1,0 +1,98 @@
+import Foundation
+import UNITIProtocol
+
+/// What a study team changes, one place for the console (``ConsoleRoutes``) and the
+/// `uniti-server` subcommands (as ``AuditActor/operator``): each change goes to the store and
+/// leaves its line in the audit trail (``ServerStore/appendAudit(_:studyId:action:detail:now:)``),
+/// so nothing changes a study's set-up or data unrecorded, whichever door it came through.
+///
+/// Topics: studies; questionnaires; join requests; the team; exports.
+struct StudyAdministration: Sendable {
+    let store: ServerStore
+    let actor: AuditActor
+    let now: Date
+
+    // MARK: Studies
+
+    /// Creates a study; throws ``StoreConflict/studyExists``.
+    func create(_ study: StudyRecord) async throws {
+        try await store.createStudy(study, now: now)
+        try await audit(study.id, "study.create", ["fields": .array(Self.fieldNames.map { .string($0) })])
+    }
+
+    /// Stores the changed study; the line names the fields that changed (never a password).
+    func update(_ study: StudyRecord, from before: StudyRecord) async throws {
+        let changed = Self.changedFields(before, study)
+        guard !changed.isEmpty else { return }
+        try await store.updateStudy(study, now: now)
+        try await audit(study.id, "study.update", ["changed": .array(changed.map { .string($0) })])
+    }
+
+    static let fieldNames = ["title", "description", "consent", "access", "password", "participantsMayLeave", "running",
+                             "starts", "ends", "modules", "schedules", "rewards"]
+
+    /// The names of the fields (``fieldNames``) that differ.
+    static func changedFields(_ a: StudyRecord, _ b: StudyRecord) -> [String] {
+        let differs: [Bool] = [a.title != b.title, a.description != b.description, a.consent != b.consent, a.access != b.access,
+                               a.passwordHash != b.passwordHash, a.participantsMayLeave != b.participantsMayLeave,
+                               a.running != b.running, a.startsAt != b.startsAt, a.endsAt != b.endsAt, a.modules != b.modules,
+                               a.schedules != b.schedules, a.rewards != b.rewards]
+        return zip(fieldNames, differs).filter(\.1).map(\.0)
+    }
+
+    // MARK: Questionnaires
+
+    /// Stores a questionnaire version (validated by the caller through ``QuestionnaireImport``).
+    func addQuestionnaire(_ document: QuestionnaireDocument, module: ModuleID?) async throws -> QuestionnaireImportResult {
+        let result = try await store.addQuestionnaire(document, module: module, now: now)
+        if result.versionAdded {
+            try await audit(document.studyId, "questionnaire.add", ["questionnaire": .string(document.id),
+                                                                      "version": .number(Double(document.version)),
+                                                                      "module": .string(result.module.rawValue)])
+        }
+        return result
+    }
+
+    /// Activates or deactivates; nil when the study has no such questionnaire.
+    func setQuestionnaireActive(id: String, studyId: String, active: Bool) async throws -> (before: Date?, after: Date?)? {
+        guard let before = try await store.questionnaireLink(id: id), before.studyId == studyId,
+              let after = try await store.setQuestionnaireActive(id: id, studyId: studyId, active: active, now: now) else { return nil }
+        if (before.deactivatedAt == nil) != (after.deactivatedAt == nil) {
+            try await audit(studyId, active ? "questionnaire.activate" : "questionnaire.deactivate", ["questionnaire": .string(id)])
+        }
+        return (before.deactivatedAt, after.deactivatedAt)
+    }
+
+    // MARK: Join requests
+
+    /// Approves (`member`) or denies a request; false when the person has none to decide. The
+    /// line names the person by pseudonym only, as everything staff see.
+    func decideJoinRequest(studyId: String, userId: Int64, status: MembershipStatus) async throws -> Bool {
+        let current = try await store.membership(studyId: studyId, userId: userId)
+        guard current == .pending || current == .denied || (current == .member && status == .denied) else { return false }
+        try await store.setMembership(studyId: studyId, userId: userId, status: status, now: now)
+        let pseudonym = try await store.user(id: userId)?.pseudonym ?? "?"
+        try await audit(studyId, status == .member ? "joinRequest.approve" : "joinRequest.deny", ["participant": .string(pseudonym)])
+        return true
+    }
+
+    // MARK: The team
+
+    /// Gives a staff member a role in the study (replacing one they had).
+    func setRole(_ role: StudyRole, of member: StaffMember, in studyId: String) async throws {
+        try await store.setStudyRole(staffId: member.id, studyId: studyId, role: role)
+        try await audit(studyId, "team.set", ["staff": .number(Double(member.id)), "email": .string(member.email), "role": .string(role.rawValue)])
+    }
+
+    // MARK: Exports
+
+    /// Records a finished export: its format, filters and how many rows (or resources) it had.
+    func recordExport(studyId: String, format: String, filters: [String: String], rows: Int) async throws {
+        try await audit(studyId, "export", ["format": .string(format), "filters": .object(filters.mapValues { .string($0) }),
+                                            "rows": .number(Double(rows))])
+    }
+
+    private func audit(_ studyId: String, _ action: String, _ detail: [String: JSONValue]) async throws {
+        try await store.appendAudit(actor, studyId: studyId, action: action, detail: .object(detail), now: now)
+    }
+}

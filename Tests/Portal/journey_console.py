@@ -1,0 +1,202 @@
+"""The staff console journey (issue 31), in headless Chromium against a real uniti-server:
+
+an administrator enrols (password, TOTP from the QR code's secret, recovery codes) and creates a
+study with an owner; the owner enrols with codes from pyotp, enables modules, uploads a
+questionnaire with an error (listed by path), fixes it, deactivates and activates it, and adds a
+viewer; a participant joins and sends a sheet through the API (as an app does); the owner sees
+the member, exports the CSV with its codebook and reads both back; the viewer is refused the
+export; the owner of another study reaches nothing of this one by URL (every study page tried);
+the audit trail holds each step.
+
+Run by ConsoleBrowserTests, which adds the staff (`uniti-server staff add`) and the other study
+first. Arguments: BASE SPOOL. With CONSOLE_SCREENSHOTS=DIR it also saves the pages it passes, at
+tablet (820 px) and laptop (1280 px) width, for Documentation/console.
+"""
+import csv
+import io
+import json
+import os
+import time
+import urllib.request
+import uuid
+
+import pyotp
+
+from portal_kit import *
+
+STUDY = "journey"
+SHOTS = os.environ.get("CONSOLE_SCREENSHOTS")
+BROKEN = {
+    "id": "journey-daily", "version": 1, "title": {"en": "Daily <b>check</b>"}, "kind": "oneTime",
+    "items": [{"type": "slider", "label": "loudness", "required": True, "text": {"en": "How loud?"},
+               "min": 100, "max": 0, "step": 1}],
+}
+
+
+def shoot(driver, name):
+    """Saves the page at tablet and laptop width, whole, when CONSOLE_SCREENSHOTS names a folder."""
+    if not SHOTS:
+        return
+    for width, suffix in ((820, "tablet"), (1280, "laptop")):
+        driver.set_window_size(width, 900)
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.set_window_size(width, max(600, min(int(height) + 40, 6000)))
+        driver.save_screenshot(os.path.join(SHOTS, f"{name}-{suffix}.png"))
+    driver.set_window_size(412, 915)
+
+
+def enrol(driver, email):
+    """Follows the mailed link: password, the secret typed into pyotp, the app's code; returns the
+    TOTP and the recovery codes shown once."""
+    driver.delete_all_cookies()
+    driver.get(f"{BASE}/console/enrol?code={mailed_code(email)}")
+    check(driver.find_elements(By.CSS_SELECTOR, "svg.qr path"), "no QR code on the enrolment page")
+    secret = driver.find_element(By.ID, "secret").text.replace(" ", "")
+    if email.startswith("ada"):
+        shoot(driver, "enrol")
+    totp = pyotp.TOTP(secret)
+    fill(driver, password=PASSWORD, passwordRepeat=PASSWORD, totp=totp.now())
+    codes = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "#recovery-codes code")]
+    check(len(codes) == 10, f"{email}: no recovery codes after enrolment: {text(driver)}")
+    if email.startswith("ada"):
+        shoot(driver, "recovery-codes")
+    return totp, codes
+
+
+def sign_in(driver, email, code):
+    driver.delete_all_cookies()
+    driver.get(BASE + "/console/signin")
+    fill(driver, email=email, password=PASSWORD, code=code)
+    check(driver.current_url == BASE + "/console", f"{email} was not signed in: {text(driver)}")
+
+
+def download(driver, path):
+    """A file the console serves, fetched with the browser's staff cookie: (status, text)."""
+    cookie = "; ".join(f"{c['name']}={c['value']}" for c in driver.get_cookies())
+    request = urllib.request.Request(BASE + path, headers={"Cookie": cookie})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.read().decode("utf-8")
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode("utf-8")
+
+
+def api(method, path, body=None, token=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(BASE + path, data=data, headers=headers, method=method)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read() or b"{}")
+
+
+driver = browser()
+try:
+    # The administrator enrols and creates the study with its owner.
+    _, ada_codes = enrol(driver, "ada@team.example.org")
+    sign_in(driver, "ada@team.example.org", ada_codes[0])
+    fill_form = {"id": STUDY, "title": "Journey study", "owner": "olga@team.example.org"}
+    for name, value in fill_form.items():
+        driver.find_element(By.NAME, name).send_keys(value)
+    click_and_wait(driver, driver.find_element(By.ID, "create-study"))
+    check(driver.current_url == f"{BASE}/console/studies/{STUDY}", f"the study was not created: {text(driver)}")
+    driver.get(BASE + "/console")
+    shoot(driver, "studies")
+    print("admin journey")
+
+    # The owner enrols with pyotp's codes and signs in with the next one.
+    olga_totp, olga_codes = enrol(driver, "olga@team.example.org")
+    sign_in(driver, "olga@team.example.org", olga_totp.at(time.time() + 30))
+    driver.get(f"{BASE}/console/studies/{STUDY}/settings")
+    for module in ("tyt", "tys"):
+        box = driver.find_element(By.ID, f"module-{module}")
+        if not box.is_selected():
+            box.click()
+    if not driver.find_element(By.ID, "running").is_selected():
+        driver.find_element(By.ID, "running").click()
+    click_and_wait(driver, driver.find_element(By.ID, "save"))
+    check("saved" in driver.current_url, f"the settings were not saved: {text(driver)}")
+    shoot(driver, "settings")
+
+    # A questionnaire with an error: listed by path, nothing stored; then fixed.
+    driver.get(f"{BASE}/console/studies/{STUDY}/questionnaires")
+    driver.find_element(By.ID, "definition").send_keys(json.dumps(BROKEN))
+    click_and_wait(driver, driver.find_element(By.ID, "upload"))
+    check("items[0].max: must be greater than min" in text(driver), f"the problem is not listed by path: {text(driver)}")
+    shoot(driver, "questionnaire-problems")
+    fixed = dict(BROKEN, items=[dict(BROKEN["items"][0], min=0, max=100)])
+    area = driver.find_element(By.ID, "definition")
+    area.clear()
+    area.send_keys(json.dumps(fixed))
+    click_and_wait(driver, driver.find_element(By.ID, "upload"))
+    check("Daily <b>check</b>" in text(driver), f"the title with markup is not shown as text: {text(driver)}")
+    driver.get(f"{BASE}/console/studies/{STUDY}/questionnaires/journey-daily/preview")
+    check("How loud?" in text(driver) and "Daily <b>check</b>" in text(driver), f"the preview: {text(driver)}")
+    shoot(driver, "questionnaire-preview")
+    driver.get(f"{BASE}/console/studies/{STUDY}/questionnaires")
+    click_and_wait(driver, driver.find_element(By.ID, "deactivate-journey-daily"))
+    click_and_wait(driver, driver.find_element(By.ID, "activate-journey-daily"))
+    driver.get(f"{BASE}/console/studies/{STUDY}/team")
+    driver.find_element(By.ID, "email").send_keys("vic@team.example.org")
+    click_and_wait(driver, driver.find_element(By.ID, "add-member"))
+    print("owner set-up journey")
+
+    # A participant joins and sends a sheet, as an app does.
+    api("POST", "/api/v1/account/register", {"username": "pat", "email": "pat@example.org", "password": PASSWORD})
+    api("POST", "/api/v1/account/activate", {"token": mailed_code("pat@example.org")})
+    token = api("POST", "/api/v1/account/login", {"login": "pat", "password": PASSWORD})["accessToken"]
+    api("POST", f"/api/v1/studies/{STUDY}/join", {}, token)
+    started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    api("POST", "/api/v1/sheets", {"sheets": [{
+        "id": str(uuid.uuid4()), "questionnaireID": "journey-daily", "questionnaireVersion": 1, "isPartial": False,
+        "answers": {"loudness": {"value": 42, "answeredAt": started}}, "startedAt": started, "endedAt": started,
+        "clientVersion": "journey 1"}]}, token)
+
+    # The owner sees the member and exports the CSV with its codebook.
+    driver.get(f"{BASE}/console/studies/{STUDY}/participants")
+    shoot(driver, "participants")
+    check("pat@example.org" not in text(driver) and "pat" not in text(driver).split(), "an address or name on the page")
+    driver.get(f"{BASE}/console/studies/{STUDY}")
+    check(driver.find_element(By.ID, "sheets").text == "1", f"the overview does not count the sheet: {text(driver)}")
+    shoot(driver, "overview")
+    driver.get(f"{BASE}/console/studies/{STUDY}/data")
+    shoot(driver, "data")
+    driver.get(f"{BASE}/console/studies/{STUDY}/team")
+    shoot(driver, "team")
+    status, answers = download(driver, f"/console/studies/{STUDY}/data/export?format=csv")
+    rows = list(csv.DictReader(io.StringIO(answers)))
+    check(status == 200 and [(r["label"], r["value"]) for r in rows] == [("loudness", "42")], f"export: {status} {answers}")
+    status, codebook = download(driver, f"/console/studies/{STUDY}/data/codebook.csv")
+    entries = list(csv.DictReader(io.StringIO(codebook)))
+    check(status == 200 and entries[0]["label"] == "loudness" and entries[0]["type"] == "slider", f"codebook: {codebook}")
+    print("export journey")
+
+    # The viewer is refused the export.
+    _, vic_codes = enrol(driver, "vic@team.example.org")
+    sign_in(driver, "vic@team.example.org", vic_codes[0])
+    status, _ = download(driver, f"/console/studies/{STUDY}/data/export?format=csv")
+    check(status == 403, f"the viewer's export answered {status}")
+    driver.get(f"{BASE}/console/studies/{STUDY}/data")
+    check(driver.find_elements(By.ID, "no-export"), "the data page offers the viewer an export")
+
+    # The owner of another study reaches nothing of this one.
+    _, sam_codes = enrol(driver, "sam@team.example.org")
+    sign_in(driver, "sam@team.example.org", sam_codes[0])
+    for page in ("", "/participants", "/settings", "/questionnaires", "/data", "/data/export?format=csv",
+                 "/data/codebook.csv", "/questionnaires/journey-daily/preview", "/team", "/audit"):
+        status, body = download(driver, f"/console/studies/{STUDY}{page}")
+        check(status == 404 and "Journey study" not in body, f"another study's owner reached {page}: {status}")
+    print("roles journey")
+
+    # The audit trail holds every step (the owner's code of the next step is spent: a recovery code).
+    sign_in(driver, "olga@team.example.org", olga_codes[0])
+    driver.get(f"{BASE}/console/studies/{STUDY}/audit")
+    actions = [row.find_elements(By.TAG_NAME, "td")[2].text for row in driver.find_elements(By.CSS_SELECTOR, "#audit tbody tr")]
+    expected = ["study.create", "team.set", "study.update", "questionnaire.add", "questionnaire.deactivate",
+                "questionnaire.activate", "team.set", "export"]
+    check(actions == expected, f"the audit trail is {actions}")
+    shoot(driver, "audit")
+    print("audit journey")
+finally:
+    driver.quit()
