@@ -376,6 +376,39 @@ struct ConsoleRoleTests {
         }
     }
 
+    @Test("staff unassign takes one study away (404 at once); staff disable ends the session, refuses sign-in and takes every role; both audited")
+    func offboarding() async throws {
+        let server = try TestServer()
+        let fixture = ConsoleFixture(server: server)
+        try await fixture.run { client in
+            try await fixture.study("alpha")
+            try await fixture.study("beta")
+            let ann = try await fixture.enrolledStaff("ann")
+            try await fixture.role(.editor, ann, "alpha")
+            try await fixture.role(.viewer, ann, "beta")
+            let browser = PortalBrowser(client)
+            try await fixture.signIn(browser, ann)
+            #expect(try await browser.get("/console/studies/alpha").status == .ok)
+            let database = ["--database", server.databasePath]
+
+            try await runServerCommand(["staff", "unassign", "alpha", ann.email] + database)
+            #expect(try await browser.get("/console/studies/alpha").status == .notFound, "the role is gone at the next page")
+            #expect(try await browser.get("/console/studies/beta").status == .ok)
+            await #expect(throws: (any Error).self, "a second unassign names the missing role") {
+                try await runServerCommand(["staff", "unassign", "alpha", ann.email] + database)
+            }
+
+            try await runServerCommand(["staff", "disable", ann.email] + database)
+            #expect(try await browser.get("/console/studies/beta").headers[.location] == "/console/signin", "the open session ended")
+            fixture.clock.advance(by: 60)
+            let again = PortalBrowser(client)
+            #expect(try await fixture.signIn(again, ann).status == .unauthorized, "password and second factor are forgotten")
+            #expect(try await server.store.studyRoles(staffId: try #require(try await server.store.staffMember(email: ann.email)).id).isEmpty)
+            #expect(try await server.store.auditTrail(studyId: "alpha").map(\.action).suffix(1) == ["team.remove"])
+            #expect(try await server.store.auditTrail(studyId: "beta").map(\.action).suffix(1) == ["team.disable"])
+        }
+    }
+
     @Test("each change through the console and the CLI leaves its line: settings, team, questionnaire (an error listed by path, then fixed), activation, join request, export with filters and rows")
     func auditLines() async throws {
         let server = try TestServer()

@@ -7,7 +7,7 @@ import Foundation
 struct StaffCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "staff", abstract: "Add study team members to the console and give them roles.",
-        subcommands: [Add.self, Link.self, List.self, Role.self])
+        subcommands: [Add.self, Link.self, List.self, Role.self, Unassign.self, Disable.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -86,6 +86,36 @@ struct StaffCommand: AsyncParsableCommand {
             guard let member = try await store.staffMember(email: email) else { throw ValidationError("No staff member '\(email)'; see 'staff list'.") }
             try await StudyAdministration(store: store, actor: .operator, now: Date()).setRole(role, of: member, in: study)
             print("\(member.name) is \(role.rawValue) of \(study).")
+        }
+    }
+    struct Unassign: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Take a staff member's role in a study away.")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "Study id.") var study: String
+        @Argument(help: "The member's e-mail address.") var email: String
+
+        func run() async throws {
+            let store = try await database.openStore()
+            guard let member = try await store.staffMember(email: email) else { throw ValidationError("No staff member '\(email)'; see 'staff list'.") }
+            guard try await StudyAdministration(store: store, actor: .operator, now: Date()).removeRole(of: member, in: study) else {
+                throw ValidationError("\(member.name) has no role in '\(study)'; see 'staff list'.")
+            }
+            print("\(member.name) has no role in \(study) any more.")
+        }
+    }
+
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Close a staff member's access at once: sessions ended, password and second factor forgotten, every role taken away ('staff link' lets them enrol again).")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The member's e-mail address.") var email: String
+
+        func run() async throws {
+            let store = try await database.openStore()
+            guard let member = try await store.staffMember(email: email) else { throw ValidationError("No staff member '\(email)'; see 'staff list'.") }
+            let studies = try await StudyAdministration(store: store, actor: .operator, now: Date()).disable(member)
+            let roles = studies.joined(separator: ", ")
+            print(studies.isEmpty ? "\(member.name) can no longer sign in." : "\(member.name) can no longer sign in; roles taken away in \(roles).")
         }
     }
 }

@@ -84,6 +84,23 @@ struct StudyAdministration: Sendable {
         try await audit(studyId, "team.set", ["staff": .number(Double(member.id)), "email": .string(member.email), "role": .string(role.rawValue)])
     }
 
+    /// Takes the member's role in the study away; false (and no line) when they had none.
+    func removeRole(of member: StaffMember, in studyId: String) async throws -> Bool {
+        guard try await store.removeStudyRole(staffId: member.id, studyId: studyId) else { return false }
+        try await audit(studyId, "team.remove", ["staff": .number(Double(member.id)), "email": .string(member.email)])
+        return true
+    }
+
+    /// Closes the member's access (``ServerStore/disableStaff(staffId:now:)``); each study they
+    /// had a role in gets its line. Returns those studies.
+    func disable(_ member: StaffMember) async throws -> [String] {
+        let studies = try await store.disableStaff(staffId: member.id, now: now)
+        for studyId in studies {
+            try await audit(studyId, "team.disable", ["staff": .number(Double(member.id)), "email": .string(member.email)])
+        }
+        return studies
+    }
+
     // MARK: Exports
 
     /// Records a finished export: its format, filters and how many rows (or resources) it had.

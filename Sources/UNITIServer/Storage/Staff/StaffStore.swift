@@ -201,6 +201,30 @@ extension ServerStore {
             """)
     }
 
+    /// Takes the member's role in a study away; false when they had none.
+    func removeStudyRole(staffId: Int64, studyId: String) async throws -> Bool {
+        try await database.rowsWritten("""
+            DELETE FROM study_roles WHERE study_id = \(studyId) AND staff_id = \(staffId) RETURNING study_id
+            """).isEmpty == false
+    }
+
+    /// Closes the member's access at once (someone who left the team, a lost phone with no
+    /// recovery code): ends their sessions, forgets password, second factor, recovery codes and
+    /// open enrolment links, and takes every study role away, in one transaction. Returns the
+    /// studies they had a role in. A new link (`staff link`) lets them enrol again, with no role.
+    func disableStaff(staffId: Int64, now: Date) async throws -> [String] {
+        try await database.transaction { db in
+            try await db.execute("UPDATE staff_sessions SET ended_at = \(now) WHERE staff_id = \(staffId) AND ended_at IS NULL")
+            try await db.execute("""
+                UPDATE staff SET password_hash = NULL, totp_secret = NULL, totp_last_step = NULL, enrolled_at = NULL WHERE id = \(staffId)
+                """)
+            try await db.execute("DELETE FROM staff_recovery_codes WHERE staff_id = \(staffId)")
+            try await db.execute("DELETE FROM staff_enrolments WHERE staff_id = \(staffId)")
+            return try await db.rows("DELETE FROM study_roles WHERE staff_id = \(staffId) RETURNING study_id")
+                .map { try $0["study_id"] as String }.sorted()
+        }
+    }
+
     // MARK: Rows
 
     private static var staffSelect: SQL { staffColumns(of: "staff") }
