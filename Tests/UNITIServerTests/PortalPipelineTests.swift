@@ -9,7 +9,7 @@ import UNITIProtocol
 
 /// The portal on Hummingbird's request pipeline (issue 28.3): the session is resolved by
 /// ``PortalSessionMiddleware``, the signed-in pages are one route group behind
-/// ``RequirePortalSignIn``, and ``PortalCSRFCheck`` checks every posted form before its handler.
+/// ``RequirePortalSignIn``, and ``CSRFCheck`` checks every posted form before its handler.
 /// Walking the router's routes makes a page added later outside the group fail here.
 @Suite("The portal's route groups (issue 28.3)", .timeLimit(.minutes(5)))
 struct PortalPipelineTests {

@@ -85,7 +85,7 @@ struct ConsoleRoutes: Sendable {
             .add(middleware: SecurityHeaders())
             .add(middleware: ConsoleVisitMiddleware(routes: self))
             .add(middleware: ConsoleErrorPages(routes: self))
-            .add(middleware: ConsoleCSRFCheck(keys: csrfKeys))
+            .add(middleware: CSRFCheck.console(csrfKeys))
         console.get("signin") { request, context in try await showSignIn(request, context) }
         console.post("signin") { request, context in try await signIn(request, context) }
         console.get("enrol") { request, context in try await showEnrolment(request, context) }

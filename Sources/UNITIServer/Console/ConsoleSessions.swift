@@ -98,18 +98,12 @@ struct ConsoleVisitMiddleware: RouterMiddleware {
     }
 }
 
-/// Every console form carries the CSRF field: checked before the handler for every method that
-/// may change something (the staff session's token, or the signed double-submit cookie before
-/// sign-in), as ``PortalCSRFCheck`` does for the portal.
-struct ConsoleCSRFCheck: RouterMiddleware {
-    let keys: CSRFKeys
-
-    func handle(_ request: Request, context: ServerRequestContext,
-                next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {
-        guard request.method != .get, request.method != .head else { return try await next(request, context) }
-        return try await next(try await keys.checkedForm(request, sessionHash: try context.console.staff?.storedHash,
-                                                         visitorCookie: ConsoleVisitMiddleware.visitorCookie,
-                                                         refusal: ConsoleRefusal(.forbidden, "console.error.csrf")), context)
+extension CSRFCheck {
+    /// The console's forms: the staff session's token, or the signed double-submit cookie
+    /// before sign-in.
+    static func console(_ keys: CSRFKeys) -> CSRFCheck {
+        CSRFCheck(keys: keys, visitorCookie: ConsoleVisitMiddleware.visitorCookie, sessionHash: { try $0.console.staff?.storedHash },
+                  refusal: { ConsoleRefusal(.forbidden, "console.error.csrf") })
     }
 }
 

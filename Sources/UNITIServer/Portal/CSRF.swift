@@ -28,8 +28,8 @@ final class CSRFKeys: Sendable {
 }
 
 extension CSRFKeys {
-    /// The posted form's check, for the portal's forms (``PortalCSRFCheck``) and the console's
-    /// (``ConsoleCSRFCheck``), which differ only in the session, the visitor cookie and the page
+    /// The posted form's check (``CSRFCheck``), for the portal's forms and the console's, which
+    /// differ only in the session, the visitor cookie and the page
     /// that refuses: returns the request with its form collected (the handler then reads the same
     /// fields from memory), or throws `refusal` when the CSRF field is not the session's token
     /// (with a session) or the signed visitor cookie's value (without).

@@ -8,7 +8,7 @@ import UNITIProtocol
 /// Every rule comes from the service the JSON API runs (``AccountService``, ``StudyService``,
 /// ``PersonalDataExport``), so the browser and the apps accept and refuse the same things with the
 /// same messages; the study-password throttle is one counter for both doors. Every page is in the
-/// signed-in group (``RequirePortalSignIn``, else `/login`; ``PortalCSRFCheck`` checks each form);
+/// signed-in group (``RequirePortalSignIn``, else `/login`; ``CSRFCheck`` checks each form);
 /// every query reads the session's own account id, never one from the form.
 extension PortalRoutes {
     func registerAccountPages(on group: RouterGroup<ServerRequestContext>) {

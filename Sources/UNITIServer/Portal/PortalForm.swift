@@ -12,7 +12,7 @@ package struct PortalForm {
     package subscript(_ name: String) -> String { fields[name] ?? "" }
 
     /// The form of a request; its body is collected into `request`, so a second read (the
-    /// handler's, after ``PortalCSRFCheck``) costs no I/O.
+    /// handler's, after ``CSRFCheck``) costs no I/O.
     package static func read(_ request: inout Request) async throws -> PortalForm {
         let type = request.headers[.contentType]?.lowercased() ?? ""
         guard type.hasPrefix("application/x-www-form-urlencoded") else { return PortalForm(fields: [:]) }

@@ -12,7 +12,7 @@ import UNITIProtocol
 ///
 /// The routes come in three groups (``register(on:)``): the style sheet and script, which need
 /// no visitor; the public pages, where ``PortalSessionMiddleware`` resolves the session and
-/// ``PortalCSRFCheck`` checks every posted form; and the signed-in pages, the same plus
+/// ``CSRFCheck`` checks every posted form; and the signed-in pages, the same plus
 /// ``RequirePortalSignIn``, so no handler checks a session itself (a test walks the routes).
 package struct PortalRoutes: Sendable {
     package let environment: ServerEnvironment
@@ -38,7 +38,7 @@ package struct PortalRoutes: Sendable {
         let pages = group.group()
             .add(middleware: PortalSessionMiddleware(routes: self))
             .add(middleware: PortalErrorPages(routes: self))
-            .add(middleware: PortalCSRFCheck(keys: csrfKeys))
+            .add(middleware: CSRFCheck.portal(csrfKeys))
         pages.get("login") { request, context in try await show(request, context) { _ in LoginPage() } }
         pages.post("login") { request, context in try await login(request, context) }
         pages.post("reactivate") { request, context in try await reactivate(request, context) }

@@ -35,20 +35,28 @@ struct RequirePortalSignIn: RouterMiddleware {
     }
 }
 
-/// Every form the portal accepts carries the CSRF field (``CSRF``): checked here, before the
-/// handler, for every method that may change something; a missing or wrong token is the 403
-/// page and the handler never runs. Runs after ``PortalSessionMiddleware`` (the token of a
-/// signed-in person is tied to their session) and, on the signed-in pages, before the sign-in
-/// gate, so a forged form is refused as forged whether or not a session came with it.
-struct PortalCSRFCheck: RouterMiddleware {
+/// Every form the portal or the console accepts carries the CSRF field (``CSRF``): checked
+/// here, before the handler, for every method that may change something; a missing or wrong
+/// token is the 403 page and the handler never runs. The two differ only in whose session the
+/// token is tied to, the visitor cookie before sign-in, and the refusal page (``portal(_:)``,
+/// ``console(_:)``). Runs after the session middleware and, on signed-in pages, before the
+/// sign-in gate, so a forged form is refused as forged whether or not a session came with it.
+struct CSRFCheck: RouterMiddleware {
     let keys: CSRFKeys
+    let visitorCookie: String
+    let sessionHash: @Sendable (ServerRequestContext) throws -> String?
+    let refusal: @Sendable () -> any Error
+
+    static func portal(_ keys: CSRFKeys) -> CSRFCheck {
+        CSRFCheck(keys: keys, visitorCookie: CSRF.visitorCookie, sessionHash: { try $0.visit.session?.storedHash },
+                  refusal: { PortalRefusal(status: .forbidden, messageKey: "portal.error.csrf") })
+    }
 
     func handle(_ request: Request, context: ServerRequestContext,
                 next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {
         guard request.method != .get, request.method != .head else { return try await next(request, context) }
-        return try await next(try await keys.checkedForm(request, sessionHash: try context.visit.session?.storedHash,
-                                                         visitorCookie: CSRF.visitorCookie,
-                                                         refusal: PortalRefusal(status: .forbidden, messageKey: "portal.error.csrf")), context)
+        return try await next(try await keys.checkedForm(request, sessionHash: try sessionHash(context),
+                                                         visitorCookie: visitorCookie, refusal: refusal()), context)
     }
 }
 
