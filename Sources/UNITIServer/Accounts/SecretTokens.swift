@@ -43,6 +43,9 @@ public enum SecretTokens {
         return String(decoding: hex, as: UTF8.self)
     }
 
+    /// How many characters a pseudonym has: `p-` and 12 hex digits.
+    public static let pseudonymLength = 14
+
     /// A stable random participant pseudonym for exports (`p-` and 12 hex digits).
     public static func pseudonym() -> String {
         var generator = SystemRandomNumberGenerator()

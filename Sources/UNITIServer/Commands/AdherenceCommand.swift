@@ -84,7 +84,7 @@ struct AdherenceCommand: AsyncParsableCommand {
         // cell's width is known in advance (a pseudonym is "p-" and 12 digits, the study's
         // questionnaire ids are listed, a rate has four decimals, a time has one format).
         let questionnaireWidth = try await store.questionnaireLinks(studyId: study).map(\.questionnaireId.count).max() ?? 0
-        let known = [SecretTokens.pseudonym().count, questionnaireWidth, 0, 0, 0, 0, 0, 0, "0.0000".count,
+        let known = [SecretTokens.pseudonymLength, questionnaireWidth, 0, 0, 0, 0, 0, 0, "0.0000".count,
                      Timestamps.format(now).count, 0]
         let widths = zip(header, known).map { max($0.count, $1) }
         switch format {
