@@ -166,6 +166,7 @@ struct ConsoleTeamPage: PortalPage {
     var members: [Member]
 
     struct Member: Sendable {
+        var id: Int64
         var name: String
         var email: String
         var role: String
@@ -193,6 +194,8 @@ struct ConsoleDataPage: PortalPage {
 struct ConsoleQuestionnairesPage: PortalPage {
     var template: String { "console_questionnaires" }
     var questionnaires: [Row]
+    /// The modules that may present an upload (``StudyRules/knownModule(_:)``).
+    var modules: [ConsoleSettingsPage.Choice]
     var definition: String = ""
     var problems: [String] = []
 
@@ -200,6 +203,8 @@ struct ConsoleQuestionnairesPage: PortalPage {
         var id: String
         var version: Int
         var title: String
+        var module: String
+        var kind: String
         var active: Bool
     }
 }

@@ -42,11 +42,13 @@ struct ConsoleRoutes: Sendable {
     /// The pages of one study (`/console/studies/{id}/…`) with the least role each needs.
     enum StudyPage: CaseIterable, Sendable {
         case overview, participants, decideRequest, data, export, codebook, questionnaires, uploadQuestionnaire,
-             switchQuestionnaire, preview, settings, saveSettings, team, addTeamMember, audit
+             switchQuestionnaire, preview, questionnaireSettings, saveQuestionnaireSettings, settings, saveSettings, consent, publishConsent,
+             team, addTeamMember, removeTeamMember, disableStaff, audit
 
         var method: HTTPRequest.Method {
             switch self {
-            case .decideRequest, .uploadQuestionnaire, .switchQuestionnaire, .saveSettings, .addTeamMember: .post
+            case .decideRequest, .uploadQuestionnaire, .switchQuestionnaire, .saveQuestionnaireSettings, .saveSettings, .publishConsent,
+                 .addTeamMember, .removeTeamMember, .disableStaff: .post
             default: .get
             }
         }
@@ -62,6 +64,10 @@ struct ConsoleRoutes: Sendable {
             case .questionnaires, .uploadQuestionnaire: "questionnaires"
             case .switchQuestionnaire: "questionnaires/active"
             case .preview: "questionnaires/:questionnaire/preview"
+            case .questionnaireSettings, .saveQuestionnaireSettings: "questionnaires/:questionnaire/settings"
+            case .consent, .publishConsent: "consent"
+            case .removeTeamMember: "team/remove"
+            case .disableStaff: "team/disable"
             case .settings, .saveSettings: "settings"
             case .team, .addTeamMember: "team"
             case .audit: "audit"
@@ -73,9 +79,9 @@ struct ConsoleRoutes: Sendable {
         var minimum: StudyRole {
             switch self {
             case .overview, .participants, .data: .viewer
-            case .decideRequest, .export, .codebook, .questionnaires, .uploadQuestionnaire, .switchQuestionnaire, .preview, .settings,
-                 .saveSettings: .editor
-            case .team, .addTeamMember, .audit: .owner
+            case .decideRequest, .export, .codebook, .questionnaires, .uploadQuestionnaire, .switchQuestionnaire, .preview,
+                 .questionnaireSettings, .saveQuestionnaireSettings, .settings, .saveSettings, .consent, .publishConsent: .editor
+            case .team, .addTeamMember, .removeTeamMember, .disableStaff, .audit: .owner
             }
         }
     }
@@ -116,6 +122,12 @@ struct ConsoleRoutes: Sendable {
         case .uploadQuestionnaire: try await uploadQuestionnaire(request, context)
         case .switchQuestionnaire: try await switchQuestionnaire(request, context)
         case .preview: try await preview(context)
+        case .questionnaireSettings: try await questionnaireSettings(request, context)
+        case .saveQuestionnaireSettings: try await saveQuestionnaireSettings(request, context)
+        case .consent: try await consent(request, context)
+        case .publishConsent: try await publishConsent(request, context)
+        case .removeTeamMember: try await removeTeamMember(request, context)
+        case .disableStaff: try await disableStaff(request, context)
         case .settings: try await settings(context)
         case .saveSettings: try await saveSettings(request, context)
         case .team: try await team(request, context)
@@ -430,10 +442,15 @@ struct ConsoleRoutes: Sendable {
     private func questionnairesPage(_ studyId: String, _ language: String) async throws -> ConsoleQuestionnairesPage {
         let links = try await store.questionnaireLinks(studyId: studyId)
         let rows = try await store.latestQuestionnaires(studyId: studyId).map { document in
-            ConsoleQuestionnairesPage.Row(id: document.id, version: document.version, title: document.definition.title.text(in: language),
-                                          active: links.first { $0.questionnaireId == document.id }?.deactivatedAt == nil)
+            let link = links.first { $0.questionnaireId == document.id }
+            return ConsoleQuestionnairesPage.Row(id: document.id, version: document.version, title: document.definition.title.text(in: language),
+                                                 module: link?.module.rawValue ?? "",
+                                                 kind: PortalText.text("console.questionnaires.kind.\(document.definition.kind.rawValue)", language),
+                                                 active: link?.deactivatedAt == nil)
         }
-        return ConsoleQuestionnairesPage(questionnaires: rows)
+        return ConsoleQuestionnairesPage(questionnaires: rows, modules: ModuleCatalog.ids.map {
+            .init(value: $0.rawValue, label: PortalText.text("console.module.\($0.rawValue)", language), chosen: false)
+        })
     }
 
     /// A definition pasted into the form, checked by the validator the CLI uses: every problem
@@ -449,8 +466,10 @@ struct ConsoleRoutes: Sendable {
             shown.problems = problems.map { "\($0)" }
             if problems.isEmpty {
                 do {
+                    // The module that presents it, as `questionnaire import --module`; none chosen: the rule the CLI follows.
+                    let module = try form["module"].isEmpty ? nil : StudyRules.knownModule(form["module"])
                     _ = try await administration(context).addQuestionnaire(
-                        QuestionnaireDocument(id: definition.id, version: definition.version, studyId: studyId, definition: definition), module: nil)
+                        QuestionnaireDocument(id: definition.id, version: definition.version, studyId: studyId, definition: definition), module: module)
                     return try context.console.base.redirect(to: "/console/studies/\(studyId)/questionnaires?notice=questionnaireStored")
                 } catch let error as APIError {
                     shown.problems = [error.message]
@@ -561,9 +580,9 @@ struct ConsoleRoutes: Sendable {
                        notice: notice(request, try context.console.language))
     }
 
-    private func teamPage(_ studyId: String, _ language: String) async throws -> ConsoleTeamPage {
+    func teamPage(_ studyId: String, _ language: String) async throws -> ConsoleTeamPage {
         ConsoleTeamPage(members: try await store.studyTeam(studyId: studyId).map {
-            .init(name: $0.member.name, email: $0.member.email, role: PortalText.text("console.role.\($0.role.rawValue)", language))
+            .init(id: $0.member.id, name: $0.member.name, email: $0.member.email, role: PortalText.text("console.role.\($0.role.rawValue)", language))
         })
     }
 
