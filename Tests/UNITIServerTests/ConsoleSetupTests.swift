@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 import UNITIProtocol
 @testable import UNITIServer
@@ -185,6 +186,75 @@ struct ConsoleSetupTests {
             let actions = try await fixture.store.auditTrail(studyId: "alpha").map(\.action)
             #expect(actions.filter { $0 == "team.remove" }.count == 1 && actions.filter { $0 == "team.disable" }.count == 2)
             #expect(try await fixture.store.auditTrail(studyId: "beta").map(\.action).last == "team.disable")
+        }
+    }
+
+    @Test("overview: participants over time (joined per day, and the running total counting those who joined before the window) and adherence per day of the prompts' due times, counted as `adherence` counts them, as SVG beside the sheets",
+          arguments: StoreKind.allCases)
+    func overviewCharts(_ kind: StoreKind) async throws {
+        try await kind.with { opened in
+            let fixture = ConsoleFixture(store: opened.store)
+            let store = fixture.store, now = fixture.clock.now(), day = 86_400.0
+            try await fixture.run { client in
+                try await fixture.study("alpha")
+                _ = try await store.addQuestionnaire(
+                    try QuestionnaireImport.document(from: Data(dailyQuestionnaireJSON(id: "alpha-daily").utf8), studyId: "alpha"), module: .tys, now: now)
+                var users: [Int64] = []
+                for (index, joined) in [-40.0, -2, -2].enumerated() {
+                    let id = try await store.createUser(username: "u\(index)", email: "u\(index)@example.org", passwordHash: "h", language: "en",
+                                                        pseudonym: "p-00000000000\(index)", now: now)
+                    try await store.setMembership(studyId: "alpha", userId: id, status: .member, now: now.addingTimeInterval(joined * day))
+                    users.append(id)
+                }
+                let utc = TimeZone(identifier: "UTC")!
+                func prompt(_ id: String, due: TimeInterval, _ kinds: [PromptEventKind]) -> [PromptEvent] {
+                    let at = OffsetTimestamp(now.addingTimeInterval(due), in: utc)
+                    return kinds.map { kind in
+                        PromptEvent(promptId: id, moduleId: "tys", questionnaireId: "alpha-daily", kind: kind, at: at, dueAt: at,
+                                    expiresAt: kind == .delivered ? OffsetTimestamp(now.addingTimeInterval(due + 3600), in: utc) : nil,
+                                    channel: kind == .delivered ? "daemon" : nil, sheetId: kind == .completed ? UUID() : nil)
+                    }
+                }
+                let events = prompt("tys/alpha-daily/1", due: -day, [.planned, .delivered, .completed])
+                    + prompt("tys/alpha-daily/2", due: -day + 60, [.planned, .delivered, .expired])
+                    + prompt("tys/alpha-daily/3", due: 0, [.planned, .delivered, .completed])
+                    + prompt("tys/alpha-daily/4", due: -40 * day, [.planned, .delivered, .expired])
+                _ = try await store.storePromptEvents(userId: users[0], events: events, receivedAt: now)
+
+                // The store's days agree with the per-participant count for the same period.
+                let yesterday = DayChart.day(now) - 1
+                let start = Date(timeIntervalSince1970: Double(yesterday) * day)
+                let perDay = try await store.adherencePerDay(studyId: "alpha", from: start, to: start.addingTimeInterval(day))
+                let counted = Mutex(AdherenceCounts())
+                try await store.adherence(studyId: "alpha", from: start, to: start.addingTimeInterval(day)) { line in counted.withLock { $0.add(line.counts) } }
+                #expect(perDay == [yesterday: counted.withLock { $0 }])
+                #expect(perDay[yesterday]?.answeredInTime == 1 && perDay[yesterday]?.missed == 1)
+
+                let owner = try await fixture.enrolledStaff("olga")
+                try await fixture.role(.viewer, owner, "alpha")
+                let browser = PortalBrowser(client)
+                try await fixture.signIn(browser, owner)
+                let page = try await browser.get("/console/studies/alpha")
+                #expect(page.status == .ok)
+                let html = page.text
+                /// The chart's figure: its SVG and its caption.
+                func chart(_ id: String) throws -> String {
+                    let start = try #require(html.range(of: #"<svg id="\#(id)""#))
+                    let end = try #require(html.range(of: "</figure>", range: start.upperBound..<html.endIndex))
+                    return String(html[start.lowerBound..<end.upperBound])
+                }
+                let joinedDay = DayChart.label(DayChart.day(now.addingTimeInterval(-2 * day)))
+                let participants = try chart("participants-chart")
+                #expect(participants.contains("<title>\(joinedDay): 2</title>"), "two joined that day")
+                #expect(participants.contains("<polyline"), "the running total")
+                #expect(participants.contains("Top of the scale: 3"), "the total counts the one who joined before the window")
+                let adherence = try chart("adherence-chart")
+                #expect(adherence.contains("<title>\(DayChart.label(yesterday)): 50 %</title>"))
+                #expect(adherence.contains("<title>\(DayChart.label(DayChart.day(now))): 100 %</title>"))
+                #expect(adherence.matches(of: #/<rect /#).count == 2, "the prompt of 40 days ago is outside the chart")
+                #expect(html.contains(#"<svg id="sheets-chart""#))
+                #expect(!html.contains("<script"), "no inline script")
+            }
         }
     }
 }

@@ -303,14 +303,34 @@ struct ConsoleRoutes: Sendable {
         }
     }
 
+    /// The study's figures and, over the last ``DayChart/days`` UTC days: sheets per day,
+    /// participants over time (members by the day they joined, and their running total), and
+    /// adherence per day of the prompts' due times (``ServerStore/adherencePerDay(studyId:from:to:)``).
     private func overview(_ context: ServerRequestContext) async throws -> Response {
-        let studyId = try context.study.study.id
+        let studyId = try context.study.study.id, language = try context.console.language, now = environment.clock.now()
         let participants = try await store.studyParticipants(studyId: studyId)
+        let members = participants.filter { $0.status == .member }
         let perDay = try await store.sheetsPerDay(studyId: studyId)
-        return try await page(ConsoleOverviewPage(members: participants.filter { $0.status == .member }.count,
-                                                  pending: participants.filter { $0.status == .pending }.count,
-                                                  sheets: perDay.reduce(0) { $0 + $1.sheets },
-                                                  chart: DayChart(counts: perDay, today: environment.clock.now())), context)
+        let days = (DayChart.day(now) - DayChart.days + 1)...DayChart.day(now)
+        let joined = Dictionary(grouping: members.compactMap { $0.joinedAt.map(DayChart.day) }, by: { $0 }).mapValues { Double($0.count) }
+        var total = Double(members.count { ($0.joinedAt.map(DayChart.day) ?? days.lowerBound) < days.lowerBound })
+        var running: [Int: Double] = [:]
+        for day in days {
+            total += joined[day] ?? 0
+            running[day] = total
+        }
+        let adherence = try await store.adherencePerDay(studyId: studyId, from: Date(timeIntervalSince1970: Double(days.lowerBound) * 86_400),
+                                                        to: Date(timeIntervalSince1970: Double(days.upperBound + 1) * 86_400))
+        let charts = [
+            DayChart(id: "sheets-chart", label: PortalText.text("console.overview.sheetsPerDay", language),
+                     bars: Dictionary(perDay.map { ($0.day, Double($0.sheets)) }, uniquingKeysWith: +), today: now),
+            DayChart(id: "participants-chart", label: PortalText.text("console.overview.participantsOverTime", language),
+                     bars: joined, line: running, today: now),
+            DayChart(id: "adherence-chart", label: PortalText.text("console.overview.adherencePerDay", language),
+                     bars: adherence.compactMapValues(\.rate), today: now, top: 1, format: { "\(Int(($0 * 100).rounded())) %" }),
+        ]
+        return try await page(ConsoleOverviewPage(members: members.count, pending: participants.filter { $0.status == .pending }.count,
+                                                  sheets: perDay.reduce(0) { $0 + $1.sheets }, charts: charts), context)
     }
 
     /// Members by pseudonym with their sheets and adherence (flagged below half, or silent for a
