@@ -257,4 +257,59 @@ struct ConsoleSetupTests {
             }
         }
     }
+
+    @Test("SPSS syntax: GNU PSPP reads the console's CSV export with it into one case per sheet, numbers as numbers, text as text, the items' texts and value labels; the download is in the audit trail")
+    func spssSyntaxRunsInPSPP() async throws {
+        #expect(SPSSSyntax.columns.map(\.name) == StudyExport.header, "the syntax reads every CSV column, in order")
+        let server = try TestServer()
+        let fixture = ConsoleFixture(server: server)
+        try await fixture.run { client in
+            try await StudyAdministration(store: fixture.store, actor: .operator, now: fixture.clock.now())
+                .create(StudyRecord(id: "alpha", title: LocalizedText(["en": "Alpha"]), access: .public, modules: [.tys]))
+            let definition = dailyQuestionnaireJSON().replacingOccurrences(of: #"{"en": "Mood?"}"#, with: #"{"en": "Mood, it's?"}"#)
+                .replacingOccurrences(of: #"{"en": "so-so"}"#, with: #"{"en": "so-so 'ok'"}"#)
+                .replacingOccurrences(of: #"     ]}"#, with: #"     , {"type": "freeText", "label": "note", "text": {"en": "Anything else?"}}]}"#)
+            _ = try await StudyAdministration(store: fixture.store, actor: .operator, now: fixture.clock.now())
+                .addQuestionnaire(try QuestionnaireImport.document(from: Data(definition.utf8), studyId: "alpha"), module: nil)
+            let token = try await client.signUp("pat", on: server)
+            #expect(try await client.json(.post, "/api/v1/studies/alpha/join", token: token, body: JoinStudyRequest()).status == .ok)
+            var answered = sheet(loudness: 40.5, mood: 2)
+            answered.answers["note"] = Answer(value: .text("=1+2, \"quoted\""), answeredAt: answered.startedAt)
+            #expect(try await client.json(.post, "/api/v1/sheets", token: token, body: AnswerSheetBatch(sheets: [answered, sheet(loudness: 7, mood: 3)])).status == .ok)
+
+            let editor = try await fixture.enrolledStaff("ed")
+            try await fixture.role(.editor, editor, "alpha")
+            let browser = PortalBrowser(client)
+            try await fixture.signIn(browser, editor)
+            #expect(try await browser.get("/console/studies/alpha/data").text.contains(#"href="data/answers.sps""#))
+            let csv = try await browser.get("/console/studies/alpha/data/export?format=csv")
+            let syntax = try await browser.get("/console/studies/alpha/data/answers.sps")
+            #expect(syntax.status == .ok && syntax.headers[.contentDisposition] == #"attachment; filename="alpha-answers.sps""#)
+            #expect(try await fixture.store.auditTrail(studyId: "alpha").last?.detail
+                    == .object(["format": .string("spss-syntax"), "filters": .object([:]), "rows": .number(3)]))
+
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-spss-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try Data(csv.text.utf8).write(to: directory.appendingPathComponent("alpha-answers.csv"))
+            try Data((syntax.text + "LIST /VARIABLES=sheet daily_v1_loudness daily_v1_mood daily_v1_note.\nDISPLAY DICTIONARY.\n").utf8)
+                .write(to: directory.appendingPathComponent("alpha-answers.sps"))
+            let pspp = Process()
+            pspp.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            pspp.arguments = ["pspp", "-O", "format=csv", "alpha-answers.sps"]
+            pspp.currentDirectoryURL = directory
+            let output = Pipe()
+            pspp.standardOutput = output
+            pspp.standardError = output
+            try pspp.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            pspp.waitUntilExit()
+            #expect(pspp.terminationStatus == 0, "pspp (Scripts/bootstrap --tests installs it): \(text)")
+            #expect(!text.contains("error") && !text.contains("warning"), "\(text)")
+            #expect(text.contains(#"\#(answered.id.uuidString.lowercased()),40.5000,2,"'=1+2, ""quoted""""#)
+                    || text.contains(#"\#(answered.id.uuidString),40.5000,2,"'=1+2, ""quoted""""#), "\(text)")
+            #expect(text.contains(",7.0000,3,"), "the second sheet is a case of its own: \(text)")
+            #expect(text.contains("Mood, it's?") && text.contains("so-so 'ok'") && text.contains("Anything else?"), "\(text)")
+        }
+    }
 }

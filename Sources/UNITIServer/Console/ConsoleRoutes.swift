@@ -41,7 +41,7 @@ struct ConsoleRoutes: Sendable {
 
     /// The pages of one study (`/console/studies/{id}/…`) with the least role each needs.
     enum StudyPage: CaseIterable, Sendable {
-        case overview, participants, decideRequest, data, export, codebook, questionnaires, uploadQuestionnaire,
+        case overview, participants, decideRequest, data, export, codebook, spssSyntax, questionnaires, uploadQuestionnaire,
              switchQuestionnaire, preview, questionnaireSettings, saveQuestionnaireSettings, settings, saveSettings, consent, publishConsent,
              team, addTeamMember, removeTeamMember, disableStaff, audit
 
@@ -61,6 +61,7 @@ struct ConsoleRoutes: Sendable {
             case .data: "data"
             case .export: "data/export"
             case .codebook: "data/codebook.csv"
+            case .spssSyntax: "data/answers.sps"
             case .questionnaires, .uploadQuestionnaire: "questionnaires"
             case .switchQuestionnaire: "questionnaires/active"
             case .preview: "questionnaires/:questionnaire/preview"
@@ -79,7 +80,7 @@ struct ConsoleRoutes: Sendable {
         var minimum: StudyRole {
             switch self {
             case .overview, .participants, .data: .viewer
-            case .decideRequest, .export, .codebook, .questionnaires, .uploadQuestionnaire, .switchQuestionnaire, .preview,
+            case .decideRequest, .export, .codebook, .spssSyntax, .questionnaires, .uploadQuestionnaire, .switchQuestionnaire, .preview,
                  .questionnaireSettings, .saveQuestionnaireSettings, .settings, .saveSettings, .consent, .publishConsent: .editor
             case .team, .addTeamMember, .removeTeamMember, .disableStaff, .audit: .owner
             }
@@ -118,6 +119,7 @@ struct ConsoleRoutes: Sendable {
         case .data: try await data(context)
         case .export: try await export(request, context)
         case .codebook: try await codebook(context)
+        case .spssSyntax: try await spssSyntax(context)
         case .questionnaires: try await questionnaires(request, context)
         case .uploadQuestionnaire: try await uploadQuestionnaire(request, context)
         case .switchQuestionnaire: try await switchQuestionnaire(request, context)
@@ -449,6 +451,19 @@ struct ConsoleRoutes: Sendable {
         let text = Codebook.csv(try await store.questionnaires(studyId: studyId))
         return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
                                                .contentDisposition: "attachment; filename=\"\(studyId)-codebook.csv\""],
+                        body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// SPSS syntax that reads the CSV export with the codebook's types and value labels
+    /// (``SPSSSyntax``); in the audit trail as the other downloads are, its rows the items it
+    /// makes variables of.
+    private func spssSyntax(_ context: ServerRequestContext) async throws -> Response {
+        let studyId = try context.study.study.id
+        let documents = try await store.questionnaires(studyId: studyId)
+        let text = SPSSSyntax.syntax(csv: "\(studyId)-answers.csv", documents)
+        try await administration(context).recordExport(studyId: studyId, format: "spss-syntax", filters: [:], rows: SPSSSyntax.items(documents).count)
+        return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8",
+                                               .contentDisposition: "attachment; filename=\"\(studyId)-answers.sps\""],
                         body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
