@@ -312,4 +312,19 @@ struct ConsoleSetupTests {
             #expect(text.contains("Mood, it's?") && text.contains("so-so 'ok'") && text.contains("Anything else?"), "\(text)")
         }
     }
+
+    @Test("the enrolment mail is in English and German (a staff account has no language yet), both with the same one-time code and link")
+    func enrolmentMailInBothLanguages() async throws {
+        let server = try TestServer()
+        let fixture = ConsoleFixture(server: server)
+        let added = try await StaffService(environment: fixture.environment).add(name: "Ann", email: "ann@team.example.org", admin: false, by: .operator)
+        let mail = added.mail
+        #expect(mail.subject == "UNITI console: set up your account / UNITI-Konsole: Konto einrichten")
+        let english = try #require(mail.body.range(of: "Hello Ann,")), german = try #require(mail.body.range(of: "Hallo Ann,"))
+        #expect(english.lowerBound < german.lowerBound, "English first")
+        let code = try #require(ConsoleFixture.code(in: mail.body))
+        #expect(mail.body.components(separatedBy: "    \(code)\n").count == 3, "the code in each language")
+        #expect(mail.body.components(separatedBy: "/console/enrol?code=\(code)").count == 3)
+        #expect(try await StaffService(environment: fixture.environment).enrolling(code: code).id == added.id)
+    }
 }
