@@ -42,12 +42,12 @@ struct ConsoleRoutes: Sendable {
     /// The pages of one study (`/console/studies/{id}/…`) with the least role each needs.
     enum StudyPage: CaseIterable, Sendable {
         case overview, participants, decideRequest, data, export, codebook, spssSyntax, questionnaires, uploadQuestionnaire,
-             switchQuestionnaire, preview, questionnaireSettings, saveQuestionnaireSettings, settings, saveSettings, consent, publishConsent,
+             switchQuestionnaire, preview, submitPreview, questionnaireSettings, saveQuestionnaireSettings, settings, saveSettings, consent, publishConsent,
              team, addTeamMember, removeTeamMember, disableStaff, audit
 
         var method: HTTPRequest.Method {
             switch self {
-            case .decideRequest, .uploadQuestionnaire, .switchQuestionnaire, .saveQuestionnaireSettings, .saveSettings, .publishConsent,
+            case .decideRequest, .uploadQuestionnaire, .switchQuestionnaire, .submitPreview, .saveQuestionnaireSettings, .saveSettings, .publishConsent,
                  .addTeamMember, .removeTeamMember, .disableStaff: .post
             default: .get
             }
@@ -64,7 +64,7 @@ struct ConsoleRoutes: Sendable {
             case .spssSyntax: "data/answers.sps"
             case .questionnaires, .uploadQuestionnaire: "questionnaires"
             case .switchQuestionnaire: "questionnaires/active"
-            case .preview: "questionnaires/:questionnaire/preview"
+            case .preview, .submitPreview: "questionnaires/:questionnaire/preview"
             case .questionnaireSettings, .saveQuestionnaireSettings: "questionnaires/:questionnaire/settings"
             case .consent, .publishConsent: "consent"
             case .removeTeamMember: "team/remove"
@@ -80,7 +80,7 @@ struct ConsoleRoutes: Sendable {
         var minimum: StudyRole {
             switch self {
             case .overview, .participants, .data: .viewer
-            case .decideRequest, .export, .codebook, .spssSyntax, .questionnaires, .uploadQuestionnaire, .switchQuestionnaire, .preview,
+            case .decideRequest, .export, .codebook, .spssSyntax, .questionnaires, .uploadQuestionnaire, .switchQuestionnaire, .preview, .submitPreview,
                  .questionnaireSettings, .saveQuestionnaireSettings, .settings, .saveSettings, .consent, .publishConsent: .editor
             case .team, .addTeamMember, .removeTeamMember, .disableStaff, .audit: .owner
             }
@@ -124,6 +124,7 @@ struct ConsoleRoutes: Sendable {
         case .uploadQuestionnaire: try await uploadQuestionnaire(request, context)
         case .switchQuestionnaire: try await switchQuestionnaire(request, context)
         case .preview: try await preview(context)
+        case .submitPreview: try await previewSubmission(request, context)
         case .questionnaireSettings: try await questionnaireSettings(request, context)
         case .saveQuestionnaireSettings: try await saveQuestionnaireSettings(request, context)
         case .consent: try await consent(request, context)
@@ -525,22 +526,50 @@ struct ConsoleRoutes: Sendable {
 
     /// The newest version as a participant sees it: the portal's own page, template and layout
     /// (the layout of a visitor: the preview has no participant), every item on one page with
-    /// its `showIf` live. Its form leads nowhere: this is no participant's sheet.
+    /// its `showIf` live.
     private func preview(_ context: ServerRequestContext) async throws -> Response {
-        let studyId = try context.study.study.id, visit = try context.console.base
-        guard let id = context.parameters.get("questionnaire"),
-              let document = try await store.latestQuestionnaires(studyId: studyId).first(where: { $0.id == id }) else {
-            throw ConsoleRefusal(.notFound, "console.error.notFound")
-        }
+        try await previewPage(try await questionnaire(context), context)
+    }
+
+    /// A preview submitted: read and checked exactly as the portal reads and checks a
+    /// participant's finished form (``PortalAnswerForm``, then the shared ``AnswerSheetValidator``
+    /// over the whole sheet), shown again with each problem beside its item, or with the answers
+    /// a participant's sheet would hold. Nothing is stored: this is no participant's sheet.
+    private func previewSubmission(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let form = try await PortalForm.read(request), document = try await questionnaire(context), language = try context.console.language
         let definition = document.definition
+        let read = PortalAnswerForm.read(form.fields, items: Array(definition.items.indices), of: definition, into: [:],
+                                         at: OffsetTimestamp(environment.clock.now(), in: TimeZone(identifier: "UTC")!))
+        var problems = read.problems
+        for problem in AnswerSheetValidator.validate(answers: read.answers.mapValues(\.value), isPartial: false, against: definition) {
+            guard let label = problem.label, problems[label] == nil, let item = definition.item(labeled: label) else { continue }
+            problems[label] = PortalAnswerProblem(code: problem.code, item: item)
+        }
+        guard problems.isEmpty else {
+            return try await previewPage(document, context, shown: read.shown, problems: problems, status: .unprocessableContent,
+                                         error: PortalText.text("console.preview.refused", language))
+        }
+        let stored = definition.items.compactMap { item in read.answers[item.label].map { "\(item.label) = \($0.value)" } }
+        return try await previewPage(document, context, shown: read.shown,
+                                     notice: PortalText.text("console.preview.wouldStore", language,
+                                                             ["answers": stored.isEmpty ? "–" : stored.joined(separator: "; ")]))
+    }
+
+    private func previewPage(_ document: QuestionnaireDocument, _ context: ServerRequestContext, shown: [String: AnswerValue] = [:],
+                             problems: [String: PortalAnswerProblem] = [:], status: HTTPResponse.Status = .ok,
+                             notice: String? = nil, error: String? = nil) async throws -> Response {
+        let visit = try context.console.base, definition = document.definition
         let intro = definition.intro?.text(in: visit.language)
         var form = QuestionnairePage(title: definition.title.text(in: visit.language),
-                                     action: "/console/studies/\(studyId)/questionnaires/\(id)/preview", intro: intro?.isEmpty == false ? intro : nil)
+                                     action: "/console/studies/\(document.studyId)/questionnaires/\(document.id)/preview",
+                                     intro: intro?.isEmpty == false ? intro : nil)
         form.fillable = true
         form.onePage = true
-        form.items = PortalQuestionnaireView(definition: definition, language: visit.language, shown: [:])
-            .items(Array(definition.items.indices), conditions: true)
-        return visit.html(try templates.get().render(form, PortalLayout(visit)))
+        var view = PortalQuestionnaireView(definition: definition, language: visit.language, shown: shown)
+        view.problems = problems
+        form.items = view.items(Array(definition.items.indices), conditions: true)
+        return visit.html(try templates.get().render(form, PortalLayout(visit, notice: notice ?? PortalText.text("console.preview.note", visit.language),
+                                                                        error: error)), status: status)
     }
 
     // MARK: Settings
