@@ -327,4 +327,37 @@ struct ConsoleSetupTests {
         #expect(mail.body.components(separatedBy: "/console/enrol?code=\(code)").count == 3)
         #expect(try await StaffService(environment: fixture.environment).enrolling(code: code).id == added.id)
     }
+
+    @Test("the preview posts to itself: answers checked as the portal checks a participant's (a value out of range and a missing required answer named beside their items), valid ones shown as a sheet would hold them, nothing stored")
+    func previewSubmission() async throws {
+        let server = try TestServer()
+        let fixture = ConsoleFixture(server: server)
+        try await fixture.run { client in
+            try await fixture.study("alpha")
+            let editor = try await fixture.enrolledStaff("ed")
+            try await fixture.role(.editor, editor, "alpha")
+            _ = try await StudyAdministration(store: fixture.store, actor: .operator, now: fixture.clock.now()).addQuestionnaire(
+                try QuestionnaireImport.document(from: Data(dailyQuestionnaireJSON(id: "alpha-daily").utf8), studyId: "alpha"), module: nil)
+            let browser = PortalBrowser(client)
+            try await fixture.signIn(browser, editor)
+            let path = "/console/studies/alpha/questionnaires/alpha-daily/preview"
+            let shown = try await browser.get(path)
+            #expect(shown.text.contains(#"action="\#(path)""#))
+            let trailBefore = try await fixture.store.auditTrail(studyId: "alpha").count
+
+            let refused = try await browser.submit(path, to: path, ["q0": "500", "q1": "2", "action": "finish"])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains(#"id="problem-q0""#) && refused.text.contains("Enter a value from 0 to 100."))
+            #expect(refused.text.contains(#"value="500""#), "what was typed stays in the form")
+            let missing = try await browser.submit(path, to: path, ["q1": "2", "action": "finish"])
+            #expect(missing.status == .unprocessableContent && missing.text.contains("Please answer this question."))
+
+            let accepted = try await browser.submit(path, to: path, ["q0": "40", "q1": "2", "action": "finish"])
+            #expect(accepted.status == .ok)
+            #expect(accepted.text.contains("loudness = 40; mood = 2"))
+            #expect(try await fixture.store.auditTrail(studyId: "alpha").count == trailBefore, "a preview changes nothing")
+            let sheets = try await fixture.store.sheetsPerDay(studyId: "alpha")
+            #expect(sheets.isEmpty, "nothing stored")
+        }
+    }
 }
