@@ -360,4 +360,27 @@ struct ConsoleSetupTests {
             #expect(sheets.isEmpty, "nothing stored")
         }
     }
+
+    @Test("settings take the study's schedules as `study update --schedules` does: JSON stored and audited, anything else refused with one line and nothing changed")
+    func studySchedules() async throws {
+        let server = try TestServer()
+        let fixture = ConsoleFixture(server: server)
+        try await fixture.run { client in
+            try await fixture.study("alpha")
+            let editor = try await fixture.enrolledStaff("ed")
+            try await fixture.role(.editor, editor, "alpha")
+            let browser = PortalBrowser(client)
+            try await fixture.signIn(browser, editor)
+            let path = "/console/studies/alpha/settings"
+            let fields = ["titleEn": "Study alpha", "access": "byRequest", "module-tyt": "on"]
+            let refused = try await browser.submit(path, to: path, fields.merging(["schedules": "{daily: 1"]) { $1 })
+            #expect(refused.status == .unprocessableContent && refused.text.contains("The schedules are not JSON"))
+            #expect(try await fixture.store.study(id: "alpha")?.schedules == nil)
+            let saved = try await browser.submit(path, to: path, fields.merging(["schedules": #"{"daily": {"times": ["09:00"]}}"#]) { $1 })
+            #expect(saved.headers[.location] == "\(path)?notice=saved")
+            #expect(try await fixture.store.study(id: "alpha")?.schedules == .object(["daily": .object(["times": .array([.string("09:00")])])]))
+            #expect(try await browser.get(path).text.contains("09:00"), "shown again for the next change")
+            #expect(try await fixture.store.auditTrail(studyId: "alpha").last?.detail == .object(["changed": .array([.string("schedules")])]))
+        }
+    }
 }

@@ -178,6 +178,8 @@ struct ConsoleSettingsPage: PortalPage {
     var rewards: Bool
     var starts: String
     var ends: String
+    /// The study's schedules as JSON (``StudyRecord/schedules``), empty for none.
+    var schedules: String
     var modules: [Choice]
 
     struct Choice: Sendable {

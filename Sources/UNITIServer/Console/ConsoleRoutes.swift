@@ -316,7 +316,7 @@ struct ConsoleRoutes: Sendable {
         let perDay = try await store.sheetsPerDay(studyId: studyId)
         let days = (DayChart.day(now) - DayChart.days + 1)...DayChart.day(now)
         let joined = Dictionary(grouping: members.compactMap { $0.joinedAt.map(DayChart.day) }, by: { $0 }).mapValues { Double($0.count) }
-        var total = Double(members.count { ($0.joinedAt.map(DayChart.day) ?? days.lowerBound) < days.lowerBound })
+        var total = Double(members.count(where: { ($0.joinedAt.map(DayChart.day) ?? days.lowerBound) < days.lowerBound }))
         var running: [Int: Double] = [:]
         for day in days {
             total += joined[day] ?? 0
@@ -586,6 +586,7 @@ struct ConsoleRoutes: Sendable {
                                                         chosen: $0 == study.access) },
             running: study.running, mayLeave: study.participantsMayLeave, rewards: study.rewards,
             starts: study.startsAt.map(Self.day) ?? "", ends: study.endsAt.map(Self.day) ?? "",
+            schedules: study.schedules.flatMap { try? JSONCoding.string($0) } ?? "",
             modules: ModuleCatalog.ids.map { .init(value: $0.rawValue, label: PortalText.text("console.module.\($0.rawValue)", language),
                                                    chosen: study.modules.contains($0)) })
     }
@@ -630,6 +631,16 @@ struct ConsoleRoutes: Sendable {
                 throw APIError.invalid("invalid_dates", "The end must be after the start.")
             }
             study.modules = try StudyRules.enabledModules(form.fields.keys.filter { $0.hasPrefix("module-") }.map { String($0.dropFirst(7)) }.sorted())
+            // The study's schedules as `study update --schedules FILE` takes them: any JSON value, or none.
+            let schedules = form["schedules"].trimmingCharacters(in: .whitespacesAndNewlines)
+            if schedules.isEmpty {
+                study.schedules = nil
+            } else {
+                guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(schedules.utf8)) else {
+                    throw APIError.invalid("invalid_schedules", "The schedules are not JSON.")
+                }
+                study.schedules = value
+            }
             try await administration(context).update(study, from: before)
             return try context.console.base.redirect(to: "/console/studies/\(study.id)/settings?notice=saved")
         } catch {

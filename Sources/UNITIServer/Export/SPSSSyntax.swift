@@ -115,7 +115,7 @@ enum SPSSSyntax {
     static func kind(_ element: QuestionnaireElement) -> (format: String?, labels: [(value: String, text: String)]) {
         switch element {
         case .yesNo: ("F8.0", [("0", "yes"), ("1", "no")])
-        case .singleChoice(let options): ("F8.0", options.map { (String($0.value), $0.text.text(in: "en")) })
+        case .singleChoice(let options): ("F8.0", options.map { (value: String($0.value), text: $0.text.text(in: "en")) })
         case .scale, .samValence, .samArousal: ("F8.0", [])
         case .slider: ("F16.4", [])
         case .multipleChoice, .freeText, .date, .headline, .text, .unsupported: (nil, [])
