@@ -25,7 +25,7 @@ extension ConsoleRoutes {
                                        })
         }
         let fields = ConsentFiles.languages(of: study).map { code in
-            ConsoleConsentPage.Field(code: code, language: Self.languageName(code, language), text: texts[code] ?? "", error: errors[code])
+            ConsoleConsentPage.Field(code: code, language: Self.languageName(code, language), text: texts[code] ?? "", fieldError: errors[code])
         }
         return ConsoleConsentPage(fields: fields, versions: versions, current: study.consentVersion)
     }
@@ -88,7 +88,8 @@ struct ConsoleConsentPage: PortalPage {
         var code: String
         var language: String
         var text: String
-        var error: String?
+        /// Not `error`: a section of that name would find the layout's error line where the field has none.
+        var fieldError: String?
     }
 
     struct Version: Sendable {

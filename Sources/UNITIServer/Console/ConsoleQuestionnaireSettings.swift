@@ -22,15 +22,15 @@ extension ConsoleRoutes {
         let form = try await PortalForm.read(request), before = try await questionnaire(context), language = try context.console.language
         let fields = QuestionnaireSettingsFields(form, languages: QuestionnaireSettingsFields.languages(before.definition))
         var document = before.nextVersion()
+        // Every problem at once: what cannot be read, then what the validator finds in the rest
+        // (a field that could not be read is left out of the definition, so it is named once).
         var errors = fields.apply(to: &document.definition)
         var others: [String] = []
-        if errors.isEmpty {
-            for problem in QuestionnaireValidator.validate(document.definition) {
-                if let field = QuestionnaireSettingsFields.field(of: problem.path) {
-                    errors[field] = errors[field] ?? QuestionnaireSettingsFields.message(field, problem.code)
-                } else {
-                    others.append("\(problem)")
-                }
+        for problem in QuestionnaireValidator.validate(document.definition) {
+            if let field = QuestionnaireSettingsFields.field(of: problem.path) {
+                errors[field] = errors[field] ?? QuestionnaireSettingsFields.message(field, problem.code)
+            } else {
+                others.append("\(problem)")
             }
         }
         guard errors.isEmpty, others.isEmpty else {
@@ -95,10 +95,11 @@ struct QuestionnaireSettingsFields {
         for language in languages { messages[language] = value("message-\(language)") }
     }
 
-    /// The languages of the message: those of the title and of the message, English first.
+    /// The languages of the message: those participants read the portal in, of the title and of
+    /// the message, English first (the only one required, as the validator asks).
     static func languages(_ definition: QuestionnaireDefinition) -> [String] {
-        ConsoleRoutes.languagesFirstEnglish(Set(definition.title.values.keys).union(definition.afterSaving?.message.map { Array($0.values.keys) } ?? [])
-            .union(["en"]))
+        ConsoleRoutes.languagesFirstEnglish(Set(PortalText.languages).union(definition.title.values.keys)
+            .union(definition.afterSaving?.message.map { Array($0.values.keys) } ?? []))
     }
 
     /// Puts the values into `definition`; the string keys of the values that cannot be read, by
@@ -171,7 +172,7 @@ struct QuestionnaireSettingsFields {
             scheduleChangeable: scheduleChangeable, completionWindow: completionWindow,
             defaultWindow: PromptTiming.defaultCompletionWindowMinutes,
             messages: Self.languages(document.definition).map {
-                .init(code: $0, language: ConsoleRoutes.languageName($0, language), text: messages[$0] ?? "", error: errors["message-\($0)"])
+                .init(code: $0, language: ConsoleRoutes.languageName($0, language), text: messages[$0] ?? "", fieldError: errors["message-\($0)"])
             },
             errors: errors)
     }
@@ -203,6 +204,7 @@ struct ConsoleQuestionnaireSettingsPage: PortalPage {
         var code: String
         var language: String
         var text: String
-        var error: String?
+        /// Not `error`: a section of that name would find the layout's error line where the field has none.
+        var fieldError: String?
     }
 }
