@@ -75,13 +75,7 @@ struct ConsoleSetupTests {
         let server = try TestServer()
         let fixture = ConsoleFixture(server: server)
         try await fixture.run { client in
-            try await fixture.study("alpha")
-            let editor = try await fixture.enrolledStaff("ed")
-            try await fixture.role(.editor, editor, "alpha")
-            _ = try await StudyAdministration(store: fixture.store, actor: .operator, now: fixture.clock.now()).addQuestionnaire(
-                try QuestionnaireImport.document(from: Data(dailyQuestionnaireJSON(id: "alpha-daily").utf8), studyId: "alpha"), module: nil)
-            let browser = PortalBrowser(client)
-            try await fixture.signIn(browser, editor)
+            let (browser, editor) = try await fixture.alphaEditor(client)
             let path = "/console/studies/alpha/questionnaires/alpha-daily/settings"
             #expect(try await browser.get("/console/studies/alpha/questionnaires").text.contains(#"id="settings-alpha-daily""#))
 
@@ -338,13 +332,7 @@ struct ConsoleSetupTests {
         let server = try TestServer()
         let fixture = ConsoleFixture(server: server)
         try await fixture.run { client in
-            try await fixture.study("alpha")
-            let editor = try await fixture.enrolledStaff("ed")
-            try await fixture.role(.editor, editor, "alpha")
-            _ = try await StudyAdministration(store: fixture.store, actor: .operator, now: fixture.clock.now()).addQuestionnaire(
-                try QuestionnaireImport.document(from: Data(dailyQuestionnaireJSON(id: "alpha-daily").utf8), studyId: "alpha"), module: nil)
-            let browser = PortalBrowser(client)
-            try await fixture.signIn(browser, editor)
+            let (browser, _) = try await fixture.alphaEditor(client)
             let path = "/console/studies/alpha/questionnaires/alpha-daily/preview"
             let shown = try await browser.get(path)
             #expect(shown.text.contains(#"action="\#(path)""#))
@@ -371,11 +359,7 @@ struct ConsoleSetupTests {
         let server = try TestServer()
         let fixture = ConsoleFixture(server: server)
         try await fixture.run { client in
-            try await fixture.study("alpha")
-            let editor = try await fixture.enrolledStaff("ed")
-            try await fixture.role(.editor, editor, "alpha")
-            let browser = PortalBrowser(client)
-            try await fixture.signIn(browser, editor)
+            let (browser, _) = try await fixture.alphaEditor(client, questionnaire: false)
             let path = "/console/studies/alpha/settings"
             let fields = ["titleEn": "Study alpha", "access": "byRequest", "module-tyt": "on"]
             // The other fields as this form leaves them, first, so the schedules are the only change below.
@@ -389,5 +373,22 @@ struct ConsoleSetupTests {
             #expect(try await browser.get(path).text.contains("09:00"), "shown again for the next change")
             #expect(try await fixture.store.auditTrail(studyId: "alpha").last?.detail == .object(["changed": .array([.string("schedules")])]))
         }
+    }
+}
+
+extension ConsoleFixture {
+    /// Study `alpha` (``study(_:)``), with the daily questionnaire `alpha-daily` unless told
+    /// otherwise, and a browser signed in as its editor `ed`.
+    func alphaEditor(_ client: any TestClientProtocol, questionnaire: Bool = true) async throws -> (PortalBrowser, StaffLogin) {
+        try await study("alpha")
+        let editor = try await enrolledStaff("ed")
+        try await role(.editor, editor, "alpha")
+        if questionnaire {
+            _ = try await StudyAdministration(store: store, actor: .operator, now: clock.now()).addQuestionnaire(
+                try QuestionnaireImport.document(from: Data(dailyQuestionnaireJSON(id: "alpha-daily").utf8), studyId: "alpha"), module: nil)
+        }
+        let browser = PortalBrowser(client)
+        try await signIn(browser, editor)
+        return (browser, editor)
     }
 }
