@@ -376,6 +376,26 @@ struct ConsoleSetupTests {
     }
 }
 
+/// The console's consent page the other way round: `study consent` lists the versions for a script.
+@Suite("study consent lists the consent's versions", .timeLimit(.minutes(5)))
+struct StudyConsentCommandTests {
+    @Test("study consent --json: every version newest first with its time, agreements and text; a study that does not exist is one line")
+    func listsVersions() throws {
+        let server = try TestServer()
+        let database = ["--database", server.databasePath]
+        #expect(try ServerBinaryTests.runCommand(["study", "create", "s", "--title", "S", "--consent", "First text."] + database).0 == 0)
+        #expect(try ServerBinaryTests.runCommand(["study", "update", "s", "--consent", "Second text."] + database).0 == 0)
+        let (status, output) = try ServerBinaryTests.runCommand(["study", "consent", "s", "--json"] + database)
+        #expect(status == 0, "\(output)")
+        let listed = try JSONDecoder().decode([JSONValue].self, from: Data(output.utf8))
+        #expect(listed.map { $0["version"] } == [.number(2), .number(1)])
+        #expect(listed.first?["text"] == .object(["en": .string("Second text.")]))
+        #expect(listed.allSatisfy { $0["agreements"] == .number(0) })
+        let (missing, line) = try ServerBinaryTests.runCommand(["study", "consent", "nope"] + database)
+        #expect(missing != 0 && line.contains("No study 'nope'"))
+    }
+}
+
 extension ConsoleFixture {
     /// Study `alpha` (``study(_:)``), with the daily questionnaire `alpha-daily` unless told
     /// otherwise, and a browser signed in as its editor `ed`.
