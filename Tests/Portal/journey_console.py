@@ -2,8 +2,9 @@
 
 an administrator enrols (password, TOTP from the QR code's secret, recovery codes) and creates a
 study with an owner; the owner enrols with codes from pyotp, enables modules, uploads a
-questionnaire with an error (listed by path), fixes it, deactivates and activates it, and adds a
-viewer; a participant joins and sends a sheet through the API (as an app does); the owner sees
+questionnaire with an error (listed by path), fixes it, previews it and submits the preview
+(checked, nothing stored), deactivates and activates it, sets its completion window (a new
+version), publishes the consent text, and adds a viewer; a participant joins after agreeing to it and sends a sheet through the API (as an app does); the owner sees
 the member, exports the CSV with its codebook and reads both back; the viewer is refused the
 export; the owner of another study reaches nothing of this one by URL (every study page tried);
 the audit trail holds each step.
@@ -134,9 +135,32 @@ try:
     driver.get(f"{BASE}/console/studies/{STUDY}/questionnaires/journey-daily/preview")
     check("How loud?" in text(driver) and "Daily <b>check</b>" in text(driver), f"the preview: {text(driver)}")
     shoot(driver, "questionnaire-preview")
+    driver.find_element(By.NAME, "q0").send_keys("40")
+    click_and_wait(driver, driver.find_element(By.ID, "finish"))
+    check("loudness = 40" in text(driver) and "Nothing was stored" in text(driver), f"the preview's submission: {text(driver)}")
     driver.get(f"{BASE}/console/studies/{STUDY}/questionnaires")
     click_and_wait(driver, driver.find_element(By.ID, "deactivate-journey-daily"))
     click_and_wait(driver, driver.find_element(By.ID, "activate-journey-daily"))
+
+    # The completion window, field by field: a wrong value named beside its field, then a right one.
+    click_and_wait(driver, driver.find_element(By.ID, "settings-journey-daily"))
+    window = driver.find_element(By.ID, "completionWindow")
+    window.send_keys("2000")  # past the field's max: the form leaves the check to the server (novalidate), which names it
+    click_and_wait(driver, driver.find_element(By.ID, "save-settings"))
+    check(driver.find_elements(By.ID, "error-completionWindow"), f"the wrong window is not named: {text(driver)}")
+    window = driver.find_element(By.ID, "completionWindow")
+    window.clear()
+    window.send_keys("30")
+    click_and_wait(driver, driver.find_element(By.ID, "save-settings"))
+    check("notice=questionnaireUpdated" in driver.current_url, f"the window was not saved: {text(driver)}")
+    shoot(driver, "questionnaire-settings")
+
+    # The consent text, published as version 1.
+    driver.get(f"{BASE}/console/studies/{STUDY}/consent")
+    driver.find_element(By.ID, "consent-en").send_keys("We keep your answers for the study.")
+    click_and_wait(driver, driver.find_element(By.ID, "publish-consent"))
+    check(driver.find_elements(By.ID, "consent-version-1"), f"the consent was not published: {text(driver)}")
+    shoot(driver, "consent")
     driver.get(f"{BASE}/console/studies/{STUDY}/team")
     driver.find_element(By.ID, "email").send_keys("vic@team.example.org")
     click_and_wait(driver, driver.find_element(By.ID, "add-member"))
@@ -146,7 +170,7 @@ try:
     api("POST", "/api/v1/account/register", {"username": "pat", "email": "pat@example.org", "password": PASSWORD})
     api("POST", "/api/v1/account/activate", {"token": mailed_code("pat@example.org")})
     token = api("POST", "/api/v1/account/login", {"login": "pat", "password": PASSWORD})["accessToken"]
-    api("POST", f"/api/v1/studies/{STUDY}/join", {}, token)
+    api("POST", f"/api/v1/studies/{STUDY}/join", {"consentVersion": 1}, token)
     started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     api("POST", "/api/v1/sheets", {"sheets": [{
         "id": str(uuid.uuid4()), "questionnaireID": "journey-daily", "questionnaireVersion": 1, "isPartial": False,
@@ -184,7 +208,8 @@ try:
     _, sam_codes = enrol(driver, "sam@team.example.org")
     sign_in(driver, "sam@team.example.org", sam_codes[0])
     for page in ("", "/participants", "/settings", "/questionnaires", "/data", "/data/export?format=csv",
-                 "/data/codebook.csv", "/questionnaires/journey-daily/preview", "/team", "/audit"):
+                 "/data/codebook.csv", "/data/answers.sps", "/questionnaires/journey-daily/preview",
+                 "/questionnaires/journey-daily/settings", "/consent", "/team", "/audit"):
         status, body = download(driver, f"/console/studies/{STUDY}{page}")
         check(status == 404 and "Journey study" not in body, f"another study's owner reached {page}: {status}")
     print("roles journey")
@@ -194,7 +219,7 @@ try:
     driver.get(f"{BASE}/console/studies/{STUDY}/audit")
     actions = [row.find_elements(By.TAG_NAME, "td")[2].text for row in driver.find_elements(By.CSS_SELECTOR, "#audit tbody tr")]
     expected = ["study.create", "team.set", "study.update", "questionnaire.add", "questionnaire.deactivate",
-                "questionnaire.activate", "team.set", "export"]
+                "questionnaire.activate", "questionnaire.update", "study.update", "team.set", "export"]
     check(actions == expected, f"the audit trail is {actions}")
     shoot(driver, "audit")
     print("audit journey")

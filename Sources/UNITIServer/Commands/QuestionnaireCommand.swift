@@ -79,19 +79,18 @@ struct QuestionnaireCommand: AsyncParsableCommand {
             }
             let store = try await database.openStore()
             let studyId = try await study.existingStudy(in: store)
-            guard var document = try await store.latestQuestionnaires(studyId: studyId).first(where: { $0.id == id }) else {
+            guard let before = try await store.latestQuestionnaires(studyId: studyId).first(where: { $0.id == id }) else {
                 await store.close()
                 throw ValidationError("Study '\(studyId)' has no questionnaire '\(id)'; see 'questionnaire list --study \(studyId)'.")
             }
-            guard document.definition.completionWindowMinutes != completionWindow else {
+            guard before.definition.completionWindowMinutes != completionWindow else {
                 await store.close()
-                return print("\(id) version \(document.version) already has a completion window of \(completionWindow) minutes.")
+                return print("\(id) version \(before.version) already has a completion window of \(completionWindow) minutes.")
             }
-            document.version += 1
-            document.definition.version = document.version
+            var document = before.nextVersion()
             document.definition.completionWindowMinutes = completionWindow
             do {
-                _ = try await StudyAdministration(store: store, actor: .operator, now: Date()).addQuestionnaire(document, module: nil)
+                _ = try await StudyAdministration(store: store, actor: .operator, now: Date()).updateQuestionnaire(document, from: before)
             } catch let error as APIError {
                 await store.close()
                 throw ValidationError(error.message)

@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import UNITIProtocol
 
-/// `uniti-server study create|update|list|show|modules`: the coordinator defines studies (and
-/// turns Track Your Hearing rewards on or off with `--rewards`).
+/// `uniti-server study create|update|list|show|modules|consent`: the coordinator defines studies
+/// (and turns Track Your Hearing rewards on or off with `--rewards`) and reads the consent's
+/// versions, as the console's consent page shows them.
 struct StudyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "study", abstract: "Create, change and inspect studies.",
-        subcommands: [Create.self, Update.self, List.self, Show.self, Modules.self])
+        subcommands: [Create.self, Update.self, List.self, Show.self, Modules.self, Consent.self])
 
     /// The study fields a coordinator can set; all optional so `update` changes only what is given.
     struct Fields: ParsableArguments {
@@ -209,6 +210,36 @@ struct StudyCommand: AsyncParsableCommand {
             study.modules = try Fields.modules(enable)
             try await StudyAdministration(store: store, actor: .operator, now: Date()).update(study, from: before)
             print("Study \(id) enables: \(study.modules.map(\.rawValue).joined(separator: ", ")).")
+        }
+    }
+
+    struct Consent: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List a study's consent versions, newest first: when each was published, how many agreed, its text (--json).")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "Study id.") var id: String
+        @Flag(help: "Print JSON, with each version's text in every language.") var json = false
+
+        /// One version as `--json` prints it.
+        struct Row: Encodable {
+            var version: Int
+            var publishedAt: String
+            var agreements: Int
+            var text: LocalizedText
+        }
+
+        func run() async throws {
+            let store = try await database.openStore()
+            guard try await store.study(id: id) != nil else { throw ValidationError("No study '\(id)'; see 'study list'.") }
+            let versions = try await store.consentVersions(studyId: id)
+            if json {
+                return try CommandOutput.json(versions.map {
+                    Row(version: $0.version, publishedAt: Timestamps.format($0.publishedAt), agreements: $0.agreements, text: $0.text)
+                })
+            }
+            CommandOutput.table(["VERSION", "PUBLISHED", "AGREED", "LANGUAGES"], versions.map {
+                [String($0.version), Timestamps.format($0.publishedAt), String($0.agreements), $0.text.values.keys.sorted().joined(separator: ",")]
+            })
         }
     }
 }

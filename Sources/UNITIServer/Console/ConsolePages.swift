@@ -92,51 +92,8 @@ struct ConsoleOverviewPage: PortalPage {
     var members: Int
     var pending: Int
     var sheets: Int
-    var chart: DayChart
-}
-
-/// Sheets per day as bars in an SVG the server draws (the shared chart code is the client's,
-/// which the server does not import): one bar per day of the last ``days``, scaled to the
-/// busiest day.
-struct DayChart: Sendable {
-    static let days = 30
-    static let barWidth = 20
-    static let height = 100
-    var bars: [Bar]
-    /// Stored, not computed: the templates read values by reflection, which sees stored ones only.
-    var width = Self.days * Self.barWidth
-    var viewHeight = Self.height + 20
-    var first: String
-    var last: String
-    var maximum: Int
-
-    struct Bar: Sendable {
-        var x: Int
-        var y: Int
-        var width: Int
-        var height: Int
-        var day: String
-        var count: Int
-    }
-
-    /// The chart of the `days` UTC days up to `today`'s, from counts by day number.
-    init(counts: [(day: Int, sheets: Int)], today: Date) {
-        let last = Int((today.timeIntervalSince1970 / 86_400).rounded(.down))
-        let byDay = Dictionary(counts.map { ($0.day, $0.sheets) }, uniquingKeysWith: +)
-        let range = (last - Self.days + 1)...last
-        let maximum = max(range.map { byDay[$0] ?? 0 }.max() ?? 0, 1)
-        self.maximum = maximum
-        func label(_ day: Int) -> String { String(Timestamps.format(Date(timeIntervalSince1970: Double(day) * 86_400)).prefix(10)) }
-        bars = range.enumerated().compactMap { index, day in
-            let count = byDay[day] ?? 0
-            guard count > 0 else { return nil }
-            let height = max(1, count * Self.height / maximum)
-            return Bar(x: index * Self.barWidth + 2, y: Self.height - height, width: Self.barWidth - 4, height: height,
-                       day: label(day), count: count)
-        }
-        first = label(range.lowerBound)
-        self.last = label(last)
-    }
+    /// Sheets per day, participants over time (joined per day and in all), adherence per day.
+    var charts: [DayChart]
 }
 
 struct ConsoleParticipantsPage: PortalPage {
@@ -166,6 +123,7 @@ struct ConsoleTeamPage: PortalPage {
     var members: [Member]
 
     struct Member: Sendable {
+        var id: Int64
         var name: String
         var email: String
         var role: String
@@ -193,6 +151,8 @@ struct ConsoleDataPage: PortalPage {
 struct ConsoleQuestionnairesPage: PortalPage {
     var template: String { "console_questionnaires" }
     var questionnaires: [Row]
+    /// The modules that may present an upload (``StudyRules/knownModule(_:)``).
+    var modules: [ConsoleSettingsPage.Choice]
     var definition: String = ""
     var problems: [String] = []
 
@@ -200,6 +160,8 @@ struct ConsoleQuestionnairesPage: PortalPage {
         var id: String
         var version: Int
         var title: String
+        var module: String
+        var kind: String
         var active: Bool
     }
 }
@@ -216,6 +178,8 @@ struct ConsoleSettingsPage: PortalPage {
     var rewards: Bool
     var starts: String
     var ends: String
+    /// The study's schedules as JSON (``StudyRecord/schedules``), empty for none.
+    var schedules: String
     var modules: [Choice]
 
     struct Choice: Sendable {

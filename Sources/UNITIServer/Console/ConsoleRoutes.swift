@@ -41,12 +41,14 @@ struct ConsoleRoutes: Sendable {
 
     /// The pages of one study (`/console/studies/{id}/…`) with the least role each needs.
     enum StudyPage: CaseIterable, Sendable {
-        case overview, participants, decideRequest, data, export, codebook, questionnaires, uploadQuestionnaire,
-             switchQuestionnaire, preview, settings, saveSettings, team, addTeamMember, audit
+        case overview, participants, decideRequest, data, export, codebook, spssSyntax, questionnaires, uploadQuestionnaire,
+             switchQuestionnaire, preview, submitPreview, questionnaireSettings, saveQuestionnaireSettings, settings, saveSettings, consent, publishConsent,
+             team, addTeamMember, removeTeamMember, disableStaff, audit
 
         var method: HTTPRequest.Method {
             switch self {
-            case .decideRequest, .uploadQuestionnaire, .switchQuestionnaire, .saveSettings, .addTeamMember: .post
+            case .decideRequest, .uploadQuestionnaire, .switchQuestionnaire, .submitPreview, .saveQuestionnaireSettings, .saveSettings, .publishConsent,
+                 .addTeamMember, .removeTeamMember, .disableStaff: .post
             default: .get
             }
         }
@@ -59,9 +61,14 @@ struct ConsoleRoutes: Sendable {
             case .data: "data"
             case .export: "data/export"
             case .codebook: "data/codebook.csv"
+            case .spssSyntax: "data/answers.sps"
             case .questionnaires, .uploadQuestionnaire: "questionnaires"
             case .switchQuestionnaire: "questionnaires/active"
-            case .preview: "questionnaires/:questionnaire/preview"
+            case .preview, .submitPreview: "questionnaires/:questionnaire/preview"
+            case .questionnaireSettings, .saveQuestionnaireSettings: "questionnaires/:questionnaire/settings"
+            case .consent, .publishConsent: "consent"
+            case .removeTeamMember: "team/remove"
+            case .disableStaff: "team/disable"
             case .settings, .saveSettings: "settings"
             case .team, .addTeamMember: "team"
             case .audit: "audit"
@@ -73,9 +80,9 @@ struct ConsoleRoutes: Sendable {
         var minimum: StudyRole {
             switch self {
             case .overview, .participants, .data: .viewer
-            case .decideRequest, .export, .codebook, .questionnaires, .uploadQuestionnaire, .switchQuestionnaire, .preview, .settings,
-                 .saveSettings: .editor
-            case .team, .addTeamMember, .audit: .owner
+            case .decideRequest, .export, .codebook, .spssSyntax, .questionnaires, .uploadQuestionnaire, .switchQuestionnaire, .preview, .submitPreview,
+                 .questionnaireSettings, .saveQuestionnaireSettings, .settings, .saveSettings, .consent, .publishConsent: .editor
+            case .team, .addTeamMember, .removeTeamMember, .disableStaff, .audit: .owner
             }
         }
     }
@@ -112,10 +119,18 @@ struct ConsoleRoutes: Sendable {
         case .data: try await data(context)
         case .export: try await export(request, context)
         case .codebook: try await codebook(context)
+        case .spssSyntax: try await spssSyntax(context)
         case .questionnaires: try await questionnaires(request, context)
         case .uploadQuestionnaire: try await uploadQuestionnaire(request, context)
         case .switchQuestionnaire: try await switchQuestionnaire(request, context)
         case .preview: try await preview(context)
+        case .submitPreview: try await previewSubmission(request, context)
+        case .questionnaireSettings: try await questionnaireSettings(request, context)
+        case .saveQuestionnaireSettings: try await saveQuestionnaireSettings(request, context)
+        case .consent: try await consent(request, context)
+        case .publishConsent: try await publishConsent(request, context)
+        case .removeTeamMember: try await removeTeamMember(request, context)
+        case .disableStaff: try await disableStaff(request, context)
         case .settings: try await settings(context)
         case .saveSettings: try await saveSettings(request, context)
         case .team: try await team(request, context)
@@ -291,14 +306,34 @@ struct ConsoleRoutes: Sendable {
         }
     }
 
+    /// The study's figures and, over the last ``DayChart/days`` UTC days: sheets per day,
+    /// participants over time (members by the day they joined, and their running total), and
+    /// adherence per day of the prompts' due times (``ServerStore/adherencePerDay(studyId:from:to:)``).
     private func overview(_ context: ServerRequestContext) async throws -> Response {
-        let studyId = try context.study.study.id
+        let studyId = try context.study.study.id, language = try context.console.language, now = environment.clock.now()
         let participants = try await store.studyParticipants(studyId: studyId)
+        let members = participants.filter { $0.status == .member }
         let perDay = try await store.sheetsPerDay(studyId: studyId)
-        return try await page(ConsoleOverviewPage(members: participants.filter { $0.status == .member }.count,
-                                                  pending: participants.filter { $0.status == .pending }.count,
-                                                  sheets: perDay.reduce(0) { $0 + $1.sheets },
-                                                  chart: DayChart(counts: perDay, today: environment.clock.now())), context)
+        let days = (DayChart.day(now) - DayChart.days + 1)...DayChart.day(now)
+        let joined = Dictionary(grouping: members.compactMap { $0.joinedAt.map(DayChart.day) }, by: { $0 }).mapValues { Double($0.count) }
+        var total = Double(members.count(where: { ($0.joinedAt.map(DayChart.day) ?? days.lowerBound) < days.lowerBound }))
+        var running: [Int: Double] = [:]
+        for day in days {
+            total += joined[day] ?? 0
+            running[day] = total
+        }
+        let adherence = try await store.adherencePerDay(studyId: studyId, from: Date(timeIntervalSince1970: Double(days.lowerBound) * 86_400),
+                                                        to: Date(timeIntervalSince1970: Double(days.upperBound + 1) * 86_400))
+        let charts = [
+            DayChart(id: "sheets-chart", label: PortalText.text("console.overview.sheetsPerDay", language),
+                     bars: Dictionary(perDay.map { ($0.day, Double($0.sheets)) }, uniquingKeysWith: +), today: now),
+            DayChart(id: "participants-chart", label: PortalText.text("console.overview.participantsOverTime", language),
+                     bars: joined, line: running, today: now),
+            DayChart(id: "adherence-chart", label: PortalText.text("console.overview.adherencePerDay", language),
+                     bars: adherence.compactMapValues(\.rate), today: now, top: 1, format: { "\(Int(($0 * 100).rounded())) %" }),
+        ]
+        return try await page(ConsoleOverviewPage(members: members.count, pending: participants.filter { $0.status == .pending }.count,
+                                                  sheets: perDay.reduce(0) { $0 + $1.sheets }, charts: charts), context)
     }
 
     /// Members by pseudonym with their sheets and adherence (flagged below half, or silent for a
@@ -420,6 +455,19 @@ struct ConsoleRoutes: Sendable {
                         body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
+    /// SPSS syntax that reads the CSV export with the codebook's types and value labels
+    /// (``SPSSSyntax``); in the audit trail as the other downloads are, its rows the items it
+    /// makes variables of.
+    private func spssSyntax(_ context: ServerRequestContext) async throws -> Response {
+        let studyId = try context.study.study.id
+        let documents = try await store.questionnaires(studyId: studyId)
+        let text = SPSSSyntax.syntax(csv: "\(studyId)-answers.csv", documents)
+        try await administration(context).recordExport(studyId: studyId, format: "spss-syntax", filters: [:], rows: SPSSSyntax.items(documents).count)
+        return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8",
+                                               .contentDisposition: "attachment; filename=\"\(studyId)-answers.sps\""],
+                        body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
     // MARK: Questionnaires
 
     private func questionnaires(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
@@ -430,10 +478,15 @@ struct ConsoleRoutes: Sendable {
     private func questionnairesPage(_ studyId: String, _ language: String) async throws -> ConsoleQuestionnairesPage {
         let links = try await store.questionnaireLinks(studyId: studyId)
         let rows = try await store.latestQuestionnaires(studyId: studyId).map { document in
-            ConsoleQuestionnairesPage.Row(id: document.id, version: document.version, title: document.definition.title.text(in: language),
-                                          active: links.first { $0.questionnaireId == document.id }?.deactivatedAt == nil)
+            let link = links.first { $0.questionnaireId == document.id }
+            return ConsoleQuestionnairesPage.Row(id: document.id, version: document.version, title: document.definition.title.text(in: language),
+                                                 module: link?.module.rawValue ?? "",
+                                                 kind: PortalText.text("console.questionnaires.kind.\(document.definition.kind.rawValue)", language),
+                                                 active: link?.deactivatedAt == nil)
         }
-        return ConsoleQuestionnairesPage(questionnaires: rows)
+        return ConsoleQuestionnairesPage(questionnaires: rows, modules: ModuleCatalog.ids.map {
+            .init(value: $0.rawValue, label: PortalText.text("console.module.\($0.rawValue)", language), chosen: false)
+        })
     }
 
     /// A definition pasted into the form, checked by the validator the CLI uses: every problem
@@ -449,8 +502,10 @@ struct ConsoleRoutes: Sendable {
             shown.problems = problems.map { "\($0)" }
             if problems.isEmpty {
                 do {
+                    // The module that presents it, as `questionnaire import --module`; none chosen: the rule the CLI follows.
+                    let module = try form["module"].isEmpty ? nil : StudyRules.knownModule(form["module"])
                     _ = try await administration(context).addQuestionnaire(
-                        QuestionnaireDocument(id: definition.id, version: definition.version, studyId: studyId, definition: definition), module: nil)
+                        QuestionnaireDocument(id: definition.id, version: definition.version, studyId: studyId, definition: definition), module: module)
                     return try context.console.base.redirect(to: "/console/studies/\(studyId)/questionnaires?notice=questionnaireStored")
                 } catch let error as APIError {
                     shown.problems = [error.message]
@@ -471,22 +526,50 @@ struct ConsoleRoutes: Sendable {
 
     /// The newest version as a participant sees it: the portal's own page, template and layout
     /// (the layout of a visitor: the preview has no participant), every item on one page with
-    /// its `showIf` live. Its form leads nowhere: this is no participant's sheet.
+    /// its `showIf` live.
     private func preview(_ context: ServerRequestContext) async throws -> Response {
-        let studyId = try context.study.study.id, visit = try context.console.base
-        guard let id = context.parameters.get("questionnaire"),
-              let document = try await store.latestQuestionnaires(studyId: studyId).first(where: { $0.id == id }) else {
-            throw ConsoleRefusal(.notFound, "console.error.notFound")
-        }
+        try await previewPage(try await questionnaire(context), context)
+    }
+
+    /// A preview submitted: read and checked exactly as the portal reads and checks a
+    /// participant's finished form (``PortalAnswerForm``, then the shared ``AnswerSheetValidator``
+    /// over the whole sheet), shown again with each problem beside its item, or with the answers
+    /// a participant's sheet would hold. Nothing is stored: this is no participant's sheet.
+    private func previewSubmission(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let form = try await PortalForm.read(request), document = try await questionnaire(context), language = try context.console.language
         let definition = document.definition
+        let read = PortalAnswerForm.read(form.fields, items: Array(definition.items.indices), of: definition, into: [:],
+                                         at: OffsetTimestamp(environment.clock.now(), in: TimeZone(identifier: "UTC")!))
+        var problems = read.problems
+        for problem in AnswerSheetValidator.validate(answers: read.answers.mapValues(\.value), isPartial: false, against: definition) {
+            guard let label = problem.label, problems[label] == nil, let item = definition.item(labeled: label) else { continue }
+            problems[label] = PortalAnswerProblem(code: problem.code, item: item)
+        }
+        guard problems.isEmpty else {
+            return try await previewPage(document, context, shown: read.shown, problems: problems, status: .unprocessableContent,
+                                         error: PortalText.text("console.preview.refused", language))
+        }
+        let stored = definition.items.compactMap { item in read.answers[item.label].map { "\(item.label) = \($0.value)" } }
+        return try await previewPage(document, context, shown: read.shown,
+                                     notice: PortalText.text("console.preview.wouldStore", language,
+                                                             ["answers": stored.isEmpty ? "–" : stored.joined(separator: "; ")]))
+    }
+
+    private func previewPage(_ document: QuestionnaireDocument, _ context: ServerRequestContext, shown: [String: AnswerValue] = [:],
+                             problems: [String: PortalAnswerProblem] = [:], status: HTTPResponse.Status = .ok,
+                             notice: String? = nil, error: String? = nil) async throws -> Response {
+        let visit = try context.console.base, definition = document.definition
         let intro = definition.intro?.text(in: visit.language)
         var form = QuestionnairePage(title: definition.title.text(in: visit.language),
-                                     action: "/console/studies/\(studyId)/questionnaires/\(id)/preview", intro: intro?.isEmpty == false ? intro : nil)
+                                     action: "/console/studies/\(document.studyId)/questionnaires/\(document.id)/preview",
+                                     intro: intro?.isEmpty == false ? intro : nil)
         form.fillable = true
         form.onePage = true
-        form.items = PortalQuestionnaireView(definition: definition, language: visit.language, shown: [:])
-            .items(Array(definition.items.indices), conditions: true)
-        return visit.html(try templates.get().render(form, PortalLayout(visit)))
+        var view = PortalQuestionnaireView(definition: definition, language: visit.language, shown: shown)
+        view.problems = problems
+        form.items = view.items(Array(definition.items.indices), conditions: true)
+        return visit.html(try templates.get().render(form, PortalLayout(visit, notice: notice ?? PortalText.text("console.preview.note", visit.language),
+                                                                        error: error)), status: status)
     }
 
     // MARK: Settings
@@ -503,6 +586,7 @@ struct ConsoleRoutes: Sendable {
                                                         chosen: $0 == study.access) },
             running: study.running, mayLeave: study.participantsMayLeave, rewards: study.rewards,
             starts: study.startsAt.map(Self.day) ?? "", ends: study.endsAt.map(Self.day) ?? "",
+            schedules: study.schedules.flatMap { try? JSONCoding.string($0) } ?? "",
             modules: ModuleCatalog.ids.map { .init(value: $0.rawValue, label: PortalText.text("console.module.\($0.rawValue)", language),
                                                    chosen: study.modules.contains($0)) })
     }
@@ -547,6 +631,16 @@ struct ConsoleRoutes: Sendable {
                 throw APIError.invalid("invalid_dates", "The end must be after the start.")
             }
             study.modules = try StudyRules.enabledModules(form.fields.keys.filter { $0.hasPrefix("module-") }.map { String($0.dropFirst(7)) }.sorted())
+            // The study's schedules as `study update --schedules FILE` takes them: any JSON value, or none.
+            let schedules = form["schedules"].trimmingCharacters(in: .whitespacesAndNewlines)
+            if schedules.isEmpty {
+                study.schedules = nil
+            } else {
+                guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(schedules.utf8)) else {
+                    throw APIError.invalid("invalid_schedules", "The schedules are not JSON.")
+                }
+                study.schedules = value
+            }
             try await administration(context).update(study, from: before)
             return try context.console.base.redirect(to: "/console/studies/\(study.id)/settings?notice=saved")
         } catch {
@@ -561,9 +655,9 @@ struct ConsoleRoutes: Sendable {
                        notice: notice(request, try context.console.language))
     }
 
-    private func teamPage(_ studyId: String, _ language: String) async throws -> ConsoleTeamPage {
+    func teamPage(_ studyId: String, _ language: String) async throws -> ConsoleTeamPage {
         ConsoleTeamPage(members: try await store.studyTeam(studyId: studyId).map {
-            .init(name: $0.member.name, email: $0.member.email, role: PortalText.text("console.role.\($0.role.rawValue)", language))
+            .init(id: $0.member.id, name: $0.member.name, email: $0.member.email, role: PortalText.text("console.role.\($0.role.rawValue)", language))
         })
     }
 

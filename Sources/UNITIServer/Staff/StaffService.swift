@@ -37,14 +37,19 @@ struct StaffService: Sendable {
 
     /// A new enrolment link (older links stop working) in the mail that carries it: the console
     /// page with the code filled in when the server knows its public address, and the code alone.
+    /// A staff account has no language until its member signs in (the console then follows the
+    /// browser), so the mail is in every language of the string tables, English first.
     func enrolmentMail(staffId: Int64, name: String, email: String) async throws -> OutgoingMail {
         let now = environment.clock.now()
         let code = SecretTokens.mailCode()
         try await store.storeStaffEnrolment(staffId: staffId, tokenHash: Self.enrolmentHash(code),
                                             expiresAt: now.addingTimeInterval(environment.mailTokenLifetime), now: now)
         let link = "\(environment.publicURL ?? "")/console/enrol?code=\(code)"
-        let body = PortalText.text("mail.staffEnrolment.body", "en", ["name": name, "code": code, "link": link])
-        return OutgoingMail(to: email, subject: PortalText.text("mail.staffEnrolment.subject", "en"), body: body)
+        let languages = ConsoleRoutes.languagesFirstEnglish(PortalText.languages)
+        let body = languages.map { PortalText.text("mail.staffEnrolment.body", $0, ["name": name, "code": code, "link": link]) }
+            .joined(separator: "\n----\n\n")
+        let subject = languages.map { PortalText.text("mail.staffEnrolment.subject", $0) }.joined(separator: " / ")
+        return OutgoingMail(to: email, subject: subject, body: body)
     }
 
     static func enrolmentHash(_ code: String) -> String {

@@ -53,6 +53,28 @@ struct StudyAdministration: Sendable {
         return result
     }
 
+    /// Stores `document`, the next version of `before` with changed settings (schedule,
+    /// reminders, completion window, message after saving), as `questionnaire update` and the
+    /// console's settings form make it; the line names the settings that changed. Nothing is
+    /// stored (and nil returned) when none did.
+    func updateQuestionnaire(_ document: QuestionnaireDocument, from before: QuestionnaireDocument) async throws -> QuestionnaireImportResult? {
+        let changed = Self.changedSettings(before.definition, document.definition)
+        guard !changed.isEmpty else { return nil }
+        let result = try await store.addQuestionnaire(document, module: nil, now: now)
+        try await audit(document.studyId, "questionnaire.update", ["questionnaire": .string(document.id),
+                                                                     "version": .number(Double(document.version)),
+                                                                     "changed": .array(changed.map { .string($0) })])
+        return result
+    }
+
+    /// The names of the settings a team changes without a new definition file that differ.
+    static func changedSettings(_ a: QuestionnaireDefinition, _ b: QuestionnaireDefinition) -> [String] {
+        let differs: [(String, Bool)] = [("schedule", a.schedule != b.schedule), ("scheduleChangeable", a.scheduleChangeable != b.scheduleChangeable),
+                                         ("completionWindowMinutes", a.completionWindowMinutes != b.completionWindowMinutes),
+                                         ("afterSaving", a.afterSaving != b.afterSaving)]
+        return differs.filter(\.1).map(\.0)
+    }
+
     /// Activates or deactivates; nil when the study has no such questionnaire.
     func setQuestionnaireActive(id: String, studyId: String, active: Bool) async throws -> (before: Date?, after: Date?)? {
         guard let before = try await store.questionnaireLink(id: id), before.studyId == studyId,
@@ -111,5 +133,16 @@ struct StudyAdministration: Sendable {
 
     private func audit(_ studyId: String, _ action: String, _ detail: [String: JSONValue]) async throws {
         try await store.appendAudit(actor, studyId: studyId, action: action, detail: .object(detail), now: now)
+    }
+}
+
+extension QuestionnaireDocument {
+    /// The same definition as the next version: where a change of its settings starts, since a
+    /// stored version never changes (sheets name the version they answer).
+    func nextVersion() -> QuestionnaireDocument {
+        var next = self
+        next.version += 1
+        next.definition.version = next.version
+        return next
     }
 }

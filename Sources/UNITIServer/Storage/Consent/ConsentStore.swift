@@ -9,6 +9,15 @@ public struct ConsentAgreement: Sendable, Hashable {
     public var text: LocalizedText
 }
 
+/// One version of a study's consent as the team sees it: its text, when it was published and
+/// how many people agreed to it.
+public struct ConsentVersion: Sendable, Hashable {
+    public var version: Int
+    public var publishedAt: Date
+    public var text: LocalizedText
+    public var agreements: Int
+}
+
 /// Where consent is kept: every text a study has had (`consent_versions`, numbered from 1, the
 /// current number on `studies.consent_version`) and who agreed to which version when
 /// (`consent_agreements`, part of the person's data). A version is never changed or removed, so
@@ -55,6 +64,19 @@ extension ServerStore {
         return try await db.rows(sql + " ORDER BY a.agreed_at, a.study_id, a.version").map { row in
             ConsentAgreement(studyId: try row["study_id"], version: try row["version"], agreedAt: try row["agreed_at"],
                              text: try JSONCoding.decode(LocalizedText.self, from: try row["text"] as String))
+        }
+    }
+
+    /// Every consent version of the study, newest first, each with the number of agreements to it
+    /// (the console's consent page).
+    func consentVersions(studyId: String) async throws -> [ConsentVersion] {
+        try await database.rows("""
+            SELECT v.version, v.created_at, v.text,
+                (SELECT COUNT(*) FROM consent_agreements a WHERE a.study_id = v.study_id AND a.version = v.version) AS agreements
+            FROM consent_versions v WHERE v.study_id = \(studyId) ORDER BY v.version DESC
+            """).map { row in
+            ConsentVersion(version: try row["version"], publishedAt: try row["created_at"],
+                           text: try JSONCoding.decode(LocalizedText.self, from: try row["text"] as String), agreements: try row["agreements"])
         }
     }
 

@@ -101,6 +101,27 @@ extension ServerStore {
 }
 
 extension ServerStore {
+    /// The adherence of a study's prompts due in `[from, to)`, summed over its participants per
+    /// UTC day of the due time (days as seconds since 1970 / 86,400): the console overview's
+    /// chart. Counted as ``adherence(studyId:from:to:_:)`` counts (prompts per combination of
+    /// event kinds, the shared ``PromptFlags`` deciding each combination's outcome), so a day's
+    /// rate is the one `uniti-server adherence --from D --to D` gives for that day.
+    package func adherencePerDay(studyId: String, from: Date, to: Date) async throws -> [Int: AdherenceCounts] {
+        let questionnaires = try await questionnaireLinks(studyId: studyId).map(\.questionnaireId)
+        guard !questionnaires.isEmpty else { return [:] }
+        var days: [Int: AdherenceCounts] = [:]
+        for row in try await database.rows("""
+            SELECT \(sqlite: "CAST(p.due_at / 86400 AS INTEGER)", postgres: "CAST(FLOOR(p.due_at / 86400) AS bigint)") AS day, p.kinds,
+                COUNT(*) AS prompts
+            FROM prompts p WHERE p.questionnaire_id IN (\(list: questionnaires)) AND p.due_at >= \(from) AND p.due_at < \(to)
+            GROUP BY 1, 2
+            """) {
+            let day: Int = try row["day"], kinds: Int64 = try row["kinds"], count: Int64 = try row["prompts"]
+            days[day, default: AdherenceCounts()].add(PromptKinds.flags(Int(kinds)), count: Int(count))
+        }
+        return days
+    }
+
     /// The pseudonyms of the study's members of whom no prompt of its questionnaires has arrived:
     /// those who joined and then were never heard of, whom a coordinator most needs to see, though
     /// the prompts give them no line. Few per study, so read at once.

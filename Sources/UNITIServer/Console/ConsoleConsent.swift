@@ -1,0 +1,106 @@
+import Foundation
+import Hummingbird
+import UNITIProtocol
+
+/// The consent page of a study (`/console/studies/{id}/consent`): every version the study has
+/// had with how many agreed to it, and the form that publishes the next one, a text per language.
+/// Publishing is `study update --consent` in the browser: the same rule (every language of the
+/// study's title needs its text, ``ConsentFiles/languages(of:)``), the same size limit,
+/// the same service code (``StudyAdministration/update(_:from:)``, which the store turns into a
+/// new version that members are asked to agree to again), the same audit line.
+extension ConsoleRoutes {
+    func consent(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let study = try context.study.study, language = try context.console.language
+        return try await page(consentPage(study, language, texts: study.consent?.values ?? [:]), context,
+                              notice: notice(request, language))
+    }
+
+    func consentPage(_ study: StudyRecord, _ language: String, texts: [String: String],
+                     errors: [String: String] = [:]) async throws -> ConsoleConsentPage {
+        let versions = try await store.consentVersions(studyId: study.id).map { version in
+            ConsoleConsentPage.Version(version: version.version, published: Timestamps.format(version.publishedAt),
+                                       agreements: version.agreements,
+                                       texts: Self.languagesFirstEnglish(version.text.values.keys).map {
+                                           .init(language: Self.languageName($0, language), text: version.text.values[$0] ?? "")
+                                       })
+        }
+        let fields = ConsentFiles.languages(of: study).map { code in
+            ConsoleConsentPage.Field(code: code, language: Self.languageName(code, language), text: texts[code] ?? "", fieldError: errors[code])
+        }
+        return ConsoleConsentPage(fields: fields, versions: versions, current: study.consentVersion)
+    }
+
+    /// Publishes the texts as the study's next consent version; each empty or too long text is
+    /// named beside its field and nothing changes.
+    func publishConsent(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let form = try await PortalForm.read(request), before = try context.study.study, language = try context.console.language
+        var texts: [String: String] = [:], errors: [String: String] = [:]
+        for code in ConsentFiles.languages(of: before) {
+            let text = form["consent-\(code)"].trimmingCharacters(in: .whitespacesAndNewlines)
+            texts[code] = text
+            if text.isEmpty {
+                errors[code] = PortalText.text("console.consent.missing", language, ["language": Self.languageName(code, language)])
+            } else if text.utf8.count > ConsentFiles.maximumBytes {
+                errors[code] = PortalText.text("console.consent.tooLong", language, ["size": PortalText.size(ConsentFiles.maximumBytes, language)])
+            }
+        }
+        guard errors.isEmpty else {
+            return try await page(consentPage(before, language, texts: texts, errors: errors), context, status: .unprocessableContent,
+                                  error: PortalText.text("console.error.fields", language))
+        }
+        var study = before
+        study.consent = LocalizedText(texts)
+        guard study.consent != before.consent else {
+            return try context.console.base.redirect(to: "/console/studies/\(before.id)/consent?notice=consentUnchanged")
+        }
+        try await administration(context).update(study, from: before)
+        return try context.console.base.redirect(to: "/console/studies/\(before.id)/consent?notice=consentPublished")
+    }
+
+    /// The language's name in the page's language (its code where the tables have no name).
+    static func languageName(_ code: String, _ language: String) -> String {
+        let key = "portal.language.\(code)"
+        let name = PortalText.text(key, language)
+        return name == key ? code : name
+    }
+
+    static func languagesFirstEnglish(_ codes: some Sequence<String>) -> [String] {
+        codes.sorted { ($0 == "en" ? 0 : 1, $0) < ($1 == "en" ? 0 : 1, $1) }
+    }
+}
+
+extension ConsentFiles {
+    /// The languages a study's consent is written in: those of its title (each needs its text,
+    /// as `--consent` checks), those its consent has, and English; English first.
+    static func languages(of study: StudyRecord) -> [String] {
+        ConsoleRoutes.languagesFirstEnglish(Set(study.title.values.keys).union(study.consent.map { Array($0.values.keys) } ?? []).union(["en"]))
+    }
+}
+
+/// The consent page's values: a field per language, and the versions newest first.
+struct ConsoleConsentPage: PortalPage {
+    var template: String { "console_consent" }
+    var fields: [Field]
+    var versions: [Version]
+    var current: Int?
+
+    struct Field: Sendable {
+        var code: String
+        var language: String
+        var text: String
+        /// Not `error`: a section of that name would find the layout's error line where the field has none.
+        var fieldError: String?
+    }
+
+    struct Version: Sendable {
+        var version: Int
+        var published: String
+        var agreements: Int
+        var texts: [Text]
+    }
+
+    struct Text: Sendable {
+        var language: String
+        var text: String
+    }
+}
