@@ -68,6 +68,17 @@ public final class ServerStore: Sendable {
         try await database.rows(sql)
     }
 
+    /// Runs `body` in one transaction, handing it a store whose every method runs inside it
+    /// (``JoinedTransaction``): what the body changes commits together or not at all. For a
+    /// change and the line that records it (``StudyAdministration``); the body must use only the
+    /// store it is given (on SQLite a call on this store would wait for the transaction's own end).
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (ServerStore) async throws -> T) async throws -> T {
+        let modules = self.modules
+        return try await database.transaction { db in
+            try await body(ServerStore(database: JoinedTransaction(executor: db), modules: modules))
+        }
+    }
+
     /// Ends the connections (the PostgreSQL pool); a command calls it when it is done.
     public func close() async {
         await database.close()
