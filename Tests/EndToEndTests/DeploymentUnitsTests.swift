@@ -73,6 +73,37 @@ struct DeploymentUnitsTests {
         #expect(warned.err.contains("Unknown key"), "\(warned.err)")
     }
 
+    @Test("under a real systemd (PID 1 of new namespaces): the server answers /health as uniti with a 0700 state directory, every service rates at most 2.0, backup and compaction run, the timers are scheduled, a stop is clean")
+    func unitsRunUnderSystemd() throws {
+        let installation = try InstalledProgramsTests.Installation()
+        let checked = try Self.checkSystemd(installation.prefix)
+        #expect(checked.status == 0, "\(checked.out)\(checked.err)")
+        #expect(checked.out.split(separator: "\n").filter { $0.hasPrefix("ok ") }.count == 12, "\(checked.out)")
+    }
+
+    @Test("the check under systemd sees what systemd enforces: without StateDirectory, ProtectSystem=strict leaves the server no place for its database")
+    func systemdEnforcesTheHardening() throws {
+        let installation = try InstalledProgramsTests.Installation()
+        let unit = installation.prefix + "/lib/systemd/system/uniti-server.service"
+        let text = try String(contentsOfFile: unit, encoding: .utf8)
+        try text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("StateDirectory") }
+            .joined(separator: "\n").write(toFile: unit, atomically: true, encoding: .utf8)
+        let checked = try Self.checkSystemd(installation.prefix)
+        #expect(checked.status == 1, "\(checked.out)\(checked.err)")
+        #expect(checked.out.contains("FAIL GET /health answers 200"), "\(checked.out)")
+        #expect(checked.out.contains("ok systemd-analyze security rates uniti-server.service"), "the rating alone does not notice: \(checked.out)")
+    }
+
+    /// `Scripts/check-systemd PREFIX`: systemd booted in new PID, mount and network namespaces
+    /// (as root), the installed units started in it; one line per check.
+    static func checkSystemd(_ prefix: String) throws -> Program.Result {
+        guard getuid() == 0 else {
+            Issue.record("Scripts/check-systemd boots systemd in new namespaces and needs root")
+            throw CocoaError(.featureUnsupported)
+        }
+        return try Program.run(Repository.root.appendingPathComponent("Scripts/check-systemd").path, [prefix])
+    }
+
     @Test("systemd-analyze security rates every service at most 2.0 (\"OK\")")
     func servicesAreHardened() throws {
         let analyze = try Self.systemdAnalyze()
