@@ -109,11 +109,7 @@ struct ServerOperationsTests {
         try server.coordinator(["study", "create", "closed", "--title", "Closed", "--modules", "tyt", "--running",
                                 "--access", "password", "--password", Self.studyPassword])
         let http = Curl(directory: server.directory)
-        #expect(try http.post(server.url + "/api/v1/account/register",
-                              json: RegisterRequest(username: Self.username, email: Self.email, password: Self.password)).status == 201)
-        #expect(try http.post(server.url + "/api/v1/account/activate", json: TokenRequest(token: try #require(try server.mailedCode()))).status == 200)
-        let login = try http.post(server.url + "/api/v1/account/login", json: LoginRequest(login: Self.username, password: Self.password))
-        let token = try JSONDecoder().decode(SessionTokens.self, from: Data(login.body.utf8)).accessToken
+        let token = try server.signUp(http)
         let before = try server.scrape()
 
         // Registrations for one address someone else typed: five an hour, then a wait of a minute.
@@ -163,11 +159,7 @@ struct ServerOperationsTests {
         try dailyQuestionnaireJSON().write(toFile: questionnaire, atomically: true, encoding: .utf8)
         try server.coordinator(["questionnaire", "import", questionnaire, "--study", "open"])
         let http = Curl(directory: server.directory)
-        #expect(try http.post(server.url + "/api/v1/account/register",
-                              json: RegisterRequest(username: Self.username, email: Self.email, password: Self.password)).status == 201)
-        #expect(try http.post(server.url + "/api/v1/account/activate", json: TokenRequest(token: try #require(try server.mailedCode()))).status == 200)
-        let login = try http.post(server.url + "/api/v1/account/login", json: LoginRequest(login: Self.username, password: Self.password))
-        let token = try JSONDecoder().decode(SessionTokens.self, from: Data(login.body.utf8)).accessToken
+        let token = try server.signUp(http)
         #expect(try http.post(server.url + "/api/v1/studies/open/join", json: JoinStudyRequest(), token: token).status == 200)
 
         let before = try server.scrape()
@@ -255,6 +247,17 @@ struct ServerOperationsTests {
         func coordinator(_ arguments: [String]) throws {
             let result = try Program.run("uniti-server", arguments + ["--database", database])
             guard result.status == 0 else { throw TestFailure("\(arguments.joined(separator: " ")): \(result.err)") }
+        }
+
+        /// Registers, activates and logs in the journey's person (``username``); their access token.
+        func signUp(_ http: Curl) throws -> String {
+            #expect(try http.post(url + "/api/v1/account/register",
+                                  json: RegisterRequest(username: ServerOperationsTests.username, email: ServerOperationsTests.email,
+                                                        password: ServerOperationsTests.password)).status == 201)
+            #expect(try http.post(url + "/api/v1/account/activate", json: TokenRequest(token: try #require(try mailedCode()))).status == 200)
+            let login = try http.post(url + "/api/v1/account/login",
+                                      json: LoginRequest(login: ServerOperationsTests.username, password: ServerOperationsTests.password))
+            return try JSONDecoder().decode(SessionTokens.self, from: Data(login.body.utf8)).accessToken
         }
 
         /// The newest code in the spool (the server sends mail just after it answers).
