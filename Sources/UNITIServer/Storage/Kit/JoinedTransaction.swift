@@ -21,8 +21,9 @@ struct JoinedTransaction: StoreDatabase {
         try await body(executor)
     }
 
-    /// The open transaction already sees one state of the database (SQLite's writer, and
-    /// PostgreSQL from its first statement on), apart from its own writes.
+    /// Reads in the open transaction: one state on SQLite (it holds the writer); on PostgreSQL,
+    /// whose transactions read committed, each statement sees what was committed when it began,
+    /// so a joined body must not rely on several reads agreeing (no audited change does).
     func snapshot<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await body(executor)
     }
