@@ -62,12 +62,14 @@ struct ConductEndToEndTests {
 
         /// Whether `value` is still in the database files after a deletion, as far as the store
         /// promises (`Documentation/uniti-server.md`, "Deletion"): on SQLite at once; on
-        /// PostgreSQL once the operator ran `maintenance compact` (a plain VACUUM, which the
-        /// deletion runs, can leave the bytes in the pages' free space).
+        /// PostgreSQL once the nightly `maintenance compact --if-needed` ran (a plain VACUUM,
+        /// which the deletion runs, can leave the bytes in the pages' free space), which finds
+        /// the deletion and compacts.
         func filesStillHold(_ value: String) throws -> Bool {
             if store == .postgres {
-                let compacted = try server.coordinator(["maintenance", "compact"])
+                let compacted = try server.coordinator(["maintenance", "compact", "--if-needed"])
                 #expect(compacted.status == 0, "\(compacted.err)")
+                #expect(compacted.out.contains("Rewrote the tables"), "\(compacted.out)")
             }
             return try filesContain(value)
         }

@@ -223,6 +223,46 @@ struct ConductStoreTests {
             #expect(try files.contain(kept), "another person's value stays")
         }
     }
+
+    @Test("compact --if-needed rewrites the tables after an erasure (an account, or a study's answers on leaving) and leaves them alone otherwise",
+          arguments: StoreKind.allCases)
+    func compactOnlyWhenNeeded(_ kind: StoreKind) async throws {
+        try await with(kind) { store, opened in
+            /// The file PostgreSQL keeps `answer_sheets` in: `VACUUM FULL` writes a new one. (SQLite
+            /// rewrites its one file in place; there the returned flag and the bytes tell.)
+            func answerSheetsFile() async throws -> Int? {
+                guard kind == .postgres else { return nil }
+                return try await count(store, "SELECT CAST(pg_relation_filenode('answer_sheets') AS bigint) AS n")
+            }
+            // A store starts with one erasure due: those made before the count existed were not counted.
+            #expect(try await store.compactPersonalTables(ifNeeded: true))
+            #expect(try await store.compactPersonalTables(ifNeeded: true) == false, "nothing deleted since")
+
+            try await setUpStudy(store, "s", questionnaire: "daily")
+            let ada = try await user(store, "ada"), bo = try await user(store, "bo")
+            let marker = "ERASE-ME-\(UUID().uuidString)"
+            for person in [ada, bo] { try await store.setMembership(studyId: "s", userId: person, status: .member, now: now) }
+            for _ in 0..<50 { _ = try await self.store(store, ada, study: "s", loudness: 40, note: marker) }
+            _ = try await self.store(store, bo, study: "s", loudness: 40, note: "bo's note")
+            let file = try await answerSheetsFile()
+            #expect(try await store.compactPersonalTables(ifNeeded: true) == false, "answers stored, none deleted")
+            #expect(try await answerSheetsFile() == file, "the table was not rewritten")
+            try await store.leaveStudy(userId: bo, studyId: "s", deleteAnswers: false, now: now)
+            #expect(try await store.compactPersonalTables(ifNeeded: true) == false, "left, answers kept: nothing deleted")
+
+            #expect(try await store.deleteAccount(userId: ada))
+            let files = try DatabaseFiles(kind: kind, location: opened.location, store: store)
+            #expect(try await store.compactPersonalTables(ifNeeded: true))
+            if kind == .postgres { #expect(try await answerSheetsFile() != file, "the table was rewritten") }
+            try await files.settle()
+            #expect(try await files.relations(holding: marker).isEmpty)
+            #expect(try await store.compactPersonalTables(ifNeeded: true) == false, "compacted already")
+
+            try await store.leaveStudy(userId: bo, studyId: "s", deleteAnswers: true, now: now)
+            #expect(try await store.compactPersonalTables(ifNeeded: true), "a study's answers deleted on leaving")
+            #expect(try await store.compactPersonalTables(ifNeeded: true) == false)
+        }
+    }
 }
 
 /// The files a store keeps its data in, scanned for a value: SQLite's database and its WAL;

@@ -102,6 +102,54 @@ struct ServerOperationsTests {
         #expect(lines.filter { $0.contains("127.0.0.1") && !$0.contains("Server started") }.isEmpty)
     }
 
+    @Test("throttled registrations and study-password guesses are logged as security events with their request id, counted in /metrics, and the guessed values are nowhere in the log")
+    func throttledRequestsAreSecurityEvents() async throws {
+        let server = try Self.Server(["--log-format", "json", "--metrics-port", "0"])
+        defer { server.stop() }
+        try server.coordinator(["study", "create", "closed", "--title", "Closed", "--modules", "tyt", "--running",
+                                "--access", "password", "--password", Self.studyPassword])
+        let http = Curl(directory: server.directory)
+        let token = try server.signUp(http)
+        let before = try server.scrape()
+
+        // Registrations for one address someone else typed: five an hour, then a wait of a minute.
+        let typedAddress = "hedwig.guess@example.org"
+        var registrations: [Int] = []
+        for attempt in 1...6 {
+            registrations.append(try http.post(server.url + "/api/v1/account/register",
+                                               json: RegisterRequest(username: "hedwig_\(attempt)", email: typedAddress, password: "Hedwig-Pass-\(attempt)0"),
+                                               headers: ["X-Request-ID": "register-\(attempt)"]).status)
+        }
+        #expect(registrations.prefix(5).allSatisfy { $0 != 429 } && registrations.last == 429, "\(registrations)")
+        // Guesses at the study's password: five free, then a wait of 2 s doubling; guesses are
+        // sent until one is refused unheard (a guess that came after a wait is counted instead).
+        var guesses: [(id: String, guess: String, status: Int)] = []
+        while guesses.count < 12, guesses.last?.status != 429 {
+            let guess = "Study-Guess-\(guesses.count)-\(UUID().uuidString.prefix(6))"
+            let id = "guess-\(guesses.count)"
+            let status = try http.post(server.url + "/api/v1/studies/closed/join", json: JoinStudyRequest(password: guess), token: token,
+                                       headers: ["X-Request-ID": id]).status
+            guesses.append((id, guess, status))
+        }
+        #expect(guesses.prefix(5).allSatisfy { $0.status == 403 } && guesses.last?.status == 429, "\(guesses.map(\.status))")
+        let after = try server.scrape()
+        func moved(_ sample: String) -> Double { (after[sample] ?? 0) - (before[sample] ?? 0) }
+        #expect(moved(#"uniti_security_events_total{event="mail_request_throttled"}"#) == 1)
+        #expect(moved(#"uniti_security_events_total{event="study_password_throttled"}"#) == 1)
+        #expect(moved(#"uniti_security_events_total{event="study_password_refused"}"#) == Double(guesses.count - 1))
+        server.stop()
+
+        let events = try server.log.split(separator: "\n").compactMap { line in
+            try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
+        }.filter { $0["message"] == "security event" }
+        #expect(events.filter { $0["event"] == "mail_request_throttled" }.map { $0["request_id"] } == ["register-6"])
+        #expect(events.filter { $0["event"] == "study_password_throttled" }.map { $0["request_id"] } == [guesses.last?.id])
+        let guessed = [typedAddress, Self.studyPassword] + guesses.map(\.guess) + (1...6).flatMap { ["hedwig_\($0)", "Hedwig-Pass-\($0)0"] }
+        for value in guessed {
+            #expect(!server.log.contains(value), "the log holds '\(value)'")
+        }
+    }
+
     @Test("/metrics on its own listener parses as Prometheus text; its counters move by exactly the requests made; the public port answers 404")
     func metricsCountExactlyWhatWasDone() async throws {
         let server = try Self.Server(["--metrics-port", "0"])
@@ -111,11 +159,7 @@ struct ServerOperationsTests {
         try dailyQuestionnaireJSON().write(toFile: questionnaire, atomically: true, encoding: .utf8)
         try server.coordinator(["questionnaire", "import", questionnaire, "--study", "open"])
         let http = Curl(directory: server.directory)
-        #expect(try http.post(server.url + "/api/v1/account/register",
-                              json: RegisterRequest(username: Self.username, email: Self.email, password: Self.password)).status == 201)
-        #expect(try http.post(server.url + "/api/v1/account/activate", json: TokenRequest(token: try #require(try server.mailedCode()))).status == 200)
-        let login = try http.post(server.url + "/api/v1/account/login", json: LoginRequest(login: Self.username, password: Self.password))
-        let token = try JSONDecoder().decode(SessionTokens.self, from: Data(login.body.utf8)).accessToken
+        let token = try server.signUp(http)
         #expect(try http.post(server.url + "/api/v1/studies/open/join", json: JoinStudyRequest(), token: token).status == 200)
 
         let before = try server.scrape()
@@ -203,6 +247,17 @@ struct ServerOperationsTests {
         func coordinator(_ arguments: [String]) throws {
             let result = try Program.run("uniti-server", arguments + ["--database", database])
             guard result.status == 0 else { throw TestFailure("\(arguments.joined(separator: " ")): \(result.err)") }
+        }
+
+        /// Registers, activates and logs in the journey's person (``username``); their access token.
+        func signUp(_ http: Curl) throws -> String {
+            #expect(try http.post(url + "/api/v1/account/register",
+                                  json: RegisterRequest(username: ServerOperationsTests.username, email: ServerOperationsTests.email,
+                                                        password: ServerOperationsTests.password)).status == 201)
+            #expect(try http.post(url + "/api/v1/account/activate", json: TokenRequest(token: try #require(try mailedCode()))).status == 200)
+            let login = try http.post(url + "/api/v1/account/login",
+                                      json: LoginRequest(login: ServerOperationsTests.username, password: ServerOperationsTests.password))
+            return try JSONDecoder().decode(SessionTokens.self, from: Data(login.body.utf8)).accessToken
         }
 
         /// The newest code in the spool (the server sends mail just after it answers).

@@ -14,14 +14,20 @@ struct MaintenanceCommand: AsyncParsableCommand {
     /// deleted rows leave PostgreSQL's table files (a plain VACUUM after a deletion prunes the rows
     /// but can leave their bytes in the pages' free space). It locks each table while it is
     /// rewritten: run it when the server is quiet. See `Documentation/uniti-server.md`, "Deletion".
+    /// `--if-needed` (the nightly `uniti-server-compact.timer`) does it only when an account or a
+    /// study's answers were deleted since the last compaction, so quiet nights lock nothing.
     struct Compact: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "compact",
             abstract: "Rewrite the tables of people's data so no deleted value stays in the files (PostgreSQL: VACUUM FULL; SQLite: VACUUM).")
         @OptionGroup var database: DatabaseOptions
+        @Flag(help: "Only when an account or a study's answers were deleted since the last compaction.")
+        var ifNeeded = false
 
         func run() async throws {
-            try await MaintenanceCommand.run(on: database, done: "Rewrote the tables of people's data.") { try await $0.compactPersonalTables() }
+            let compacted = try await MaintenanceCommand.run(on: database) { try await $0.compactPersonalTables(ifNeeded: ifNeeded) }
+            print(compacted ? "Rewrote the tables of people's data."
+                            : "Nothing was deleted since the last compaction; the tables were left as they were.")
         }
     }
 
@@ -32,20 +38,21 @@ struct MaintenanceCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            try await MaintenanceCommand.run(on: database, done: "Rebuilt the comparison sums.") { try await $0.rebuildComparisonSums() }
+            try await MaintenanceCommand.run(on: database) { try await $0.rebuildComparisonSums() }
+            print("Rebuilt the comparison sums.")
         }
     }
 
-    /// Opens the store, does `work`, closes the store (also when `work` fails), then says `done`.
-    static func run(on database: DatabaseOptions, done: String, _ work: (ServerStore) async throws -> Void) async throws {
+    /// Opens the store, does `work`, closes the store (also when `work` fails).
+    static func run<T>(on database: DatabaseOptions, _ work: (ServerStore) async throws -> T) async throws -> T {
         let store = try await database.openStore()
         do {
-            try await work(store)
+            let result = try await work(store)
+            await store.close()
+            return result
         } catch {
             await store.close()
             throw error
         }
-        await store.close()
-        print(done)
     }
 }

@@ -50,8 +50,7 @@ struct StaffCommand: AsyncParsableCommand {
             guard let member = try await store.staffMember(email: email) else { throw ValidationError("No staff member '\(email)'; see 'staff list'.") }
             let mailer = try mail.mailer()
             let environment = ServerEnvironment(store: store, mailer: mailer, publicURL: publicURL.flatMap(ServeCommand.portalBase))
-            let link = try await StaffService(environment: environment).enrolmentMail(staffId: member.id, name: member.name, email: member.email)
-            try await store.appendAudit(.operator, studyId: nil, action: "staff.link", detail: .object(["staff": .number(Double(member.id))]), now: Date())
+            let link = try await StaffService(environment: environment).newEnrolmentLink(for: member, by: .operator)
             try await mailer.send(link)
             print("Mailed \(member.name) <\(member.email)> a new enrolment link; older links no longer work.")
         }

@@ -16,8 +16,10 @@ import Prometheus
 /// - `uniti_logins_refused_total{reason}` and `uniti_security_events_total{event}` (``SecurityEvent``);
 /// - `uniti_portal_sessions_active`: portal logins not expired or ended, read from the store at
 ///   each scrape (so it agrees across server processes sharing a database);
-/// - `uniti_database_waits_total`: on SQLite, writes that waited for the one writer connection;
-///   postgres-nio does not publish its pool's waits, so on PostgreSQL this stays absent.
+/// - `uniti_database_waits_total`: on SQLite, writes that waited for the one writer connection; on
+///   PostgreSQL, uses of the connection pool that began while every connection was taken
+///   (`serve --database` with more work than connections). The store counts them into the
+///   process's backend (``ServerStore/init(sqlitePath:modules:metrics:)``).
 public enum ServerMetrics {
     static let sheetsStored = "uniti_sheets_stored_total"
     static let recordsStored = "uniti_records_stored_total"

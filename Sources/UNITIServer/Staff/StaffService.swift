@@ -4,7 +4,8 @@ import UNITIProtocol
 /// The staff steps the console (``ConsoleRoutes``) and `uniti-server staff` share: adding a
 /// member with a mailed one-time enrolment link, enrolling (a password, a TOTP second factor and
 /// recovery codes), signing in with both factors (throttled as participant logins are), and
-/// changing the password. Passwords are hashed as participants' are (``PasswordHasher``).
+/// changing the password. Passwords are hashed as participants' are (``PasswordHasher``). Each
+/// change and its line in the audit trail are one transaction (``ServerStore/transaction(_:)``).
 ///
 /// Topics: adding and enrolling; signing in; the password.
 struct StaffService: Sendable {
@@ -29,17 +30,29 @@ struct StaffService: Sendable {
         try AccountRules.validateName(name, field: "name")
         try AccountRules.validateEmail(email)
         let now = environment.clock.now()
-        let id = try await store.createStaff(name: name, email: email, admin: admin, now: now)
-        try await store.appendAudit(actor, studyId: nil, action: "staff.add",
-                                    detail: .object(["staff": .number(Double(id)), "email": .string(email), "admin": .bool(admin)]), now: now)
-        return (id, try await enrolmentMail(staffId: id, name: name, email: email))
+        return try await store.transaction { store in
+            let id = try await store.createStaff(name: name, email: email, admin: admin, now: now)
+            try await store.appendAudit(actor, studyId: nil, action: "staff.add",
+                                        detail: .object(["staff": .number(Double(id)), "email": .string(email), "admin": .bool(admin)]), now: now)
+            return (id, try await enrolmentMail(staffId: id, name: name, email: email, in: store))
+        }
+    }
+
+    /// A new enrolment link for an existing member (`staff link`), with its line in the audit trail.
+    func newEnrolmentLink(for member: StaffMember, by actor: AuditActor) async throws -> OutgoingMail {
+        let now = environment.clock.now()
+        return try await store.transaction { store in
+            let mail = try await enrolmentMail(staffId: member.id, name: member.name, email: member.email, in: store)
+            try await store.appendAudit(actor, studyId: nil, action: "staff.link", detail: .object(["staff": .number(Double(member.id))]), now: now)
+            return mail
+        }
     }
 
     /// A new enrolment link (older links stop working) in the mail that carries it: the console
     /// page with the code filled in when the server knows its public address, and the code alone.
     /// A staff account has no language until its member signs in (the console then follows the
     /// browser), so the mail is in every language of the string tables, English first.
-    func enrolmentMail(staffId: Int64, name: String, email: String) async throws -> OutgoingMail {
+    private func enrolmentMail(staffId: Int64, name: String, email: String, in store: ServerStore) async throws -> OutgoingMail {
         let now = environment.clock.now()
         let code = SecretTokens.mailCode()
         try await store.storeStaffEnrolment(staffId: staffId, tokenHash: Self.enrolmentHash(code),
@@ -85,12 +98,17 @@ struct StaffService: Sendable {
             throw APIError.invalid("invalid_totp", "The code from the authenticator app is wrong; check the phone's clock and type the current code.")
         }
         let recoveryCodes = (0..<Self.recoveryCodeCount).map { _ in Self.newRecoveryCode() }
-        guard try await store.completeStaffEnrolment(
-            tokenHash: Self.enrolmentHash(code), passwordHash: await environment.passwords.hash(password),
-            totpSecret: Base32.encode(bytes), confirmedStep: step, recoveryCodeHashes: recoveryCodes.map(Self.recoveryHash), now: now) != nil else {
+        let passwordHash = await environment.passwords.hash(password)
+        let enrolled = try await store.transaction { store in
+            guard try await store.completeStaffEnrolment(
+                tokenHash: Self.enrolmentHash(code), passwordHash: passwordHash, totpSecret: Base32.encode(bytes), confirmedStep: step,
+                recoveryCodeHashes: recoveryCodes.map(Self.recoveryHash), now: now) != nil else { return false }
+            try await store.appendAudit(.staff(member.id), studyId: nil, action: "staff.enrol", detail: .object([:]), now: now)
+            return true
+        }
+        guard enrolled else {
             throw APIError.invalid("invalid_enrolment", "This enrolment link is unknown, used or expired; ask an administrator for a new one.")
         }
-        try await store.appendAudit(.staff(member.id), studyId: nil, action: "staff.enrol", detail: .object([:]), now: now)
         return recoveryCodes
     }
 
@@ -139,10 +157,13 @@ struct StaffService: Sendable {
             return try await store.acceptTOTPStep(staffId: member.id, step: step)
         }
         guard (10...20).contains(typed.count) else { return false }
-        guard try await store.useRecoveryCode(staffId: member.id, codeHash: Self.recoveryHash(typed), now: now) else { return false }
-        try await store.appendAudit(.staff(member.id), studyId: nil, action: "staff.recoveryCodeUsed",
-                                    detail: .object(["left": .number(Double(try await store.unusedRecoveryCodes(staffId: member.id)))]), now: now)
-        return true
+        let hash = Self.recoveryHash(typed)
+        return try await store.transaction { store in
+            guard try await store.useRecoveryCode(staffId: member.id, codeHash: hash, now: now) else { return false }
+            try await store.appendAudit(.staff(member.id), studyId: nil, action: "staff.recoveryCodeUsed",
+                                        detail: .object(["left": .number(Double(try await store.unusedRecoveryCodes(staffId: member.id)))]), now: now)
+            return true
+        }
     }
 
     // MARK: The password
@@ -156,7 +177,10 @@ struct StaffService: Sendable {
         }
         try AccountRules.validatePassword(newPassword)
         let now = environment.clock.now()
-        try await store.setStaffPassword(staffId: member.id, hash: await environment.passwords.hash(newPassword), now: now)
-        try await store.appendAudit(.staff(member.id), studyId: nil, action: "staff.passwordChanged", detail: .object([:]), now: now)
+        let hash = await environment.passwords.hash(newPassword)
+        try await store.transaction { store in
+            try await store.setStaffPassword(staffId: member.id, hash: hash, now: now)
+            try await store.appendAudit(.staff(member.id), studyId: nil, action: "staff.passwordChanged", detail: .object([:]), now: now)
+        }
     }
 }

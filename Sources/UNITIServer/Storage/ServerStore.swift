@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import Synchronization
 import UNITIProtocol
 
@@ -41,16 +42,21 @@ public final class ServerStore: Sendable {
 
     /// Opens (creating if needed) the SQLite database at `path` and brings its schema, with the
     /// modules' steps, up to date.
-    public convenience init(sqlitePath path: String, modules: ServerModules = .installed) throws {
-        self.init(database: try SQLiteDatabase(path: path, migrator: SQLiteMigrations.migrator(modules: modules)), modules: modules)
+    /// `metrics` receives the store's own measures (``ServerMetrics``: the database waits).
+    public convenience init(sqlitePath path: String, modules: ServerModules = .installed,
+                            metrics: any MetricsFactory = MetricsSystem.factory) throws {
+        self.init(database: try SQLiteDatabase(path: path, migrator: SQLiteMigrations.migrator(modules: modules), metrics: metrics),
+                  modules: modules)
     }
 
     /// Connects to PostgreSQL (the pool opens connections as needed) and brings the schema, with
     /// the modules' steps, up to date (a step run now recorded as applied at `now`). Throws when
     /// the database cannot be reached or was written by a newer server.
     public static func postgres(_ location: StoreLocation.PostgresLocation, maximumConnections: Int = 20,
-                                now: Date, modules: ServerModules = .installed) async throws -> ServerStore {
-        let database = try await PostgreSQLDatabase(location: location, maximumConnections: maximumConnections) { client, logger in
+                                now: Date, modules: ServerModules = .installed,
+                                metrics: any MetricsFactory = MetricsSystem.factory) async throws -> ServerStore {
+        let database = try await PostgreSQLDatabase(location: location, maximumConnections: maximumConnections,
+                                                    metrics: metrics) { client, logger in
             try await PostgreSQLMigrations.migrate(client, logger: logger, now: now, modules: modules)
         }
         return ServerStore(database: database, modules: modules)
@@ -66,6 +72,17 @@ public final class ServerStore: Sendable {
     /// writes its SQL with the same kit (``SQL``) and so runs on both stores.
     package func rows(_ sql: SQL) async throws -> [SQLRow] {
         try await database.rows(sql)
+    }
+
+    /// Runs `body` in one transaction, handing it a store whose every method runs inside it
+    /// (``JoinedTransaction``): what the body changes commits together or not at all. For a
+    /// change and the line that records it (``StudyAdministration``); the body must use only the
+    /// store it is given (on SQLite a call on this store would wait for the transaction's own end).
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (ServerStore) async throws -> T) async throws -> T {
+        let modules = self.modules
+        return try await database.transaction { db in
+            try await body(ServerStore(database: JoinedTransaction(executor: db), modules: modules))
+        }
     }
 
     /// Ends the connections (the PostgreSQL pool); a command calls it when it is done.

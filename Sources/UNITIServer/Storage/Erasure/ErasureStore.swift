@@ -45,6 +45,7 @@ extension ServerStore {
             let keys = ["login:account:\(userId)", "login:name:\(account.username.lowercased())", "login:name:\(email)",
                         "register:address:\(email)", "reset:address:\(email)", "reset-mail:\(email)"]
             try await db.execute("DELETE FROM throttle_counts WHERE key IN (\(list: keys))")
+            try await Self.countErasure(db)
             return true
         }
         if deleted { try await database.reclaimErasedSpace(tables: tables.map(\.table) + ["throttle_counts"]) }
@@ -56,10 +57,28 @@ extension ServerStore {
     /// table anew (its old files go at the next checkpoint), locking it meanwhile; SQLite's
     /// `VACUUM` rewrites the file (its `secure_delete` has zeroed deleted rows already). For
     /// `uniti-server maintenance compact`, run when the server is quiet.
-    func compactPersonalTables() async throws {
+    ///
+    /// With `ifNeeded`, only when an erasure was made since the last compaction (``ErasureSchema``):
+    /// the nightly timer (`Deploy/systemd/uniti-server-compact.timer`) locks the tables only on
+    /// nights that need it. Returns whether it compacted.
+    @discardableResult
+    func compactPersonalTables(ifNeeded: Bool = false) async throws -> Bool {
+        // Read before compacting: an erasure made meanwhile stays counted as not compacted.
+        guard let marks = try await database.row("SELECT erasures, compacted FROM erasure_marks WHERE id = 1") else {
+            throw StoreCorruption("erasure_marks has no row")
+        }
+        let erasures: Int64 = try marks["erasures"], compacted: Int64 = try marks["compacted"]
+        if ifNeeded, compacted >= erasures { return false }
         let tables = personalTables + ["throttle_counts"]
         try await database.execute(database.dialect == .sqlite ? "VACUUM" : SQL(raw: "VACUUM FULL " + tables.joined(separator: ", ")))
         try await database.reclaimErasedSpace(tables: [])
+        try await database.execute("UPDATE erasure_marks SET compacted = \(erasures) WHERE id = 1 AND compacted < \(erasures)")
+        return true
+    }
+
+    /// Counts an erasure, in the transaction that makes it (``compactPersonalTables(ifNeeded:)``).
+    private static func countErasure(_ db: any SQLExecutor) async throws {
+        try await db.execute("UPDATE erasure_marks SET erasures = erasures + 1 WHERE id = 1")
     }
 
     /// Ends the person's membership of a study (status `left`); with `deleteAnswers`, their
@@ -82,6 +101,7 @@ extension ServerStore {
                 try await db.execute("DELETE FROM answer_sheets WHERE user_id = \(userId) AND study_id = \(studyId)")
                 try await db.execute("DELETE FROM prompt_events WHERE user_id = \(userId) AND questionnaire_id IN (\(studyQuestionnaires))")
                 try await db.execute("DELETE FROM prompts WHERE user_id = \(userId) AND questionnaire_id IN (\(studyQuestionnaires))")
+                try await Self.countErasure(db)
             }
             try await Self.setMembership(db, studyId: studyId, userId: userId, status: .left, now: now)
         }

@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import Metrics
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 /// The PostgreSQL side of the kit, for a study that outgrows one machine: several server
 /// processes share one database through postgres-nio's connection pool, so whatever must hold
@@ -11,11 +13,17 @@ final class PostgreSQLDatabase: StoreDatabase {
     let logger: Logger
     private let running: Task<Void, Never>
     var dialect: SQLDialect { .postgres }
+    /// Pool waits for the operator's metrics (`uniti_database_waits_total`, as SQLite's writer
+    /// waits): postgres-nio keeps its pool's observer internal, so the uses of the pool are
+    /// counted here, where every one passes (``leased(_:)``).
+    private let pool: PoolUse
 
     /// Connects (the pool opens connections as needed) and brings the schema up to date; throws
-    /// when the database cannot be reached or was written by a newer server.
-    init(location: StoreLocation.PostgresLocation, maximumConnections: Int,
+    /// when the database cannot be reached or was written by a newer server. `metrics` receives
+    /// the pool waits.
+    init(location: StoreLocation.PostgresLocation, maximumConnections: Int, metrics: any MetricsFactory = MetricsSystem.factory,
          migrate: (PostgresClient, Logger) async throws -> Void) async throws {
+        pool = PoolUse(size: maximumConnections, waits: Counter(label: ServerMetrics.databaseWaits, factory: metrics))
         var configuration: PostgresClient.Configuration
         if let socket = location.socketPath {
             configuration = .init(unixSocketPath: socket, username: location.username, password: location.password,
@@ -53,11 +61,11 @@ final class PostgreSQLDatabase: StoreDatabase {
     }
 
     func rows(_ sql: SQL) async throws -> [SQLRow] {
-        try await client.query(Self.query(sql), logger: logger).collect().map { .postgres($0.makeRandomAccess()) }
+        try await pool.leased { try await client.query(Self.query(sql), logger: logger).collect().map { .postgres($0.makeRandomAccess()) } }
     }
 
     func execute(_ sql: SQL) async throws {
-        try await client.query(Self.query(sql), logger: logger)
+        try await pool.leased { _ = try await client.query(Self.query(sql), logger: logger).collect() }
     }
 
     func lock(_ key: StoreLock) async throws {}
@@ -65,17 +73,21 @@ final class PostgreSQLDatabase: StoreDatabase {
     func prepared<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] where Statement.Row: Sendable {
         // An unstructured task is not cancelled with the request that awaits it.
         try await Task {
-            var rows: [Statement.Row] = []
-            for try await row in try await self.client.execute(statement, logger: self.logger) { rows.append(row) }
-            return rows
+            try await self.pool.leased {
+                var rows: [Statement.Row] = []
+                for try await row in try await self.client.execute(statement, logger: self.logger) { rows.append(row) }
+                return rows
+            }
         }.value
     }
 
     func forEachRow(_ sql: SQL, _ body: @escaping @Sendable (SQLRow) throws -> Void) async throws {
         // One statement is one snapshot; postgres-nio streams its rows with back pressure.
-        try await client.withConnection { connection in
-            for try await row in try await connection.query(Self.query(sql), logger: self.logger) {
-                try body(.postgres(row.makeRandomAccess()))
+        try await pool.leased {
+            try await client.withConnection { connection in
+                for try await row in try await connection.query(Self.query(sql), logger: self.logger) {
+                    try body(.postgres(row.makeRandomAccess()))
+                }
             }
         }
     }
@@ -85,8 +97,10 @@ final class PostgreSQLDatabase: StoreDatabase {
         do {
             // An unstructured task is not cancelled with the request that awaits it.
             return try await Task {
-                try await self.client.withTransaction(logger: logger) { connection in
-                    try await body(Connection(connection: connection, logger: logger))
+                try await self.pool.leased {
+                    try await self.client.withTransaction(logger: logger) { connection in
+                        try await body(Connection(connection: connection, logger: logger))
+                    }
                 }
             }.value
         } catch let error as PostgresTransactionError {
@@ -112,6 +126,29 @@ final class PostgreSQLDatabase: StoreDatabase {
     func close() async {
         running.cancel()
         await running.value
+    }
+
+    /// How many uses of the pool are under way: one that starts while every connection is taken
+    /// waits for one to come back, and is counted.
+    private final class PoolUse: Sendable {
+        let size: Int
+        let waits: Counter
+        let inUse = Mutex(0)
+
+        init(size: Int, waits: Counter) {
+            self.size = size
+            self.waits = waits
+        }
+
+        func leased<T>(_ body: () async throws -> T) async throws -> T {
+            let busy = inUse.withLock { inUse in
+                defer { inUse += 1 }
+                return inUse >= size
+            }
+            if busy { waits.increment() }
+            defer { inUse.withLock { $0 -= 1 } }
+            return try await body()
+        }
     }
 
     /// One connection inside a transaction.

@@ -16,10 +16,14 @@ final class SQLiteDatabase: StoreDatabase {
     let pool: DatabasePool
     /// A turn that had to wait for another is counted for the operator's metrics
     /// (`uniti_database_waits_total`): a store where writes queue often is near its limit.
-    private let writerTurn = SerialTurns(onWait: { Counter(label: ServerMetrics.databaseWaits).increment() })
+    private let writerTurn: SerialTurns
     var dialect: SQLDialect { .sqlite }
 
-    init(path: String, migrator: DatabaseMigrator) throws {
+    /// `metrics` receives the writer waits: the process's backend (`serve --metrics-port`), or a
+    /// test's own registry.
+    init(path: String, migrator: DatabaseMigrator, metrics: any MetricsFactory = MetricsSystem.factory) throws {
+        let waits = Counter(label: ServerMetrics.databaseWaits, factory: metrics)
+        writerTurn = SerialTurns(onWait: { waits.increment() })
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true

@@ -25,6 +25,7 @@ enum PostgreSQLMigrations {
         ("pg11-consent-versions", consentVersionsV11),
         ("pg12-prompt-events", PromptSchema.pg12),
         ("pg13-staff-console", StaffSchema.pg13),
+        ("pg14-erasure-marks", ErasureSchema.pg14),
     ]
 
     /// The lock key that serialises migrations across processes.

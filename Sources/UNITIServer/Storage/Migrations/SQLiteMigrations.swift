@@ -39,6 +39,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("v14-consent-versions", migrate: ConsentSchema.v14)
         migrator.registerMigration("v15-prompt-events") { db in try db.execute(sql: PromptSchema.v15) }
         migrator.registerMigration("v16-staff-console") { db in try db.execute(sql: StaffSchema.v16) }
+        migrator.registerMigration("v17-erasure-marks") { db in try db.execute(sql: ErasureSchema.v17) }
         for (identifier, step) in modules.migrations {
             migrator.registerMigration(identifier) { db in try db.execute(sql: step.sqlite) }
         }
