@@ -177,9 +177,9 @@ struct StaffService: Sendable {
         }
         try AccountRules.validatePassword(newPassword)
         let now = environment.clock.now()
-        let hash = await environment.passwords.hash(newPassword)
+        let newHash = await environment.passwords.hash(newPassword)
         try await store.transaction { store in
-            try await store.setStaffPassword(staffId: member.id, hash: hash, now: now)
+            try await store.setStaffPassword(staffId: member.id, hash: newHash, now: now)
             try await store.appendAudit(.staff(member.id), studyId: nil, action: "staff.passwordChanged", detail: .object([:]), now: now)
         }
     }
