@@ -125,7 +125,7 @@ struct ConsoleSetupTests {
         }
     }
 
-    @Test("team: removing a member and disabling an account each ask first, then act and leave their line; the last owner stays; an owner may not disable a member of another team's study, an admin, or themselves; an address outside the team is refused")
+    @Test("team: an owner invites someone new by name and address (an account with that role only, the link by mail); removing a member and disabling an account each ask first, then act and leave their line; the last owner stays; an owner may not disable a member of another team's study, an admin, or themselves; an address outside the team is refused")
     func teamChanges() async throws {
         let server = try TestServer()
         let fixture = ConsoleFixture(server: server)
@@ -179,6 +179,27 @@ struct ConsoleSetupTests {
             try await fixture.signIn(administering, admin)
             #expect(try await administering.submit(team, to: "\(team)/disable", ["email": viewer.email, "confirm": "yes"]).status == .seeOther)
             #expect(try await roles(viewer).isEmpty)
+
+            // An owner invites someone new to the console: without a name, refused and nothing made;
+            // with one, an account with only this role, and the enrolment link by mail.
+            let unnamed = try await browser.submit(team, to: team, ["email": "nia@team.example.org", "role": "viewer"])
+            #expect(unnamed.status == .unprocessableContent && unnamed.text.contains("give their name"))
+            #expect(try await fixture.store.staffMember(email: "nia@team.example.org") == nil)
+            let invited = try await browser.submit(team, to: team, ["email": "Nia@Team.example.org", "role": "viewer", "name": "Nia"])
+            #expect(invited.headers[.location] == "\(team)?notice=teamChanged")
+            let nia = try #require(try await fixture.store.staffMember(email: "nia@team.example.org"))
+            #expect(try await fixture.store.studyRoles(staffId: nia.id) == ["alpha": .viewer])
+            #expect(nia.admin == false)
+            await fixture.environment.mail.idle()
+            let mail = try String(contentsOf: try #require(try server.spool.messages().last).url, encoding: .utf8)
+                .replacingOccurrences(of: "\r\n", with: "\n")
+            #expect(mail.contains("nia@team.example.org"))
+            let code = try #require(ConsoleFixture.code(in: mail))
+            #expect(try await StaffService(environment: fixture.environment).enrolling(code: code).id == nia.id)
+            let addedBy: Int64? = try await fixture.store.database.row("""
+                SELECT staff_id FROM audit_log WHERE action = 'staff.add' AND study_id IS NULL AND detail LIKE '%nia@team.example.org%'
+                """)?["staff_id"]
+            #expect(addedBy == owner.id, "staff.add names the owner who invited")
 
             let actions = try await fixture.store.auditTrail(studyId: "alpha").map(\.action)
             #expect(actions.filter { $0 == "team.remove" }.count == 1 && actions.filter { $0 == "team.disable" }.count == 2)

@@ -666,8 +666,21 @@ struct ConsoleRoutes: Sendable {
         let form = try await PortalForm.read(request), studyId = try context.study.study.id
         do {
             guard let role = StudyRole(rawValue: form["role"]) else { throw APIError.invalid("invalid_role", "Choose owner, editor or viewer.") }
-            guard let member = try await store.staffMember(email: form["email"].trimmingCharacters(in: .whitespaces)) else {
-                throw APIError.invalid("unknown_staff", "No staff member has this address; add them with 'uniti-server staff add'.")
+            let email = form["email"].trimmingCharacters(in: .whitespaces).lowercased()
+            let member: StaffMember
+            if let known = try await store.staffMember(email: email) {
+                member = known
+            } else {
+                // Someone new to the console: an account without any other right, and the
+                // enrolment link by mail (what `staff add` does), when the owner gives a name.
+                let name = form["name"].trimmingCharacters(in: .whitespaces)
+                guard !name.isEmpty else {
+                    throw APIError.invalid("unknown_staff", "No staff member has this address; give their name to invite them.")
+                }
+                let added = try await staff.add(name: name, email: email, admin: false, by: .staff(try context.staff.member.id))
+                environment.mail.enqueue(added.mail)
+                guard let invited = try await store.staffMember(id: added.id) else { throw APIError.invalid("unknown_staff", "") }
+                member = invited
             }
             try await administration(context).setRole(role, of: member, in: studyId)
             return try context.console.base.redirect(to: "/console/studies/\(studyId)/team?notice=teamChanged")
