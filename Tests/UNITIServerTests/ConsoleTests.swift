@@ -371,8 +371,9 @@ struct ConsoleRoleTests {
                 }
                 #expect(try await strangerBrowser.get("/console/studies/no-such-study").status == .notFound)
                 let exports = try await fixture.store.auditTrail(studyId: "alpha").filter { $0.action == "export" }
-                #expect(exports.map(\.actor) == [.staff(owner.id), .staff(owner.id)],
-                        "the owner's export and SPSS syntax only; the viewer's refused ones are no export")
+                #expect(exports.map(\.actor) == [.staff(owner.id), .staff(owner.id), .staff(owner.id)],
+                        "the owner's export, codebook and SPSS syntax only; the viewer's refused ones are no export")
+                #expect(Set(exports.map { $0.detail["format"] }) == [.string("csv"), .string("codebook"), .string("spss-syntax")])
             }
         }
     }
@@ -464,9 +465,12 @@ struct ConsoleRoleTests {
             #expect(codebook.text.contains("gamma-daily,1,loudness,slider"))
             let trail = try await server.store.auditTrail(studyId: "gamma")
             #expect(trail.map(\.action) == ["study.create", "team.set", "study.update", "team.set", "questionnaire.add",
-                                            "questionnaire.deactivate", "joinRequest.approve", "export"])
+                                            "questionnaire.deactivate", "joinRequest.approve", "export", "export"])
+            #expect(trail.last?.detail == .object(["format": .string("codebook"), "filters": .object([:]),
+                                                   "rows": .number(Double(codebook.text.split(whereSeparator: \.isNewline).count - 1))]), "a row per item described")
+            let csvLine = trail[trail.count - 2]
             #expect(trail[0].actor == .operator && trail[2].actor == .staff(owner.id))
-            #expect(trail.last?.detail == .object(["format": .string("csv"), "rows": .number(0),
+            #expect(csvLine.detail == .object(["format": .string("csv"), "rows": .number(0),
                                                    "filters": .object(["questionnaire": .string("gamma-daily"), "from": .string("2027-01-01T00:00:00Z"),
                                                                        "to": .string("2027-02-01T00:00:00Z")])]))
             let audit = try await browser.get("\(base)/audit")

@@ -447,9 +447,14 @@ struct ConsoleRoutes: Sendable {
     }
 
     /// The codebook of the study's questionnaires, every version (``Codebook``).
+    /// The codebook as a download of its own; in the audit trail as every download is (issue
+    /// 31), its rows the items it describes, though it holds no participant's data.
     private func codebook(_ context: ServerRequestContext) async throws -> Response {
         let studyId = try context.study.study.id
-        let text = Codebook.csv(try await store.questionnaires(studyId: studyId))
+        let documents = try await store.questionnaires(studyId: studyId)
+        let text = Codebook.csv(documents)
+        try await administration(context).recordExport(studyId: studyId, format: "codebook", filters: [:],
+                                                        rows: documents.reduce(0) { $0 + $1.definition.items.count { $0.element.isQuestion } })
         return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
                                                .contentDisposition: "attachment; filename=\"\(studyId)-codebook.csv\""],
                         body: .init(byteBuffer: ByteBuffer(string: text)))
