@@ -208,7 +208,7 @@ try:
     _, sam_codes = enrol(driver, "sam@team.example.org")
     sign_in(driver, "sam@team.example.org", sam_codes[0])
     for page in ("", "/participants", "/settings", "/questionnaires", "/data", "/data/export?format=csv",
-                 "/data/codebook.csv", "/data/answers.sps", "/questionnaires/journey-daily/preview",
+                 "/data/codebook.csv", "/data/answers.sps", "/data/adherence.csv", "/questionnaires/journey-daily/preview",
                  "/questionnaires/journey-daily/settings", "/consent", "/team", "/audit"):
         status, body = download(driver, f"/console/studies/{STUDY}{page}")
         check(status == 404 and "Journey study" not in body, f"another study's owner reached {page}: {status}")

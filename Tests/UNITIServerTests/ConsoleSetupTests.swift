@@ -272,6 +272,29 @@ struct ConsoleSetupTests {
                 #expect(adherence.matches(of: #/<rect /#).count == 2, "the prompt of 40 days ago is outside the chart")
                 #expect(html.contains(#"<svg id="sheets-chart""#))
                 #expect(!html.contains("<script"), "no inline script")
+
+                // The adherence download (an editor's): `uniti-server adherence --format csv`'s lines.
+                let report = "/console/studies/alpha/data/adherence.csv"
+                #expect(try await browser.get(report).status == .forbidden, "a viewer downloads nothing")
+                try await fixture.role(.editor, owner, "alpha")
+                func rows(_ path: String) async throws -> [[String]] {
+                    let response = try await browser.get(path)
+                    #expect(response.status == .ok && response.headers[.contentType] == "text/csv; charset=utf-8")
+                    return response.text.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+                }
+                let all = try await rows(report)
+                #expect(all.first == AdherenceCommand.Line.header)
+                let first = try #require(all.first { $0.first == "p-000000000000" })
+                #expect(Array(first[1...8]) == ["alpha-daily", "4", "2", "0", "2", "0", "0", "0.5000"], "two answered in time, two missed")
+                #expect(first[9] == Timestamps.format(now) && first[10] == "")
+                #expect(all.filter { $0[0] != "p-000000000000" && $0[0] != "participant" }.map { [$0[0], $0[1], $0[10]] }.sorted { $0[0] < $1[0] }
+                        == [["p-000000000001", "", "silent"], ["p-000000000002", "", "silent"]], "members never heard of: a line each, silent")
+                let dayText = String(Timestamps.format(start).prefix(10))
+                let yesterdays = try await rows(report + "?from=\(dayText)&to=\(dayText)")
+                #expect(yesterdays.first { $0.first == "p-000000000000" }.map { Array($0[2...5]) } == ["2", "1", "0", "1"], "the days filter the prompts")
+                #expect(try await browser.get(report + "?from=2027-13-40").status == .unprocessableContent)
+                let line = try #require(try await store.auditTrail(studyId: "alpha").last)
+                #expect(line.action == "export" && line.detail["format"] == .string("adherence-csv") && line.detail["rows"] == .number(3))
             }
         }
     }

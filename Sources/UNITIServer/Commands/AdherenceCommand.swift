@@ -75,8 +75,7 @@ struct AdherenceCommand: AsyncParsableCommand {
     private func report(_ store: ServerStore, from start: Date?, to end: Date?, now: Date) async throws {
         guard try await store.study(id: study) != nil else { throw ValidationError("No study '\(study)'; see 'study list'.") }
         let format = format, below = below, silent = silentDays.map { TimeInterval($0) * 86_400 }
-        let header = ["participant", "questionnaire", "delivered", "answered_in_time", "late", "missed", "open", "withdrawn",
-                      "rate", "last_sync", "flags"]
+        let header = Line.header
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let written = Mutex(0)
@@ -93,16 +92,9 @@ struct AdherenceCommand: AsyncParsableCommand {
         case .json: print("[", terminator: "")
         }
         let emit: @Sendable (ServerStore.AdherenceLine) throws -> Void = { line in
-            var flags: [String] = []
-            if let below, let rate = line.counts.rate, rate < below { flags.append("below") }
-            if let silent, line.lastSync.map({ now.timeIntervalSince($0) > silent }) ?? true { flags.append("silent") }
-            let output = Line(participant: line.participant, questionnaire: line.questionnaireId, counts: line.counts,
-                              lastSync: line.lastSync.map(Timestamps.format), flags: flags)
+            let output = Line(line, below: below, silent: silent, now: now)
             let index = written.withLock { count in defer { count += 1 }; return count }
-            let counts = line.counts
-            let cells = [output.participant, output.questionnaire, "\(counts.delivered)", "\(counts.answeredInTime)", "\(counts.late)",
-                         "\(counts.missed)", "\(counts.open)", "\(counts.withdrawn)",
-                         counts.rate.map { String(format: "%.4f", $0) } ?? "", output.lastSync ?? "", flags.joined(separator: " ")]
+            let cells = output.cells
             switch format {
             case .csv: print(cells.map { StudyExport.quote(StudyExport.neutralised($0)) }.joined(separator: ","))
             case .table: print(CommandOutput.tableLine(cells, widths: widths))
@@ -116,5 +108,27 @@ struct AdherenceCommand: AsyncParsableCommand {
             try emit(ServerStore.AdherenceLine(participant: participant, questionnaireId: "", counts: AdherenceCounts(), lastSync: nil))
         }
         if format == .json { print(written.withLock { $0 } == 0 ? "]" : "\n]") }
+    }
+}
+
+extension AdherenceCommand.Line {
+    static let header = ["participant", "questionnaire", "delivered", "answered_in_time", "late", "missed", "open", "withdrawn",
+                         "rate", "last_sync", "flags"]
+
+    /// The line of a store line, flagged `below` under the rate `below` and `silent` when the
+    /// device last synced more than `silent` before `now` (or never).
+    init(_ line: ServerStore.AdherenceLine, below: Double?, silent: TimeInterval?, now: Date) {
+        var flags: [String] = []
+        if let below, let rate = line.counts.rate, rate < below { flags.append("below") }
+        if let silent, line.lastSync.map({ now.timeIntervalSince($0) > silent }) ?? true { flags.append("silent") }
+        self.init(participant: line.participant, questionnaire: line.questionnaireId, counts: line.counts,
+                  lastSync: line.lastSync.map(Timestamps.format), flags: flags)
+    }
+
+    /// The cells under ``header``, for the table and CSV (the console's download too).
+    var cells: [String] {
+        [participant, questionnaire, "\(counts.delivered)", "\(counts.answeredInTime)", "\(counts.late)", "\(counts.missed)",
+         "\(counts.open)", "\(counts.withdrawn)", counts.rate.map { String(format: "%.4f", $0) } ?? "", lastSync ?? "",
+         flags.joined(separator: " ")]
     }
 }

@@ -41,7 +41,7 @@ struct ConsoleRoutes: Sendable {
 
     /// The pages of one study (`/console/studies/{id}/…`) with the least role each needs.
     enum StudyPage: CaseIterable, Sendable {
-        case overview, participants, decideRequest, data, export, codebook, spssSyntax, questionnaires, uploadQuestionnaire,
+        case overview, participants, decideRequest, data, export, codebook, spssSyntax, adherenceReport, questionnaires, uploadQuestionnaire,
              switchQuestionnaire, preview, submitPreview, questionnaireSettings, saveQuestionnaireSettings, settings, saveSettings, consent, publishConsent,
              team, addTeamMember, removeTeamMember, disableStaff, audit
 
@@ -62,6 +62,7 @@ struct ConsoleRoutes: Sendable {
             case .export: "data/export"
             case .codebook: "data/codebook.csv"
             case .spssSyntax: "data/answers.sps"
+            case .adherenceReport: "data/adherence.csv"
             case .questionnaires, .uploadQuestionnaire: "questionnaires"
             case .switchQuestionnaire: "questionnaires/active"
             case .preview, .submitPreview: "questionnaires/:questionnaire/preview"
@@ -80,7 +81,7 @@ struct ConsoleRoutes: Sendable {
         var minimum: StudyRole {
             switch self {
             case .overview, .participants, .data: .viewer
-            case .decideRequest, .export, .codebook, .spssSyntax, .questionnaires, .uploadQuestionnaire, .switchQuestionnaire, .preview, .submitPreview,
+            case .decideRequest, .export, .codebook, .spssSyntax, .adherenceReport, .questionnaires, .uploadQuestionnaire, .switchQuestionnaire, .preview, .submitPreview,
                  .questionnaireSettings, .saveQuestionnaireSettings, .settings, .saveSettings, .consent, .publishConsent: .editor
             case .team, .addTeamMember, .removeTeamMember, .disableStaff, .audit: .owner
             }
@@ -120,6 +121,7 @@ struct ConsoleRoutes: Sendable {
         case .export: try await export(request, context)
         case .codebook: try await codebook(context)
         case .spssSyntax: try await spssSyntax(context)
+        case .adherenceReport: try await adherenceReport(request, context)
         case .questionnaires: try await questionnaires(request, context)
         case .uploadQuestionnaire: try await uploadQuestionnaire(request, context)
         case .switchQuestionnaire: try await switchQuestionnaire(request, context)
@@ -396,13 +398,7 @@ struct ConsoleRoutes: Sendable {
         }
         var filter = ExportFilter()
         if let questionnaire = query["questionnaire"].map(String.init), !questionnaire.isEmpty { filter.questionnaire = questionnaire }
-        func day(_ name: String, plus days: Double = 0) throws -> Date? {
-            guard let text = query[Substring(name)].map(String.init), !text.isEmpty else { return nil }
-            guard let date = Timestamps.parse(text + "T00:00:00Z") else { throw ConsoleRefusal(.unprocessableContent, "console.error.date") }
-            return date.addingTimeInterval(days * 86_400)
-        }
-        filter.from = try day("from")
-        filter.to = try day("to", plus: 1)
+        (filter.from, filter.to) = try Self.days(query)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-console-\(UUID().uuidString)")
         try PrivateFiles.createFolder(directory.path)
         let name: String, type: String, rows: Int
@@ -446,8 +442,45 @@ struct ConsoleRoutes: Sendable {
         return Response(status: .ok, headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(name)\""], body: body)
     }
 
-    /// The codebook of the study's questionnaires, every version (``Codebook``).
-    /// The codebook as a download of its own; in the audit trail as every download is (issue
+    /// The query's `from` and `to` days (`YYYY-MM-DD`, UTC) as the start of the first and the end
+    /// of the last; a malformed one is refused with the page's error.
+    static func days(_ query: Parameters) throws -> (from: Date?, to: Date?) {
+        func day(_ name: String, plus days: Double) throws -> Date? {
+            guard let text = query[Substring(name)].map(String.init), !text.isEmpty else { return nil }
+            guard let date = Timestamps.parse(text + "T00:00:00Z") else { throw ConsoleRefusal(.unprocessableContent, "console.error.date") }
+            return date.addingTimeInterval(days * 86_400)
+        }
+        return (try day("from", plus: 0), try day("to", plus: 1))
+    }
+
+    /// `uniti-server adherence --format csv` from the data page: per participant and
+    /// questionnaire the counts and the rate of the prompts due in the chosen days, flagged as the
+    /// participants page flags them (below 50 %, silent for 7 days); in the audit trail as a
+    /// download. A line per participant and questionnaire (a study's tens of thousands at most).
+    private func adherenceReport(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let studyId = try context.study.study.id
+        var filter = ExportFilter()
+        (filter.from, filter.to) = try Self.days(request.uri.queryParameters)
+        let (from, to) = (filter.from, filter.to)
+        let now = environment.clock.now()
+        let lines = Mutex<[String]>([StudyExport.csvLine(AdherenceCommand.Line.header)])
+        let add: @Sendable (ServerStore.AdherenceLine) -> Void = { line in
+            let cells = AdherenceCommand.Line(line, below: 0.5, silent: 7 * 86_400, now: now).cells
+            lines.withLock { $0.append(StudyExport.csvLine(cells)) }
+        }
+        try await store.adherence(studyId: studyId, from: from, to: to, add)
+        for participant in try await store.membersWithoutPrompts(studyId: studyId) {
+            add(ServerStore.AdherenceLine(participant: participant, questionnaireId: "", counts: AdherenceCounts(), lastSync: nil))
+        }
+        let text = lines.withLock { $0.joined() }
+        try await administration(context).recordExport(studyId: studyId, format: "adherence-csv", filters: filter.described,
+                                                        rows: lines.withLock { $0.count } - 1)
+        return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
+                                               .contentDisposition: "attachment; filename=\"\(studyId)-adherence.csv\""],
+                        body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// The codebook of the study's questionnaires, every version (``Codebook``), as a download of its own; in the audit trail as every download is (issue
     /// 31), its rows the items it describes, though it holds no participant's data.
     private func codebook(_ context: ServerRequestContext) async throws -> Response {
         let studyId = try context.study.study.id
