@@ -498,6 +498,45 @@ struct StoreContractTests {
         }
     }
 
+    @Test("an upload's changes cursor passes exactly the sheets it stored, and there is none when another sheet of the person lies after the caller's cursor",
+          arguments: StoreKind.allCases)
+    func uploadChangesCursor(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            try await study(store, "open")
+            _ = try await questionnaire(store, study: "open")
+            let ada = try await user(store, "ada"), bo = try await user(store, "bo")
+            try await store.setMembership(studyId: "open", userId: ada, status: .member, now: now)
+            try await store.setMembership(studyId: "open", userId: bo, status: .member, now: now)
+            func upload(_ person: Int64, _ sheets: [AnswerSheet]) async throws -> Int {
+                try await store.storeSheets(userId: person, sheets: sheets.map { ValidatedSheet(sheet: $0, studyId: "open") },
+                                            receivedAt: now).count { $0 == .stored }
+            }
+            // Nothing pulled yet (cursor 0): the phone's two sheets are all there is after it.
+            let phone = [sheet(loudness: 10), sheet(loudness: 20)]
+            let first = try #require(try await store.changesCursor(userId: ada, after: 0, storedNow: try await upload(ada, phone)))
+            #expect(try await store.sheetChanges(userId: ada, after: first, limit: 10).sheets.isEmpty)
+            #expect(try await store.sheetChanges(userId: ada, after: 0, limit: 10).cursor == first)
+            // Someone else's sheet is not the person's: it does not stop the cursor.
+            _ = try await upload(bo, [sheet(loudness: 30)])
+            let second = try #require(try await store.changesCursor(userId: ada, after: first, storedNow: try await upload(ada, [sheet(loudness: 40)])))
+            #expect(second > first && (try await store.sheetChanges(userId: ada, after: second, limit: 10).sheets.isEmpty))
+            // The laptop's sheet lies after the phone's cursor: the phone's next upload gets no
+            // cursor, so it pulls and finds both.
+            let laptop = sheet(loudness: 50)
+            _ = try await upload(ada, [laptop])
+            let third = sheet(loudness: 60)
+            #expect(try await store.changesCursor(userId: ada, after: second, storedNow: try await upload(ada, [third])) == nil)
+            #expect(try await store.sheetChanges(userId: ada, after: second, limit: 10).sheets.map { try $0.decoded().sheet.id }
+                    == [laptop.id, third.id])
+            // A batch all duplicates stores nothing, and nothing lies after the latest cursor.
+            let latest = try await store.sheetChanges(userId: ada, after: 0, limit: 10).cursor
+            #expect(try await store.changesCursor(userId: ada, after: latest, storedNow: try await upload(ada, [third])) == latest)
+            // A duplicate stored after the cursor (sent before, its answer lost) is not stored now: no cursor.
+            let pastLaptop = try await store.sheetChanges(userId: ada, after: second, limit: 1).cursor
+            #expect(try await store.changesCursor(userId: ada, after: pastLaptop, storedNow: try await upload(ada, [third, sheet()])) == nil)
+        }
+    }
+
     @Test("rewards read the finished Track Your Hearing sheets of reward studies only", arguments: StoreKind.allCases)
     func rewards(_ kind: StoreKind) async throws {
         try await with(kind) { store in
