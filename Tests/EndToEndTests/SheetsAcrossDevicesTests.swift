@@ -55,9 +55,10 @@ struct SheetsAcrossDevicesTests {
         let phone = try SyncEndToEndTests.Setup()
         #expect(try phone.run("tyt fill", stdin: SyncEndToEndTests.answers).status == 0)
         #expect(try phone.run("sync").status == 0)
-        // A second check-in, and beside it in the outbox a copy under a new id that this device
-        // never stored (as Scripts/bench/sync queues its sheets): only a download could store it here.
-        #expect(try phone.run("tyt fill", stdin: "no\n70\n60\n4\n2\n50\n80\n25\n").status == 0)
+        // A second check-in, answered while the server cannot be reached (nothing listens on port
+        // 9), and beside it in the outbox a copy under a new id that this device never stored (as
+        // Scripts/bench/sync queues its sheets): only a download could store the copy here.
+        #expect(try phone.run("tyt fill", stdin: "no\n70\n60\n4\n2\n50\n80\n25\n", server: "http://127.0.0.1:9").status == 0)
         try phone.sqlite("""
             INSERT INTO core_outbox (clientID, kind, moduleID, payload, createdAt, attempts, nextAttemptAt, state)
             SELECT 'sheet:' || u, kind, moduleID, CAST(replace(CAST(payload AS TEXT), json_extract(CAST(payload AS TEXT), '$.id'), u) AS BLOB),
