@@ -88,6 +88,16 @@ struct StoreContractTests {
         return try await store.addQuestionnaire(document, module: module, now: now)
     }
 
+    /// A public study "open" with the daily questionnaire, and two members, ada and bo.
+    func adaAndBoInOpenStudy(_ store: ServerStore) async throws -> (ada: Int64, bo: Int64) {
+        try await study(store, "open")
+        _ = try await questionnaire(store, study: "open")
+        let ada = try await user(store, "ada"), bo = try await user(store, "bo")
+        try await store.setMembership(studyId: "open", userId: ada, status: .member, now: now)
+        try await store.setMembership(studyId: "open", userId: bo, status: .member, now: now)
+        return (ada, bo)
+    }
+
     // MARK: Accounts
 
     @Test("accounts: unique names and addresses regardless of case, found by either, changed field by field", arguments: StoreKind.allCases)
@@ -389,11 +399,7 @@ struct StoreContractTests {
     @Test("sheets: stored once per id, paged newest first, pulled by cursor, averaged per participant, exported in order", arguments: StoreKind.allCases)
     func sheets(_ kind: StoreKind) async throws {
         try await with(kind) { store in
-            try await study(store, "open")
-            _ = try await questionnaire(store, study: "open")
-            let ada = try await user(store, "ada"), bo = try await user(store, "bo")
-            try await store.setMembership(studyId: "open", userId: ada, status: .member, now: now)
-            try await store.setMembership(studyId: "open", userId: bo, status: .member, now: now)
+            let (ada, bo) = try await adaAndBoInOpenStudy(store)
             let early = sheet(loudness: 20, startedAt: "2027-01-10T09:00:00+01:00")
             let late = sheet(loudness: 60, startedAt: "2027-01-20T09:00:00+01:00")
             let stored = try await store.storeSheets(userId: ada, sheets: [ValidatedSheet(sheet: early, studyId: "open"),
@@ -502,11 +508,7 @@ struct StoreContractTests {
           arguments: StoreKind.allCases)
     func uploadChangesCursor(_ kind: StoreKind) async throws {
         try await with(kind) { store in
-            try await study(store, "open")
-            _ = try await questionnaire(store, study: "open")
-            let ada = try await user(store, "ada"), bo = try await user(store, "bo")
-            try await store.setMembership(studyId: "open", userId: ada, status: .member, now: now)
-            try await store.setMembership(studyId: "open", userId: bo, status: .member, now: now)
+            let (ada, bo) = try await adaAndBoInOpenStudy(store)
             func upload(_ person: Int64, _ sheets: [AnswerSheet]) async throws -> Int {
                 try await store.storeSheets(userId: person, sheets: sheets.map { ValidatedSheet(sheet: $0, studyId: "open") },
                                             receivedAt: now).count { $0 == .stored }
