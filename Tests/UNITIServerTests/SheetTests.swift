@@ -7,14 +7,22 @@ import UNITIProtocol
 
 @Suite("Answer sheets", .timeLimit(.minutes(10)))
 struct SheetTests {
-    @Test("a repeated upload is acknowledged as duplicate and stored once")
-    func idempotentUpload() async throws {
+    /// A server with the public study "open" and its daily questionnaire, and `name` signed up
+    /// and joined: `body` gets the client and their access token.
+    func withJoinedParticipant(_ name: String, _ body: @Sendable (any TestClientProtocol, String) async throws -> Void) async throws {
         let server = try TestServer()
         try await server.createStudy("open")
         try await server.addQuestionnaire(study: "open")
         try await server.run { client in
-            let token = try await client.signUp("jan", on: server)
+            let token = try await client.signUp(name, on: server)
             _ = try await client.json(.post, "/api/v1/studies/open/join", token: token, body: JoinStudyRequest())
+            try await body(client, token)
+        }
+    }
+
+    @Test("a repeated upload is acknowledged as duplicate and stored once")
+    func idempotentUpload() async throws {
+        try await withJoinedParticipant("jan") { client, token in
             let one = sheet()
             let first = try await client.json(.post, "/api/v1/sheets", token: token, body: AnswerSheetBatch(sheets: [one]))
             #expect(try first.decode(AnswerSheetBatchResult.self).results.map(\.outcome) == [.stored])
@@ -32,12 +40,7 @@ struct SheetTests {
 
     @Test("an unknown label or a value out of range gets 422 naming the item, and nothing of the batch is stored")
     func invalidSheetRejected() async throws {
-        let server = try TestServer()
-        try await server.createStudy("open")
-        try await server.addQuestionnaire(study: "open")
-        try await server.run { client in
-            let token = try await client.signUp("kai", on: server)
-            _ = try await client.json(.post, "/api/v1/studies/open/join", token: token, body: JoinStudyRequest())
+        try await withJoinedParticipant("kai") { client, token in
             var unknown = sheet()
             unknown.answers["colour"] = Answer(value: .text("blue"), answeredAt: unknown.startedAt)
             let first = try await client.json(.post, "/api/v1/sheets", token: token, body: AnswerSheetBatch(sheets: [sheet(), unknown]))
@@ -229,12 +232,7 @@ struct SheetTests {
 
     @Test("an upload with the device's changes cursor is answered with the cursor past its sheets unless another device's sheet lies after it; without one the answer has no cursor; a bad one stores nothing")
     func uploadAnswersChangesCursor() async throws {
-        let server = try TestServer()
-        try await server.createStudy("open")
-        try await server.addQuestionnaire(study: "open")
-        try await server.run { client in
-            let token = try await client.signUp("dora", on: server)
-            _ = try await client.json(.post, "/api/v1/studies/open/join", token: token, body: JoinStudyRequest())
+        try await withJoinedParticipant("dora") { client, token in
             func upload(_ sheets: [AnswerSheet], cursor: String?) async throws -> AnswerSheetBatchResult {
                 let response = try await client.json(.post, "/api/v1/sheets" + (cursor.map { "?cursor=\($0)" } ?? ""), token: token,
                                                      body: AnswerSheetBatch(sheets: sheets))
