@@ -7,14 +7,22 @@ import UNITIProtocol
 
 @Suite("Answer sheets", .timeLimit(.minutes(10)))
 struct SheetTests {
-    @Test("a repeated upload is acknowledged as duplicate and stored once")
-    func idempotentUpload() async throws {
+    /// A server with the public study "open" and its daily questionnaire, and `name` signed up
+    /// and joined: `body` gets the client and their access token.
+    func withJoinedParticipant(_ name: String, _ body: @Sendable (any TestClientProtocol, String) async throws -> Void) async throws {
         let server = try TestServer()
         try await server.createStudy("open")
         try await server.addQuestionnaire(study: "open")
         try await server.run { client in
-            let token = try await client.signUp("jan", on: server)
+            let token = try await client.signUp(name, on: server)
             _ = try await client.json(.post, "/api/v1/studies/open/join", token: token, body: JoinStudyRequest())
+            try await body(client, token)
+        }
+    }
+
+    @Test("a repeated upload is acknowledged as duplicate and stored once")
+    func idempotentUpload() async throws {
+        try await withJoinedParticipant("jan") { client, token in
             let one = sheet()
             let first = try await client.json(.post, "/api/v1/sheets", token: token, body: AnswerSheetBatch(sheets: [one]))
             #expect(try first.decode(AnswerSheetBatchResult.self).results.map(\.outcome) == [.stored])
@@ -32,12 +40,7 @@ struct SheetTests {
 
     @Test("an unknown label or a value out of range gets 422 naming the item, and nothing of the batch is stored")
     func invalidSheetRejected() async throws {
-        let server = try TestServer()
-        try await server.createStudy("open")
-        try await server.addQuestionnaire(study: "open")
-        try await server.run { client in
-            let token = try await client.signUp("kai", on: server)
-            _ = try await client.json(.post, "/api/v1/studies/open/join", token: token, body: JoinStudyRequest())
+        try await withJoinedParticipant("kai") { client, token in
             var unknown = sheet()
             unknown.answers["colour"] = Answer(value: .text("blue"), answeredAt: unknown.startedAt)
             let first = try await client.json(.post, "/api/v1/sheets", token: token, body: AnswerSheetBatch(sheets: [sheet(), unknown]))
@@ -224,6 +227,45 @@ struct SheetTests {
             #expect(!all.more)
             #expect(try await changes(ben, "limit=2").sheets.map(\.sheet.id) == bens.map(\.id))
             #expect(try await client.get("/api/v1/sheets/changes").status == .unauthorized)
+        }
+    }
+
+    @Test("an upload with the device's changes cursor is answered with the cursor past its sheets unless another device's sheet lies after it; without one the answer has no cursor; a bad one stores nothing")
+    func uploadAnswersChangesCursor() async throws {
+        try await withJoinedParticipant("dora") { client, token in
+            func upload(_ sheets: [AnswerSheet], cursor: String?) async throws -> AnswerSheetBatchResult {
+                let response = try await client.json(.post, "/api/v1/sheets" + (cursor.map { "?cursor=\($0)" } ?? ""), token: token,
+                                                     body: AnswerSheetBatch(sheets: sheets))
+                #expect(response.status == .ok, "\(response.text)")
+                // The field is absent, not null, when there is no cursor: the answer stays as before.
+                #expect(response.text.contains("\"cursor\"") == (try response.decode(AnswerSheetBatchResult.self).cursor != nil))
+                return try response.decode(AnswerSheetBatchResult.self)
+            }
+            func changes(_ cursor: String) async throws -> AnswerSheetChanges {
+                try await client.get("/api/v1/sheets/changes?cursor=\(cursor)", token: token).decode(AnswerSheetChanges.self)
+            }
+            let start = try await client.get("/api/v1/sheets/changes", token: token).decode(AnswerSheetChanges.self).cursor
+            #expect(try await upload([sheet(), sheet()], cursor: nil).cursor == nil)
+            let pulled = try await changes(start)
+            #expect(pulled.sheets.count == 2)
+
+            // The phone's own batch is all there is after its cursor: it need not fetch it back.
+            let own = try #require(try await upload([sheet(), sheet(), sheet()], cursor: pulled.cursor).cursor)
+            #expect(try await changes(own).sheets.isEmpty)
+            #expect(try await changes(pulled.cursor).cursor == own)
+
+            // The laptop uploads meanwhile: the phone's next answer has no cursor and its pull finds both.
+            let laptop = sheet()
+            _ = try await upload([laptop], cursor: nil)
+            let phone = sheet()
+            #expect(try await upload([phone], cursor: own).cursor == nil)
+            #expect(try await changes(own).sheets.map(\.sheet.id) == [laptop.id, phone.id])
+
+            for bad in ["garbage", "c-1"] {
+                let refused = try await client.json(.post, "/api/v1/sheets?cursor=\(bad)", token: token, body: AnswerSheetBatch(sheets: [sheet()]))
+                #expect(refused.status == .badRequest && refused.errorCode == "invalid_cursor", "\(bad)")
+            }
+            #expect(try await client.get("/api/v1/sheets", token: token).decode(AnswerSheetPage.self).total == 7)
         }
     }
 

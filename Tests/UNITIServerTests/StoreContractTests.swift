@@ -88,6 +88,16 @@ struct StoreContractTests {
         return try await store.addQuestionnaire(document, module: module, now: now)
     }
 
+    /// A public study "open" with the daily questionnaire, and two members, ada and bo.
+    func adaAndBoInOpenStudy(_ store: ServerStore) async throws -> (ada: Int64, bo: Int64) {
+        try await study(store, "open")
+        _ = try await questionnaire(store, study: "open")
+        let ada = try await user(store, "ada"), bo = try await user(store, "bo")
+        try await store.setMembership(studyId: "open", userId: ada, status: .member, now: now)
+        try await store.setMembership(studyId: "open", userId: bo, status: .member, now: now)
+        return (ada, bo)
+    }
+
     // MARK: Accounts
 
     @Test("accounts: unique names and addresses regardless of case, found by either, changed field by field", arguments: StoreKind.allCases)
@@ -389,11 +399,7 @@ struct StoreContractTests {
     @Test("sheets: stored once per id, paged newest first, pulled by cursor, averaged per participant, exported in order", arguments: StoreKind.allCases)
     func sheets(_ kind: StoreKind) async throws {
         try await with(kind) { store in
-            try await study(store, "open")
-            _ = try await questionnaire(store, study: "open")
-            let ada = try await user(store, "ada"), bo = try await user(store, "bo")
-            try await store.setMembership(studyId: "open", userId: ada, status: .member, now: now)
-            try await store.setMembership(studyId: "open", userId: bo, status: .member, now: now)
+            let (ada, bo) = try await adaAndBoInOpenStudy(store)
             let early = sheet(loudness: 20, startedAt: "2027-01-10T09:00:00+01:00")
             let late = sheet(loudness: 60, startedAt: "2027-01-20T09:00:00+01:00")
             let stored = try await store.storeSheets(userId: ada, sheets: [ValidatedSheet(sheet: early, studyId: "open"),
@@ -495,6 +501,42 @@ struct StoreContractTests {
             #expect(try abs(totals[0]["total"] as Double - 30.1) < 1e-9 && totals[0]["count"] as Int == 2)
             #expect(try totals[0]["first_started"] as Date == before.startedAt.date && totals[0]["last_started"] as Date == started.date)
             #expect(try totals[1]["total"] as Double == 2 && totals[1]["count"] as Int == 1)
+        }
+    }
+
+    @Test("an upload's changes cursor passes exactly the sheets it stored, and there is none when another sheet of the person lies after the caller's cursor",
+          arguments: StoreKind.allCases)
+    func uploadChangesCursor(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            let (ada, bo) = try await adaAndBoInOpenStudy(store)
+            func upload(_ person: Int64, _ sheets: [AnswerSheet]) async throws -> Int {
+                try await store.storeSheets(userId: person, sheets: sheets.map { ValidatedSheet(sheet: $0, studyId: "open") },
+                                            receivedAt: now).count { $0 == .stored }
+            }
+            // Nothing pulled yet (cursor 0): the phone's two sheets are all there is after it.
+            let phone = [sheet(loudness: 10), sheet(loudness: 20)]
+            let first = try #require(try await store.changesCursor(userId: ada, after: 0, storedNow: try await upload(ada, phone)))
+            #expect(try await store.sheetChanges(userId: ada, after: first, limit: 10).sheets.isEmpty)
+            #expect(try await store.sheetChanges(userId: ada, after: 0, limit: 10).cursor == first)
+            // Someone else's sheet is not the person's: it does not stop the cursor.
+            _ = try await upload(bo, [sheet(loudness: 30)])
+            let second = try #require(try await store.changesCursor(userId: ada, after: first, storedNow: try await upload(ada, [sheet(loudness: 40)])))
+            #expect(second > first)
+            #expect(try await store.sheetChanges(userId: ada, after: second, limit: 10).sheets.isEmpty)
+            // The laptop's sheet lies after the phone's cursor: the phone's next upload gets no
+            // cursor, so it pulls and finds both.
+            let laptop = sheet(loudness: 50)
+            _ = try await upload(ada, [laptop])
+            let third = sheet(loudness: 60)
+            #expect(try await store.changesCursor(userId: ada, after: second, storedNow: try await upload(ada, [third])) == nil)
+            #expect(try await store.sheetChanges(userId: ada, after: second, limit: 10).sheets.map { try $0.decoded().sheet.id }
+                    == [laptop.id, third.id])
+            // A batch all duplicates stores nothing, and nothing lies after the latest cursor.
+            let latest = try await store.sheetChanges(userId: ada, after: 0, limit: 10).cursor
+            #expect(try await store.changesCursor(userId: ada, after: latest, storedNow: try await upload(ada, [third])) == latest)
+            // A duplicate stored after the cursor (sent before, its answer lost) is not stored now: no cursor.
+            let pastLaptop = try await store.sheetChanges(userId: ada, after: second, limit: 1).cursor
+            #expect(try await store.changesCursor(userId: ada, after: pastLaptop, storedNow: try await upload(ada, [third, sheet()])) == nil)
         }
     }
 

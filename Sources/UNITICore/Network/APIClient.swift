@@ -95,9 +95,9 @@ public struct APIClient: Sendable {
     }
 
     /// Sends a body that is JSON already (e.g. payloads queued in the wire format) and decodes the answer.
-    public func send<Response: Decodable>(_ method: String, _ path: String, jsonBody: Data,
+    public func send<Response: Decodable>(_ method: String, _ path: String, query: [URLQueryItem] = [], jsonBody: Data,
                                           as type: Response.Type = Response.self) throws -> Response {
-        try decode(Response.self, from: try raw(method, path, body: jsonBody).data, path: path)
+        try decode(Response.self, from: try raw(method, path, query: query, body: jsonBody).data, path: path)
     }
 
     /// Sends a request and ignores the body of a successful answer.

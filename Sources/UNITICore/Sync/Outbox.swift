@@ -75,9 +75,11 @@ public struct Outbox: Sendable {
 
     /// Removes entries the server acknowledged (stored now, or already before): the versions that
     /// were sent, not a newer one queued meanwhile.
-    public func acknowledge(_ entries: [Entry]) throws {
+    /// `alsoWriting` runs in the same transaction (e.g. a cursor that moves past what was sent).
+    public func acknowledge(_ entries: [Entry], alsoWriting: ((Database) throws -> Void)? = nil) throws {
         guard !entries.isEmpty else { return }
         try database.writer.write { db in
+            try alsoWriting?(db)
             let statement = try db.cachedStatement(sql: "DELETE FROM core_outbox WHERE clientID = ? AND revision = ?")
             for entry in entries {
                 try statement.execute(arguments: [entry.clientID, entry.revision])

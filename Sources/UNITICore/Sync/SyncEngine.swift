@@ -239,10 +239,18 @@ public struct SyncEngine: Sendable {
         for key in order {
             let delivered = try deliver(groups[key]!, report: &report) { group, report in
                 do {
-                    let result: AnswerSheetBatchResult = try client.send("POST", "sheets", jsonBody: Self.batchBody("sheets", group))
+                    // With the pull's cursor, the server answers with the cursor past these sheets
+                    // when nothing else of the person's lies after it: they are stored here already
+                    // (queued in the transaction that saved them), so the pull need not fetch them back.
+                    let cursor = try services.settings.string(Self.sheetsCursorKey)
+                    let result: AnswerSheetBatchResult = try client.send(
+                        "POST", "sheets", query: cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [],
+                        jsonBody: Self.batchBody("sheets", group))
                     let acknowledged = Set(result.results.map { $0.id.lowercased() })
                     let delivered = group.filter { ids[$0.id].map(acknowledged.contains) ?? false }
-                    try outbox.acknowledge(delivered)
+                    try outbox.acknowledge(delivered) { db in
+                        if let next = result.cursor { try SettingsStore.write(db, Self.sheetsCursorKey, next) }
+                    }
                     return delivered.count
                 } catch APIError.rejected(409, let code, let message)
                             where code == AnswerSheetBatchResult.questionnaireUnavailableCode || code == AnswerSheetBatchResult.consentRequiredCode {

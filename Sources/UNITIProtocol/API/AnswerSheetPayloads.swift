@@ -37,7 +37,16 @@ public struct AnswerSheetBatchResult: Codable, Hashable, Sendable {
     }
 
     public var results: [Entry]
-    public init(results: [Entry]) { self.results = results }
+    /// Given when the upload asked with its device's `GET /sheets/changes` cursor
+    /// (`POST /sheets?cursor=…`) and the sheets stored now are all of the person's sheets after
+    /// it: the cursor past them. A device that keeps it does not download its own sheets again
+    /// (they are stored locally, in the transaction that queued them); with any other sheet after
+    /// its cursor (another device's) there is none, and the device pulls as before.
+    public var cursor: String?
+    public init(results: [Entry], cursor: String? = nil) {
+        self.results = results
+        self.cursor = cursor
+    }
 }
 
 /// A stored sheet as its owner reads it back: the sheet as sent, the study it counts for and

@@ -18,6 +18,8 @@ struct SheetRoutes: Sendable {
 
     private func upload(_ request: Request, _ context: ServerRequestContext) async throws -> AnswerSheetBatchResult {
         let user = try context.user
+        // Checked before anything is stored: a cursor this server did not give out stores nothing.
+        let cursor = try request.queryString("cursor").map(ChangeCursor.decode)
         let batch = try await request.decode(as: AnswerSheetBatch.self, context: context)
         guard !batch.sheets.isEmpty, batch.sheets.count <= ServerLimits.maximumSheetsPerBatch else {
             throw APIError.invalid("invalid_batch", "Send 1 to \(ServerLimits.maximumSheetsPerBatch) sheets per batch.")
@@ -27,7 +29,9 @@ struct SheetRoutes: Sendable {
         let results = zip(batch.sheets, outcomes).map {
             AnswerSheetBatchResult.Entry(id: $0.id.uuidString.lowercased(), outcome: $1, receivedAt: received)
         }
-        return AnswerSheetBatchResult(results: results)
+        guard let cursor else { return AnswerSheetBatchResult(results: results) }
+        let next = try await store.changesCursor(userId: user.account.id, after: cursor, storedNow: outcomes.count { $0 == .stored })
+        return AnswerSheetBatchResult(results: results, cursor: next.map(ChangeCursor.encode))
     }
 
     private func list(_ request: Request, _ user: AuthenticatedUser) async throws -> AnswerSheetPage {
