@@ -9,8 +9,9 @@ import UNITIProtocol
 ///
 /// A member is reached through this study's team only, so an owner cannot find or touch an
 /// account of another team by typing its address. Disabling ends the account everywhere, so an
-/// owner may disable only a member whose every role is in a study they own; an administrator
-/// any member but an administrator may not disable another one, and nobody disables themselves.
+/// owner may disable only a member whose every role is in a study they own and never an
+/// administrator; an administrator may disable any member, another administrator too (when one
+/// leaves); nobody disables themselves, so one administrator always remains.
 extension ConsoleRoutes {
     func removeTeamMember(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let form = try await PortalForm.read(request), studyId = try context.study.study.id, language = try context.console.language
