@@ -101,17 +101,24 @@ struct AdherenceCommand: AsyncParsableCommand {
             case .json: print((index == 0 ? "\n" : ",\n") + String(decoding: try encoder.encode(output), as: UTF8.self), terminator: "")
             }
         }
-        try await store.adherence(studyId: study, from: start, to: end, emit)
-        // Members with no prompt on record get a line of their own (no questionnaire, no counts;
-        // silent when --silent-days is given): they joined and were never heard of.
-        for participant in try await store.membersWithoutPrompts(studyId: study) {
-            try emit(ServerStore.AdherenceLine(participant: participant, questionnaireId: "", counts: AdherenceCounts(), lastSync: nil))
-        }
+        try await Line.report(of: study, in: store, from: start, to: end, emit)
         if format == .json { print(written.withLock { $0 } == 0 ? "]" : "\n]") }
     }
 }
 
 extension AdherenceCommand.Line {
+    /// The report's lines, for the command and the console's download alike: the store's line
+    /// per participant and questionnaire, then one for each member with no prompt on record (no
+    /// questionnaire, no counts; silent when silence is flagged): they joined and were never
+    /// heard of, whom a coordinator most needs to see.
+    static func report(of studyId: String, in store: ServerStore, from: Date?, to: Date?,
+                       _ body: @escaping @Sendable (ServerStore.AdherenceLine) throws -> Void) async throws {
+        try await store.adherence(studyId: studyId, from: from, to: to, body)
+        for participant in try await store.membersWithoutPrompts(studyId: studyId) {
+            try body(ServerStore.AdherenceLine(participant: participant, questionnaireId: "", counts: AdherenceCounts(), lastSync: nil))
+        }
+    }
+
     static let header = ["participant", "questionnaire", "delivered", "answered_in_time", "late", "missed", "open", "withdrawn",
                          "rate", "last_sync", "flags"]
 

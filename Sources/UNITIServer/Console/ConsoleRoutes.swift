@@ -464,13 +464,9 @@ struct ConsoleRoutes: Sendable {
         let (from, to) = (filter.from, filter.to)
         let now = environment.clock.now()
         let lines = Mutex<[String]>([StudyExport.csvLine(AdherenceCommand.Line.header)])
-        let add: @Sendable (ServerStore.AdherenceLine) -> Void = { line in
+        try await AdherenceCommand.Line.report(of: studyId, in: store, from: from, to: to) { line in
             let cells = AdherenceCommand.Line(line, below: 0.5, silent: 7 * 86_400, now: now).cells
             lines.withLock { $0.append(StudyExport.csvLine(cells)) }
-        }
-        try await store.adherence(studyId: studyId, from: from, to: to, add)
-        for participant in try await store.membersWithoutPrompts(studyId: studyId) {
-            add(ServerStore.AdherenceLine(participant: participant, questionnaireId: "", counts: AdherenceCounts(), lastSync: nil))
         }
         let text = lines.withLock { $0.joined() }
         try await administration(context).recordExport(studyId: studyId, format: "adherence-csv", filters: filter.described,
