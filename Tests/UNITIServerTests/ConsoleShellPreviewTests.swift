@@ -15,7 +15,7 @@ struct ConsoleShellPreviewTests {
     /// One of each kind of question a participant meets in the shell, one at a time, with a
     /// headline and display text between them, in English and German.
     static let definition = """
-    {"id": "every-kind", "version": 1, "title": {"en": "Every kind", "de": "Jede Art"}, "kind": "repeating",
+    {"id": "every-kind", "version": 1, "title": {"en": "Every kind", "de": "Jede Art"}, "kind": "oneTime",
      "presentation": "oneAtATime",
      "items": [
        {"type": "headline", "label": "start", "text": {"en": "Right now", "de": "Gerade jetzt"}},
