@@ -106,9 +106,17 @@ var targets: [Target] = [
         exclude: ["Resources"],
         plugins: ["GeneratedSourcesPlugin"]
     ),
+    // The shell's words: the languages, the string-table lookup, and how a questionnaire reads
+    // as text (prompts, hints, choices, SAM pictograms). Pure text, so the study server's console
+    // shows in its preview exactly the lines the shell prints, from the same code.
+    .target(
+        name: "UNITIText",
+        dependencies: ["UNITIProtocol", "UNITILocalization"],
+        path: "Sources/UNITIText"
+    ),
     .target(
         name: "UNITICore",
-        dependencies: ["UNITIProtocol", "UNITILocalization", "UNITIConfigurations", "CALSA", "CCurlLoader", grdb, argumentParser],
+        dependencies: ["UNITIText", "UNITIProtocol", "UNITILocalization", "UNITIConfigurations", "CALSA", "CCurlLoader", grdb, argumentParser],
         path: "Sources/UNITICore"
     ),
     .target(
@@ -128,14 +136,14 @@ var targets: [Target] = [
         path: "Sources/CCurlSMTP",
         linkerSettings: [.linkedLibrary("curl")]
     ),
-    // The study server: never depends on UNITICore or a module (the string tables are their own
-// target, so the portal shares them without the core), only on what crosses the wire
-    // and on the bundled configuration (which questionnaire ids ship with the program, and so
+    // The study server: never depends on UNITICore or a module (the string tables and the shell's
+    // text are their own targets, so the portal and the console share them without the core), only
+    // on what crosses the wire and on the bundled configuration (which questionnaire ids ship with the program, and so
     // which module presents them).
     .target(
         name: "UNITIServer",
         dependencies: [
-            "UNITIProtocol", "UNITIConfigurations", "UNITILocalization", "UNITIResources", "CCurlSMTP", "CQREncode", hummingbird, grdb, argumentParser,
+            "UNITIProtocol", "UNITIText", "UNITIConfigurations", "UNITILocalization", "UNITIResources", "CCurlSMTP", "CQREncode", hummingbird, grdb, argumentParser,
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             // The API's authentication as middleware: the identity on the request context.
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),

@@ -2,7 +2,8 @@
 
 an administrator enrols (password, TOTP from the QR code's secret, recovery codes) and creates a
 study with an owner; the owner enrols with codes from pyotp, enables modules, uploads a
-questionnaire with an error (listed by path), fixes it, previews it and submits the preview
+questionnaire with an error (listed by path), fixes it, previews it (the portal's form with
+the shell's lines beside it) and submits the preview
 (checked, nothing stored), deactivates and activates it, sets its completion window (a new
 version), publishes the consent text, and adds a viewer; a participant joins after agreeing to it and sends a sheet through the API (as an app does); the owner sees
 the member, exports the CSV with its codebook and reads both back; the viewer is refused the
@@ -134,6 +135,19 @@ try:
     check("Daily <b>check</b>" in text(driver), f"the title with markup is not shown as text: {text(driver)}")
     driver.get(f"{BASE}/console/studies/{STUDY}/questionnaires/journey-daily/preview")
     check("How loud?" in text(driver) and "Daily <b>check</b>" in text(driver), f"the preview: {text(driver)}")
+    # Beside the form, the question as the uniti shell prints it (a page: "- for later").
+    shell = driver.find_element(By.ID, "shell-text")
+    check(shell.tag_name == "pre" and "How loud? * (0–100, - for later)" in shell.text,
+          f"the shell's lines: {shell.text!r}")
+    form = driver.find_element(By.CSS_SELECTOR, "form.questionnaire")
+    for width, beside in ((1280, True), (820, False)):
+        driver.set_window_size(width, 900)
+        left, right = form.rect, shell.rect
+        side_by_side = right["x"] >= left["x"] + left["width"] and right["y"] < left["y"] + left["height"]
+        below = right["y"] >= left["y"] + left["height"]
+        check(side_by_side if beside else below, f"at {width} px the shell's lines are not {'beside' if beside else 'below'} "
+                                                  f"the form: form {left}, lines {right}")
+    driver.set_window_size(412, 915)
     shoot(driver, "questionnaire-preview")
     driver.find_element(By.NAME, "q0").send_keys("40")
     click_and_wait(driver, driver.find_element(By.ID, "finish"))

@@ -433,6 +433,7 @@ struct ConsoleRoleTests {
             // A definition with a problem: listed by path, nothing stored; markup stays text.
             let broken = dailyQuestionnaireJSON(id: "gamma-daily").replacingOccurrences(of: #""min": 0, "max": 100"#, with: #""min": 100, "max": 0"#)
                 .replacingOccurrences(of: #""title": {"en": "Daily"}"#, with: #""title": {"en": "<script>alert(1)</script>"}"#)
+                .replacingOccurrences(of: "so-so", with: "<b>so-so</b>")
             let refused = try await browser.submit("\(base)/questionnaires", to: "\(base)/questionnaires", ["definition": broken])
             #expect(refused.status == .unprocessableContent)
             #expect(refused.text.contains("items[0].max: must be greater than min"), "the problem names its path")
@@ -447,6 +448,10 @@ struct ConsoleRoleTests {
             #expect(preview.status == .ok)
             #expect(preview.text.contains(#"class="questionnaire""#) && preview.text.contains("How loud?"))
             #expect(preview.text.contains("&lt;script&gt;") && !preview.text.contains("<script>alert"))
+            // And in the shell's lines beside the form: the option as the shell prints it, escaped.
+            let shell = try #require(ConsoleShellPreviewTests.shellText(in: preview.text), "the shell's <pre> beside the form")
+            #expect(shell.contains("  2) <b>so-so</b>"))
+            #expect(preview.text.contains("  2) &lt;b&gt;so-so&lt;/b&gt;") && !preview.text.contains("<b>so-so"))
             #expect(try await browser.submit("\(base)/questionnaires", to: "\(base)/questionnaires/active",
                                              ["questionnaire": "gamma-daily", "active": "false"]).status == .seeOther)
             // A participant asks to join; the owner approves in the console.

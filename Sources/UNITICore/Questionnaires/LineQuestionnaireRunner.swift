@@ -21,8 +21,7 @@ public struct LineQuestionnaireRunner: QuestionnaireFrontEnd {
         for line in text.details(item) { console.line(line) }
         let later = mayLeaveForLater && item.required
         let progress = session.definition.presentation == .oneAtATime ? session.progress : nil
-        let prompt = text.question(item, progress: progress) + " "
-            + AnswerParser.hint(for: item, localizer: text.localizer, mayLeaveForLater: later) + " "
+        let prompt = text.prompt(item, progress: progress, mayLeaveForLater: later)
         let accepted = AnswerParser.accepted(for: item, localizer: text.localizer, mayLeaveForLater: later)
         while true {
             guard let line = try input.readLine(prompt: prompt) else { throw PromptCancelled(.endOfInput) }

@@ -29,22 +29,19 @@ extension QuestionnaireFrontEnd {
         for item in session.definition.items {
             // Conditions only look back, so visibility is settled once the walk reaches an item.
             guard session.definition.visibleLabels(given: session.values).contains(item.label) else { continue }
-            switch item.element {
-            case .headline:
-                console.line()
-                console.line(text.text(item.text).uppercased())
-            case .text:
-                console.line(text.text(item.text))
-            case .unsupported(let type):
-                guard !session.visited.contains(item.label) else { continue }
-                console.line(text.question(item, progress: nil))
-                console.line("  " + text.localizer("questionnaire.unsupported", ["type": type]))
-                session.pass(item.label)
-            default:
-                guard !session.visited.contains(item.label) else { continue }
-                try ask(item, in: session)
-                try afterEachAnswer(session)
+            // Display items and unsupported ones print what the console's preview shows too
+            // (``QuestionnaireText/displayLines(_:)``); an unsupported one is announced once.
+            if let lines = text.displayLines(item) {
+                if item.element.isQuestion {
+                    guard !session.visited.contains(item.label) else { continue }
+                    session.pass(item.label)
+                }
+                lines.forEach { console.line($0) }
+                continue
             }
+            guard !session.visited.contains(item.label) else { continue }
+            try ask(item, in: session)
+            try afterEachAnswer(session)
         }
     }
 

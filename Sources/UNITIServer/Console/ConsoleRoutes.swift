@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import Synchronization
 import UNITIProtocol
+import UNITIText
 
 /// The staff console at `/console` (issue 31): study teams run their studies in the browser, on
 /// the portal's foundations (server-rendered mustache pages, no inline script, CSRF on every
@@ -602,6 +603,13 @@ struct ConsoleRoutes: Sendable {
         var view = PortalQuestionnaireView(definition: definition, language: visit.language, shown: shown)
         view.problems = problems
         form.items = view.items(Array(definition.items.indices), conditions: true)
+        // Beside the form, the shell's own lines: a study questionnaire on one page is answered
+        // there as a page, where a required question may be passed with Enter for later.
+        let shellText = QuestionnaireText(localizer: Localizer(language: Language(code: visit.language) ?? .english))
+        form.shell = .init(heading: PortalText.text("console.preview.shell.heading", visit.language),
+                           note: PortalText.text("console.preview.shell.note", visit.language),
+                           text: shellText.walkLines(definition, mayLeaveForLater: definition.presentation == .allOnOnePage)
+                               .joined(separator: "\n"))
         return visit.html(try templates.get().render(form, PortalLayout(visit, notice: notice ?? PortalText.text("console.preview.note", visit.language),
                                                                         error: error)), status: status)
     }

@@ -39,4 +39,15 @@ struct QuestionnairePage: PortalPage {
     var hasBack = false
     /// One at a time, past the last question: the finish button.
     var end = false
+    /// The console's preview only: the same questionnaire as the `uniti` shell prints it,
+    /// beside the form.
+    var shell: ShellText?
+
+    /// What a participant answering in the `uniti` shell reads (``QuestionnaireText/walkLines(_:mayLeaveForLater:)``),
+    /// as plain text: the template escapes it, so markup in a question shows as written.
+    struct ShellText: Sendable {
+        var heading: String
+        var note: String
+        var text: String
+    }
 }

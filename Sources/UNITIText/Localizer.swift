@@ -33,7 +33,7 @@ public struct Localizer: Sendable {
     /// Puts each `{name}` of the template's placeholders in `arguments` in their place, in one
     /// pass; braces around anything else stay as they are, and a value is never searched again
     /// for placeholders.
-    static func fill(_ template: String, with arguments: [String: String]) -> String {
+    package static func fill(_ template: String, with arguments: [String: String]) -> String {
         var result = ""
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
@@ -54,34 +54,4 @@ public struct Localizer: Sendable {
     public func hasKey(_ key: String) -> Bool {
         StringTables.text(key, language: Language.english.rawValue) != nil
     }
-}
-
-/// The language currently shown, readable from code that has no context at hand (such as the
-/// static help texts of command definitions). The shell sets it at start and on `language`.
-public enum CurrentLanguage {
-    private static let storage = LockedValue(Language.english)
-
-    /// A language of its own for the current task and its children, when set: lets tests that
-    /// switch languages run in parallel without changing each other's texts.
-    @TaskLocal public static var scope: LockedValue<Language>?
-
-    public static var value: Language {
-        get { scope?.value ?? storage.value }
-        set {
-            if let scope { scope.value = newValue } else { storage.value = newValue }
-        }
-    }
-
-    public static var localizer: Localizer { Localizer(language: value) }
-}
-
-/// `L("key")`: the text for `key` in the current language. For static command help texts.
-public func L(_ key: String, _ arguments: [String: String] = [:]) -> String {
-    CurrentLanguage.localizer(key, arguments)
-}
-
-/// `L("key", count: n)`: the text of a counted thing in the current language (see
-/// ``Localizer/callAsFunction(_:count:_:)``).
-public func L(_ key: String, count: Int, _ arguments: [String: String] = [:]) -> String {
-    CurrentLanguage.localizer(key, count: count, arguments)
 }

@@ -19,13 +19,13 @@ public enum SAMPictograms {
     /// Rows of one figure.
     public static let figureHeight = 4
     /// Columns before the first figure, as the other widgets indent.
-    static let indent = "  "
+    private static let indent = "  "
     /// Columns between two figures.
-    static let gap = " "
+    private static let gap = " "
 
     /// Faces: eyes go from tears to closed-happy, the mouth from a wide frown over a straight line
     /// to a wide grin.
-    static let valence: [[String]] = [
+    private static let valence: [[String]] = [
         face(eyes: "╥ ╥", mouth: "╱───╲"),  // 1 very unpleasant
         face(eyes: "- -", mouth: "╭───╮"),
         face(eyes: "- -", mouth: " ╭─╮ "),  // 3
@@ -38,7 +38,7 @@ public enum SAMPictograms {
     ]
 
     /// Bodies: asleep, standing still, arms out, arms up, and ever more lines of agitation around.
-    static let arousal: [[String]] = [
+    private static let arousal: [[String]] = [
         ["    zZ ", "   o   ", "  /|\\  ", "  / \\  "],  // 1 very calm, dozing
         ["     z ", "   o   ", "  /|\\  ", "  / \\  "],
         ["       ", "   o   ", "  /|\\  ", "  / \\  "],  // 3 calm, awake
@@ -51,8 +51,8 @@ public enum SAMPictograms {
     ]
 
     /// One-line forms, for terminals too narrow for a row of figures.
-    static let compactValence = ["(>_<)", "(T_T)", "(;_;)", "(-_-)", "(._.)", "(o_o)", "(^_^)", "(^o^)", "(^O^)"]
-    static let compactArousal = ["(-.-)z", "(-_-)", "(._.)", "(o_o)", "(O_O)", "(O_O)!", "(@_@)!", "(@o@)!!", "(@O@)!!!"]
+    private static let compactValence = ["(>_<)", "(T_T)", "(;_;)", "(-_-)", "(._.)", "(o_o)", "(^_^)", "(^o^)", "(^O^)"]
+    private static let compactArousal = ["(-.-)z", "(-_-)", "(._.)", "(o_o)", "(O_O)", "(O_O)!", "(@_@)!", "(@o@)!!", "(@O@)!!!"]
 
     private static func face(eyes: String, mouth: String) -> [String] {
         ["╭─────╮", "│ \(eyes) │", "│\(mouth)│", "╰─────╯"]
@@ -77,7 +77,7 @@ public enum SAMPictograms {
     }
 
     /// String-table keys naming both ends.
-    static func endLabels(for element: QuestionnaireElement) -> [String] {
+    package static func endLabels(for element: QuestionnaireElement) -> [String] {
         if case .samArousal = element { return ["questionnaire.sam.calm", "questionnaire.sam.excited"] }
         return ["questionnaire.sam.unpleasant", "questionnaire.sam.pleasant"]
     }
@@ -93,13 +93,13 @@ public enum SAMPictograms {
     }
 
     /// Columns a row of `count` figures takes, indent included.
-    static func rowWidth(count: Int) -> Int {
+    package static func rowWidth(count: Int) -> Int {
         indent.count + count * figureWidth + max(count - 1, 0) * gap.count
     }
 
     /// The figures side by side with their numbers (1…n) centred under them, and the figure at
     /// index `selected` highlighted. Trailing blanks are dropped.
-    static func lines(figures: [[String]], selected: Int?, highlight: Highlight) -> [String] {
+    package static func lines(figures: [[String]], selected: Int?, highlight: Highlight) -> [String] {
         let numbers = figures.indices.map { centred(String($0 + 1)) }
         let columns = (0..<figureHeight).map { row in figures.map { $0[row] } } + [numbers]
         var lines = columns.map { cells in
@@ -118,8 +118,8 @@ public enum SAMPictograms {
         return lines
     }
 
-    static let reverse = "\u{1B}[7m"
-    static let reset = "\u{1B}[0m"
+    private static let reverse = "\u{1B}[7m"
+    private static let reset = "\u{1B}[0m"
 
     private static func centred(_ text: String) -> String {
         let left = (figureWidth - text.count) / 2
