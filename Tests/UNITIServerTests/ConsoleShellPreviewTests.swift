@@ -61,6 +61,48 @@ struct ConsoleShellPreviewTests {
         }
     }
 
+    /// A study questionnaire on one page, answered as a page in the shell.
+    static let pageDefinition = """
+    {"id": "one-page", "version": 1, "title": {"en": "One page", "de": "Eine Seite"}, "kind": "oneTime",
+     "presentation": "allOnOnePage",
+     "items": [
+       {"type": "headline", "label": "start", "text": {"en": "Today", "de": "Heute"}},
+       {"type": "text", "label": "hello", "text": {"en": "Three questions.", "de": "Drei Fragen."}},
+       {"type": "scale", "label": "loudness", "required": true, "text": {"en": "How loud?", "de": "Wie laut?"}, "min": 0, "max": 7},
+       {"type": "singleChoice", "label": "place", "text": {"en": "Where are you?", "de": "Wo sind Sie?"},
+        "options": [{"value": 0, "text": {"en": "at home", "de": "zu Hause"}}, {"value": 1, "text": {"en": "outside", "de": "draußen"}}]},
+       {"type": "yesNo", "label": "aid", "required": true, "text": {"en": "Hearing aid on?", "de": "Hörgerät an?"}}
+     ]}
+    """
+
+    @Test("a questionnaire on one page: the preview holds the page, each question's lines and the page's prompt, as the shell prints them when it is answered as a page")
+    func previewOfAPage() async throws {
+        let definition = try JSONDecoder().decode(QuestionnaireDefinition.self, from: Data(Self.pageDefinition.utf8))
+        let server = try TestServer()
+        let fixture = ConsoleFixture(server: server)
+        try await fixture.run { client in
+            let browser = try await Self.owner(of: "delta", fixture, client)
+            let uploaded = try await browser.submit("/console/studies/delta/questionnaires", to: "/console/studies/delta/questionnaires",
+                                                    ["definition": Self.pageDefinition])
+            #expect(uploaded.status == .seeOther, "\(uploaded.text)")
+            for language in [Language.english, .german] {
+                browser.cookies[PortalText.languageCookie] = language.rawValue
+                let page = try await browser.get("/console/studies/delta/questionnaires/one-page/preview")
+                let shown = try #require(Self.shellText(in: page.text), "the page has the shell's <pre>")
+                // Required questions left for later with Enter, the other passed with `-`, then
+                // `cancel` at the page's prompt: the shell shows the page again (unchanged, as
+                // nothing was answered) before that prompt, which the preview does not repeat.
+                let printed = try Self.linesPrinted(asPage: definition, language: language, answers: ["", "-", "", "cancel"])
+                // The page ends where the first question's prompt (it has no details) begins.
+                let pageLength = shown.firstIndex { $0.hasPrefix("How loud?") || $0.hasPrefix("Wie laut?") } ?? 0
+                #expect(pageLength > 3, "the preview starts with the page")
+                #expect(printed == Array(shown.dropLast()) + Array(shown.prefix(pageLength)) + [shown.last ?? ""], "\(language)")
+                #expect(shown.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("1.") && $0.contains(language == .german ? "Wie laut? *" : "How loud? *") },
+                        "the page numbers its questions")
+            }
+        }
+    }
+
     // MARK: Helpers
 
     /// A signed-in owner of a fresh study `id`.
@@ -95,6 +137,23 @@ struct ConsoleShellPreviewTests {
         let session = QuestionnaireSession(definition: definition, clock: FixedClock(Date(timeIntervalSince1970: 1_800_000_000)),
                                            language: language.rawValue)
         try runner.run(session) { _ in }
+        #expect(input.remaining.isEmpty, "every answer was asked for")
+        var lines = output.out.components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+}
+
+extension ConsoleShellPreviewTests {
+    /// What the shell prints answering `definition` as a page with these typed answers, the
+    /// last of which cancels at the page's prompt.
+    static func linesPrinted(asPage definition: QuestionnaireDefinition, language: Language, answers: [String]) throws -> [String] {
+        let (console, output) = Console.capturing()
+        let input = PromptsOnConsole(console: console, answers: answers)
+        let runner = LineQuestionnaireRunner(console: console, input: input, localizer: Localizer(language: language))
+        let session = QuestionnaireSession(definition: definition, clock: FixedClock(Date(timeIntervalSince1970: 1_800_000_000)),
+                                           language: language.rawValue)
+        #expect(throws: PromptCancelled.self) { try runner.runAsPage(session) { _ in } }
         #expect(input.remaining.isEmpty, "every answer was asked for")
         var lines = output.out.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }

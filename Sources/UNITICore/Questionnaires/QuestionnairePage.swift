@@ -23,9 +23,6 @@ struct QuestionnairePage {
         case question(QuestionnaireItem)
     }
 
-    /// The widest the question column gets; a longer question overruns rather than pushing
-    /// every answer to the right edge.
-    static let questionColumnWidth = 56
     /// How much of a question the refusal quotes.
     static let shortTextWidth = 32
 
@@ -41,59 +38,20 @@ struct QuestionnairePage {
             .map { (number: $0.offset + 1, item: $0.element) }
     }
 
-    /// The page: headlines as in `run`, texts indented like the questions, the questions as one
-    /// aligned table (number, question with `*` when required, answer), unsupported items with
-    /// their notice, and the legend. With a width, every line is cut to it.
+    /// The page (``QuestionnaireText/pageLines(_:answers:width:)``, which the console's preview
+    /// prints too): the shown items with the answers given so far.
     func lines(width: Int?) -> [String] {
-        enum Entry {
-            case lines([String])
-            case question
-        }
-        var entries: [Entry] = []
-        var rows: [[String]] = []
-        for item in session.visibleItems {
-            switch item.element {
-            case .headline:
-                entries.append(.lines(["", text.text(item.text).uppercased()]))
-            case .text:
-                entries.append(.lines(["  " + text.text(item.text)]))
-            case .unsupported(let type):
-                entries.append(.lines(["  " + text.question(item, progress: nil),
-                                       "    " + text.localizer("questionnaire.unsupported", ["type": type])]))
-            default:
-                entries.append(.question)
-                rows.append(["\(rows.count + 1).", text.question(item, progress: nil),
-                             text.shownAnswer(session.answers[item.label]?.value, for: item)])
-            }
-        }
-        let table = TextTable(columns: [.right, .init(.left, maximumWidth: Self.questionColumnWidth), .left], rows: rows)
-        var tableLines = table.lines(fittingWidth: width)[...]
-        var page: [String] = []
-        for entry in entries {
-            switch entry {
-            case .lines(let lines): page += lines.map { line in width.map { line.truncated(toDisplayWidth: $0) } ?? line }
-            case .question: page.append(tableLines.popFirst() ?? "")
-            }
-        }
-        if session.visibleQuestions.contains(where: \.required) { page.append(text.localizer("questionnaire.page.legend")) }
-        return page
+        text.pageLines(session.visibleItems, answers: session.values, width: width)
     }
 
     /// The prompt below the page, with the words in the person's language.
     var prompt: String {
-        text.localizer("questionnaire.page.prompt", promptArguments) + " "
+        text.pagePrompt(questionCount: questions.count)
     }
 
     /// The one line saying what the prompt accepts.
     var accepted: String {
-        text.localizer("questionnaire.page.accepted", promptArguments)
-    }
-
-    /// The words shown for saving and cancelling, and how many questions the page numbers.
-    private var promptArguments: [String: String] {
-        ["save": Self.shownWord(text.localizer("questionnaire.page.words.save")),
-         "cancel": Self.shownWord(text.localizer("questionnaire.page.words.cancel")),
-         "count": String(questions.count)]
+        text.localizer("questionnaire.page.accepted", text.pageWords(questionCount: questions.count))
     }
 
     /// What `line` asks for: a word (in any language, ``QuestionnairePageWord``) or the number of
@@ -123,11 +81,6 @@ struct QuestionnairePage {
             ])
         }
         return text.localizer("questionnaire.page.saveRefused", ["questions": named.joined(separator: ", ")])
-    }
-
-    /// The first of a table's alternative words (`speichern|sichern`), the one a prompt shows.
-    private static func shownWord(_ words: String) -> String {
-        String(words.split(separator: "|").first ?? Substring(words)).trimmingCharacters(in: .whitespaces)
     }
 }
 

@@ -604,11 +604,12 @@ struct ConsoleRoutes: Sendable {
         view.problems = problems
         form.items = view.items(Array(definition.items.indices), conditions: true)
         // Beside the form, the shell's own lines: a study questionnaire on one page is answered
-        // there as a page, where a required question may be passed with Enter for later.
+        // there as a page (the page, its questions, where a required one may be passed with
+        // Enter for later, and the page's prompt).
         let shellText = QuestionnaireText(localizer: Localizer(language: Language(code: visit.language) ?? .english))
         form.shell = .init(heading: PortalText.text("console.preview.shell.heading", visit.language),
                            note: PortalText.text("console.preview.shell.note", visit.language),
-                           text: shellText.walkLines(definition, mayLeaveForLater: definition.presentation == .allOnOnePage)
+                           text: shellText.walkLines(definition, asPage: true)
                                .joined(separator: "\n"))
         return visit.html(try templates.get().render(form, PortalLayout(visit, notice: notice ?? PortalText.text("console.preview.note", visit.language),
                                                                         error: error)), status: status)

@@ -43,7 +43,7 @@ struct QuestionnairePage: PortalPage {
     /// beside the form.
     var shell: ShellText?
 
-    /// What a participant answering in the `uniti` shell reads (``QuestionnaireText/walkLines(_:mayLeaveForLater:)``),
+    /// What a participant answering in the `uniti` shell reads (``QuestionnaireText/walkLines(_:asPage:)``),
     /// as plain text: the template escapes it, so markup in a question shows as written.
     struct ShellText: Sendable {
         var heading: String
