@@ -463,6 +463,15 @@ struct ConsoleRoleTests {
             let decided = try await browser.submit("\(base)/participants", to: "\(base)/participants/decide",
                                                    ["participant": pseudonym, "decision": "approve"])
             #expect(decided.status == .seeOther)
+            // A second one is denied: listed as denied on the page, no longer among the open requests.
+            let other = try await client.signUp("quin", on: server)
+            try await client.json(.post, "/api/v1/studies/gamma/join", token: other, body: JoinStudyRequest())
+            let denied = try #require(try await server.store.user(login: "quin")?.pseudonym)
+            #expect(try await browser.submit("\(base)/participants", to: "\(base)/participants/decide",
+                                             ["participant": denied, "decision": "deny"]).status == .seeOther)
+            let listed = try await browser.get("\(base)/participants").text
+            #expect(listed.contains("<ul id=\"denied\">\n<li>\(denied) ("), "the denied request is listed as denied")
+            #expect(!listed.contains("<input type=\"hidden\" name=\"participant\" value=\"\(denied)\">"), "and is no longer open")
             let export = try await browser.get("\(base)/data/export?format=csv&questionnaire=gamma-daily&from=2027-01-01&to=2027-01-31")
             #expect(export.status == .ok)
             #expect(export.text.hasPrefix("participant,sheet,questionnaire"))
@@ -470,7 +479,7 @@ struct ConsoleRoleTests {
             #expect(codebook.text.contains("gamma-daily,1,loudness,slider"))
             let trail = try await server.store.auditTrail(studyId: "gamma")
             #expect(trail.map(\.action) == ["study.create", "team.set", "study.update", "team.set", "questionnaire.add",
-                                            "questionnaire.deactivate", "joinRequest.approve", "export", "export"])
+                                            "questionnaire.deactivate", "joinRequest.approve", "joinRequest.deny", "export", "export"])
             #expect(trail.last?.detail == .object(["format": .string("codebook"), "filters": .object([:]),
                                                    "rows": .number(Double(codebook.text.split(whereSeparator: \.isNewline).count - 1))]), "a row per item described")
             let csvLine = trail[trail.count - 2]

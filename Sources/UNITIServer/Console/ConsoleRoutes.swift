@@ -340,7 +340,8 @@ struct ConsoleRoutes: Sendable {
     }
 
     /// Members by pseudonym with their sheets and adherence (flagged below half, or silent for a
-    /// week), and the open join requests.
+    /// week), the open join requests, and those denied (as `join-requests list --all` lists
+    /// them; an approved one is a member).
     private func participants(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let current = try context.study, language = try context.console.language
         let now = environment.clock.now()
@@ -360,10 +361,11 @@ struct ConsoleRoutes: Sendable {
                          consent: person.consentVersion.map(String.init) ?? "", sheets: person.sheets,
                          rate: line?.counts.rate.map { String(format: "%.0f %%", $0 * 100) } ?? "", flags: flags.joined(separator: ", "))
         }
-        let requests = everyone.filter { $0.status == .pending }.map {
-            ConsoleParticipantsPage.Request(pseudonym: $0.pseudonym, requested: $0.requestedAt.map(Self.day) ?? "")
+        func requests(_ status: MembershipStatus) -> [ConsoleParticipantsPage.Request] {
+            everyone.filter { $0.status == status }.map { .init(pseudonym: $0.pseudonym, requested: $0.requestedAt.map(Self.day) ?? "") }
         }
-        return try await page(ConsoleParticipantsPage(members: members, requests: requests, canDecide: current.role >= .editor), context,
+        return try await page(ConsoleParticipantsPage(members: members, requests: requests(.pending), denied: requests(.denied),
+                                                      canDecide: current.role >= .editor), context,
                               notice: notice(request, language))
     }
 

@@ -16,10 +16,10 @@ public struct StudyParticipant: Sendable, Hashable {
     public var lastSheetAt: Date?
 }
 
-/// What the console's study pages read: members and open requests with their sheets, and sheets
+/// What the console's study pages read: members and join requests with their sheets, and sheets
 /// per day. One query each, since a study team opens these pages a few times a day.
 extension ServerStore {
-    /// Members and pending requests of a study, by pseudonym.
+    /// Members, pending requests and denied ones of a study, by pseudonym.
     func studyParticipants(studyId: String) async throws -> [StudyParticipant] {
         try await database.rows("""
             SELECT m.user_id, u.pseudonym, m.status, m.joined_at, m.requested_at,
@@ -27,7 +27,7 @@ extension ServerStore {
                 (SELECT COUNT(*) FROM answer_sheets s WHERE s.user_id = m.user_id AND s.study_id = m.study_id) AS sheets,
                 (SELECT MAX(s.received_at) FROM answer_sheets s WHERE s.user_id = m.user_id AND s.study_id = m.study_id) AS last_sheet
             FROM memberships m JOIN users u ON u.id = m.user_id
-            WHERE m.study_id = \(studyId) AND m.status IN (\(list: [MembershipStatus.member.rawValue, MembershipStatus.pending.rawValue]))
+            WHERE m.study_id = \(studyId) AND m.status IN (\(list: [MembershipStatus.member, .pending, .denied].map(\.rawValue)))
             ORDER BY u.pseudonym
             """).map { row in
             StudyParticipant(userId: try row["user_id"], pseudonym: try row["pseudonym"],

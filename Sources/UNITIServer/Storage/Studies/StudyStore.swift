@@ -144,7 +144,6 @@ extension ServerStore {
             """)
     }
 
-    /// Requests to join by-request studies (of one study, or of all), oldest first, decided ones included.
     /// One page of the requests to join by-request studies (all of them, or one study's; only
     /// the pending ones, or also those decided), oldest first, and how many there are in all.
     func joinRequests(studyId: String?, pendingOnly: Bool, offset: Int, limit: Int) async throws -> (requests: [JoinRequestRecord], total: Int) {
