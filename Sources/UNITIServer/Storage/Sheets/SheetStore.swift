@@ -43,19 +43,22 @@ extension ServerStore {
     }
 
     /// The changes cursor past an upload's sheets, for the device that sent them with its cursor
-    /// (`POST /sheets?cursor=…`): nil unless the `storedNow` sheets just stored are all of the
-    /// person's sheets after `cursor`. A device syncing pulls back everything it sent (half of a
-    /// sync's work) though it keeps its own sheets already; with this cursor it pulls none of them.
+    /// (`POST /sheets?cursor=…`): nil unless the sheets just stored (their row ids, `stored`) are
+    /// all of the person's sheets after `cursor`. A device syncing pulls back everything it sent
+    /// (half of a sync's work) though it keeps its own sheets already; with this cursor it pulls
+    /// none of them.
     ///
     /// Read after the upload committed: a person's ids commit in increasing order (one writer on
     /// SQLite, ``StoreLock/person(_:_:)`` on PostgreSQL), so every sheet of theirs below the
     /// upload's ids is visible by then, and the upload's new ids lie above any cursor handed out.
-    /// Another device's sheet after the cursor, stored before or since, makes the count larger.
-    func changesCursor(userId: Int64, after cursor: Int64, storedNow: Int) async throws -> Int64? {
-        guard let row = try await database.row("""
-            SELECT COUNT(*) AS count, MAX(id) AS last FROM answer_sheets WHERE user_id = \(userId) AND id > \(cursor)
-            """), try row["count"] as Int == storedNow else { return nil }
-        return try row["last"] as Int64? ?? cursor
+    /// The ids are compared, not counted: another device's sheet stored meanwhile while one of
+    /// this upload's was deleted (the person left a study with its answers) leaves the count as
+    /// it was, and a cursor past that sheet would have hidden it from this device for good.
+    func changesCursor(userId: Int64, after cursor: Int64, stored: [Int64]) async throws -> Int64? {
+        let after: [Int64] = try await database.rows("""
+            SELECT id FROM answer_sheets WHERE user_id = \(userId) AND id > \(cursor) ORDER BY id LIMIT \(stored.count + 1)
+            """).map { try $0["id"] }
+        return after == stored ? stored.last ?? cursor : nil
     }
 
     /// A study's sheets, by participant pseudonym, then sheet start, then id, read in one
