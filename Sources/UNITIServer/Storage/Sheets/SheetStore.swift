@@ -43,17 +43,15 @@ extension ServerStore {
     }
 
     /// The changes cursor past an upload's sheets, for the device that sent them with its cursor
-    /// (`POST /sheets?cursor=…`): nil unless the sheets just stored (their row ids, `stored`) are
-    /// all of the person's sheets after `cursor`. A device syncing pulls back everything it sent
-    /// (half of a sync's work) though it keeps its own sheets already; with this cursor it pulls
-    /// none of them.
+    /// (`POST /sheets?cursor=…`): nil unless the ids just stored (`stored`) are all of the
+    /// person's sheets after `cursor`. A device syncing pulls back everything it sent (half of a
+    /// sync's work) though it keeps its own sheets already; with this cursor it pulls none of them.
     ///
     /// Read after the upload committed: a person's ids commit in increasing order (one writer on
     /// SQLite, ``StoreLock/person(_:_:)`` on PostgreSQL), so every sheet of theirs below the
     /// upload's ids is visible by then, and the upload's new ids lie above any cursor handed out.
-    /// The ids are compared, not counted: another device's sheet stored meanwhile while one of
-    /// this upload's was deleted (the person left a study with its answers) leaves the count as
-    /// it was, and a cursor past that sheet would have hidden it from this device for good.
+    /// Ids, not a count: another device's sheet stored while one of the upload's was deleted
+    /// (leaving a study with its answers) keeps the count, and a cursor would hide that sheet.
     func changesCursor(userId: Int64, after cursor: Int64, stored: [Int64]) async throws -> Int64? {
         let after: [Int64] = try await database.rows("""
             SELECT id FROM answer_sheets WHERE user_id = \(userId) AND id > \(cursor) ORDER BY id LIMIT \(stored.count + 1)
@@ -104,8 +102,4 @@ struct StoredSheetJSON: Sendable {
     let json: String
     let studyId: String
     let receivedAt: String
-
-    func decoded() throws -> StoredAnswerSheet {
-        StoredAnswerSheet(sheet: try JSONCoding.decode(AnswerSheet.self, from: json), studyId: studyId, receivedAt: receivedAt)
-    }
 }

@@ -12,12 +12,10 @@ import UNITIProtocol
 ///   and start for the comparison's index, and the comparison's totals are added to in the same
 ///   transaction. A batch is stored whole or not at all.
 /// - The writes differ by engine, since what costs differs: on SQLite, concurrent uploads share
-///   transactions (``GroupCommit``: one writer, and every commit waits for the disk) and a
-///   group's statements run in one turn on the writer, each prepared once, a statement per sheet
-///   and one for its answers; on PostgreSQL an upload is one prepared
-///   statement that is its own transaction (``PostgreSQLSheetInsert``), since there every
-///   statement is a round trip (a shared transaction would hold several people's locks and
-///   serialise the processes).
+///   transactions (``GroupCommit``: one writer, and every commit waits for the disk) whose
+///   statements run in one turn on the writer; on PostgreSQL an upload is one prepared statement
+///   that is its own transaction (``PostgreSQLSheetInsert``), since there every statement is a
+///   round trip (a shared transaction would hold several people's locks and serialise the processes).
 extension ServerStore {
     /// One upload, its rows made outside the transaction: the columns of `answer_sheets` and of
     /// `answers` for each sheet, in the batch's order.
@@ -29,39 +27,35 @@ extension ServerStore {
         /// Each sheet's answers, in label order (their position).
         let answerRows: [[AnswerRow]]
 
-        /// One `answer_sheets` row.
         struct SheetRow: Sendable {
             let clientId: String, studyId: String, questionnaireId: String, questionnaireVersion: Int
             let startedAt: Double, endedAt: Double?, sheet: String, finishedAt: String, isPartial: Bool, remindedAt: Double?
         }
 
-        /// One `answers` row, named by its sheet's client id until the sheet has a row id.
+        /// Named by its sheet's client id, since the sheet has no row id yet.
         struct AnswerRow: Sendable {
             let clientId: String, position: Int, label: String, value: String, number: Double?, answeredAt: String
         }
 
         init(userId: Int64, sheets validated: [ValidatedSheet], receivedAt: Date) throws {
-            var sheetRows: [SheetRow] = [], answerRows: [[AnswerRow]] = []
-            for row in validated {
-                let sheet = row.sheet, clientId = sheet.id.uuidString.lowercased()
-                sheetRows.append(SheetRow(clientId: clientId, studyId: row.studyId, questionnaireId: sheet.questionnaireID,
-                                          questionnaireVersion: sheet.questionnaireVersion, startedAt: sheet.startedAt.date.timeIntervalSince1970,
-                                          endedAt: sheet.endedAt?.date.timeIntervalSince1970, sheet: try JSONCoding.string(sheet),
-                                          finishedAt: (sheet.endedAt ?? sheet.startedAt).text, isPartial: sheet.isPartial,
-                                          remindedAt: row.remindedAt?.timeIntervalSince1970))
-                answerRows.append(try sheet.answers.keys.sorted().enumerated().map { position, label in
+            (self.userId, self.receivedAt, sheets) = (userId, receivedAt, validated.map(\.sheet))
+            sheetRows = try validated.map { row in
+                let sheet = row.sheet
+                return SheetRow(clientId: sheet.id.uuidString.lowercased(), studyId: row.studyId, questionnaireId: sheet.questionnaireID,
+                                questionnaireVersion: sheet.questionnaireVersion, startedAt: sheet.startedAt.date.timeIntervalSince1970,
+                                endedAt: sheet.endedAt?.date.timeIntervalSince1970, sheet: try JSONCoding.string(sheet),
+                                finishedAt: (sheet.endedAt ?? sheet.startedAt).text, isPartial: sheet.isPartial,
+                                remindedAt: row.remindedAt?.timeIntervalSince1970)
+            }
+            answerRows = try zip(sheets, sheetRows).map { sheet, row in
+                try sheet.answers.keys.sorted().enumerated().map { position, label in
                     let answer = sheet.answers[label]!
                     // A whole number (most answers) is its digits; JSONCoding would write the same.
-                    return AnswerRow(clientId: clientId, position: position, label: label,
+                    return AnswerRow(clientId: row.clientId, position: position, label: label,
                                      value: try answer.value.integer.map(String.init) ?? JSONCoding.string(answer.value),
                                      number: answer.value.number, answeredAt: answer.answeredAt.text)
-                })
+                }
             }
-            self.userId = userId
-            self.receivedAt = receivedAt
-            self.sheets = validated.map(\.sheet)
-            self.sheetRows = sheetRows
-            self.answerRows = answerRows
         }
 
         /// What became of the batch, from the rows stored now (row id and client id).
@@ -71,12 +65,10 @@ extension ServerStore {
         }
     }
 
-    /// What an upload stored.
+    /// What an upload stored: each sheet's outcome in the batch's order, and the row ids of those
+    /// stored now, increasing (for ``changesCursor(userId:after:stored:)``).
     struct StoredBatch: Sendable {
-        /// Each sheet's outcome, in the batch's order: stored now, or a duplicate of one stored before.
         let outcomes: [AnswerSheetBatchResult.Outcome]
-        /// The row ids of the sheets stored now, increasing: what ``changesCursor(userId:after:stored:)``
-        /// compares the person's sheets with.
         let ids: [Int64]
     }
 
@@ -86,19 +78,17 @@ extension ServerStore {
         let stored = if let sheetWrites {
             try await sheetWrites.submit(upload)
         } else {
-            upload.stored(try await database.prepared(PostgreSQLSheetInsert(upload)))
+            upload.stored(try await database.prepared(PostgreSQLSheetInsert(upload: upload)))
         }
         // Counted once committed, for the operator's metrics (``ServerMetrics``).
         Counter(label: ServerMetrics.sheetsStored).increment(by: stored.ids.count)
         return stored
     }
 
-    /// SQLite: writes one upload inside a transaction, possibly shared with other uploads
-    /// (``GroupCommit``): each sheet (a client id already stored is skipped), then the answers of
-    /// each sheet stored now in one statement, then the comparison's totals of the upload in one.
-    /// A statement per answer or total had been most of a sheet's storing: rendering its text,
-    /// finding it among the prepared ones and running it cost more than SQLite's own work on the
-    /// row. The texts differ only by their number of rows, so the prepared ones stay few.
+    /// SQLite: one upload in a transaction, possibly shared (``GroupCommit``): each sheet (a client
+    /// id already stored is skipped), the answers of each sheet stored now in one statement, the
+    /// upload's comparison totals in one. A statement per answer and per total cost more than
+    /// SQLite's work on its row (rendering, finding it among the prepared ones by its text, binding).
     static func store(_ db: SQLiteDatabase.Statements, _ upload: SheetUpload) throws -> StoredBatch {
         var stored: [(id: Int64, clientId: String)] = []
         for (sheet, answers) in zip(upload.sheetRows, upload.answerRows) {
@@ -126,8 +116,7 @@ extension ServerStore {
         return upload.stored(stored)
     }
 
-    /// `insert VALUES row, row, …` in statements of at most 500 rows (SQLite binds at most 32,766
-    /// values to one statement); none for no rows.
+    /// `insert VALUES row, …`, 500 rows a statement at most (SQLite binds at most 32,766 values to one).
     private static func insertRows(_ db: SQLiteDatabase.Statements, _ insert: SQL, _ rows: [SQL], then tail: SQL = "") throws {
         for start in stride(from: 0, to: rows.count, by: 500) {
             try db.execute("\(insert) VALUES \(SQL.joined(Array(rows[start..<min(start + 500, rows.count)]), separator: ", ")) \(tail)")
@@ -135,20 +124,14 @@ extension ServerStore {
     }
 }
 
-/// PostgreSQL: a whole upload as one statement, prepared once per connection, and its own
-/// transaction. Every round trip to the database and every statement parsed anew is paid for by
-/// each upload; with the upload's columns bound as arrays, one per column, one text serves every
-/// batch. Data-modifying CTEs are PostgreSQL's own (SQLite has none): the person's sheet lock is
-/// taken (``StoreLock/person(_:_:)``; the sheets are joined with it, so it is held before the
-/// first id is drawn, until the statement commits), the sheets go in (a client id already stored
-/// is skipped; ids in the batch's order), then the answers of the sheets that did, then the
-/// comparison's totals (``ComparisonSums``) are added to from those answers.
-///
-/// Arrays rather than a JSON document of the rows (as before): encoding that document, each
-/// sheet's JSON escaped inside it, was work for every upload, and postgres-nio writes arrays in
-/// PostgreSQL's binary format. It binds no optional elements, so an absent time or number is
-/// sent as NaN and read back as NULL (`NULLIF(…, 'NaN')`, PostgreSQL holding NaN equal to
-/// itself): neither a time nor a number from JSON is ever NaN.
+/// PostgreSQL: a whole upload as one statement (its columns bound as arrays), prepared once per
+/// connection, and its own transaction: every round trip and every statement parsed anew is paid
+/// by each upload. Data-modifying CTEs are PostgreSQL's own: the person's sheet lock is taken
+/// (``StoreLock/person(_:_:)``; the sheets are joined with it, so it is held before the first id
+/// is drawn, until the statement commits), the sheets go in (a client id already stored is
+/// skipped; ids in the batch's order), then the answers of the sheets that did, then the
+/// comparison's totals (``ComparisonSums``). postgres-nio binds no optional array elements: an
+/// absent time or number is sent as NaN and stored as NULL; no time or number from JSON is NaN.
 struct PostgreSQLSheetInsert: PostgresPreparedStatement {
     static let sql = """
         WITH locked AS (
@@ -158,9 +141,9 @@ struct PostgreSQLSheetInsert: PostgresPreparedStatement {
                 started_at, ended_at, received_at, sheet, finished_at, is_partial, reminded_at)
             SELECT $1, client_id, study_id, questionnaire_id, questionnaire_version,
                 started_at, NULLIF(ended_at, 'NaN'), $2, sheet, finished_at, is_partial, NULLIF(reminded_at, 'NaN')
-            FROM unnest($5::text[], $6::text[], $7::text[], $8::bigint[], $9::float8[], $10::float8[], $11::text[], $12::text[],
-                $13::boolean[], $14::float8[]) WITH ORDINALITY AS s(client_id, study_id, questionnaire_id, questionnaire_version,
-                started_at, ended_at, sheet, finished_at, is_partial, reminded_at, n)
+            FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::float8[], $12::float8[],
+                $13::float8[], $14::boolean[]) WITH ORDINALITY AS s(client_id, study_id, questionnaire_id, sheet, finished_at,
+                questionnaire_version, started_at, ended_at, reminded_at, is_partial, n)
             CROSS JOIN locked
             ORDER BY n
             ON CONFLICT (user_id, client_id) DO NOTHING
@@ -168,8 +151,8 @@ struct PostgreSQLSheetInsert: PostgresPreparedStatement {
         ), answered AS (
             INSERT INTO answers (sheet_id, position, label, value, number, answered_at, user_id, questionnaire_id, started_at)
             SELECT s.id, a.position, a.label, a.value, NULLIF(a.number, 'NaN'), a.answered_at, $1, s.questionnaire_id, s.started_at
-            FROM unnest($15::text[], $16::bigint[], $17::text[], $18::text[], $19::float8[], $20::text[])
-                AS a(client_id, position, label, value, number, answered_at)
+            FROM unnest($15::text[], $16::text[], $17::text[], $18::text[], $19::bigint[], $20::float8[])
+                AS a(client_id, label, value, answered_at, position, number)
             JOIN stored s ON s.client_id = a.client_id
             RETURNING questionnaire_id, label, number, started_at
         ), totals AS (
@@ -182,41 +165,28 @@ struct PostgreSQLSheetInsert: PostgresPreparedStatement {
         SELECT id, client_id FROM stored
         """
 
-    let userId: Int64
-    let receivedAt: Double
-    let sheets: [ServerStore.SheetUpload.SheetRow]
-    let answers: [ServerStore.SheetUpload.AnswerRow]
-
-    init(_ upload: ServerStore.SheetUpload) {
-        userId = upload.userId
-        receivedAt = upload.receivedAt.timeIntervalSince1970
-        sheets = upload.sheetRows
-        answers = Array(upload.answerRows.joined())
-    }
+    let upload: ServerStore.SheetUpload
 
     func makeBindings() throws -> PostgresBindings {
+        typealias SheetRow = ServerStore.SheetUpload.SheetRow
+        typealias AnswerRow = ServerStore.SheetUpload.AnswerRow
+        let sheets = upload.sheetRows, answers = Array(upload.answerRows.joined())
         var bindings = PostgresBindings(capacity: 20)
-        bindings.append(userId)
-        bindings.append(receivedAt)
+        bindings.append(upload.userId)
+        bindings.append(upload.receivedAt.timeIntervalSince1970)
         // The lock's key as ``PostgreSQLDatabase`` takes it for ``StoreLock/person(_:_:)``.
         bindings.append(StoreLock.PersonWrites.sheets.rawValue)
-        bindings.append(Int32(truncatingIfNeeded: userId))
-        bindings.append(sheets.map(\.clientId))
-        bindings.append(sheets.map(\.studyId))
-        bindings.append(sheets.map(\.questionnaireId))
+        bindings.append(Int32(truncatingIfNeeded: upload.userId))
+        // The columns in the statement's order, $5 to $20.
+        for text in [\SheetRow.clientId, \.studyId, \.questionnaireId, \.sheet, \.finishedAt] { bindings.append(sheets.map { $0[keyPath: text] }) }
         bindings.append(sheets.map(\.questionnaireVersion))
-        bindings.append(sheets.map(\.startedAt))
-        bindings.append(sheets.map { $0.endedAt ?? .nan })
-        bindings.append(sheets.map(\.sheet))
-        bindings.append(sheets.map(\.finishedAt))
+        for time in [{ $0.startedAt }, { $0.endedAt }, { $0.remindedAt }] as [(SheetRow) -> Double?] {
+            bindings.append(sheets.map { time($0) ?? .nan })
+        }
         bindings.append(sheets.map(\.isPartial))
-        bindings.append(sheets.map { $0.remindedAt ?? .nan })
-        bindings.append(answers.map(\.clientId))
+        for text in [\AnswerRow.clientId, \.label, \.value, \.answeredAt] { bindings.append(answers.map { $0[keyPath: text] }) }
         bindings.append(answers.map(\.position))
-        bindings.append(answers.map(\.label))
-        bindings.append(answers.map(\.value))
         bindings.append(answers.map { $0.number ?? .nan })
-        bindings.append(answers.map(\.answeredAt))
         return bindings
     }
 
