@@ -504,6 +504,20 @@ struct StoreContractTests {
         }
     }
 
+    @Test("a sheet of 1,201 answers is stored whole, its answers and totals past SQLite's 500 rows a statement", arguments: StoreKind.allCases)
+    func manyAnswers(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            let (ada, _) = try await adaAndBoInOpenStudy(store)
+            var big = sheet()
+            big.answers = Dictionary(uniqueKeysWithValues: (0...1200).map { ("item\($0)", Answer(value: .integer($0), answeredAt: big.startedAt)) })
+            #expect(try await store.storeSheets(userId: ada, sheets: [ValidatedSheet(sheet: big, studyId: "open")], receivedAt: now).ids.count == 1)
+            let answers = try await store.database.row("SELECT COUNT(*) AS count, SUM(number) AS total FROM answers WHERE user_id = \(ada)")
+            #expect(try answers?["count"] as Int? == 1201 && answers?["total"] as Double? == 1200 * 1201 / 2)
+            let totals = try await store.database.row("SELECT COUNT(*) AS count, SUM(total) AS total FROM comparison_totals WHERE user_id = \(ada)")
+            #expect(try totals?["count"] as Int? == 1201 && totals?["total"] as Double? == 1200 * 1201 / 2)
+        }
+    }
+
     @Test("a stored sheet is the JSON text the server has always written for it, byte for byte", arguments: StoreKind.allCases)
     func storedSheetText(_ kind: StoreKind) async throws {
         try await with(kind) { store in
