@@ -85,10 +85,11 @@ extension ServerStore {
         return stored
     }
 
-    /// SQLite: one upload in a transaction, possibly shared (``GroupCommit``): each sheet (a client
-    /// id already stored is skipped), the answers of each sheet stored now in one statement, the
-    /// upload's comparison totals in one. A statement per answer and per total cost more than
-    /// SQLite's work on its row (rendering, finding it among the prepared ones by its text, binding).
+    /// SQLite: writes one upload inside a transaction, possibly shared with other uploads
+    /// (``GroupCommit``): each sheet (a client id already stored is skipped), the answers of
+    /// those stored now, and the comparison's totals, a statement per row. (One multi-row
+    /// statement per sheet's answers and per upload's totals was measured slower in both
+    /// `Scripts/bench/sync` and `Scripts/bench/server`, and was dropped.)
     static func store(_ db: SQLiteDatabase.Statements, _ upload: SheetUpload) throws -> StoredBatch {
         var stored: [(id: Int64, clientId: String)] = []
         for (sheet, answers) in zip(upload.sheetRows, upload.answerRows) {
@@ -102,25 +103,23 @@ extension ServerStore {
                 RETURNING id
                 """).first?["id"] else { continue }
             stored.append((id, sheet.clientId))
-            try insertRows(db, "INSERT INTO answers (sheet_id, position, label, value, number, answered_at, user_id, questionnaire_id, started_at)",
-                           answers.map { answer in """
-                               (\(id), \(answer.position), \(answer.label), \(answer.value), \(answer.number), \(answer.answeredAt),
-                                   \(upload.userId), \(sheet.questionnaireId), \(sheet.startedAt))
-                               """ })
+            for answer in answers {
+                try db.execute("""
+                    INSERT INTO answers (sheet_id, position, label, value, number, answered_at, user_id, questionnaire_id, started_at)
+                    VALUES (\(id), \(answer.position), \(answer.label), \(answer.value), \(answer.number), \(answer.answeredAt),
+                        \(upload.userId), \(sheet.questionnaireId), \(sheet.startedAt))
+                    """)
+            }
         }
         let storedIds = Set(stored.map(\.clientId))
-        try insertRows(db, "INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started)",
-                       ComparisonSums.Addition.of(upload.sheets.filter { storedIds.contains($0.id.uuidString.lowercased()) }).map { a in """
-                           (\(a.questionnaireId), \(a.label), \(upload.userId), \(a.total), \(a.count), \(a.firstStarted), \(a.lastStarted))
-                           """ }, then: SQL(raw: ComparisonSums.addToTotals))
-        return upload.stored(stored)
-    }
-
-    /// `insert VALUES row, …`, 500 rows a statement at most (SQLite binds at most 32,766 values to one).
-    private static func insertRows(_ db: SQLiteDatabase.Statements, _ insert: SQL, _ rows: [SQL], then tail: SQL = "") throws {
-        for start in stride(from: 0, to: rows.count, by: 500) {
-            try db.execute("\(insert) VALUES \(SQL.joined(Array(rows[start..<min(start + 500, rows.count)]), separator: ", ")) \(tail)")
+        for a in ComparisonSums.Addition.of(upload.sheets.filter { storedIds.contains($0.id.uuidString.lowercased()) }) {
+            try db.execute("""
+                INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started)
+                VALUES (\(a.questionnaireId), \(a.label), \(upload.userId), \(a.total), \(a.count), \(a.firstStarted), \(a.lastStarted))
+                \(raw: ComparisonSums.addToTotals)
+                """)
         }
+        return upload.stored(stored)
     }
 }
 
