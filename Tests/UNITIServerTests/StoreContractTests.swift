@@ -504,7 +504,7 @@ struct StoreContractTests {
         }
     }
 
-    @Test("a sheet of 1,201 answers is stored whole, its answers and totals past SQLite's 500 rows a statement", arguments: StoreKind.allCases)
+    @Test("a sheet of 1,201 answers is stored whole: every answer, every total", arguments: StoreKind.allCases)
     func manyAnswers(_ kind: StoreKind) async throws {
         try await with(kind) { store in
             let (ada, _) = try await adaAndBoInOpenStudy(store)
