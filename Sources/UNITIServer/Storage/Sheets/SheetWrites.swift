@@ -130,7 +130,8 @@ extension ServerStore {
 /// is drawn, until the statement commits), the sheets go in (a client id already stored is
 /// skipped; ids in the batch's order), then the answers of the sheets that did, then the
 /// comparison's totals (``ComparisonSums``). postgres-nio binds no optional array elements: an
-/// absent time or number is sent as NaN and stored as NULL; no time or number from JSON is NaN.
+/// absent time or number is sent as NaN, stored as NULL; a real NaN never gets here (encoding
+/// the sheet for its row throws on one).
 struct PostgreSQLSheetInsert: PostgresPreparedStatement {
     static let sql = """
         WITH locked AS (
