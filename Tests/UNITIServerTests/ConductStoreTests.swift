@@ -27,7 +27,7 @@ struct ConductStoreTests {
         var answered = sheet(loudness: loudness, questionnaire: questionnaire)
         answered.answers["notes"] = Answer(value: .text(note), answeredAt: answered.startedAt)
         #expect(try await store.storeSheets(userId: userId, sheets: [ValidatedSheet(sheet: answered, studyId: study)], receivedAt: now)
-                == [.stored])
+                .outcomes == [.stored])
         return answered.id
     }
 

@@ -46,7 +46,7 @@ struct PostgreSQLConcurrencyTests {
                 let batch = (0..<10).map { _ in ValidatedSheet(sheet: sheet(), studyId: "open") }
                 async let one = first.store.storeSheets(userId: user, sheets: batch, receivedAt: now)
                 async let two = second.storeSheets(userId: user, sheets: batch, receivedAt: now)
-                let outcomes = try await [one, two]
+                let outcomes = try await [one, two].map(\.outcomes)
                 for index in batch.indices {
                     let pair = [outcomes[0][index], outcomes[1][index]]
                     #expect(pair.filter { $0 == .stored }.count == 1, "sheet \(index): \(pair)")

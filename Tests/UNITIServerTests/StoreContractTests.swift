@@ -404,10 +404,10 @@ struct StoreContractTests {
             let late = sheet(loudness: 60, startedAt: "2027-01-20T09:00:00+01:00")
             let stored = try await store.storeSheets(userId: ada, sheets: [ValidatedSheet(sheet: early, studyId: "open"),
                                                                            ValidatedSheet(sheet: late, studyId: "open")], receivedAt: now)
-            #expect(stored == [.stored, .stored])
-            #expect(try await store.storeSheets(userId: ada, sheets: [ValidatedSheet(sheet: early, studyId: "open")], receivedAt: now) == [.duplicate])
+            #expect(stored.outcomes == [.stored, .stored])
+            #expect(try await store.storeSheets(userId: ada, sheets: [ValidatedSheet(sheet: early, studyId: "open")], receivedAt: now).outcomes == [.duplicate])
             // The same client id from another person is another sheet.
-            #expect(try await store.storeSheets(userId: bo, sheets: [ValidatedSheet(sheet: early, studyId: "open")], receivedAt: now) == [.stored])
+            #expect(try await store.storeSheets(userId: bo, sheets: [ValidatedSheet(sheet: early, studyId: "open")], receivedAt: now).outcomes == [.stored])
 
             let page = try await store.sheets(userId: ada, offset: 0, limit: 1)
             #expect(page.total == 2 && page.sheets.map(\.sheet.id) == [late.id])
@@ -446,7 +446,7 @@ struct StoreContractTests {
             _ = try await questionnaire(store, study: "open")
             let ada = try await user(store, "ada")
             let before = sheet(loudness: 30)
-            #expect(try await store.storeSheets(userId: ada, sheets: [ValidatedSheet(sheet: before, studyId: "open")], receivedAt: now) == [.stored])
+            #expect(try await store.storeSheets(userId: ada, sheets: [ValidatedSheet(sheet: before, studyId: "open")], receivedAt: now).outcomes == [.stored])
             let started = OffsetTimestamp(parsing: "2027-01-16T08:00:00-05:00")!
             let answered = OffsetTimestamp(parsing: "2027-01-16T08:01:30-05:00")!
             let text = "a \"quoted\", comma\nand ünïcode"
@@ -463,7 +463,7 @@ struct StoreContractTests {
                 ValidatedSheet(sheet: partial, studyId: "open", remindedAt: reminded),
                 ValidatedSheet(sheet: before, studyId: "open"),
                 ValidatedSheet(sheet: empty, studyId: "open"),
-            ], receivedAt: now.addingTimeInterval(0.5))
+            ], receivedAt: now.addingTimeInterval(0.5)).outcomes
             #expect(outcomes == [.stored, .duplicate, .stored])
 
             let rows = try await store.database.rows("""
@@ -504,23 +504,62 @@ struct StoreContractTests {
         }
     }
 
+    @Test("a sheet of 1,201 answers is stored whole: every answer, every total", arguments: StoreKind.allCases)
+    func manyAnswers(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            let (ada, _) = try await adaAndBoInOpenStudy(store)
+            var big = sheet()
+            big.answers = Dictionary(uniqueKeysWithValues: (0...1200).map { ("item\($0)", Answer(value: .integer($0), answeredAt: big.startedAt)) })
+            #expect(try await store.storeSheets(userId: ada, sheets: [ValidatedSheet(sheet: big, studyId: "open")], receivedAt: now).ids.count == 1)
+            let answers = try await store.database.row("SELECT COUNT(*) AS count, SUM(number) AS total FROM answers WHERE user_id = \(ada)")
+            #expect(try answers?["count"] as Int? == 1201 && answers?["total"] as Double? == 1200 * 1201 / 2)
+            let totals = try await store.database.row("SELECT COUNT(*) AS count, SUM(total) AS total FROM comparison_totals WHERE user_id = \(ada)")
+            #expect(try totals?["count"] as Int? == 1201 && totals?["total"] as Double? == 1200 * 1201 / 2)
+        }
+    }
+
+    @Test("a stored sheet is the JSON text the server has always written for it, byte for byte", arguments: StoreKind.allCases)
+    func storedSheetText(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            let (ada, _) = try await adaAndBoInOpenStudy(store)
+            let at = OffsetTimestamp(parsing: "2027-01-16T08:01:30-05:00")!
+            var sent = AnswerSheet(id: UUID(uuidString: "0a1b2c3d-0000-4000-8000-00000000002a")!, questionnaireID: "daily", questionnaireVersion: 1,
+                                   answers: ["loudness": Answer(value: .number(0.1), answeredAt: at), "mood": Answer(value: .integer(2), answeredAt: at),
+                                             "note": Answer(value: .text("a/b \"q\" ü\n"), answeredAt: at),
+                                             "symptoms": Answer(value: .choices([3, 1]), answeredAt: at)],
+                                   startedAt: OffsetTimestamp(parsing: "2027-01-16T08:00:00-05:00")!, endedAt: at, clientVersion: "uniti 0.2.0",
+                                   sensors: SensorReadings(microphone: MicrophoneReading(dbfs: -42.5, measuredAt: at)), language: "de",
+                                   owner: .tyt, remindedAt: OffsetTimestamp(parsing: "2027-01-16T07:55:00-05:00")!)
+            sent.promptId = "p-1"
+            _ = try await store.storeSheets(userId: ada, sheets: [ValidatedSheet(sheet: sent, studyId: "open")], receivedAt: now)
+            let stored: String? = try await store.database.row("SELECT sheet FROM answer_sheets WHERE user_id = \(ada)")?["sheet"]
+            #expect(stored == #"""
+                {"answers":{"loudness":{"answeredAt":"2027-01-16T08:01:30-05:00","value":0.1},"mood":{"answeredAt":"2027-01-16T08:01:30-05:00","value":2},\#
+                "note":{"answeredAt":"2027-01-16T08:01:30-05:00","value":"a/b \"q\" ü\n"},"symptoms":{"answeredAt":"2027-01-16T08:01:30-05:00","value":[3,1]}},\#
+                "clientVersion":"uniti 0.2.0","endedAt":"2027-01-16T08:01:30-05:00","id":"0A1B2C3D-0000-4000-8000-00000000002A","isPartial":false,\#
+                "language":"de","owner":"tyt","promptId":"p-1","questionnaireID":"daily","questionnaireVersion":1,"remindedAt":"2027-01-16T07:55:00-05:00",\#
+                "sensors":{"microphone":{"dbfs":-42.5,"measuredAt":"2027-01-16T08:01:30-05:00"}},"startedAt":"2027-01-16T08:00:00-05:00"}
+                """#)
+        }
+    }
+
     @Test("an upload's changes cursor passes exactly the sheets it stored, and there is none when another sheet of the person lies after the caller's cursor",
           arguments: StoreKind.allCases)
     func uploadChangesCursor(_ kind: StoreKind) async throws {
         try await with(kind) { store in
             let (ada, bo) = try await adaAndBoInOpenStudy(store)
-            func upload(_ person: Int64, _ sheets: [AnswerSheet]) async throws -> Int {
+            func upload(_ person: Int64, _ sheets: [AnswerSheet]) async throws -> [Int64] {
                 try await store.storeSheets(userId: person, sheets: sheets.map { ValidatedSheet(sheet: $0, studyId: "open") },
-                                            receivedAt: now).count { $0 == .stored }
+                                            receivedAt: now).ids
             }
             // Nothing pulled yet (cursor 0): the phone's two sheets are all there is after it.
             let phone = [sheet(loudness: 10), sheet(loudness: 20)]
-            let first = try #require(try await store.changesCursor(userId: ada, after: 0, storedNow: try await upload(ada, phone)))
+            let first = try #require(try await store.changesCursor(userId: ada, after: 0, stored: try await upload(ada, phone)))
             #expect(try await store.sheetChanges(userId: ada, after: first, limit: 10).sheets.isEmpty)
             #expect(try await store.sheetChanges(userId: ada, after: 0, limit: 10).cursor == first)
             // Someone else's sheet is not the person's: it does not stop the cursor.
             _ = try await upload(bo, [sheet(loudness: 30)])
-            let second = try #require(try await store.changesCursor(userId: ada, after: first, storedNow: try await upload(ada, [sheet(loudness: 40)])))
+            let second = try #require(try await store.changesCursor(userId: ada, after: first, stored: try await upload(ada, [sheet(loudness: 40)])))
             #expect(second > first)
             #expect(try await store.sheetChanges(userId: ada, after: second, limit: 10).sheets.isEmpty)
             // The laptop's sheet lies after the phone's cursor: the phone's next upload gets no
@@ -528,15 +567,42 @@ struct StoreContractTests {
             let laptop = sheet(loudness: 50)
             _ = try await upload(ada, [laptop])
             let third = sheet(loudness: 60)
-            #expect(try await store.changesCursor(userId: ada, after: second, storedNow: try await upload(ada, [third])) == nil)
+            #expect(try await store.changesCursor(userId: ada, after: second, stored: try await upload(ada, [third])) == nil)
             #expect(try await store.sheetChanges(userId: ada, after: second, limit: 10).sheets.map { try $0.decoded().sheet.id }
                     == [laptop.id, third.id])
             // A batch all duplicates stores nothing, and nothing lies after the latest cursor.
             let latest = try await store.sheetChanges(userId: ada, after: 0, limit: 10).cursor
-            #expect(try await store.changesCursor(userId: ada, after: latest, storedNow: try await upload(ada, [third])) == latest)
+            #expect(try await store.changesCursor(userId: ada, after: latest, stored: try await upload(ada, [third])) == latest)
             // A duplicate stored after the cursor (sent before, its answer lost) is not stored now: no cursor.
             let pastLaptop = try await store.sheetChanges(userId: ada, after: second, limit: 1).cursor
-            #expect(try await store.changesCursor(userId: ada, after: pastLaptop, storedNow: try await upload(ada, [third, sheet()])) == nil)
+            #expect(try await store.changesCursor(userId: ada, after: pastLaptop, stored: try await upload(ada, [third, sheet()])) == nil)
+        }
+    }
+
+    @Test("""
+        an upload gets no changes cursor when another device's sheet came in while one of the upload's own was deleted, \
+        though the number of the person's sheets after the cursor is the upload's again
+        """, arguments: StoreKind.allCases)
+    func uploadChangesCursorComparesIds(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            let (ada, _) = try await adaAndBoInOpenStudy(store)
+            try await study(store, "other")
+            _ = try await questionnaire(store, "weekly", study: "other")
+            try await store.setMembership(studyId: "other", userId: ada, status: .member, now: now)
+            // The phone's upload: one sheet of each study, after cursor 0.
+            let phone = try await store.storeSheets(userId: ada, sheets: [ValidatedSheet(sheet: sheet(questionnaire: "weekly"), studyId: "other"),
+                                                                          ValidatedSheet(sheet: sheet(loudness: 10), studyId: "open")],
+                                                    receivedAt: now).ids
+            // Before the phone asks for its cursor: the laptop's sheet comes in, and Ada leaves
+            // the other study with her answers, which deletes the phone's first sheet.
+            let laptop = sheet(loudness: 20)
+            _ = try await store.storeSheets(userId: ada, sheets: [ValidatedSheet(sheet: laptop, studyId: "open")], receivedAt: now)
+            try await store.leaveStudy(userId: ada, studyId: "other", deleteAnswers: true, now: now)
+            let after = try await store.database.row("SELECT COUNT(*) AS count FROM answer_sheets WHERE user_id = \(ada) AND id > 0")
+            #expect(try after?["count"] as Int? == phone.count, "the count alone cannot tell the laptop's sheet from the deleted one")
+            // A cursor past the laptop's sheet would hide it from the phone for good.
+            #expect(try await store.changesCursor(userId: ada, after: 0, stored: phone) == nil)
+            #expect(try await store.sheetChanges(userId: ada, after: 0, limit: 10).sheets.map { try $0.decoded().sheet.id }.contains(laptop.id))
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import UNITIProtocol
 @testable import UNITIServer
 
 /// What only tests need: every participant's mean, and a whole study's export at once (its
@@ -35,5 +36,12 @@ extension StudyExport {
     /// The whole CSV text of `rows`, line by line as the export command writes it.
     static func csv(_ rows: [ExportRow]) -> String {
         csvLine(header) + rows.map { csvLine(fields($0)) }.joined()
+    }
+}
+
+extension StoredSheetJSON {
+    /// The sheet decoded, as the server would answer it (the server passes the JSON on as it is).
+    func decoded() throws -> StoredAnswerSheet {
+        StoredAnswerSheet(sheet: try JSONCoding.decode(AnswerSheet.self, from: json), studyId: studyId, receivedAt: receivedAt)
     }
 }

@@ -24,13 +24,13 @@ struct SheetRoutes: Sendable {
         guard !batch.sheets.isEmpty, batch.sheets.count <= ServerLimits.maximumSheetsPerBatch else {
             throw APIError.invalid("invalid_batch", "Send 1 to \(ServerLimits.maximumSheetsPerBatch) sheets per batch.")
         }
-        let (outcomes, receivedAt) = try await SheetIntake(environment: environment).accept(batch.sheets, userId: user.account.id)
+        let (stored, receivedAt) = try await SheetIntake(environment: environment).accept(batch.sheets, userId: user.account.id)
         let received = Timestamps.format(receivedAt)
-        let results = zip(batch.sheets, outcomes).map {
+        let results = zip(batch.sheets, stored.outcomes).map {
             AnswerSheetBatchResult.Entry(id: $0.id.uuidString.lowercased(), outcome: $1, receivedAt: received)
         }
         guard let cursor else { return AnswerSheetBatchResult(results: results) }
-        let next = try await store.changesCursor(userId: user.account.id, after: cursor, storedNow: outcomes.count { $0 == .stored })
+        let next = try await store.changesCursor(userId: user.account.id, after: cursor, stored: stored.ids)
         return AnswerSheetBatchResult(results: results, cursor: next.map(ChangeCursor.encode))
     }
 

@@ -13,7 +13,7 @@ struct SheetIntake: Sendable {
 
     /// Checks every sheet of the batch, then stores them in one transaction; throws the first
     /// sheet's problem as an ``APIError`` (nothing is stored then).
-    func accept(_ sheets: [AnswerSheet], userId: Int64) async throws -> (outcomes: [AnswerSheetBatchResult.Outcome], receivedAt: Date) {
+    func accept(_ sheets: [AnswerSheet], userId: Int64) async throws -> (stored: ServerStore.StoredBatch, receivedAt: Date) {
         var questionnaires: [String: QuestionnaireDocument] = [:]
         var access: [String: Bool] = [:]
         var consentMissing: [String: Int] = [:]
@@ -54,7 +54,6 @@ struct SheetIntake: Sendable {
             validated.append(try SheetValidation.validate(sheet, against: document))
         }
         let receivedAt = environment.clock.now()
-        let outcomes = try await store.storeSheets(userId: userId, sheets: validated, receivedAt: receivedAt)
-        return (outcomes, receivedAt)
+        return (try await store.storeSheets(userId: userId, sheets: validated, receivedAt: receivedAt), receivedAt)
     }
 }

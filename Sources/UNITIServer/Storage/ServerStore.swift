@@ -35,7 +35,7 @@ public final class ServerStore: Sendable {
     let questionnaireCache = Mutex<[String: QuestionnaireDocument]>([:])
     /// On SQLite, sheet uploads arriving concurrently share transactions (``GroupCommit``); nil
     /// on PostgreSQL, where each upload has its own (``storeSheets(userId:sheets:receivedAt:)``).
-    let sheetWrites: GroupCommit<SheetUpload, [AnswerSheetBatchResult.Outcome]>?
+    let sheetWrites: GroupCommit<SheetUpload, StoredBatch>?
     /// The module parts the server runs with: their schema steps are part of this store's, and
     /// they decide which module presents a study's own questionnaires.
     public let modules: ServerModules

@@ -43,19 +43,20 @@ extension ServerStore {
     }
 
     /// The changes cursor past an upload's sheets, for the device that sent them with its cursor
-    /// (`POST /sheets?cursor=…`): nil unless the `storedNow` sheets just stored are all of the
+    /// (`POST /sheets?cursor=…`): nil unless the ids just stored (`stored`) are all of the
     /// person's sheets after `cursor`. A device syncing pulls back everything it sent (half of a
     /// sync's work) though it keeps its own sheets already; with this cursor it pulls none of them.
     ///
     /// Read after the upload committed: a person's ids commit in increasing order (one writer on
     /// SQLite, ``StoreLock/person(_:_:)`` on PostgreSQL), so every sheet of theirs below the
     /// upload's ids is visible by then, and the upload's new ids lie above any cursor handed out.
-    /// Another device's sheet after the cursor, stored before or since, makes the count larger.
-    func changesCursor(userId: Int64, after cursor: Int64, storedNow: Int) async throws -> Int64? {
-        guard let row = try await database.row("""
-            SELECT COUNT(*) AS count, MAX(id) AS last FROM answer_sheets WHERE user_id = \(userId) AND id > \(cursor)
-            """), try row["count"] as Int == storedNow else { return nil }
-        return try row["last"] as Int64? ?? cursor
+    /// Ids, not a count: another device's sheet stored while one of the upload's was deleted
+    /// (leaving a study with its answers) keeps the count, and a cursor would hide that sheet.
+    func changesCursor(userId: Int64, after cursor: Int64, stored: [Int64]) async throws -> Int64? {
+        let after: [Int64] = try await database.rows("""
+            SELECT id FROM answer_sheets WHERE user_id = \(userId) AND id > \(cursor) ORDER BY id LIMIT \(stored.count + 1)
+            """).map { try $0["id"] }
+        return after == stored ? stored.last ?? cursor : nil
     }
 
     /// A study's sheets, by participant pseudonym, then sheet start, then id, read in one
@@ -101,8 +102,4 @@ struct StoredSheetJSON: Sendable {
     let json: String
     let studyId: String
     let receivedAt: String
-
-    func decoded() throws -> StoredAnswerSheet {
-        StoredAnswerSheet(sheet: try JSONCoding.decode(AnswerSheet.self, from: json), studyId: studyId, receivedAt: receivedAt)
-    }
 }

@@ -12,12 +12,10 @@ import UNITIProtocol
 ///   and start for the comparison's index, and the comparison's totals are added to in the same
 ///   transaction. A batch is stored whole or not at all.
 /// - The writes differ by engine, since what costs differs: on SQLite, concurrent uploads share
-///   transactions (``GroupCommit``: one writer, and every commit waits for the disk) and a
-///   group's statements run in one turn on the writer, each prepared once, so a statement per
-///   row costs no more than SQLite's own work; on PostgreSQL an upload is one prepared
-///   statement that is its own transaction (``PostgreSQLSheetInsert``), since there every
-///   statement is a round trip (a shared transaction would hold several people's locks and
-///   serialise the processes).
+///   transactions (``GroupCommit``: one writer, and every commit waits for the disk) whose
+///   statements run in one turn on the writer; on PostgreSQL an upload is one prepared statement
+///   that is its own transaction (``PostgreSQLSheetInsert``), since there every statement is a
+///   round trip (a shared transaction would hold several people's locks and serialise the processes).
 extension ServerStore {
     /// One upload, its rows made outside the transaction: the columns of `answer_sheets` and of
     /// `answers` for each sheet, in the batch's order.
@@ -29,124 +27,132 @@ extension ServerStore {
         /// Each sheet's answers, in label order (their position).
         let answerRows: [[AnswerRow]]
 
-        /// Named as the columns, since PostgreSQL reads them from JSON by these names.
-        struct SheetRow: Encodable, Sendable {
-            let n: Int, client_id: String, study_id: String, questionnaire_id: String, questionnaire_version: Int
-            let started_at: Double, ended_at: Double?, sheet: String, finished_at: String, is_partial: Bool, reminded_at: Double?
+        struct SheetRow: Sendable {
+            let clientId: String, studyId: String, questionnaireId: String, questionnaireVersion: Int
+            let startedAt: Double, endedAt: Double?, sheet: String, finishedAt: String, isPartial: Bool, remindedAt: Double?
         }
 
-        struct AnswerRow: Encodable, Sendable {
-            let client_id: String, position: Int, label: String, value: String, number: Double?, answered_at: String
+        /// Named by its sheet's client id, since the sheet has no row id yet.
+        struct AnswerRow: Sendable {
+            let clientId: String, position: Int, label: String, value: String, number: Double?, answeredAt: String
         }
 
         init(userId: Int64, sheets validated: [ValidatedSheet], receivedAt: Date) throws {
-            var sheetRows: [SheetRow] = [], answerRows: [[AnswerRow]] = []
-            for (n, row) in validated.enumerated() {
-                let sheet = row.sheet, clientId = sheet.id.uuidString.lowercased()
-                sheetRows.append(SheetRow(n: n, client_id: clientId, study_id: row.studyId, questionnaire_id: sheet.questionnaireID,
-                                          questionnaire_version: sheet.questionnaireVersion,
-                                          started_at: sheet.startedAt.date.timeIntervalSince1970,
-                                          ended_at: sheet.endedAt?.date.timeIntervalSince1970, sheet: try JSONCoding.string(sheet),
-                                          finished_at: (sheet.endedAt ?? sheet.startedAt).text, is_partial: sheet.isPartial,
-                                          reminded_at: row.remindedAt?.timeIntervalSince1970))
-                answerRows.append(try sheet.answers.keys.sorted().enumerated().map { position, label in
+            (self.userId, self.receivedAt, sheets) = (userId, receivedAt, validated.map(\.sheet))
+            sheetRows = try validated.map { row in
+                let sheet = row.sheet
+                return SheetRow(clientId: sheet.id.uuidString.lowercased(), studyId: row.studyId, questionnaireId: sheet.questionnaireID,
+                                questionnaireVersion: sheet.questionnaireVersion, startedAt: sheet.startedAt.date.timeIntervalSince1970,
+                                endedAt: sheet.endedAt?.date.timeIntervalSince1970, sheet: try JSONCoding.string(sheet),
+                                finishedAt: (sheet.endedAt ?? sheet.startedAt).text, isPartial: sheet.isPartial,
+                                remindedAt: row.remindedAt?.timeIntervalSince1970)
+            }
+            answerRows = try zip(sheets, sheetRows).map { sheet, row in
+                try sheet.answers.keys.sorted().enumerated().map { position, label in
                     let answer = sheet.answers[label]!
                     // A whole number (most answers) is its digits; JSONCoding would write the same.
-                    return AnswerRow(client_id: clientId, position: position, label: label,
+                    return AnswerRow(clientId: row.clientId, position: position, label: label,
                                      value: try answer.value.integer.map(String.init) ?? JSONCoding.string(answer.value),
-                                     number: answer.value.number, answered_at: answer.answeredAt.text)
-                })
+                                     number: answer.value.number, answeredAt: answer.answeredAt.text)
+                }
             }
-            self.userId = userId
-            self.receivedAt = receivedAt
-            self.sheets = validated.map(\.sheet)
-            self.sheetRows = sheetRows
-            self.answerRows = answerRows
         }
 
-        /// Each sheet's outcome: stored when its client id is among those stored now, else a duplicate.
-        func outcomes(stored: Set<String>) -> [AnswerSheetBatchResult.Outcome] {
-            sheetRows.map { stored.contains($0.client_id) ? .stored : .duplicate }
+        /// What became of the batch, from the rows stored now (row id and client id).
+        func stored(_ rows: [(id: Int64, clientId: String)]) -> StoredBatch {
+            let stored = Set(rows.map(\.clientId))
+            return StoredBatch(outcomes: sheetRows.map { stored.contains($0.clientId) ? .stored : .duplicate }, ids: rows.map(\.id).sorted())
         }
     }
 
+    /// What an upload stored: each sheet's outcome in the batch's order, and the row ids of those
+    /// stored now, increasing (for ``changesCursor(userId:after:stored:)``).
+    struct StoredBatch: Sendable {
+        let outcomes: [AnswerSheetBatchResult.Outcome]
+        let ids: [Int64]
+    }
+
     /// Stores the batch in one transaction; a client id the user already sent is reported as duplicate.
-    func storeSheets(userId: Int64, sheets: [ValidatedSheet], receivedAt: Date) async throws -> [AnswerSheetBatchResult.Outcome] {
+    func storeSheets(userId: Int64, sheets: [ValidatedSheet], receivedAt: Date) async throws -> StoredBatch {
         let upload = try SheetUpload(userId: userId, sheets: sheets, receivedAt: receivedAt)
-        let outcomes = if let sheetWrites {
+        let stored = if let sheetWrites {
             try await sheetWrites.submit(upload)
         } else {
-            upload.outcomes(stored: Set(try await database.prepared(try PostgreSQLSheetInsert(upload))))
+            upload.stored(try await database.prepared(PostgreSQLSheetInsert(upload: upload)))
         }
         // Counted once committed, for the operator's metrics (``ServerMetrics``).
-        Counter(label: ServerMetrics.sheetsStored).increment(by: outcomes.count { $0 == .stored })
-        return outcomes
+        Counter(label: ServerMetrics.sheetsStored).increment(by: stored.ids.count)
+        return stored
     }
 
     /// SQLite: writes one upload inside a transaction, possibly shared with other uploads
     /// (``GroupCommit``): each sheet (a client id already stored is skipped), the answers of
-    /// those stored now, and the comparison's totals, a statement per row.
-    static func store(_ db: SQLiteDatabase.Statements, _ upload: SheetUpload) throws -> [AnswerSheetBatchResult.Outcome] {
-        var stored: Set<String> = []
+    /// those stored now, and the comparison's totals, a statement per row. (One multi-row
+    /// statement per sheet's answers and per upload's totals was measured slower in both
+    /// `Scripts/bench/sync` and `Scripts/bench/server`, and was dropped.)
+    static func store(_ db: SQLiteDatabase.Statements, _ upload: SheetUpload) throws -> StoredBatch {
+        var stored: [(id: Int64, clientId: String)] = []
         for (sheet, answers) in zip(upload.sheetRows, upload.answerRows) {
             guard let id: Int64 = try db.rows("""
                 INSERT INTO answer_sheets (user_id, client_id, study_id, questionnaire_id, questionnaire_version,
                     started_at, ended_at, received_at, sheet, finished_at, is_partial, reminded_at)
-                VALUES (\(upload.userId), \(sheet.client_id), \(sheet.study_id), \(sheet.questionnaire_id), \(sheet.questionnaire_version),
-                    \(sheet.started_at), \(sheet.ended_at), \(upload.receivedAt), \(sheet.sheet), \(sheet.finished_at), \(sheet.is_partial),
-                    \(sheet.reminded_at))
+                VALUES (\(upload.userId), \(sheet.clientId), \(sheet.studyId), \(sheet.questionnaireId), \(sheet.questionnaireVersion),
+                    \(sheet.startedAt), \(sheet.endedAt), \(upload.receivedAt), \(sheet.sheet), \(sheet.finishedAt), \(sheet.isPartial),
+                    \(sheet.remindedAt))
                 ON CONFLICT (user_id, client_id) DO NOTHING
                 RETURNING id
                 """).first?["id"] else { continue }
-            stored.insert(sheet.client_id)
+            stored.append((id, sheet.clientId))
             for answer in answers {
                 try db.execute("""
                     INSERT INTO answers (sheet_id, position, label, value, number, answered_at, user_id, questionnaire_id, started_at)
-                    VALUES (\(id), \(answer.position), \(answer.label), \(answer.value), \(answer.number), \(answer.answered_at),
-                        \(upload.userId), \(sheet.questionnaire_id), \(sheet.started_at))
+                    VALUES (\(id), \(answer.position), \(answer.label), \(answer.value), \(answer.number), \(answer.answeredAt),
+                        \(upload.userId), \(sheet.questionnaireId), \(sheet.startedAt))
                     """)
             }
         }
-        for a in ComparisonSums.Addition.of(upload.sheets.filter { stored.contains($0.id.uuidString.lowercased()) }) {
+        let storedIds = Set(stored.map(\.clientId))
+        for a in ComparisonSums.Addition.of(upload.sheets.filter { storedIds.contains($0.id.uuidString.lowercased()) }) {
             try db.execute("""
                 INSERT INTO comparison_totals (questionnaire_id, label, user_id, total, count, first_started, last_started)
                 VALUES (\(a.questionnaireId), \(a.label), \(upload.userId), \(a.total), \(a.count), \(a.firstStarted), \(a.lastStarted))
                 \(raw: ComparisonSums.addToTotals)
                 """)
         }
-        return upload.outcomes(stored: stored)
+        return upload.stored(stored)
     }
 }
 
-/// PostgreSQL: a whole upload as one statement, prepared once per connection, and its own
-/// transaction. Every round trip to the database and every statement parsed anew is paid for by
-/// each upload; with the sheets and their answers as the upload's two JSON documents, one text
-/// serves every batch. Data-modifying CTEs are PostgreSQL's own (SQLite has none): the person's
-/// sheet lock is taken (``StoreLock/person(_:_:)``; the sheets are joined with it, so it is held
-/// before the first id is drawn, until the statement commits), the sheets go in (a client id
-/// already stored is skipped; ids in the batch's order), then the answers of the sheets that
-/// did, then the comparison's totals (``ComparisonSums``) are added to from those answers.
+/// PostgreSQL: a whole upload as one statement (its columns bound as arrays), prepared once per
+/// connection, and its own transaction: every round trip and every statement parsed anew is paid
+/// by each upload. Data-modifying CTEs are PostgreSQL's own: the person's sheet lock is taken
+/// (``StoreLock/person(_:_:)``; the sheets are joined with it, so it is held before the first id
+/// is drawn, until the statement commits), the sheets go in (a client id already stored is
+/// skipped; ids in the batch's order), then the answers of the sheets that did, then the
+/// comparison's totals (``ComparisonSums``). postgres-nio binds no optional array elements: an
+/// absent time or number is sent as NaN, stored as NULL; a real NaN never gets here (encoding
+/// the sheet for its row throws on one).
 struct PostgreSQLSheetInsert: PostgresPreparedStatement {
     static let sql = """
         WITH locked AS (
-            SELECT pg_advisory_xact_lock($5, $6)
+            SELECT pg_advisory_xact_lock($3, $4)
         ), stored AS (
             INSERT INTO answer_sheets (user_id, client_id, study_id, questionnaire_id, questionnaire_version,
                 started_at, ended_at, received_at, sheet, finished_at, is_partial, reminded_at)
             SELECT $1, client_id, study_id, questionnaire_id, questionnaire_version,
-                started_at, ended_at, $2, sheet, finished_at, is_partial, reminded_at
-            FROM json_to_recordset($3::json) AS s(n integer, client_id text, study_id text, questionnaire_id text,
-                questionnaire_version integer, started_at double precision, ended_at double precision, sheet text,
-                finished_at text, is_partial boolean, reminded_at double precision)
+                started_at, NULLIF(ended_at, 'NaN'), $2, sheet, finished_at, is_partial, NULLIF(reminded_at, 'NaN')
+            FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::float8[], $12::float8[],
+                $13::float8[], $14::boolean[]) WITH ORDINALITY AS s(client_id, study_id, questionnaire_id, sheet, finished_at,
+                questionnaire_version, started_at, ended_at, reminded_at, is_partial, n)
             CROSS JOIN locked
             ORDER BY n
             ON CONFLICT (user_id, client_id) DO NOTHING
             RETURNING id, client_id, questionnaire_id, started_at
         ), answered AS (
             INSERT INTO answers (sheet_id, position, label, value, number, answered_at, user_id, questionnaire_id, started_at)
-            SELECT s.id, a.position, a.label, a.value, a.number, a.answered_at, $1, s.questionnaire_id, s.started_at
-            FROM json_to_recordset($4::json) AS a(client_id text, position integer, label text, value text,
-                number double precision, answered_at text)
+            SELECT s.id, a.position, a.label, a.value, NULLIF(a.number, 'NaN'), a.answered_at, $1, s.questionnaire_id, s.started_at
+            FROM unnest($15::text[], $16::text[], $17::text[], $18::text[], $19::bigint[], $20::float8[])
+                AS a(client_id, label, value, answered_at, position, number)
             JOIN stored s ON s.client_id = a.client_id
             RETURNING questionnaire_id, label, number, started_at
         ), totals AS (
@@ -156,38 +162,35 @@ struct PostgreSQLSheetInsert: PostgresPreparedStatement {
             GROUP BY questionnaire_id, label ORDER BY questionnaire_id, label
             \(ComparisonSums.addToTotals)
         )
-        SELECT client_id FROM stored
+        SELECT id, client_id FROM stored
         """
 
-    let userId: Int64
-    let receivedAt: Double
-    /// `[{n, client_id, study_id, …}]` and `[{client_id, position, label, …}]`: the upload's rows
-    /// as two JSON documents, so that the statement's text is the same for every batch.
-    let sheetRows: String, answerRows: String
-
-    init(_ upload: ServerStore.SheetUpload) throws {
-        // Read by the statement only, so without ``JSONCoding``'s sorted keys, which an upload
-        // would pay for in every object.
-        let encoder = JSONEncoder()
-        userId = upload.userId
-        receivedAt = upload.receivedAt.timeIntervalSince1970
-        sheetRows = String(decoding: try encoder.encode(upload.sheetRows), as: UTF8.self)
-        answerRows = String(decoding: try encoder.encode(Array(upload.answerRows.joined())), as: UTF8.self)
-    }
+    let upload: ServerStore.SheetUpload
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 6)
-        bindings.append(userId)
-        bindings.append(receivedAt)
-        bindings.append(sheetRows)
-        bindings.append(answerRows)
+        typealias SheetRow = ServerStore.SheetUpload.SheetRow
+        typealias AnswerRow = ServerStore.SheetUpload.AnswerRow
+        let sheets = upload.sheetRows, answers = Array(upload.answerRows.joined())
+        var bindings = PostgresBindings(capacity: 20)
+        bindings.append(upload.userId)
+        bindings.append(upload.receivedAt.timeIntervalSince1970)
         // The lock's key as ``PostgreSQLDatabase`` takes it for ``StoreLock/person(_:_:)``.
         bindings.append(StoreLock.PersonWrites.sheets.rawValue)
-        bindings.append(Int32(truncatingIfNeeded: userId))
+        bindings.append(Int32(truncatingIfNeeded: upload.userId))
+        // The columns in the statement's order, $5 to $20.
+        for text in [\SheetRow.clientId, \.studyId, \.questionnaireId, \.sheet, \.finishedAt] { bindings.append(sheets.map { $0[keyPath: text] }) }
+        bindings.append(sheets.map(\.questionnaireVersion))
+        for time in [{ $0.startedAt }, { $0.endedAt }, { $0.remindedAt }] as [(SheetRow) -> Double?] {
+            bindings.append(sheets.map { time($0) ?? .nan })
+        }
+        bindings.append(sheets.map(\.isPartial))
+        for text in [\AnswerRow.clientId, \.label, \.value, \.answeredAt] { bindings.append(answers.map { $0[keyPath: text] }) }
+        bindings.append(answers.map(\.position))
+        bindings.append(answers.map { $0.number ?? .nan })
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> String {
-        try row.decode(String.self)
+    func decodeRow(_ row: PostgresRow) throws -> (id: Int64, clientId: String) {
+        try row.decode((Int64, String).self)
     }
 }
