@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import Synchronization
 import Testing
 import UNITICore
 import UNITIProtocol
@@ -40,24 +41,12 @@ struct ConsoleShellPreviewTests {
     @Test("the preview holds, in English and in German, exactly the lines the shell's line runner prints for a definition with every kind of question, one at a time")
     func previewHoldsTheShellsLines() async throws {
         let definition = try JSONDecoder().decode(QuestionnaireDefinition.self, from: Data(Self.definition.utf8))
-        let server = try TestServer()
-        let fixture = ConsoleFixture(server: server)
-        try await fixture.run { client in
-            let browser = try await Self.owner(of: "delta", fixture, client)
-            let uploaded = try await browser.submit("/console/studies/delta/questionnaires", to: "/console/studies/delta/questionnaires",
-                                                    ["definition": Self.definition])
-            #expect(uploaded.status == .seeOther, "\(uploaded.text)")
-            for language in [Language.english, .german] {
-                browser.cookies[PortalText.languageCookie] = language.rawValue
-                let page = try await browser.get("/console/studies/delta/questionnaires/every-kind/preview")
-                #expect(page.status == .ok)
-                let shown = try #require(Self.shellText(in: page.text), "the page has the shell's <pre>")
-                // The required questions answered, the others passed with `-`, as a participant may.
-                let printed = try Self.linesPrinted(definition, language: language, answers: ["3", "5", "-", "0", "-", "y", "-", "-", "-"])
-                #expect(shown == printed, "\(language)")
-                #expect(printed.contains { $0.hasPrefix("  ╭─────╮") }, "the SAM faces are among the lines")
-                #expect(printed.contains { $0.hasPrefix("3/9 ") }, "with the progress of one at a time")
-            }
+        for (language, shown) in try await Self.previewLines(of: Self.definition, id: "every-kind") {
+            // The required questions answered, the others passed with `-`, as a participant may.
+            let printed = try Self.linesPrinted(definition, language: language, answers: ["3", "5", "-", "0", "-", "y", "-", "-", "-"])
+            #expect(shown == printed, "\(language)")
+            #expect(printed.contains { $0.hasPrefix("  ╭─────╮") }, "the SAM faces are among the lines")
+            #expect(printed.contains { $0.hasPrefix("3/9 ") }, "with the progress of one at a time")
         }
     }
 
@@ -78,32 +67,45 @@ struct ConsoleShellPreviewTests {
     @Test("a questionnaire on one page: the preview holds the page, each question's lines and the page's prompt, as the shell prints them when it is answered as a page")
     func previewOfAPage() async throws {
         let definition = try JSONDecoder().decode(QuestionnaireDefinition.self, from: Data(Self.pageDefinition.utf8))
-        let server = try TestServer()
-        let fixture = ConsoleFixture(server: server)
-        try await fixture.run { client in
-            let browser = try await Self.owner(of: "delta", fixture, client)
-            let uploaded = try await browser.submit("/console/studies/delta/questionnaires", to: "/console/studies/delta/questionnaires",
-                                                    ["definition": Self.pageDefinition])
-            #expect(uploaded.status == .seeOther, "\(uploaded.text)")
-            for language in [Language.english, .german] {
-                browser.cookies[PortalText.languageCookie] = language.rawValue
-                let page = try await browser.get("/console/studies/delta/questionnaires/one-page/preview")
-                let shown = try #require(Self.shellText(in: page.text), "the page has the shell's <pre>")
-                // Required questions left for later with Enter, the other passed with `-`, then
-                // `cancel` at the page's prompt: the shell shows the page again (unchanged, as
-                // nothing was answered) before that prompt, which the preview does not repeat.
-                let printed = try Self.linesPrinted(asPage: definition, language: language, answers: ["", "-", "", "cancel"])
-                // The page ends where the first question's prompt (it has no details) begins.
-                let pageLength = shown.firstIndex { $0.hasPrefix("How loud?") || $0.hasPrefix("Wie laut?") } ?? 0
-                #expect(pageLength > 3, "the preview starts with the page")
-                #expect(printed == Array(shown.dropLast()) + Array(shown.prefix(pageLength)) + [shown.last ?? ""], "\(language)")
-                #expect(shown.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("1.") && $0.contains(language == .german ? "Wie laut? *" : "How loud? *") },
-                        "the page numbers its questions")
-            }
+        for (language, shown) in try await Self.previewLines(of: Self.pageDefinition, id: "one-page") {
+            // Required questions left for later with Enter, the other passed with `-`, then
+            // `cancel` at the page's prompt: the shell shows the page again (unchanged, as
+            // nothing was answered) before that prompt, which the preview does not repeat.
+            let printed = try Self.linesPrinted(definition, language: language, answers: ["", "-", "", "cancel"], asPage: true)
+            // The page ends where the first question's prompt (it has no details) begins.
+            let pageLength = shown.firstIndex { $0.hasPrefix("How loud?") || $0.hasPrefix("Wie laut?") } ?? 0
+            #expect(pageLength > 3, "the preview starts with the page")
+            #expect(printed == Array(shown.dropLast()) + Array(shown.prefix(pageLength)) + [shown.last ?? ""], "\(language)")
+            #expect(shown.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("1.") && $0.contains(language == .german ? "Wie laut? *" : "How loud? *") },
+                    "the page numbers its questions")
         }
     }
 
     // MARK: Helpers
+
+    /// The lines of the preview's `<pre>` for `definition` (JSON, questionnaire `id`), uploaded
+    /// by an owner in the console, in English and in German.
+    static func previewLines(of definition: String, id: String) async throws -> [(Language, [String])] {
+        let fixture = ConsoleFixture(server: try TestServer())
+        let lines = Mutex<[(Language, [String])]>([])
+        try await fixture.run { client in
+            let browser = try await Self.owner(of: "delta", fixture, client)
+            let uploaded = try await browser.submit("/console/studies/delta/questionnaires", to: "/console/studies/delta/questionnaires",
+                                                    ["definition": definition])
+            #expect(uploaded.status == .seeOther, "\(uploaded.text)")
+            for language in [Language.english, .german] {
+                browser.cookies[PortalText.languageCookie] = language.rawValue
+                let page = try await browser.get("/console/studies/delta/questionnaires/\(id)/preview")
+                #expect(page.status == .ok)
+                let shown = try #require(Self.shellText(in: page.text), "the page has the shell's <pre>")
+                lines.withLock { $0.append((language, shown)) }
+            }
+        }
+        return lines.withLock { lines in
+            #expect(lines.count == 2)
+            return lines
+        }
+    }
 
     /// A signed-in owner of a fresh study `id`.
     static func owner(of id: String, _ fixture: ConsoleFixture, _ client: any TestClientProtocol) async throws -> PortalBrowser {
@@ -129,31 +131,19 @@ struct ConsoleShellPreviewTests {
 
     /// What the shell's line runner prints walking `definition` in `language` with these typed
     /// answers: every console line, and every prompt as the line it starts (a piped session
-    /// prints the prompt and the answer follows it).
-    static func linesPrinted(_ definition: QuestionnaireDefinition, language: Language, answers: [String]) throws -> [String] {
+    /// prints the prompt and the answer follows it). `asPage` answers it as a page, the last
+    /// answer cancelling at the page's prompt.
+    static func linesPrinted(_ definition: QuestionnaireDefinition, language: Language, answers: [String], asPage: Bool = false) throws -> [String] {
         let (console, output) = Console.capturing()
         let input = PromptsOnConsole(console: console, answers: answers)
         let runner = LineQuestionnaireRunner(console: console, input: input, localizer: Localizer(language: language))
         let session = QuestionnaireSession(definition: definition, clock: FixedClock(Date(timeIntervalSince1970: 1_800_000_000)),
                                            language: language.rawValue)
-        try runner.run(session) { _ in }
-        #expect(input.remaining.isEmpty, "every answer was asked for")
-        var lines = output.out.components(separatedBy: "\n")
-        if lines.last == "" { lines.removeLast() }
-        return lines
-    }
-}
-
-extension ConsoleShellPreviewTests {
-    /// What the shell prints answering `definition` as a page with these typed answers, the
-    /// last of which cancels at the page's prompt.
-    static func linesPrinted(asPage definition: QuestionnaireDefinition, language: Language, answers: [String]) throws -> [String] {
-        let (console, output) = Console.capturing()
-        let input = PromptsOnConsole(console: console, answers: answers)
-        let runner = LineQuestionnaireRunner(console: console, input: input, localizer: Localizer(language: language))
-        let session = QuestionnaireSession(definition: definition, clock: FixedClock(Date(timeIntervalSince1970: 1_800_000_000)),
-                                           language: language.rawValue)
-        #expect(throws: PromptCancelled.self) { try runner.runAsPage(session) { _ in } }
+        if asPage {
+            #expect(throws: PromptCancelled.self) { try runner.runAsPage(session) { _ in } }
+        } else {
+            try runner.run(session) { _ in }
+        }
         #expect(input.remaining.isEmpty, "every answer was asked for")
         var lines = output.out.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }

@@ -469,9 +469,9 @@ struct ConsoleRoleTests {
             let denied = try #require(try await server.store.user(login: "quin")?.pseudonym)
             #expect(try await browser.submit("\(base)/participants", to: "\(base)/participants/decide",
                                              ["participant": denied, "decision": "deny"]).status == .seeOther)
-            let listed = try await browser.get("\(base)/participants").text
-            #expect(listed.contains("<ul id=\"denied\">\n<li>\(denied) ("), "the denied request is listed as denied")
-            #expect(!listed.contains("<input type=\"hidden\" name=\"participant\" value=\"\(denied)\">"), "and is no longer open")
+            let participantsPage = try await browser.get("\(base)/participants").text
+            #expect(participantsPage.contains("<ul id=\"denied\">\n<li>\(denied) ("), "the denied request is listed as denied")
+            #expect(!participantsPage.contains("<input type=\"hidden\" name=\"participant\" value=\"\(denied)\">"), "and is no longer open")
             let export = try await browser.get("\(base)/data/export?format=csv&questionnaire=gamma-daily&from=2027-01-01&to=2027-01-31")
             #expect(export.status == .ok)
             #expect(export.text.hasPrefix("participant,sheet,questionnaire"))
