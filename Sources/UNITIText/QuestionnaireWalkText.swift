@@ -47,18 +47,13 @@ extension QuestionnaireText {
         var entries: [Entry] = []
         var rows: [[String]] = []
         for item in items {
-            switch item.element {
-            case .headline:
-                entries.append(.lines(["", text(item.text).uppercased()]))
-            case .text:
-                entries.append(.lines(["  " + text(item.text)]))
-            case .unsupported(let type):
-                entries.append(.lines(["  " + question(item, progress: nil),
-                                       "    " + localizer("questionnaire.unsupported", ["type": type])]))
-            default:
-                entries.append(.question)
-                rows.append(["\(rows.count + 1).", question(item, progress: nil), shownAnswer(answers[item.label], for: item)])
+            if let lines = displayLines(item) {
+                // The walk's lines; on the page all but a headline are indented like the questions.
+                if case .headline = item.element { entries.append(.lines(lines)) } else { entries.append(.lines(lines.map { "  " + $0 })) }
+                continue
             }
+            entries.append(.question)
+            rows.append(["\(rows.count + 1).", question(item, progress: nil), shownAnswer(answers[item.label], for: item)])
         }
         let table = TextTable(columns: [.right, .init(.left, maximumWidth: Self.pageQuestionColumnWidth), .left], rows: rows)
         var tableLines = table.lines(fittingWidth: width)[...]

@@ -471,7 +471,12 @@ struct ConsoleRoleTests {
                                              ["participant": denied, "decision": "deny"]).status == .seeOther)
             let participantsPage = try await browser.get("\(base)/participants").text
             #expect(participantsPage.contains("<ul id=\"denied\">\n<li>\(denied) ("), "the denied request is listed as denied")
-            #expect(!participantsPage.contains("<input type=\"hidden\" name=\"participant\" value=\"\(denied)\">"), "and is no longer open")
+            #expect(!participantsPage.contains("<button type=\"submit\" name=\"decision\" value=\"deny\">"), "and is no longer open")
+            // Approved after all, as `join-requests approve` may: a member now.
+            #expect(try await browser.submit("\(base)/participants", to: "\(base)/participants/decide",
+                                             ["participant": denied, "decision": "approve"]).status == .seeOther)
+            #expect(try await server.store.membership(studyId: "gamma", userId: try #require(try await server.store.user(login: "quin")?.id)) == .member)
+            #expect(!(try await browser.get("\(base)/participants").text.contains("<ul id=\"denied\">")))
             let export = try await browser.get("\(base)/data/export?format=csv&questionnaire=gamma-daily&from=2027-01-01&to=2027-01-31")
             #expect(export.status == .ok)
             #expect(export.text.hasPrefix("participant,sheet,questionnaire"))
@@ -479,7 +484,7 @@ struct ConsoleRoleTests {
             #expect(codebook.text.contains("gamma-daily,1,loudness,slider"))
             let trail = try await server.store.auditTrail(studyId: "gamma")
             #expect(trail.map(\.action) == ["study.create", "team.set", "study.update", "team.set", "questionnaire.add",
-                                            "questionnaire.deactivate", "joinRequest.approve", "joinRequest.deny", "export", "export"])
+                                            "questionnaire.deactivate", "joinRequest.approve", "joinRequest.deny", "joinRequest.approve", "export", "export"])
             #expect(trail.last?.detail == .object(["format": .string("codebook"), "filters": .object([:]),
                                                    "rows": .number(Double(codebook.text.split(whereSeparator: \.isNewline).count - 1))]), "a row per item described")
             let csvLine = trail[trail.count - 2]

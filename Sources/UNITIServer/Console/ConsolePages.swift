@@ -100,7 +100,8 @@ struct ConsoleParticipantsPage: PortalPage {
     var template: String { "console_participants" }
     var members: [Member]
     var requests: [Request]
-    /// Requests an editor denied; shown so the team sees every decision, not only in the audit trail.
+    /// Requests an editor denied; shown so the team sees every decision, not only in the audit
+    /// trail, and may still approve one (as `join-requests approve` may).
     var denied: [Request]
     var canDecide: Bool
 
