@@ -81,7 +81,11 @@ struct ServerOperationsTests {
         #expect(requests.count == http.requestsMade, "\(requests.count) request lines for \(http.requestsMade) requests")
         for line in requests {
             #expect(Set(line.keys).isSuperset(of: ["time", "level", "request_id", "method", "route", "status", "duration_ms"]), "\(line)")
+            // The duration in milliseconds to one decimal.
+            #expect(line["duration_ms"]?.wholeMatch(of: /[0-9]+\.[0-9]/) != nil, "\(line)")
         }
+        // A request id the server makes is 16 hexadecimal digits.
+        #expect(madeID.wholeMatch(of: /[0-9a-f]{16}/) != nil, "\(madeID)")
         let join = try #require(requests.first { $0["request_id"] == "proxy-7f3a" })
         #expect(join["route"] == "/api/v1/studies/{id}/join" && join["method"] == "POST" && join["status"] == "403")
         #expect(requests.contains { $0["request_id"] == madeID && $0["status"] == "200" })

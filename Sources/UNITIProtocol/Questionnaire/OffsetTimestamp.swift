@@ -21,11 +21,9 @@ public struct OffsetTimestamp: Codable, Hashable, Sendable, CustomStringConverti
         let days = Self.floorDiv(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = Self.civil(fromDays: days)
-        let sign = offset < 0 ? "-" : "+"
         let magnitude = abs(offset)
-        text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d",
-                      year, month, day, secondOfDay / 3600, (secondOfDay / 60) % 60, secondOfDay % 60,
-                      sign, magnitude / 3600, (magnitude / 60) % 60)
+        text = Self.text(year: year, month: month, day: day, secondOfDay: secondOfDay,
+                         sign: offset < 0 ? "-" : "+", offsetMinutes: magnitude / 60)
         self.date = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
         self.offsetSeconds = offset
     }
@@ -36,7 +34,39 @@ public struct OffsetTimestamp: Codable, Hashable, Sendable, CustomStringConverti
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
         let whole = OffsetTimestamp(Date(timeIntervalSince1970: (milliseconds / 1000).rounded(.down)), in: TimeZone(secondsFromGMT: 0)!)
         let fraction = Int(milliseconds - (milliseconds / 1000).rounded(.down) * 1000)
-        return String(whole.text.dropLast(6)) + String(format: ".%03dZ", fraction)
+        var digits = [UInt8(ascii: ".")]
+        appendDigits(fraction, width: 3, to: &digits)
+        return String(whole.text.dropLast(6)) + String(decoding: digits, as: UTF8.self) + "Z"
+    }
+
+    /// `yyyy-MM-ddTHH:mm:ss±hh:mm`, its digits written one by one: every stored sheet and every
+    /// answer to an upload formats times, and `String(format:)` cost more than the rest of the
+    /// formatting (its arguments are boxed and cast one at a time).
+    private static func text(year: Int, month: Int, day: Int, secondOfDay: Int, sign: String, offsetMinutes: Int) -> String {
+        guard (0...9999).contains(year) else {
+            // Beyond four digits (no real answer's time): printf widens the year.
+            return String(format: "%04d", year) + String(text(year: 0, month: month, day: day, secondOfDay: secondOfDay, sign: sign,
+                                                             offsetMinutes: offsetMinutes).dropFirst(4))
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(25)
+        appendDigits(year, width: 4, to: &bytes)
+        for (separator, value) in [("-", month), ("-", day), ("T", secondOfDay / 3600), (":", (secondOfDay / 60) % 60),
+                                   (":", secondOfDay % 60), (sign, offsetMinutes / 60), (":", offsetMinutes % 60)] {
+            bytes.append(contentsOf: separator.utf8)
+            appendDigits(value, width: 2, to: &bytes)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `value` (0 to 9999) in decimal, zero-padded to `width` digits.
+    private static func appendDigits(_ value: Int, width: Int, to bytes: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8((value / divisor) % 10))
+            divisor /= 10
+        }
     }
 
     /// Accepts ISO 8601 text with an offset (`+01:00`, `-0530`, `Z`); nil otherwise.

@@ -81,6 +81,27 @@ struct QuestionnaireFormatTests {
         #expect(json == "[0,1]")
     }
 
+    @Test("times are written as ISO 8601 with their offset, digit for digit as Foundation's formatter writes them, and read back")
+    func timestampTextMatchesFoundation() throws {
+        var generator = SystemRandomNumberGenerator()
+        let offsets = [0, 3600, 7200, -18_000, 19_800, -34_200, 45_900, 50_400, -43_200]
+        for _ in 0..<2_000 {
+            // From 1970 to 2200, and the offsets of real zones (half and quarter hours too).
+            let instant = Date(timeIntervalSince1970: Double(Int64.random(in: 0...7_258_118_400, using: &generator)))
+            let zone = TimeZone(secondsFromGMT: offsets.randomElement(using: &generator)!)!
+            let formatter = ISO8601DateFormatter()
+            formatter.timeZone = zone
+            formatter.formatOptions = [.withInternetDateTime, .withColonSeparatorInTimeZone]
+            let expected = formatter.string(from: instant).replacingOccurrences(of: "Z", with: "+00:00")
+            let stamp = OffsetTimestamp(instant, in: zone)
+            #expect(stamp.text == expected)
+            #expect(OffsetTimestamp(parsing: stamp.text)?.date == instant)
+        }
+        #expect(OffsetTimestamp(Date(timeIntervalSince1970: 1_782_000_000.25), in: TimeZone(secondsFromGMT: -5400)!).text
+                    == "2026-06-20T22:30:00-01:30")
+        #expect(OffsetTimestamp.utcMilliseconds(Date(timeIntervalSince1970: 1_782_000_000.25)) == "2026-06-21T00:00:00.250Z")
+    }
+
     @Test("answer sheets keep the UTC offset of their times; a time on a day the calendar lacks is refused")
     func timestampsKeepOffset() throws {
         let berlin = TimeZone(identifier: "Europe/Berlin")!

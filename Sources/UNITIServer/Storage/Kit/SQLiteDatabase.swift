@@ -14,6 +14,7 @@ import Synchronization
 /// ``writerTurn``, so no statement from elsewhere lands inside another's open transaction.
 final class SQLiteDatabase: StoreDatabase {
     let pool: DatabasePool
+    private let path: String
     /// A turn that had to wait for another is counted for the operator's metrics
     /// (`uniti_database_waits_total`): a store where writes queue often is near its limit.
     private let writerTurn: SerialTurns
@@ -24,10 +25,14 @@ final class SQLiteDatabase: StoreDatabase {
     init(path: String, migrator: DatabaseMigrator, metrics: any MetricsFactory = MetricsSystem.factory) throws {
         let waits = Counter(label: ServerMetrics.databaseWaits, factory: metrics)
         writerTurn = SerialTurns(onWait: { waits.increment() })
+        self.path = path
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true
         configuration.allowsUnsafeTransactions = true
+        // A reader for each thread that may read at once (``rows(_:)`` blocks its thread), and
+        // GRDB's five at least.
+        configuration.maximumReaderCount = max(5, ProcessInfo.processInfo.activeProcessorCount + 2)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             // Deleted rows are overwritten with zeros, not left in free space: a deleted
@@ -46,8 +51,19 @@ final class SQLiteDatabase: StoreDatabase {
     /// GRDB's authorizer asked about every column read) had cost more than running it, and every
     /// request reads its session and more. One statement is a snapshot of its own in SQLite, so
     /// it needs no transaction around it (`unsafeRead`, which saves a `BEGIN` and a `COMMIT`).
+    ///
+    /// It runs on the calling thread: a request's reads take microseconds, and the hop to a
+    /// reader's queue and back cost more (two of them per upload; `Scripts/bench/server` posted
+    /// 13 % more sheets a second without them, `Documentation/uniti-server.md`). No reader is
+    /// held long enough to make one wait: streamed reads (``forEachRow(_:_:)``) take a
+    /// connection of their own, and there are readers for every thread of the process's pool.
     func rows(_ sql: SQL) async throws -> [SQLRow] {
-        try await pool.unsafeRead { db in try Statements(db: db).rows(sql) }
+        try readOnCallingThread(sql)
+    }
+
+    /// GRDB offers its blocking `unsafeRead` outside `async` functions only.
+    private func readOnCallingThread(_ sql: SQL) throws -> [SQLRow] {
+        try pool.unsafeRead { db in try Statements(db: db).rows(sql) }
     }
 
     /// One statement in a transaction of its own (SQLite's autocommit), in the writer's turn.
@@ -60,9 +76,16 @@ final class SQLiteDatabase: StoreDatabase {
 
     func lock(_ key: StoreLock) async throws {}
 
+    /// On a read-only connection of its own, opened for this read: an export holds it for as long
+    /// as it takes, and the pool's readers stay free for requests (``rows(_:)``).
     func forEachRow(_ sql: SQL, _ body: @escaping @Sendable (SQLRow) throws -> Void) async throws {
         let (text, arguments) = Self.statement(sql)
-        try await pool.read { db in
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        let connection = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? connection.close() }
+        try await connection.read { db in
             let cursor = try Row.fetchCursor(db, sql: text, arguments: arguments)
             while let row = try cursor.next() { try body(.sqlite(row.copy())) }
         }
