@@ -198,12 +198,15 @@ extension ServerStore {
 
     /// The session's id and its account for a live access token (one lookup: every request needs it).
     func session(accessHash: String, now: Date) async throws -> (sessionId: Int64, account: UserAccount)? {
-        guard let row = try await database.row("""
+        guard let row = try await database.frequentRows(SessionRead.self, """
             SELECT s.id AS session_id, \(Accounts.columns(of: "u")) FROM sessions s JOIN users u ON u.id = s.user_id
             WHERE s.access_hash = \(accessHash) AND s.revoked_at IS NULL AND s.access_expires_at > \(now)
-            """) else { return nil }
+            """).first else { return nil }
         return (sessionId: try row["session_id"], account: try Accounts.account(row))
     }
+
+    /// Every authenticated request's read.
+    private enum SessionRead: FrequentRead {}
 
     /// Swaps a live refresh token for a new pair; returns the user, or nil when the refresh token is unknown or expired.
     /// Swaps a refresh token for a new pair (``SessionRotation``). The session's current refresh

@@ -81,6 +81,12 @@ final class PostgreSQLDatabase: StoreDatabase {
         }.value
     }
 
+    func frequentRows<Name: FrequentRead>(_ name: Name.Type, _ sql: SQL) async throws -> [SQLRow] {
+        let query = Self.query(sql)
+        guard FrequentReadStatement<Name>.register(query.sql) else { return try await rows(sql) }
+        return try await prepared(FrequentReadStatement<Name>(bindings: query.binds)).map(SQLRow.postgres)
+    }
+
     func forEachRow(_ sql: SQL, _ body: @escaping @Sendable (SQLRow) throws -> Void) async throws {
         // One statement is one snapshot; postgres-nio streams its rows with back pressure.
         try await pool.leased {
@@ -193,3 +199,29 @@ final class PostgreSQLDatabase: StoreDatabase {
         return PostgresQuery(unsafeSQL: text, binds: bindings)
     }
 }
+
+/// A ``FrequentRead`` as postgres-nio prepares it: once per connection, under the name of its
+/// type. postgres-nio takes a prepared statement's text from its type, so the text is kept here
+/// per type, as the first call rendered it.
+private struct FrequentReadStatement<Name: FrequentRead>: PostgresPreparedStatement {
+    static var name: String { "uniti.\(String(reflecting: Name.self))" }
+    static var sql: String { frequentReadTexts.withLock { $0[ObjectIdentifier(Name.self)] } ?? "" }
+
+    let bindings: PostgresBindings
+
+    func makeBindings() throws -> PostgresBindings { bindings }
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRandomAccessRow { row.makeRandomAccess() }
+
+    /// Keeps `text` as the statement's text; false when the type already has another (a read
+    /// whose text varies is no ``FrequentRead``; it then runs unprepared, as any other).
+    static func register(_ text: String) -> Bool {
+        frequentReadTexts.withLock { texts in
+            let kept = texts[ObjectIdentifier(Name.self), default: text]
+            texts[ObjectIdentifier(Name.self)] = kept
+            assert(kept == text, "\(Name.self) is read with more than one text")
+            return kept == text
+        }
+    }
+}
+
+private let frequentReadTexts = Mutex<[ObjectIdentifier: String]>([:])

@@ -50,11 +50,23 @@ protocol StoreDatabase: SQLExecutor {
     /// its own that runs to its end even when the request is cancelled. SQLite has no use for
     /// it: it reuses each statement anyway (``SQLiteDatabase``).
     func prepared<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] where Statement.Row: Sendable
+    /// The rows of a read that (nearly) every request makes, such as its session: ``rows(_:)``,
+    /// except that PostgreSQL plans it once per connection, named by `Name`; planning such a
+    /// small read took PostgreSQL five times as long as running it. `sql` must have the same text
+    /// at every call (only its values differ). SQLite reuses every statement anyway.
+    func frequentRows<Name: FrequentRead>(_ name: Name.Type, _ sql: SQL) async throws -> [SQLRow]
 }
+
+/// Names a read for ``StoreDatabase/frequentRows(_:_:)``.
+protocol FrequentRead {}
 
 extension StoreDatabase {
     func prepared<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] where Statement.Row: Sendable {
         throw StoreCorruption("\(Statement.self) is a PostgreSQL statement, run on \(dialect)")
+    }
+
+    func frequentRows<Name: FrequentRead>(_ name: Name.Type, _ sql: SQL) async throws -> [SQLRow] {
+        try await rows(sql)
     }
 
     /// The rows of one statement that writes (`… RETURNING`), in a transaction of its own.

@@ -138,19 +138,22 @@ extension ServerStore {
     /// when the study has no consent).
     func sheetAccess(questionnaireId: String, studyId: String, userId: Int64) async throws
         -> (MembershipStatus, QuestionnaireLink?, consentMissing: Int?) {
-        guard let row = try await database.row("""
+        guard let row = try await database.frequentRows(SheetAccessRead.self, """
             SELECT (SELECT status FROM memberships WHERE study_id = \(studyId) AND user_id = \(userId)) AS status,
                    (SELECT consent_version FROM studies WHERE id = \(studyId)) AS consent_version,
                    (SELECT MAX(version) FROM consent_agreements WHERE user_id = \(userId) AND study_id = \(studyId)) AS agreed_version,
                    l.questionnaire_id, l.study_id, l.module, l.deactivated_at
             FROM (SELECT 1 AS one) AS one LEFT JOIN questionnaire_links l ON l.questionnaire_id = \(questionnaireId)
-            """) else { throw StoreCorruption("the upload's access check came back without a row") }
+            """).first else { throw StoreCorruption("the upload's access check came back without a row") }
         let status: String? = try row["status"]
         let linked: String? = try row["questionnaire_id"]
         let current: Int? = try row["consent_version"], agreed: Int? = try row["agreed_version"]
         let missing = current.flatMap { $0 > (agreed ?? 0) ? $0 : nil }
         return (status.flatMap(MembershipStatus.init(rawValue:)) ?? .none, try linked.map { _ in try QuestionnaireLinks.link(row) }, missing)
     }
+
+    /// Every upload's read.
+    private enum SheetAccessRead: FrequentRead {}
 
     /// The links of a study's questionnaires, in the order they were first imported.
     func questionnaireLinks(studyId: String) async throws -> [QuestionnaireLink] {
