@@ -200,28 +200,29 @@ final class PostgreSQLDatabase: StoreDatabase {
     }
 }
 
-/// A ``FrequentRead`` as postgres-nio prepares it: once per connection, under the name of its
-/// type. postgres-nio takes a prepared statement's text from its type, so the text is kept here
-/// per type, as the first call rendered it.
+/// A ``FrequentRead`` as postgres-nio prepares it: once per connection, named `uniti_` and the
+/// type's own name (not its full path, which runs past PostgreSQL's 63 bytes for a name).
+/// postgres-nio takes a prepared statement's text from its type, so the text is kept here per
+/// name, as the first call rendered it.
 private struct FrequentReadStatement<Name: FrequentRead>: PostgresPreparedStatement {
-    static var name: String { "uniti.\(String(reflecting: Name.self))" }
-    static var sql: String { frequentReadTexts.withLock { $0[ObjectIdentifier(Name.self)] } ?? "" }
+    static var name: String { "uniti_\(Name.self)" }
+    static var sql: String { frequentReadTexts.withLock { $0[name] } ?? "" }
 
     let bindings: PostgresBindings
 
     func makeBindings() throws -> PostgresBindings { bindings }
     func decodeRow(_ row: PostgresRow) throws -> PostgresRandomAccessRow { row.makeRandomAccess() }
 
-    /// Keeps `text` as the statement's text; false when the type already has another (a read
-    /// whose text varies is no ``FrequentRead``; it then runs unprepared, as any other).
+    /// Keeps `text` as the statement's text; false when the name already has another (a read
+    /// whose text varies, or two reads of one name: it then runs unprepared, as any other read).
     static func register(_ text: String) -> Bool {
         frequentReadTexts.withLock { texts in
-            let kept = texts[ObjectIdentifier(Name.self), default: text]
-            texts[ObjectIdentifier(Name.self)] = kept
-            assert(kept == text, "\(Name.self) is read with more than one text")
+            let kept = texts[name, default: text]
+            texts[name] = kept
+            assert(kept == text, "\(name) is read with more than one text")
             return kept == text
         }
     }
 }
 
-private let frequentReadTexts = Mutex<[ObjectIdentifier: String]>([:])
+private let frequentReadTexts = Mutex<[String: String]>([:])
