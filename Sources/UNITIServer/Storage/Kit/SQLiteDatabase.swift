@@ -57,6 +57,11 @@ final class SQLiteDatabase: StoreDatabase {
     /// 13 % more sheets a second without them, `Documentation/uniti-server.md`). No reader is
     /// held long enough to make one wait: streamed reads (``forEachRow(_:_:)``) take a
     /// connection of their own, and there are readers for every thread of the process's pool.
+    /// Every use of the reader pool must stay synchronous like this one: a reader taken by an
+    /// async read goes back only when that task resumes on a task thread, so with every task
+    /// thread blocked here waiting for a reader, none ever would (tried: reads hopping beside
+    /// these hung the server under 64 connections). Under 64 comparisons at once their p99 grew
+    /// (`Documentation/uniti-server.md`, "Uploads, fifth round").
     func rows(_ sql: SQL) async throws -> [SQLRow] {
         try readOnCallingThread(sql)
     }
