@@ -26,8 +26,8 @@ enum ServerProgram {
     static func checked(_ executable: String, _ arguments: [String]) throws -> String {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-run-\(UUID().uuidString)")
         let outPath = scratch.path + ".out", errPath = scratch.path + ".err"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         defer {
             try? FileManager.default.removeItem(atPath: outPath)
             try? FileManager.default.removeItem(atPath: errPath)

@@ -25,7 +25,7 @@ struct StorageFaultTests {
         /// Fills the disk until nothing is left (a file of zeros, kept until `free()`).
         func fill() {
             let handle = FileHandle(forWritingAtPath: path + "/filler") ?? {
-                FileManager.default.createFile(atPath: path + "/filler", contents: nil)
+                _ = FileManager.default.createFile(atPath: path + "/filler", contents: nil)
                 return FileHandle(forWritingAtPath: path + "/filler")!
             }()
             let block = Data(count: 64 * 1024)

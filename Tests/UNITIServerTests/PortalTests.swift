@@ -35,7 +35,8 @@ final class PortalBrowser: @unchecked Sendable {
     func submit(_ page: String, to uri: String, _ fields: [String: String]) async throws -> TestResponse {
         let shown = try await get(page)
         var fields = fields
-        fields["csrf"] = try #require(Self.csrf(in: shown.text))
+        let token = try #require(Self.csrf(in: shown.text))
+        fields["csrf"] = token
         return try await post(uri, fields)
     }
 

@@ -102,7 +102,7 @@ public struct PromptLog: Sendable {
     /// counts as in time until `now + window`.
     func delivered(_ reminder: PlannedReminder, at now: Date, channel: String, window: TimeInterval) throws {
         guard canWrite else { return }
-        try database.writer.write { db in
+        _ = try database.writer.write { db in
             try Self.record(event(reminder.id, module: reminder.moduleID, questionnaire: reminder.questionnaireID, .delivered,
                                   at: now, due: reminder.date, expires: reminder.questionnaireID == nil ? nil : now.addingTimeInterval(window),
                                   channel: channel), in: db)
@@ -167,7 +167,7 @@ public struct PromptLog: Sendable {
     /// Records that the person started answering the prompt.
     public func opened(_ prompt: Answering, at now: Date) throws {
         guard canWrite else { return }
-        try database.writer.write { db in
+        _ = try database.writer.write { db in
             try Self.record(event(prompt.promptID, module: prompt.moduleID, questionnaire: prompt.questionnaireID, .opened,
                                   at: now, due: prompt.dueAt), in: db)
         }

@@ -38,7 +38,7 @@ public struct ClientAddress: Sendable, Hashable, CustomStringConvertible {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         var copy = bytes
         _ = inet_ntop(bytes.count == 4 ? AF_INET : AF_INET6, &copy, &buffer, socklen_t(buffer.count))
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     public var description: String { text }

@@ -53,12 +53,12 @@ struct AppDatabaseTests {
             },
         ])
         _ = try AppDatabase(path: path, migrationSets: CoreMigrations.all + [newer])
-        func snapshot() throws -> [Data] {
-            try ["", "-wal"].map { suffix in
+        func snapshot() -> [Data] {
+            ["", "-wal"].map { suffix in
                 (try? Data(contentsOf: URL(fileURLWithPath: path + suffix))) ?? Data()
             }
         }
-        let before = try snapshot()
+        let before = snapshot()
 
         #expect {
             _ = try AppDatabase(path: path, migrationSets: CoreMigrations.all + [moduleSet])
@@ -66,7 +66,7 @@ struct AppDatabaseTests {
             let message = (error as? UNITIError)?.message ?? ""
             return message.contains("newer version") && message.contains("tyt.v2-from-the-future")
         }
-        #expect(try snapshot() == before, "the refused database and its WAL must be byte-for-byte unchanged")
+        #expect(snapshot() == before, "the refused database and its WAL must be byte-for-byte unchanged")
         let reopened = try AppDatabase(path: path, migrationSets: CoreMigrations.all + [newer])
         #expect(try reopened.appliedSteps()["tyt"] == ["v1-results", "v2-from-the-future"])
     }
