@@ -54,7 +54,9 @@ extension ServerStore {
 
     /// Rewrites the tables with people's rows (``personalTables``, `throttle_counts`), so
     /// that no byte of a deleted row stays in their files: PostgreSQL's `VACUUM FULL` writes each
-    /// table anew (its old files go at the next checkpoint), locking it meanwhile; SQLite's
+    /// table anew (its old files go at the next checkpoint), locking it meanwhile, then takes
+    /// fresh statistics from the rows left and rewrites `pg_statistic`: the planner's samples
+    /// (most common values, histograms) can hold a deleted value until then; SQLite's
     /// `VACUUM` rewrites the file (its `secure_delete` has zeroed deleted rows already). For
     /// `uniti-server maintenance compact`, run when the server is quiet.
     ///
@@ -70,7 +72,9 @@ extension ServerStore {
         let erasures: Int64 = try marks["erasures"], compacted: Int64 = try marks["compacted"]
         if ifNeeded, compacted >= erasures { return false }
         let tables = personalTables + ["throttle_counts"]
-        try await database.execute(database.dialect == .sqlite ? "VACUUM" : SQL(raw: "VACUUM FULL " + tables.joined(separator: ", ")))
+        try await database.execute(database.dialect == .sqlite ? "VACUUM" : SQL(raw: "VACUUM (FULL, ANALYZE) " + tables.joined(separator: ", ")))
+        // PostgreSQL only: its statistics are a table of their own.
+        if database.dialect == .postgres { try await database.execute("VACUUM FULL pg_statistic") }
         try await database.reclaimErasedSpace(tables: [])
         try await database.execute("UPDATE erasure_marks SET compacted = \(erasures) WHERE id = 1 AND compacted < \(erasures)")
         return true
