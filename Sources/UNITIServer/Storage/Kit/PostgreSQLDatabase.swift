@@ -41,16 +41,12 @@ final class PostgreSQLDatabase: StoreDatabase {
         var logger = Logger(label: "uniti-server.postgres")
         logger.logLevel = .warning
         self.logger = logger
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: LeaseBeforeRunFilter.wrapping(logger))
         self.client = client
-        // The pool runs in its own task; the first query waits until that task is running, so
-        // postgres-nio does not warn (on the coordinator's terminal too) of a lease before `run()`.
-        let (started, signal) = AsyncStream<Void>.makeStream()
-        running = Task {
-            signal.finish()
-            await client.run()
-        }
-        for await _ in started {}
+        // The pool runs in its own task. A first query that comes before that task has entered
+        // `run()` waits in the pool's queue until it has; postgres-nio warns of it all the same,
+        // and nothing public tells when `run()` has begun, so that one warning is filtered out.
+        running = Task { await client.run() }
         do {
             try await migrate(client, logger)
         } catch {
@@ -226,3 +222,39 @@ private struct FrequentReadStatement<Name: FrequentRead>: PostgresPreparedStatem
 }
 
 private let frequentReadTexts = Mutex<[String: String]>([:])
+
+/// Drops postgres-nio's warning that a connection was leased before `PostgresClient.run()`,
+/// which says nothing to an operator (such a lease only waits until the pool runs) and would
+/// otherwise be a second line under a command's one-line error. Everything else passes.
+struct LeaseBeforeRunFilter: LogHandler {
+    var inner: any LogHandler
+
+    static func wrapping(_ logger: Logger) -> Logger {
+        Logger(label: logger.label, factory: { _ in LeaseBeforeRunFilter(inner: logger.handler) })
+    }
+
+    func log(event: LogEvent) {
+        if event.level == .warning, "\(event.message)".hasPrefix("Trying to lease connection from `PostgresClient`, but") { return }
+        inner.log(event: event)
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { inner[metadataKey: key] }
+        set { inner[metadataKey: key] = newValue }
+    }
+
+    var metadata: Logger.Metadata {
+        get { inner.metadata }
+        set { inner.metadata = newValue }
+    }
+
+    var logLevel: Logger.Level {
+        get { inner.logLevel }
+        set { inner.logLevel = newValue }
+    }
+
+    var metadataProvider: Logger.MetadataProvider? {
+        get { inner.metadataProvider }
+        set { inner.metadataProvider = newValue }
+    }
+}
