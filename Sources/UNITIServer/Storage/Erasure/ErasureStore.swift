@@ -72,9 +72,14 @@ extension ServerStore {
         let erasures: Int64 = try marks["erasures"], compacted: Int64 = try marks["compacted"]
         if ifNeeded, compacted >= erasures { return false }
         let tables = personalTables + ["throttle_counts"]
-        try await database.execute(database.dialect == .sqlite ? "VACUUM" : SQL(raw: "VACUUM (FULL, ANALYZE) " + tables.joined(separator: ", ")))
-        // PostgreSQL only: its statistics are a table of their own.
-        if database.dialect == .postgres { try await database.execute("VACUUM FULL pg_statistic") }
+        switch database.dialect {
+        case .sqlite:
+            try await database.execute("VACUUM")
+        case .postgres:
+            try await database.execute(SQL(raw: "VACUUM (FULL, ANALYZE) " + tables.joined(separator: ", ")))
+            // The planner's statistics are a table of their own.
+            try await database.execute("VACUUM FULL pg_statistic")
+        }
         try await database.reclaimErasedSpace(tables: [])
         try await database.execute("UPDATE erasure_marks SET compacted = \(erasures) WHERE id = 1 AND compacted < \(erasures)")
         return true
