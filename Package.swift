@@ -157,6 +157,8 @@ var targets: [Target] = [
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
+            // NIOThreadPool: where the SMTP sender (libcurl, which blocks) runs, off Swift's shared pool.
+            .product(name: "NIOPosix", package: "swift-nio"),
             // The operator's `/metrics` (Prometheus text format) on its own listener: swift-metrics
             // is what Hummingbird's MetricsMiddleware and the stores record through.
             .product(name: "Metrics", package: "swift-metrics"),

@@ -5,10 +5,10 @@ study with an owner; the owner enrols with codes from pyotp, enables modules, up
 questionnaire with an error (listed by path), fixes it, previews it (the portal's form with
 the shell's lines beside it) and submits the preview
 (checked, nothing stored), deactivates and activates it, sets its completion window (a new
-version), publishes the consent text, and adds a viewer; a participant joins after agreeing to it and sends a sheet through the API (as an app does); the owner sees
-the member, exports the CSV with its codebook and reads both back; the viewer is refused the
-export; the owner of another study reaches nothing of this one by URL (every study page tried);
-the audit trail holds each step.
+version), publishes the consent text, and invites a viewer; a participant joins after agreeing to it and sends a sheet through the API (as an app does); the owner sees
+the member, exports the CSV with its codebook and reads both back; the viewer accepts the
+invitation in the console and is refused the export; the owner of another study reaches nothing
+of this one by URL (every study page tried); the audit trail holds each step.
 
 Run by ConsoleBrowserTests, which adds the staff (`uniti-server staff add`) and the other study
 first. Arguments: BASE SPOOL. With CONSOLE_SCREENSHOTS=DIR it also saves the pages it passes, at
@@ -177,7 +177,9 @@ try:
     shoot(driver, "consent")
     driver.get(f"{BASE}/console/studies/{STUDY}/team")
     driver.find_element(By.ID, "email").send_keys("vic@team.example.org")
+    driver.find_element(By.ID, "name").send_keys("Vic")
     click_and_wait(driver, driver.find_element(By.ID, "add-member"))
+    check(driver.find_elements(By.ID, "invited"), f"the viewer is not listed as invited: {text(driver)}")
     print("owner set-up journey")
 
     # A participant joins and sends a sheet, as an app does.
@@ -210,9 +212,11 @@ try:
     check(status == 200 and entries[0]["label"] == "loudness" and entries[0]["type"] == "slider", f"codebook: {codebook}")
     print("export journey")
 
-    # The viewer is refused the export.
+    # The viewer accepts the invitation, and is refused the export.
     _, vic_codes = enrol(driver, "vic@team.example.org")
     sign_in(driver, "vic@team.example.org", vic_codes[0])
+    click_and_wait(driver, driver.find_element(By.ID, f"accept-{STUDY}"))
+    check(driver.find_elements(By.ID, f"study-{STUDY}"), f"the accepted invitation lists no study: {text(driver)}")
     status, _ = download(driver, f"/console/studies/{STUDY}/data/export?format=csv")
     check(status == 403, f"the viewer's export answered {status}")
     driver.get(f"{BASE}/console/studies/{STUDY}/data")
@@ -233,7 +237,8 @@ try:
     driver.get(f"{BASE}/console/studies/{STUDY}/audit")
     actions = [row.find_elements(By.TAG_NAME, "td")[2].text for row in driver.find_elements(By.CSS_SELECTOR, "#audit tbody tr")]
     expected = ["study.create", "team.set", "study.update", "questionnaire.add", "questionnaire.deactivate",
-                "questionnaire.activate", "questionnaire.update", "study.update", "team.set", "export", "export"]
+                "questionnaire.activate", "questionnaire.update", "study.update", "team.invite", "participant.join",
+                "export", "export", "team.accept"]
     check(actions == expected, f"the audit trail is {actions}")
     shoot(driver, "audit")
     print("audit journey")

@@ -54,9 +54,11 @@ struct AuditedChangeTests {
             let staffId = try await store.createStaff(name: "Ann", email: "ann@team.example.org", admin: false, now: now)
             let ann = try #require(try await store.staffMember(id: staffId))
             try await store.setStudyRole(staffId: staffId, studyId: "s2", role: .editor)
+            // Another owner of s2, so that Ann may step down and be disabled (the last owner stays).
+            try await store.setStudyRole(staffId: try await store.createStaff(name: "Bea", email: "bea@team.example.org", admin: false, now: now),
+                                         studyId: "s2", role: .owner)
             _ = try await store.createStaffSession(staffId: staffId, tokenHash: "ann-session", now: now)
-            var renamed = study
-            renamed.title = LocalizedText(["en": "After"])
+            let renamed = StudySettings(title: LocalizedText(["en": "After"]))
             var windowed = weekly.nextVersion()
             windowed.definition.completionWindowMinutes = 30
             let spool = FileManager.default.temporaryDirectory.appendingPathComponent("audited-\(UUID().uuidString)")
@@ -65,9 +67,9 @@ struct AuditedChangeTests {
                                                                     clock: ManualServerClock(now), passwords: PasswordHasher(cost: 4)))
 
             try await refuseAuditLines(store)
-            await #expect(throws: (any Error).self) { try await admin.create(StudyRecord(id: "s1", title: LocalizedText(["en": "S1"]))) }
+            await #expect(throws: (any Error).self) { try await admin.create("s1", StudySettings(title: LocalizedText(["en": "S1"]))) }
             #expect(try await store.study(id: "s1") == nil, "study.create")
-            await #expect(throws: (any Error).self) { try await admin.update(renamed, from: study) }
+            await #expect(throws: (any Error).self) { try await admin.update("s2", renamed) }
             #expect(try await store.study(id: "s2")?.title == study.title, "study.update")
             await #expect(throws: (any Error).self) { _ = try await admin.addQuestionnaire(daily, module: nil) }
             #expect(try await store.questionnaire(id: "daily", version: 1) == nil, "questionnaire.add")
@@ -76,7 +78,7 @@ struct AuditedChangeTests {
             #expect(try await store.questionnaireLink(id: "weekly")?.deactivatedAt == nil, "questionnaire.deactivate")
             await #expect(throws: (any Error).self) { _ = try await admin.updateQuestionnaire(windowed, from: weekly) }
             #expect(try await store.questionnaire(id: "weekly", version: 2) == nil, "questionnaire.update")
-            await #expect(throws: (any Error).self) { _ = try await admin.decideJoinRequest(studyId: "s2", userId: user, status: .member) }
+            await #expect(throws: (any Error).self) { try await admin.decideJoinRequest(studyId: "s2", userId: user, status: .member) }
             #expect(try await store.membership(studyId: "s2", userId: user) == .pending, "joinRequest.approve")
             await #expect(throws: (any Error).self) { try await admin.setRole(.viewer, of: ann, in: "s2") }
             #expect(try await store.studyRole(staffId: staffId, studyId: "s2") == .editor, "team.set")
@@ -92,13 +94,13 @@ struct AuditedChangeTests {
             #expect(try await auditLineCount(store) == 0)
 
             try await acceptAuditLines(store)
-            try await admin.create(StudyRecord(id: "s1", title: LocalizedText(["en": "S1"])))
-            try await admin.update(renamed, from: study)
+            try await admin.create("s1", StudySettings(title: LocalizedText(["en": "S1"])))
+            try await admin.update("s2", renamed)
             _ = try await admin.addQuestionnaire(daily, module: nil)
             _ = try await admin.addQuestionnaire(daily, module: nil)  // the same version again: no change, no line
             _ = try await admin.setQuestionnaireActive(id: "weekly", studyId: "s2", active: false)
             _ = try await admin.setQuestionnaireActive(id: "weekly", studyId: "s2", active: false)  // already deactivated: no line
-            #expect(try await admin.decideJoinRequest(studyId: "s2", userId: user, status: .member))
+            try await admin.decideJoinRequest(studyId: "s2", userId: user, status: .member)
             try await admin.setRole(.viewer, of: ann, in: "s2")
             #expect(try await admin.removeRole(of: ann, in: "s2"))
             #expect(try await admin.removeRole(of: ann, in: "s2") == false)  // had none: no line
@@ -115,8 +117,8 @@ struct AuditedChangeTests {
                 "study.update", "questionnaire.add", "questionnaire.deactivate", "joinRequest.approve",
                 "team.set", "team.remove", "team.set", "team.disable", "questionnaire.update",
             ])
-            #expect(try await auditLineCount(store) == 14, "the two studies' trails and the two staff lines, no other")
-            #expect(try await store.study(id: "s2")?.title == renamed.title)
+            #expect(try await auditLineCount(store) == 15, "the two studies' trails and the three staff lines (added, link, disabled), no other")
+            #expect(try await store.study(id: "s2")?.title == LocalizedText(["en": "After"]))
             #expect(try await store.staffSession(tokenHash: "ann-session", idle: 1800, now: now) == nil)
         }
     }

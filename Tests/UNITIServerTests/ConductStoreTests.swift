@@ -161,7 +161,7 @@ struct ConductStoreTests {
             _ = try await store.startThrottledAttempt([ThrottleKey("login:account:\(ada)", rule), ThrottleKey("reset-mail:ada@example.org", rule),
                                                        ThrottleKey("login:account:\(bo)", rule)], now: now)
 
-            #expect(try await store.deleteAccount(userId: ada))
+            #expect(try await store.deleteAccount(userId: ada, now: now))
             #expect(try await store.user(id: ada) == nil)
             for (table, condition) in store.erasedTables(userId: ada) {
                 #expect(try await count(store, "SELECT COUNT(*) AS n FROM \(raw: table) WHERE \(condition)") == 0, "\(table) keeps ada's rows")
@@ -172,7 +172,7 @@ struct ConductStoreTests {
             #expect(try await store.personalData(userId: bo)?.sheets.count == 1)
             #expect(try await count(store, "SELECT COUNT(*) AS n FROM throttle_counts WHERE key = \("login:account:\(bo)")") == 1)
             #expect(try await store.exportRows(studyId: "s").map(\.participant).allSatisfy { $0 == "p-bo" })
-            #expect(try await !store.deleteAccount(userId: ada), "a second deletion finds nothing")
+            #expect(try await !store.deleteAccount(userId: ada, now: now), "a second deletion finds nothing")
         }
     }
 
@@ -202,7 +202,7 @@ struct ConductStoreTests {
             try await files.settle()
             #expect(try files.contain(marker), "the value is in the files before the deletion (else the scan proves nothing)")
 
-            #expect(try await store.deleteAccount(userId: ada))
+            #expect(try await store.deleteAccount(userId: ada, now: now))
             try await files.settle()
             let holding = try await files.relations(holding: marker)
             switch kind {
@@ -254,7 +254,7 @@ struct ConductStoreTests {
             try await store.leaveStudy(userId: bo, studyId: "s", deleteAnswers: false, now: now)
             #expect(try await store.compactPersonalTables(ifNeeded: true) == false, "left, answers kept: nothing deleted")
 
-            #expect(try await store.deleteAccount(userId: ada))
+            #expect(try await store.deleteAccount(userId: ada, now: now))
             let files = try DatabaseFiles(kind: kind, location: opened.location, store: store)
             #expect(try await store.compactPersonalTables(ifNeeded: true))
             if kind == .postgres { #expect(try await answerSheetsFile() != file, "the table was rewritten") }

@@ -70,7 +70,7 @@ struct CoordinatorCommandTests {
         let server = try TestServer()
         let db = ["--database", server.databasePath]
         for modules in ["tyt,chess", "uniti"] {
-            let error = try #require(await #expect(throws: ValidationError.self) {
+            let error = try #require(await #expect(throws: APIError.self) {
                 try await runServerCommand(["study", "create", "pilot", "--title", "Pilot", "--modules", modules] + db)
             })
             let unknown = modules.split(separator: ",").last!
@@ -80,7 +80,7 @@ struct CoordinatorCommandTests {
         #expect(try await server.store.study(id: "pilot") == nil)
 
         try await runServerCommand(["study", "create", "pilot", "--title", "Pilot", "--modules", "son, tn,son"] + db)
-        await #expect(throws: ValidationError.self) {
+        await #expect(throws: APIError.self) {
             try await runServerCommand(["study", "modules", "pilot", "--enable", "tyt,tyt2"] + db)
         }
         #expect(try await server.store.study(id: "pilot")?.modules == [.son, .tn])

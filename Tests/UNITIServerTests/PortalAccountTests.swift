@@ -490,7 +490,7 @@ struct PortalSharedKeyAndMailTests {
         await server.environment.mail.idle()
         for message in try server.spool.messages().reversed() {
             let text = try String(contentsOf: message.url, encoding: .utf8)
-            let subjectLine = text.components(separatedBy: "\r\n").first { $0.hasPrefix("Subject: ") } ?? ""
+            let subjectLine = MailHeader.value("Subject", in: text) ?? ""
             if text.contains("To: \(address)\r\n"), subject.isEmpty || subjectLine.contains(subject) { return text }
         }
         throw TestFailure("no mail to \(address)")

@@ -82,10 +82,10 @@ extension TestServer {
 
 @Suite("Participant portal", .timeLimit(.minutes(10)))
 struct PortalTests {
-    @Test("the session cookie is HttpOnly, SameSite=Lax and path-wide; Secure only when the page came over TLS")
+    @Test("the session cookie is HttpOnly, SameSite=Lax and path-wide; Secure only when the page came over TLS (here: the trusted loopback proxy says so)")
     func sessionCookieAttributes() async throws {
         let server = try TestServer()
-        try await server.run { client in
+        try await runLive(server.environment) { client in
             let browser = PortalBrowser(client)
             try await server.portalAccount(browser, "anna")
             let login = try await server.portalLogin(browser, "anna")

@@ -41,7 +41,7 @@ extension TestServer {
         await environment.mail.idle()
         return try spool.messages().compactMap { message in
             let text = try String(contentsOf: message.url, encoding: .utf8)
-            let subjectLine = text.components(separatedBy: "\r\n").first { $0.hasPrefix("Subject: ") } ?? ""
+            let subjectLine = MailHeader.value("Subject", in: text) ?? ""
             return text.contains("To: \(address)\r\n") && subjectLine.contains(subject) ? text : nil
         }
     }

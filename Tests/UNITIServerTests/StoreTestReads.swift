@@ -35,7 +35,7 @@ extension ServerStore {
 extension StudyExport {
     /// The whole CSV text of `rows`, line by line as the export command writes it.
     static func csv(_ rows: [ExportRow]) -> String {
-        csvLine(header) + rows.map { csvLine(fields($0)) }.joined()
+        CSV.line(header) + rows.map { CSV.line(fields($0)) }.joined()
     }
 }
 

@@ -82,7 +82,8 @@ struct StudyExportTests {
         #expect(codebook.contains("daily,1,mood,singleChoice,Mood?,1 = bad; 2 = so-so; 3 = good\r\n"))
         // Each export is in the audit trail as the operator's, with its rows.
         let exports = try await opened.store.auditTrail(studyId: "open").filter { $0.action == "export" }
-        #expect(exports.map(\.actor) == [.operator, .operator, .operator])
+        #expect(exports.map(\.actor) == [.operator, .operator, .operator, .operator])
+        #expect(exports.map { $0.detail["format"] } == ["csv", "codebook", "json", "jsonl"].map { .string($0) }, "the codebook is an export of its own")
         #expect(exports.first?.detail == .object(["format": .string("csv"), "filters": .object([:]), "rows": .number(Double(expectedCount))]))
         await opened.close()
     }

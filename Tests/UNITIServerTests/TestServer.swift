@@ -63,7 +63,7 @@ struct TestServer {
         for message in try spool.messages().reversed() {
             let text = try String(contentsOf: message.url, encoding: .utf8)
             let lines = text.split(whereSeparator: \.isNewline)
-            guard lines.contains("To: \(address)"), lines.contains(where: { $0.hasPrefix("Subject: ") && $0.contains(subject) }) else { continue }
+            guard lines.contains("To: \(address)"), MailHeader.value("Subject", in: text)?.contains(subject) == true else { continue }
             if let line = lines.first(where: { $0.hasPrefix("    ") }) {
                 return line.trimmingCharacters(in: .whitespaces)
             }

@@ -223,13 +223,17 @@ struct AccountService: Sendable {
     }
 
     /// Deletes the account and everything kept about the person
-    /// (``ServerStore/deleteAccount(userId:)``) once the password is confirmed: checked and
+    /// (``ServerStore/deleteAccount(userId:now:recording:)``) once the password is confirmed: checked and
     /// throttled as a login, so a session left open on a shared computer cannot erase an account.
     func deleteAccount(_ account: UserAccount, password: String, client: ClientAddress?) async throws {
         try Self.requireWellFormed(login: account.username, password: password)
         let verified = try await verifiedAccount(login: account.username, password: password, client: client)
         guard verified.id == account.id else { throw APIError(.unauthorized, "invalid_credentials", "The password is wrong.") }
-        _ = try await store.deleteAccount(userId: account.id)
+        // Each study the person was in keeps a line that they left it with the account, by
+        // pseudonym only: the team sees why their answers are gone.
+        _ = try await store.deleteAccount(userId: account.id, now: environment.clock.now()) { studies, pseudonym in
+            studies.map { AuditRecord(actor: .participant(pseudonym), studyId: $0, action: "participant.deleteAccount", detail: [:]) }
+        }
     }
 
     /// Deactivates the account and ends all its sessions; logging in again needs reactivation

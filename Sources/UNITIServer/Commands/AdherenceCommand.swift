@@ -30,15 +30,6 @@ struct AdherenceCommand: AsyncParsableCommand {
     @Option(name: .customLong("as-of"), help: "The moment --silent-days counts back from (YYYY-MM-DDTHH:MM:SSZ; default: now), for a report that can be made again.")
     var asOf: String?
 
-    /// One output line.
-    struct Line: Encodable {
-        var participant: String
-        var questionnaire: String
-        var counts: AdherenceCounts
-        var lastSync: String?
-        var flags: [String]
-    }
-
     static func day(_ text: String, option: String) throws -> Date {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
@@ -73,9 +64,10 @@ struct AdherenceCommand: AsyncParsableCommand {
     }
 
     private func report(_ store: ServerStore, from start: Date?, to end: Date?, now: Date) async throws {
-        guard try await store.study(id: study) != nil else { throw ValidationError("No study '\(study)'; see 'study list'.") }
-        let format = format, below = below, silent = silentDays.map { TimeInterval($0) * 86_400 }
-        let header = Line.header
+        let exports = StudyExports(administration: StudyAdministration(store: store, actor: .operator, now: now))
+        _ = try await exports.existingStudy(study)
+        let format = format
+        let header = AdherenceReport.header
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let written = Mutex(0)
@@ -87,55 +79,19 @@ struct AdherenceCommand: AsyncParsableCommand {
                      Timestamps.format(now).count, 0]
         let widths = zip(header, known).map { max($0.count, $1) }
         switch format {
-        case .csv: print(header.joined(separator: ","))
+        case .csv: print(CSV.line(header), terminator: "")
         case .table: print(CommandOutput.tableLine(header, widths: widths))
         case .json: print("[", terminator: "")
         }
-        let emit: @Sendable (ServerStore.AdherenceLine) throws -> Void = { line in
-            let output = Line(line, below: below, silent: silent, now: now)
+        let flags = AdherenceReport.Flags(below: below, silentFor: silentDays.map { TimeInterval($0) * 86_400 })
+        try await exports.adherence(of: study, from: start, to: end, flags: flags, form: format.rawValue) { line in
             let index = written.withLock { count in defer { count += 1 }; return count }
-            let cells = output.cells
             switch format {
-            case .csv: print(cells.map { StudyExport.quote(StudyExport.neutralised($0)) }.joined(separator: ","))
-            case .table: print(CommandOutput.tableLine(cells, widths: widths))
-            case .json: print((index == 0 ? "\n" : ",\n") + String(decoding: try encoder.encode(output), as: UTF8.self), terminator: "")
+            case .csv: print(CSV.line(line.cells), terminator: "")
+            case .table: print(CommandOutput.tableLine(line.cells, widths: widths))
+            case .json: print((index == 0 ? "\n" : ",\n") + String(decoding: try encoder.encode(line), as: UTF8.self), terminator: "")
             }
         }
-        try await Line.report(of: study, in: store, from: start, to: end, emit)
         if format == .json { print(written.withLock { $0 } == 0 ? "]" : "\n]") }
-    }
-}
-
-extension AdherenceCommand.Line {
-    /// The report's lines, for the command and the console's download alike: the store's line
-    /// per participant and questionnaire, then one for each member with no prompt on record (no
-    /// questionnaire, no counts; silent when silence is flagged): they joined and were never
-    /// heard of, whom a coordinator most needs to see.
-    static func report(of studyId: String, in store: ServerStore, from: Date?, to: Date?,
-                       _ body: @escaping @Sendable (ServerStore.AdherenceLine) throws -> Void) async throws {
-        try await store.adherence(studyId: studyId, from: from, to: to, body)
-        for participant in try await store.membersWithoutPrompts(studyId: studyId) {
-            try body(ServerStore.AdherenceLine(participant: participant, questionnaireId: "", counts: AdherenceCounts(), lastSync: nil))
-        }
-    }
-
-    static let header = ["participant", "questionnaire", "delivered", "answered_in_time", "late", "missed", "open", "withdrawn",
-                         "rate", "last_sync", "flags"]
-
-    /// The line of a store line, flagged `below` under the rate `below` and `silent` when the
-    /// device last synced more than `silent` before `now` (or never).
-    init(_ line: ServerStore.AdherenceLine, below: Double?, silent: TimeInterval?, now: Date) {
-        var flags: [String] = []
-        if let below, let rate = line.counts.rate, rate < below { flags.append("below") }
-        if let silent, line.lastSync.map({ now.timeIntervalSince($0) > silent }) ?? true { flags.append("silent") }
-        self.init(participant: line.participant, questionnaire: line.questionnaireId, counts: line.counts,
-                  lastSync: line.lastSync.map(Timestamps.format), flags: flags)
-    }
-
-    /// The cells under ``header``, for the table and CSV (the console's download too).
-    var cells: [String] {
-        [participant, questionnaire, "\(counts.delivered)", "\(counts.answeredInTime)", "\(counts.late)", "\(counts.missed)",
-         "\(counts.open)", "\(counts.withdrawn)", counts.rate.map { String(format: "%.4f", $0) } ?? "", lastSync ?? "",
-         flags.joined(separator: " ")]
     }
 }

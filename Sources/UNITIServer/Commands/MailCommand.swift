@@ -14,10 +14,7 @@ struct MailCommand: AsyncParsableCommand {
             let messages = try SpoolMailer(directory: URL(fileURLWithPath: spool.mailSpool)).messages()
             CommandOutput.table(["ID", "TO", "SUBJECT"], messages.map { message in
                 let text = (try? String(contentsOf: message.url, encoding: .utf8)) ?? ""
-                func header(_ name: String) -> String {
-                    text.components(separatedBy: "\r\n").first { $0.hasPrefix(name + ": ") }.map { String($0.dropFirst(name.count + 2)) } ?? ""
-                }
-                return [message.id, header("To"), header("Subject")]
+                return [message.id, MailHeader.value("To", in: text) ?? "", MailHeader.value("Subject", in: text) ?? ""]
             })
         }
     }

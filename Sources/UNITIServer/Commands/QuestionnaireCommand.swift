@@ -36,22 +36,14 @@ struct QuestionnaireCommand: AsyncParsableCommand {
         var module: String?
 
         func run() async throws {
-            let module = try self.module.map { name in
-                do { return try StudyRules.knownModule(name) } catch let error as APIError { throw ValidationError(error.message) }
-            }
             let store = try await database.openStore()
-            let studyId = try await study.existingStudy(in: store)
             let data: Data
             do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
                 throw ValidationError("Cannot read '\(file)'.")
             }
-            let document = try QuestionnaireImport.document(from: data, studyId: studyId)
-            let result: QuestionnaireImportResult
-            do {
-                result = try await StudyAdministration(store: store, actor: .operator, now: Date()).addQuestionnaire(document, module: module)
-            } catch let error as APIError {
-                throw ValidationError(error.message)
-            }
+            let (document, result) = try await StudyAdministration(store: store, actor: .operator, now: Date())
+                .importQuestionnaire(data, into: study.study, module: module)
+            let studyId = document.studyId
             let stored = result.versionAdded ? "Imported \(document.id) version \(document.version) into study \(studyId)"
                                              : "\(document.id) version \(document.version) is already stored unchanged"
             var presented = "presented by \(result.module)"
@@ -172,20 +164,5 @@ struct QuestionnaireCommand: AsyncParsableCommand {
         @Argument(help: "Questionnaire id.") var id: String
         @OptionGroup var study: StudyOption
         func run() async throws { try await setActive(true, id: id, study: study, database: database) }
-    }
-}
-
-/// Reads and checks a definition file before it is stored, with the shared questionnaire validator.
-enum QuestionnaireImport {
-    static func document(from data: Data, studyId: String) throws -> QuestionnaireDocument {
-        switch QuestionnaireValidator.validate(data: data) {
-        case .failure(let error):
-            throw ValidationError("The definition cannot be read: \(error.message)")
-        case .success(let (definition, problems)):
-            guard problems.isEmpty else {
-                throw ValidationError("The definition has problems:\n" + problems.map { "  \($0)" }.joined(separator: "\n"))
-            }
-            return QuestionnaireDocument(id: definition.id, version: definition.version, studyId: studyId, definition: definition)
-        }
     }
 }

@@ -81,7 +81,6 @@ struct StaffCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try await database.openStore()
-            guard try await store.study(id: study) != nil else { throw ValidationError("No study '\(study)'; see 'study list'.") }
             guard let member = try await store.staffMember(email: email) else { throw ValidationError("No staff member '\(email)'; see 'staff list'.") }
             try await StudyAdministration(store: store, actor: .operator, now: Date()).setRole(role, of: member, in: study)
             print("\(member.name) is \(role.rawValue) of \(study).")
@@ -121,20 +120,22 @@ struct StaffCommand: AsyncParsableCommand {
 
 extension StudyRole: ExpressibleByArgument {}
 
-/// `uniti-server audit --study S [--json]`: a study's audit trail, oldest first.
+/// `uniti-server audit [--study S] [--json]`: a study's audit trail, or without `--study` every
+/// line (every study's, and the staff accounts' own), oldest first.
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "audit", abstract: "Show a study's audit trail: every change and export, who made it and when.")
+        commandName: "audit",
+        abstract: "Show the audit trail: every change and export, who made it and when (one study's with --study; else all, staff accounts' own lines too).")
     @OptionGroup var database: DatabaseOptions
-    @Option(help: "Study id.") var study: String
+    @Option(help: "Study id.") var study: String?
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
         let store = try await database.openStore()
-        let lines = try await store.auditTrail(studyId: study)
+        let lines = if let study { try await store.auditTrail(studyId: study) } else { try await store.auditTrail() }
         if json { return try CommandOutput.json(lines) }
-        CommandOutput.table(["TIME", "WHO", "ACTION", "DETAIL"], lines.map {
-            [Timestamps.format($0.at), $0.actorText, $0.action, (try? JSONCoding.string($0.detail)) ?? ""]
+        CommandOutput.table(["TIME", "WHO", "STUDY", "ACTION", "DETAIL"], lines.map {
+            [Timestamps.format($0.at), $0.actorText, $0.studyId ?? "", $0.action, (try? JSONCoding.string($0.detail)) ?? ""]
         })
     }
 }

@@ -16,7 +16,7 @@ struct StudyCommand: AsyncParsableCommand {
         var title: String?
         @Option(help: "Description (text or JSON as for --title).")
         var description: String?
-        @Option(help: ArgumentHelp("Consent shown before joining: Markdown files, one per language, named NAME.<lang>.md (e.g. consent.en.md, consent.de.md; NAME.md is English), or text or JSON as for --title. A changed text is a new version, which members are asked to agree to again.", valueName: "file-or-text"))
+        @Option(help: ArgumentHelp("Consent shown before joining: files, one per language, named NAME.<lang>.md (e.g. consent.en.md, consent.de.md; a name without a language, such as consent.md or consent.txt, is English), or text or JSON as for --title. A value that names no file but looks like one is refused. A changed text is a new version, which members are asked to agree to again.", valueName: "file-or-text"))
         var consent: [String] = []
         @Option(help: "How participants join: public, password or byRequest.")
         var access: StudyAccess?
@@ -37,45 +37,32 @@ struct StudyCommand: AsyncParsableCommand {
         @Option(help: "Track Your Hearing rewards for the members' sheets: on or off (new studies: off).")
         var rewards: Switch?
 
-        func apply(to study: inout StudyRecord, hasher: PasswordHasher) async throws {
-            if let title { study.title = try Self.text(title, option: "--title") }
-            if let description { study.description = try Self.text(description, option: "--description") }
-            if !consent.isEmpty { study.consent = try ConsentFiles.text(consent, languages: Set(study.title.values.keys)) }
-            if let access { study.access = access }
-            if let password {
-                let minimum = StudyRules.minimumPasswordLength
-                guard password.count >= minimum else {
-                    throw ValidationError("--password needs at least \(minimum) characters: a short one is guessed quickly, even slowed down.")
-                }
-                study.passwordHash = await hasher.hash(password)
-                study.passwordMinimumLength = minimum
-            }
-            if let participantsMayLeave { study.participantsMayLeave = participantsMayLeave }
-            if let running { study.running = running }
-            if let starts { study.startsAt = try Self.time(starts, option: "--starts") }
-            if let ends { study.endsAt = try Self.time(ends, option: "--ends") }
-            if let modules { study.modules = try Self.modules(modules) }
+        /// The options given, as the settings the service checks (``StudySettings``); what cannot
+        /// be read (a time, a file) is refused here, with the option named.
+        func settings() throws -> StudySettings {
+            var settings = StudySettings()
+            settings.title = try title.map { try StudyRules.text($0, field: "--title") }
+            if let description { settings.description = try StudyRules.text(description, field: "--description") }
+            if !consent.isEmpty { settings.consent = try ConsentFiles.text(consent) }
+            settings.access = access
+            settings.password = password
+            settings.participantsMayLeave = participantsMayLeave
+            settings.running = running
+            if let starts { settings.startsAt = try Self.time(starts, option: "--starts") }
+            if let ends { settings.endsAt = try Self.time(ends, option: "--ends") }
+            settings.modules = modules.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
             if let schedules {
-                let data = try Data(contentsOf: URL(fileURLWithPath: schedules))
-                study.schedules = try JSONDecoder().decode(JSONValue.self, from: data)
-            }
-            if let rewards { study.rewards = rewards == .on }
-            if study.access == .password && study.passwordHash == nil {
-                throw ValidationError("A password study needs --password.")
-            }
-            if let start = study.startsAt, let end = study.endsAt, end <= start {
-                throw ValidationError("--ends must be after --starts.")
-            }
-        }
-
-        static func text(_ raw: String, option: String) throws -> LocalizedText {
-            if raw.hasPrefix("{") {
-                guard let value = try? JSONDecoder().decode([String: String].self, from: Data(raw.utf8)) else {
-                    throw ValidationError("\(option): give plain text or a JSON object of language to text.")
+                let data: Data
+                do { data = try Data(contentsOf: URL(fileURLWithPath: schedules)) } catch {
+                    throw ValidationError("--schedules \(schedules): no such file, or it cannot be read.")
                 }
-                return LocalizedText(value)
+                guard let value = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+                    throw ValidationError("--schedules \(schedules): not JSON.")
+                }
+                settings.schedules = value
             }
-            return LocalizedText(["en": raw])
+            settings.rewards = rewards.map { $0 == .on }
+            return settings
         }
 
         static func time(_ raw: String, option: String) throws -> Date {
@@ -83,15 +70,6 @@ struct StudyCommand: AsyncParsableCommand {
                 throw ValidationError("\(option): give an ISO 8601 time with offset, e.g. 2026-12-01T00:00:00Z.")
             }
             return date
-        }
-
-        static func modules(_ raw: String) throws -> [ModuleID] {
-            let ids = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            do {
-                return try StudyRules.enabledModules(ids)
-            } catch let error as APIError {
-                throw ValidationError(error.message)
-            }
         }
     }
 
@@ -130,16 +108,9 @@ struct StudyCommand: AsyncParsableCommand {
         @OptionGroup var fields: Fields
 
         func run() async throws {
-            guard StudyRules.isValidId(id) else { throw ValidationError("Study id '\(id)' must be lower-case letters, digits, '-', '_' or '.'.") }
-            guard fields.title != nil else { throw ValidationError("A new study needs --title.") }
+            let settings = try fields.settings()
             let store = try await database.openStore()
-            var study = StudyRecord(id: id, title: "")
-            try await fields.apply(to: &study, hasher: PasswordHasher(cost: 10))
-            do {
-                try await StudyAdministration(store: store, actor: .operator, now: Date()).create(study)
-            } catch StoreConflict.studyExists {
-                throw ValidationError("Study '\(id)' exists; change it with 'study update \(id)'.")
-            }
+            try await StudyAdministration(store: store, actor: .operator, now: Date()).create(id, settings)
             print("Created study \(id).")
         }
     }
@@ -151,11 +122,9 @@ struct StudyCommand: AsyncParsableCommand {
         @OptionGroup var fields: Fields
 
         func run() async throws {
+            let settings = try fields.settings()
             let store = try await database.openStore()
-            guard let before = try await store.study(id: id) else { throw ValidationError("No study '\(id)'; see 'study list'.") }
-            var study = before
-            try await fields.apply(to: &study, hasher: PasswordHasher(cost: 10))
-            try await StudyAdministration(store: store, actor: .operator, now: Date()).update(study, from: before)
+            try await StudyAdministration(store: store, actor: .operator, now: Date()).update(id, settings)
             print("Updated study \(id).")
         }
     }
@@ -205,10 +174,8 @@ struct StudyCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try await database.openStore()
-            guard let before = try await store.study(id: id) else { throw ValidationError("No study '\(id)'; see 'study list'.") }
-            var study = before
-            study.modules = try Fields.modules(enable)
-            try await StudyAdministration(store: store, actor: .operator, now: Date()).update(study, from: before)
+            let ids = enable.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let study = try await StudyAdministration(store: store, actor: .operator, now: Date()).update(id, StudySettings(modules: ids))
             print("Study \(id) enables: \(study.modules.map(\.rawValue).joined(separator: ", ")).")
         }
     }

@@ -4,9 +4,9 @@ import UNITIProtocol
 
 /// The consent page of a study (`/console/studies/{id}/consent`): every version the study has
 /// had with how many agreed to it, and the form that publishes the next one, a text per language.
-/// Publishing is `study update --consent` in the browser: the same rule (every language of the
-/// study's title needs its text, ``ConsentFiles/languages(of:)``), the same size limit,
-/// the same service code (``StudyAdministration/update(_:from:)``, which the store turns into a
+/// Publishing is `study update --consent` in the browser: the same rules (every language of the
+/// study's title needs its text, none longer than the limit: ``StudyRules/consentProblems(_:languages:)``),
+/// the same service code (``StudyAdministration/update(_:_:)``, which the store turns into a
 /// new version that members are asked to agree to again), the same audit line.
 extension ConsoleRoutes {
     func consent(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
@@ -30,30 +30,27 @@ extension ConsoleRoutes {
         return ConsoleConsentPage(fields: fields, versions: versions, current: study.consentVersion)
     }
 
-    /// Publishes the texts as the study's next consent version; each empty or too long text is
+    /// Publishes the texts as the study's next consent version; each problem of a text is
     /// named beside its field and nothing changes.
     func publishConsent(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let form = try await PortalForm.read(request), before = try context.study.study, language = try context.console.language
-        var texts: [String: String] = [:], errors: [String: String] = [:]
+        var texts: [String: String] = [:]
         for code in ConsentFiles.languages(of: before) {
-            let text = form["consent-\(code)"].trimmingCharacters(in: .whitespacesAndNewlines)
-            texts[code] = text
-            if text.isEmpty {
-                errors[code] = PortalText.text("console.consent.missing", language, ["language": Self.languageName(code, language)])
-            } else if text.utf8.count > ConsentFiles.maximumBytes {
-                errors[code] = PortalText.text("console.consent.tooLong", language, ["size": PortalText.size(ConsentFiles.maximumBytes, language)])
-            }
+            texts[code] = form["consent-\(code)"].trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        guard errors.isEmpty else {
-            return try await page(consentPage(before, language, texts: texts, errors: errors), context, status: .unprocessableContent,
-                                  error: PortalText.text("console.error.fields", language))
+        let problems = StudyRules.consentProblems(texts, languages: Set(before.title.values.keys))
+        guard problems.isEmpty else {
+                return try await page(consentPage(before, language, texts: texts, errors: problems.reduce(into: [:]) { errors, entry in
+                let name = Self.languageName(entry.key, language)
+                errors[entry.key] = entry.value == .missing ? PortalText.text("console.consent.missing", language, ["language": name])
+                    : PortalText.text("console.consent.tooLong", language, ["size": PortalText.size(StudyRules.maximumConsentBytes, language)])
+            }), context, status: .unprocessableContent, error: PortalText.text("console.error.fields", language))
         }
-        var study = before
-        study.consent = LocalizedText(texts)
-        guard study.consent != before.consent else {
+        let consent = StudySettings.trimmed(LocalizedText(texts))
+        guard consent != before.consent else {
             return try context.console.base.redirect(to: "/console/studies/\(before.id)/consent?notice=consentUnchanged")
         }
-        try await administration(context).update(study, from: before)
+        try await administration(context).update(before.id, StudySettings(consent: consent))
         return try context.console.base.redirect(to: "/console/studies/\(before.id)/consent?notice=consentPublished")
     }
 

@@ -17,14 +17,19 @@ struct ConsoleLayout: Sendable {
         var admin: Bool
     }
 
-    /// The study's tabs: every role sees the overview, participants and data; editors the
-    /// settings and questionnaires; owners the team and the audit trail.
+    /// The study's tabs: the pages of the table that are tabs (``ConsolePage/tabs``) and that the
+    /// member's role reaches, in the table's order.
     struct StudyTabs: Sendable {
         var id: String
         var title: String
         var role: String
-        var editor: Bool
-        var owner: Bool
+        var tabs: [Tab]
+    }
+
+    struct Tab: Sendable {
+        var id: String
+        var href: String
+        var label: String
     }
 
     init(_ visit: ConsoleVisit, study: ConsoleStudy?, notice: String?, error: String?) {
@@ -32,9 +37,12 @@ struct ConsoleLayout: Sendable {
         language = visit.language
         csrf = visit.base.csrfToken
         staff = visit.staff.map { Staff(name: $0.member.name, admin: $0.member.admin) }
-        self.study = study.map {
-            StudyTabs(id: $0.study.id, title: $0.study.title.text(in: visit.language), role: PortalText.text("console.role.\($0.role.rawValue)", visit.language),
-                      editor: $0.role >= .editor, owner: $0.role >= .owner)
+        self.study = study.map { current in
+            StudyTabs(id: current.study.id, title: current.study.title.text(in: visit.language),
+                      role: PortalText.text("console.role.\(current.role.rawValue)", visit.language),
+                      tabs: ConsolePage.tabs.filter { $0.allows(current.role) }.compactMap { page in
+                          page.tab.map { Tab(id: $0, href: page.uri(study: current.study.id), label: PortalText.text("console.tab.\($0)", visit.language)) }
+                      })
         }
         self.notice = notice
         self.error = error
@@ -78,7 +86,16 @@ struct ConsoleErrorPage: PortalPage {
 struct ConsoleStudiesPage: PortalPage {
     var template: String { "console_studies" }
     var studies: [Row]
+    /// Studies whose team the member is invited to, to accept or decline.
+    var invitations: [Invitation] = []
+    /// Whether the member may create a study (``ConsolePage/createStudy``).
     var admin: Bool
+
+    struct Invitation: Sendable {
+        var id: String
+        var title: String
+        var role: String
+    }
 
     struct Row: Sendable {
         var id: String
@@ -124,6 +141,15 @@ struct ConsoleParticipantsPage: PortalPage {
 struct ConsoleTeamPage: PortalPage {
     var template: String { "console_team" }
     var members: [Member]
+    /// Open invitations, with what the owner typed.
+    var invitations: [Invitation]
+
+    struct Invitation: Sendable {
+        var number: Int
+        var name: String
+        var email: String
+        var role: String
+    }
 
     struct Member: Sendable {
         var id: Int64
@@ -136,10 +162,13 @@ struct ConsoleTeamPage: PortalPage {
 struct ConsoleAuditPage: PortalPage {
     var template: String { "console_audit" }
     var lines: [Line]
+    /// Whether the lines are of every study (the account-wide trail), with a column naming each one's.
+    var accountWide: Bool
 
     struct Line: Sendable {
         var at: String
         var who: String
+        var study: String
         var action: String
         var detail: String
     }

@@ -13,10 +13,11 @@ import UNITIText
 /// `uniti-server` subcommands use (``StudyAdministration``), so a rule holds in both and every
 /// change is in the audit trail.
 ///
-/// The routes come in three groups: sign-in and enrolment (no session); the pages behind
-/// sign-in (``RequireStaffSignIn``); and the study pages, ``StudyPage``, each behind
-/// ``ConsoleStudyAccess`` with the least role it needs, so no handler checks a role itself and a
-/// test walks them all.
+/// The pages are one table, ``ConsolePage``: each page's route, who may open it (anyone, a
+/// signed-in member, an administrator, or a study's member with the least role it needs) and the
+/// study tab it is. The handlers here parse a form or a query, call the services
+/// (``StudyAdministration``, ``StudyTeam``, ``StudyExports``, ``StaffService``), and render what
+/// comes back; the rules are the services'.
 struct ConsoleRoutes: Sendable {
     let environment: ServerEnvironment
     let csrfKeys: CSRFKeys
@@ -40,105 +41,27 @@ struct ConsoleRoutes: Sendable {
 
     static var toSignIn: Response { Response(status: .seeOther, headers: [.location: "/console/signin"]) }
 
-    /// The pages of one study (`/console/studies/{id}/…`) with the least role each needs.
-    enum StudyPage: CaseIterable, Sendable {
-        case overview, participants, decideRequest, data, export, codebook, spssSyntax, adherenceReport, questionnaires, uploadQuestionnaire,
-             switchQuestionnaire, preview, submitPreview, questionnaireSettings, saveQuestionnaireSettings, settings, saveSettings, consent, publishConsent,
-             team, addTeamMember, removeTeamMember, disableStaff, audit
-
-        var method: HTTPRequest.Method {
-            switch self {
-            case .decideRequest, .uploadQuestionnaire, .switchQuestionnaire, .submitPreview, .saveQuestionnaireSettings, .saveSettings, .publishConsent,
-                 .addTeamMember, .removeTeamMember, .disableStaff: .post
-            default: .get
-            }
-        }
-
-        var path: String {
-            switch self {
-            case .overview: ""
-            case .participants: "participants"
-            case .decideRequest: "participants/decide"
-            case .data: "data"
-            case .export: "data/export"
-            case .codebook: "data/codebook.csv"
-            case .spssSyntax: "data/answers.sps"
-            case .adherenceReport: "data/adherence.csv"
-            case .questionnaires, .uploadQuestionnaire: "questionnaires"
-            case .switchQuestionnaire: "questionnaires/active"
-            case .preview, .submitPreview: "questionnaires/:questionnaire/preview"
-            case .questionnaireSettings, .saveQuestionnaireSettings: "questionnaires/:questionnaire/settings"
-            case .consent, .publishConsent: "consent"
-            case .removeTeamMember: "team/remove"
-            case .disableStaff: "team/disable"
-            case .settings, .saveSettings: "settings"
-            case .team, .addTeamMember: "team"
-            case .audit: "audit"
-            }
-        }
-
-        /// Viewers read; the export, set-up and participants' requests need an editor; the team
-        /// and the audit trail an owner.
-        var minimum: StudyRole {
-            switch self {
-            case .overview, .participants, .data: .viewer
-            case .decideRequest, .export, .codebook, .spssSyntax, .adherenceReport, .questionnaires, .uploadQuestionnaire, .switchQuestionnaire, .preview, .submitPreview,
-                 .questionnaireSettings, .saveQuestionnaireSettings, .settings, .saveSettings, .consent, .publishConsent: .editor
-            case .team, .addTeamMember, .removeTeamMember, .disableStaff, .audit: .owner
-            }
-        }
-    }
-
+    /// Every page of the table (``ConsolePage/all``) behind the gate its access names: sign-in
+    /// and enrolment for anyone, the rest behind sign-in (``RequireStaffSignIn``), an
+    /// administrator's behind ``RequireAdministrator``, a study's behind ``ConsoleStudyAccess``
+    /// with its least role. No handler checks a role itself, and a test walks them all.
     func register(on router: Router<ServerRequestContext>) {
         let console = router.group("console")
             .add(middleware: SecurityHeaders())
             .add(middleware: ConsoleVisitMiddleware(routes: self))
             .add(middleware: ConsoleErrorPages(routes: self))
             .add(middleware: CSRFCheck.console(csrfKeys))
-        console.get("signin") { request, context in try await showSignIn(request, context) }
-        console.post("signin") { request, context in try await signIn(request, context) }
-        console.get("enrol") { request, context in try await showEnrolment(request, context) }
-        console.post("enrol") { request, context in try await enrol(request, context) }
         let signedIn = console.group().add(middleware: RequireStaffSignIn())
-        signedIn.get("") { request, context in try await studies(request, context) }
-        signedIn.post("studies") { request, context in try await createStudy(request, context) }
-        signedIn.post("signout") { request, context in try await signOut(request, context) }
-        signedIn.get("password") { request, context in try await page(ConsolePasswordPage(), context) }
-        signedIn.post("password") { request, context in try await changePassword(request, context) }
-        for studyPage in StudyPage.allCases {
-            signedIn.group("studies/:study").add(middleware: ConsoleStudyAccess(store: store, minimum: studyPage.minimum))
-                .on(RouterPath(studyPage.path), method: studyPage.method) { request, context in
-                    try await handle(studyPage, request, context)
-                }
-        }
-    }
-
-    private func handle(_ studyPage: StudyPage, _ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        switch studyPage {
-        case .overview: try await overview(context)
-        case .participants: try await participants(request, context)
-        case .decideRequest: try await decideRequest(request, context)
-        case .data: try await data(context)
-        case .export: try await export(request, context)
-        case .codebook: try await codebook(context)
-        case .spssSyntax: try await spssSyntax(context)
-        case .adherenceReport: try await adherenceReport(request, context)
-        case .questionnaires: try await questionnaires(request, context)
-        case .uploadQuestionnaire: try await uploadQuestionnaire(request, context)
-        case .switchQuestionnaire: try await switchQuestionnaire(request, context)
-        case .preview: try await preview(context)
-        case .submitPreview: try await previewSubmission(request, context)
-        case .questionnaireSettings: try await questionnaireSettings(request, context)
-        case .saveQuestionnaireSettings: try await saveQuestionnaireSettings(request, context)
-        case .consent: try await consent(request, context)
-        case .publishConsent: try await publishConsent(request, context)
-        case .removeTeamMember: try await removeTeamMember(request, context)
-        case .disableStaff: try await disableStaff(request, context)
-        case .settings: try await settings(context)
-        case .saveSettings: try await saveSettings(request, context)
-        case .team: try await team(request, context)
-        case .addTeamMember: try await addTeamMember(request, context)
-        case .audit: try await audit(context)
+        for page in ConsolePage.all {
+            let group: RouterGroup<ServerRequestContext> = switch page.access {
+            case .visitor: console
+            case .signedIn: signedIn
+            case .administrator: signedIn.group().add(middleware: RequireAdministrator())
+            case .study(let minimum): signedIn.group().add(middleware: ConsoleStudyAccess(store: store, minimum: minimum))
+            }
+            group.on(RouterPath(page.path), method: page.method) { request, context in
+                try await page.handle(self, request, context)
+            }
         }
     }
 
@@ -179,19 +102,29 @@ struct ConsoleRoutes: Sendable {
         return try await self.page(page, context, status: status, error: message)
     }
 
+    /// The rule book, acting as the signed-in member.
     func administration(_ context: ServerRequestContext) throws -> StudyAdministration {
-        StudyAdministration(store: store, actor: .staff(try context.staff.member.id), now: environment.clock.now())
+        StudyAdministration(store: store, actor: .staff(try context.staff.member.id), now: environment.clock.now(),
+                            passwords: environment.passwords)
+    }
+
+    func team(_ context: ServerRequestContext) throws -> StudyTeam {
+        StudyTeam(administration: try administration(context), environment: environment)
+    }
+
+    func exports(_ context: ServerRequestContext) throws -> StudyExports {
+        StudyExports(administration: try administration(context))
     }
 
     // MARK: Sign-in and enrolment
 
-    private func showSignIn(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    func showSignIn(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let visit = try context.console
         if visit.staff != nil { return visit.base.redirect(to: "/console") }
         return try await page(ConsoleSignInPage(), context, notice: notice(request, visit.language))
     }
 
-    private func signIn(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    func signIn(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let form = try await PortalForm.read(request), visit = try context.console
         do {
             let member = try await staff.signIn(email: form["email"], password: form["password"], code: form["code"], client: context.clientAddress)
@@ -203,7 +136,7 @@ struct ConsoleRoutes: Sendable {
         }
     }
 
-    private func signOut(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    func signOut(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let visit = try context.console
         try await sessions.end(try context.staff)
         return visit.base.redirect(to: "/console/signin?notice=signedOut", setting: [sessions.expiredCookie(secure: visit.base.secure)])
@@ -211,7 +144,7 @@ struct ConsoleRoutes: Sendable {
 
     /// The enrolment form for the code of the mailed link, with a new secret; without a code,
     /// the form that asks for one.
-    private func showEnrolment(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    func showEnrolment(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         guard let code = request.uri.queryParameters["code"].map(String.init), !code.isEmpty else {
             return try await page(ConsoleEnrolCodePage(), context)
         }
@@ -223,7 +156,7 @@ struct ConsoleRoutes: Sendable {
         }
     }
 
-    private func enrolPage(code: String, member: StaffMember, secret: String) throws -> ConsoleEnrolPage {
+    func enrolPage(code: String, member: StaffMember, secret: String) throws -> ConsoleEnrolPage {
         let uri = TOTP(secret: Base32.decode(secret) ?? Data()).uri(account: member.email, issuer: StaffService.issuer)
         guard let qr = QRCodeSVG(uri) else { throw PortalTemplateError("the QR code of the enrolment could not be made") }
         let groups = stride(from: 0, to: secret.count, by: 4).map { start in
@@ -234,7 +167,7 @@ struct ConsoleRoutes: Sendable {
     }
 
     /// Sets password and second factor; the answer shows the recovery codes, this once.
-    private func enrol(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    func enrol(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let form = try await PortalForm.read(request)
         let code = form["code"].trimmingCharacters(in: .whitespacesAndNewlines)
         let language = try context.console.language
@@ -256,7 +189,7 @@ struct ConsoleRoutes: Sendable {
         }
     }
 
-    private func changePassword(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    func changePassword(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let form = try await PortalForm.read(request), visit = try context.console
         guard form["password"] == form["passwordRepeat"] else {
             return try await page(ConsolePasswordPage(), context, status: .unprocessableContent,
@@ -273,46 +206,61 @@ struct ConsoleRoutes: Sendable {
 
     // MARK: Studies
 
-    /// The studies the member has a role in (an administrator: all, as owner), and for an
-    /// administrator the form that creates one.
-    private func studies(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let member = try context.staff.member, language = try context.console.language
+    /// The studies the member has a role in (an administrator: all, as owner), the invitations
+    /// they may accept or decline, and for an administrator the form that creates a study.
+    func studies(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        try await page(studiesPage(try context.staff.member, try context.console.language), context, notice: notice(request, try context.console.language))
+    }
+
+    func studiesPage(_ member: StaffMember, _ language: String) async throws -> ConsoleStudiesPage {
         let roles = try await store.studyRoles(staffId: member.id)
-        let rows = try await store.studies().compactMap { study -> ConsoleStudiesPage.Row? in
-            let role: StudyRole? = member.admin ? .owner : roles[study.id]
-            guard let role else { return nil }
+        let all = try await store.studies()
+        let rows = all.compactMap { study -> ConsoleStudiesPage.Row? in
+            guard let role = ConsoleAccess.role(of: member, stored: roles[study.id]) else { return nil }
             return .init(id: study.id, title: study.title.text(in: language), role: PortalText.text("console.role.\(role.rawValue)", language))
         }
-        return try await page(ConsoleStudiesPage(studies: rows, admin: member.admin), context, notice: notice(request, language))
+        let titles = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0.title.text(in: language)) })
+        let invitations = try await store.invitations(staffId: member.id).map {
+            ConsoleStudiesPage.Invitation(id: $0.studyId, title: titles[$0.studyId] ?? $0.studyId,
+                                          role: PortalText.text("console.role.\($0.role.rawValue)", language))
+        }
+        return ConsoleStudiesPage(studies: rows, invitations: invitations, admin: ConsolePage.createStudy.allows(member))
     }
 
     /// An administrator creates a study (not running until its team has set it up) and appoints
     /// its owner by e-mail address.
-    private func createStudy(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let member = try context.staff.member
-        guard member.admin else { throw ConsoleRefusal(.forbidden, "console.error.role") }
-        let form = try await PortalForm.read(request)
+    func createStudy(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let form = try await PortalForm.read(request), member = try context.staff.member, language = try context.console.language
         let id = form["id"].trimmingCharacters(in: .whitespaces)
         do {
-            guard StudyRules.isValidId(id) else { throw APIError.invalid("invalid_study_id", "A study id is lower-case letters, digits, '-', '_' or '.'.") }
-            let title = form["title"].trimmingCharacters(in: .whitespaces)
-            guard !title.isEmpty else { throw APIError.invalid("invalid_title", "Give the study a title.") }
-            guard let owner = try await store.staffMember(email: form["owner"].trimmingCharacters(in: .whitespaces)) else {
-                throw APIError.invalid("unknown_staff", "No staff member has this address; add them with 'uniti-server staff add'.")
-            }
-            let administration = try administration(context)
-            try await administration.create(StudyRecord(id: id, title: LocalizedText(["en": title]), running: false))
-            try await administration.setRole(.owner, of: owner, in: id)
+            let settings = StudySettings(title: LocalizedText(["en": form["title"]]), running: false)
+            try await administration(context).create(id, settings, owner: form["owner"])
             return try context.console.base.redirect(to: "/console/studies/\(id)")
         } catch {
-            return try await failed(ConsoleStudiesPage(studies: [], admin: true), context, error)
+            return try await failed(studiesPage(member, language), context, error)
+        }
+    }
+
+    /// The invited member accepts or declines an invitation to a study's team.
+    func answerInvitation(_ request: Request, _ context: ServerRequestContext, accept: Bool) async throws -> Response {
+        let form = try await PortalForm.read(request), member = try context.staff.member, language = try context.console.language
+        let team = try team(context)
+        do {
+            if accept {
+                try await team.accept(studyId: form["study"], by: member)
+            } else {
+                try await team.decline(studyId: form["study"], by: member)
+            }
+            return try context.console.base.redirect(to: "/console?notice=\(accept ? "invitationAccepted" : "invitationDeclined")")
+        } catch {
+            return try await failed(studiesPage(member, language), context, error)
         }
     }
 
     /// The study's figures and, over the last ``DayChart/days`` UTC days: sheets per day,
     /// participants over time (members by the day they joined, and their running total), and
     /// adherence per day of the prompts' due times (``ServerStore/adherencePerDay(studyId:from:to:)``).
-    private func overview(_ context: ServerRequestContext) async throws -> Response {
+    func overview(_ context: ServerRequestContext) async throws -> Response {
         let studyId = try context.study.study.id, language = try context.console.language, now = environment.clock.now()
         let participants = try await store.studyParticipants(studyId: studyId)
         let members = participants.filter { $0.status == .member }
@@ -339,10 +287,11 @@ struct ConsoleRoutes: Sendable {
                                                   sheets: perDay.reduce(0) { $0 + $1.sheets }, charts: charts), context)
     }
 
-    /// Members by pseudonym with their sheets and adherence (flagged below half, or silent for a
-    /// week), the open join requests, and those denied (as `join-requests list --all` lists
-    /// them; an approved one is a member).
-    private func participants(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    /// Members by pseudonym with their sheets and adherence (flagged by the report's rule,
+    /// ``AdherenceReport/console``: below half, or no prompt event for a week), the open join
+    /// requests, and those denied (as `join-requests list --all` lists them; an approved one is a
+    /// member).
+    func participants(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let current = try context.study, language = try context.console.language
         let now = environment.clock.now()
         let counts = AdherenceTotals()
@@ -351,11 +300,8 @@ struct ConsoleRoutes: Sendable {
         let everyone = try await store.studyParticipants(studyId: current.study.id)
         let members = everyone.filter { $0.status == .member }.map { person -> ConsoleParticipantsPage.Member in
             let line = adherence[person.pseudonym]
-            var flags: [String] = []
-            if let rate = line?.counts.rate, rate < 0.5 { flags.append(PortalText.text("console.participants.flagBelow", language)) }
-            let heard = [line?.lastSync, person.lastSheetAt].compactMap { $0 }.max()
-            if heard.map({ now.timeIntervalSince($0) > 7 * 86_400 }) ?? true {
-                flags.append(PortalText.text("console.participants.flagSilent", language))
+            let flags = AdherenceReport.console.flags(rate: line?.counts.rate, lastSync: line?.lastSync, now: now).map {
+                PortalText.text($0 == .below ? "console.participants.flagBelow" : "console.participants.flagSilent", language)
             }
             return .init(pseudonym: person.pseudonym, joined: person.joinedAt.map(Self.day) ?? "", lastSheet: person.lastSheetAt.map(Self.day) ?? "",
                          consent: person.consentVersion.map(String.init) ?? "", sheets: person.sheets,
@@ -365,75 +311,55 @@ struct ConsoleRoutes: Sendable {
             everyone.filter { $0.status == status }.map { .init(pseudonym: $0.pseudonym, requested: $0.requestedAt.map(Self.day) ?? "") }
         }
         return try await page(ConsoleParticipantsPage(members: members, requests: requests(.pending), denied: requests(.denied),
-                                                      canDecide: current.role >= .editor), context,
+                                                      canDecide: ConsolePage.decideRequest.allows(current.role)), context,
                               notice: notice(request, language))
     }
 
     static func day(_ date: Date) -> String { String(Timestamps.format(date).prefix(10)) }
 
-    private func decideRequest(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    func decideRequest(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let form = try await PortalForm.read(request), studyId = try context.study.study.id
         guard let person = try await store.studyParticipants(studyId: studyId).first(where: { $0.pseudonym == form["participant"] }),
               ["approve", "deny"].contains(form["decision"]) else { throw ConsoleRefusal(.unprocessableContent, "console.error.noRequest") }
-        guard try await administration(context).decideJoinRequest(studyId: studyId, userId: person.userId,
-                                                                  status: form["decision"] == "approve" ? .member : .denied) else {
-            throw ConsoleRefusal(.unprocessableContent, "console.error.noRequest")
-        }
+        try await administration(context).decideJoinRequest(studyId: studyId, userId: person.userId,
+                                                            status: form["decision"] == "approve" ? .member : .denied)
         return try context.console.base.redirect(to: "/console/studies/\(studyId)/participants?notice=decided")
     }
 
     // MARK: Data
 
-    private func data(_ context: ServerRequestContext) async throws -> Response {
+    func data(_ context: ServerRequestContext) async throws -> Response {
         let current = try context.study
         let ids = try await store.latestQuestionnaires(studyId: current.study.id).map(\.id)
-        return try await page(ConsoleDataPage(questionnaires: ids, canExport: current.role >= .editor), context)
+        return try await page(ConsoleDataPage(questionnaires: ids, canExport: ConsolePage.export.allows(current.role)), context)
     }
 
-    /// Streams the export in the chosen format and filters: the rows go to a private temporary
-    /// file as the store hands them over (the memory of one row), then to the browser in chunks.
-    /// The audit line records format, filters and rows before the first byte leaves.
-    private func export(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    /// Streams the export in the chosen format and filters (``StudyExports``): the rows go to
+    /// private temporary files as the store hands them over (the memory of one row), then to the
+    /// browser in chunks, the files of FHIR one after the other. The audit line records format,
+    /// filters and rows before the first byte leaves.
+    func export(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let studyId = try context.study.study.id
         let query = request.uri.queryParameters
-        guard let format = query["format"].flatMap({ ExportCommand.Format(rawValue: String($0)) }) else {
+        guard let format = query["format"].flatMap({ ExportFormat(rawValue: String($0)) }) else {
             throw ConsoleRefusal(.unprocessableContent, "console.error.format")
         }
         var filter = ExportFilter()
         if let questionnaire = query["questionnaire"].map(String.init), !questionnaire.isEmpty { filter.questionnaire = questionnaire }
         (filter.from, filter.to) = try Self.days(query)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-console-\(UUID().uuidString)")
-        try PrivateFiles.createFolder(directory.path)
-        let name: String, type: String, rows: Int
-        var files: [URL] = []
-        switch format {
-        case .csv, .json, .jsonl:
-            let file = try ExportFile(directory.appendingPathComponent("out"))
-            do { rows = try await StudyExport.rows(of: studyId, from: store, format: format, to: file, filter: filter); try file.finish() } catch {
-                file.abandon(); try? FileManager.default.removeItem(at: directory); throw error
-            }
-            files = [file.destination]
-            name = "\(studyId)-answers.\(format.rawValue)"
-            type = format == .csv ? "text/csv; charset=utf-8" : format == .json ? "application/json" : "application/x-ndjson"
-        case .fhirNDJSON:
-            let parts = try ["Patient", "Questionnaire", "QuestionnaireResponse"].map { try ExportFile(directory.appendingPathComponent($0)) }
-            do {
-                rows = try await StudyExport.fhir(of: studyId, from: store, patients: parts[0], questionnaires: parts[1], responses: parts[2]).responses
-                for part in parts { try part.finish() }
-            } catch {
-                for part in parts { part.abandon() }
-                try? FileManager.default.removeItem(at: directory)
-                throw error
-            }
-            files = parts.map(\.destination)
-            name = "\(studyId)-fhir.ndjson"
-            type = "application/fhir+ndjson"
+        let written: StudyExports.Written
+        do {
+            written = try await exports(context).answers(of: studyId, format: format, filter: filter, into: directory)
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
         }
-        try await administration(context).recordExport(studyId: studyId, format: format.rawValue, filters: filter.described, rows: rows)
-        let written = files
+        let files = written.files
+        let name = format == .fhirNDJSON ? "\(studyId)-fhir.ndjson" : format.fileNames(study: studyId)[0]
         let body = ResponseBody { writer in
             defer { try? FileManager.default.removeItem(at: directory) }
-            for url in written {
+            for url in files {
                 let handle = try FileHandle(forReadingFrom: url)
                 defer { try? handle.close() }
                 while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty {
@@ -442,7 +368,7 @@ struct ConsoleRoutes: Sendable {
             }
             try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(name)\""], body: body)
+        return Response(status: .ok, headers: [.contentType: format.mediaType, .contentDisposition: "attachment; filename=\"\(name)\""], body: body)
     }
 
     /// The query's `from` and `to` days (`YYYY-MM-DD`, UTC) as the start of the first and the end
@@ -456,63 +382,46 @@ struct ConsoleRoutes: Sendable {
         return (try day("from", plus: 0), try day("to", plus: 1))
     }
 
-    /// `uniti-server adherence --format csv` from the data page: per participant and
-    /// questionnaire the counts and the rate of the prompts due in the chosen days, flagged as the
-    /// participants page flags them (below 50 %, silent for 7 days); in the audit trail as a
-    /// download. A line per participant and questionnaire (a study's tens of thousands at most).
-    private func adherenceReport(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    /// `uniti-server adherence --format csv` from the data page (``StudyExports``): per
+    /// participant and questionnaire the counts and the rate of the prompts due in the chosen
+    /// days, flagged as the participants page flags them (``AdherenceReport/console``). A line
+    /// per participant and questionnaire (a study's tens of thousands at most).
+    func adherenceReport(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let studyId = try context.study.study.id
-        var filter = ExportFilter()
-        (filter.from, filter.to) = try Self.days(request.uri.queryParameters)
-        let (from, to) = (filter.from, filter.to)
-        let now = environment.clock.now()
-        let lines = Mutex<[String]>([StudyExport.csvLine(AdherenceCommand.Line.header)])
-        try await AdherenceCommand.Line.report(of: studyId, in: store, from: from, to: to) { line in
-            let cells = AdherenceCommand.Line(line, below: 0.5, silent: 7 * 86_400, now: now).cells
-            lines.withLock { $0.append(StudyExport.csvLine(cells)) }
+        let (from, to) = try Self.days(request.uri.queryParameters)
+        let lines = Mutex<[String]>([CSV.line(AdherenceReport.header)])
+        try await exports(context).adherence(of: studyId, from: from, to: to, flags: AdherenceReport.console, form: "csv") { line in
+            lines.withLock { $0.append(CSV.line(line.cells)) }
         }
-        let text = lines.withLock { $0.joined() }
-        try await administration(context).recordExport(studyId: studyId, format: "adherence-csv", filters: filter.described,
-                                                        rows: lines.withLock { $0.count } - 1)
-        return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
-                                               .contentDisposition: "attachment; filename=\"\(studyId)-adherence.csv\""],
-                        body: .init(byteBuffer: ByteBuffer(string: text)))
+        return Self.download(lines.withLock { $0.joined() }, name: "\(studyId)-adherence.csv", type: "text/csv; charset=utf-8")
     }
 
-    /// The codebook of the study's questionnaires, every version (``Codebook``), as a download of its own; in the audit trail as every download is (issue
-    /// 31), its rows the items it describes, though it holds no participant's data.
-    private func codebook(_ context: ServerRequestContext) async throws -> Response {
+    /// The codebook of the study's questionnaires, every version (``Codebook``), as a download of its own.
+    func codebook(_ context: ServerRequestContext) async throws -> Response {
         let studyId = try context.study.study.id
-        let documents = try await store.questionnaires(studyId: studyId)
-        let text = Codebook.csv(documents)
-        try await administration(context).recordExport(studyId: studyId, format: "codebook", filters: [:],
-                                                        rows: documents.reduce(0) { $0 + $1.definition.items.count { $0.element.isQuestion } })
-        return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
-                                               .contentDisposition: "attachment; filename=\"\(studyId)-codebook.csv\""],
-                        body: .init(byteBuffer: ByteBuffer(string: text)))
+        return Self.download(try await exports(context).codebook(of: studyId), name: "\(studyId)-codebook.csv", type: "text/csv; charset=utf-8")
     }
 
-    /// SPSS syntax that reads the CSV export with the codebook's types and value labels
-    /// (``SPSSSyntax``); in the audit trail as the other downloads are, its rows the items it
-    /// makes variables of.
-    private func spssSyntax(_ context: ServerRequestContext) async throws -> Response {
+    /// SPSS syntax that reads the SPSS data export with the codebook's types and value labels
+    /// (``SPSSSyntax``).
+    func spssSyntax(_ context: ServerRequestContext) async throws -> Response {
         let studyId = try context.study.study.id
-        let documents = try await store.questionnaires(studyId: studyId)
-        let text = SPSSSyntax.syntax(csv: "\(studyId)-answers.csv", documents)
-        try await administration(context).recordExport(studyId: studyId, format: "spss-syntax", filters: [:], rows: SPSSSyntax.items(documents).count)
-        return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8",
-                                               .contentDisposition: "attachment; filename=\"\(studyId)-answers.sps\""],
-                        body: .init(byteBuffer: ByteBuffer(string: text)))
+        return Self.download(try await exports(context).spssSyntax(of: studyId), name: "\(studyId)-answers.sps", type: "text/plain; charset=utf-8")
+    }
+
+    static func download(_ text: String, name: String, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(name)\""],
+                 body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     // MARK: Questionnaires
 
-    private func questionnaires(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    func questionnaires(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         try await page(questionnairesPage(try context.study.study.id, try context.console.language), context,
                        notice: notice(request, try context.console.language))
     }
 
-    private func questionnairesPage(_ studyId: String, _ language: String) async throws -> ConsoleQuestionnairesPage {
+    func questionnairesPage(_ studyId: String, _ language: String) async throws -> ConsoleQuestionnairesPage {
         let links = try await store.questionnaireLinks(studyId: studyId)
         let rows = try await store.latestQuestionnaires(studyId: studyId).map { document in
             let link = links.first { $0.questionnaireId == document.id }
@@ -526,33 +435,28 @@ struct ConsoleRoutes: Sendable {
         })
     }
 
-    /// A definition pasted into the form, checked by the validator the CLI uses: every problem
-    /// is listed with its path, and nothing is stored until there is none.
-    private func uploadQuestionnaire(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    /// A definition pasted into the form, checked and stored as `questionnaire import` does it
+    /// (``StudyAdministration/importQuestionnaire(_:into:module:)``): every problem is listed
+    /// with its path, and nothing is stored until there is none. No module chosen: the rule the
+    /// command line follows.
+    func uploadQuestionnaire(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let form = try await PortalForm.read(request), studyId = try context.study.study.id, language = try context.console.language
         var shown = try await questionnairesPage(studyId, language)
         shown.definition = form["definition"]
-        switch QuestionnaireValidator.validate(data: Data(form["definition"].utf8)) {
-        case .failure(let error):
-            shown.problems = [error.message]
-        case .success(let (definition, problems)):
-            shown.problems = problems.map { "\($0)" }
-            if problems.isEmpty {
-                do {
-                    // The module that presents it, as `questionnaire import --module`; none chosen: the rule the CLI follows.
-                    let module = try form["module"].isEmpty ? nil : StudyRules.knownModule(form["module"])
-                    _ = try await administration(context).addQuestionnaire(
-                        QuestionnaireDocument(id: definition.id, version: definition.version, studyId: studyId, definition: definition), module: module)
-                    return try context.console.base.redirect(to: "/console/studies/\(studyId)/questionnaires?notice=questionnaireStored")
-                } catch let error as APIError {
-                    shown.problems = [error.message]
-                }
-            }
+        do {
+            _ = try await administration(context).importQuestionnaire(Data(form["definition"].utf8), into: studyId,
+                                                                      module: form["module"].isEmpty ? nil : form["module"])
+            return try context.console.base.redirect(to: "/console/studies/\(studyId)/questionnaires?notice=questionnaireStored")
+        } catch let problems as QuestionnaireProblems {
+            shown.problems = problems.problems
+        } catch {
+            guard let (_, message) = Self.explain(error, language) else { throw error }
+            shown.problems = [message]
         }
         return try await page(shown, context, status: .unprocessableContent, error: PortalText.text("console.error.questionnaire", language))
     }
 
-    private func switchQuestionnaire(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    func switchQuestionnaire(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let form = try await PortalForm.read(request), studyId = try context.study.study.id
         guard try await administration(context).setQuestionnaireActive(id: form["questionnaire"], studyId: studyId,
                                                                        active: form["active"] == "true") != nil else {
@@ -564,7 +468,7 @@ struct ConsoleRoutes: Sendable {
     /// The newest version as a participant sees it: the portal's own page, template and layout
     /// (the layout of a visitor: the preview has no participant), every item on one page with
     /// its `showIf` live.
-    private func preview(_ context: ServerRequestContext) async throws -> Response {
+    func preview(_ context: ServerRequestContext) async throws -> Response {
         try await previewPage(try await questionnaire(context), context)
     }
 
@@ -572,7 +476,7 @@ struct ConsoleRoutes: Sendable {
     /// participant's finished form (``PortalAnswerForm``, then the shared ``AnswerSheetValidator``
     /// over the whole sheet), shown again with each problem beside its item, or with the answers
     /// a participant's sheet would hold. Nothing is stored: this is no participant's sheet.
-    private func previewSubmission(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    func previewSubmission(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let form = try await PortalForm.read(request), document = try await questionnaire(context), language = try context.console.language
         let definition = document.definition
         let read = PortalAnswerForm.read(form.fields, items: Array(definition.items.indices), of: definition, into: [:],
@@ -592,7 +496,7 @@ struct ConsoleRoutes: Sendable {
                                                              ["answers": stored.isEmpty ? "–" : stored.joined(separator: "; ")]))
     }
 
-    private func previewPage(_ document: QuestionnaireDocument, _ context: ServerRequestContext, shown: [String: AnswerValue] = [:],
+    func previewPage(_ document: QuestionnaireDocument, _ context: ServerRequestContext, shown: [String: AnswerValue] = [:],
                              problems: [String: PortalAnswerProblem] = [:], status: HTTPResponse.Status = .ok,
                              notice: String? = nil, error: String? = nil) async throws -> Response {
         let visit = try context.console.base, definition = document.definition
@@ -619,11 +523,11 @@ struct ConsoleRoutes: Sendable {
 
     // MARK: Settings
 
-    private func settings(_ context: ServerRequestContext) async throws -> Response {
+    func settings(_ context: ServerRequestContext) async throws -> Response {
         try await page(settingsPage(try context.study.study, try context.console.language), context)
     }
 
-    private func settingsPage(_ study: StudyRecord, _ language: String) -> ConsoleSettingsPage {
+    func settingsPage(_ study: StudyRecord, _ language: String) -> ConsoleSettingsPage {
         ConsoleSettingsPage(
             titleEn: study.title.values["en"] ?? "", titleDe: study.title.values["de"] ?? "",
             descriptionEn: study.description?.values["en"] ?? "", descriptionDe: study.description?.values["de"] ?? "",
@@ -636,110 +540,106 @@ struct ConsoleRoutes: Sendable {
                                                    chosen: study.modules.contains($0)) })
     }
 
-    private func saveSettings(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    /// The settings form read into ``StudySettings`` (every field; an empty password keeps the
+    /// one set) and changed by the rules `study update` follows; a refused form comes back as
+    /// typed, with the one line of the first rule broken.
+    func saveSettings(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let form = try await PortalForm.read(request), before = try context.study.study, language = try context.console.language
-        var study = before
+        var settings = StudySettings()
         do {
             func text(_ name: String) -> LocalizedText? {
-                let values = ["en": form["\(name)En"], "de": form["\(name)De"]].compactMapValues {
-                    let trimmed = $0.trimmingCharacters(in: .whitespacesAndNewlines)
-                    return trimmed.isEmpty ? nil : trimmed
-                }
+                let values = ["en": form["\(name)En"], "de": form["\(name)De"]].filter { !$0.value.isEmpty }
                 return values.isEmpty ? nil : LocalizedText(values)
             }
-            guard let title = text("title") else { throw APIError.invalid("invalid_title", "Give the study a title.") }
-            study.title = title
-            study.description = text("description")
-            guard let access = StudyAccess(rawValue: form["access"]) else { throw APIError.invalid("invalid_access", "Choose how participants join.") }
-            study.access = access
-            if !form["password"].isEmpty {
-                guard form["password"].count >= StudyRules.minimumPasswordLength else {
-                    throw APIError.invalid("weak_study_password", "A study password needs at least \(StudyRules.minimumPasswordLength) characters.")
-                }
-                study.passwordHash = await environment.passwords.hash(form["password"])
-                study.passwordMinimumLength = StudyRules.minimumPasswordLength
-            }
-            if access == .password && study.passwordHash == nil {
-                throw APIError.invalid("weak_study_password", "A password study needs a password.")
-            }
-            study.running = form["running"] == "on"
-            study.participantsMayLeave = form["mayLeave"] == "on"
-            study.rewards = form["rewards"] == "on"
             func day(_ name: String) throws -> Date? {
                 guard !form[name].isEmpty else { return nil }
                 guard let date = Timestamps.parse(form[name] + "T00:00:00Z") else { throw APIError.invalid("invalid_date", "Give dates as YYYY-MM-DD.") }
                 return date
             }
-            study.startsAt = try day("starts")
-            study.endsAt = try day("ends")
-            if let start = study.startsAt, let end = study.endsAt, end <= start {
-                throw APIError.invalid("invalid_dates", "The end must be after the start.")
-            }
-            study.modules = try StudyRules.enabledModules(form.fields.keys.filter { $0.hasPrefix("module-") }.map { String($0.dropFirst(7)) }.sorted())
+            settings.title = text("title") ?? LocalizedText([:])
+            settings.description = .some(text("description"))
+            settings.running = form["running"] == "on"
+            settings.participantsMayLeave = form["mayLeave"] == "on"
+            settings.rewards = form["rewards"] == "on"
+            settings.modules = form.fields.keys.filter { $0.hasPrefix("module-") }.map { String($0.dropFirst(7)) }.sorted()
+            guard let access = StudyAccess(rawValue: form["access"]) else { throw APIError.invalid("invalid_access", "Choose how participants join.") }
+            settings.access = access
+            if !form["password"].isEmpty { settings.password = form["password"] }
+            settings.startsAt = .some(try day("starts"))
+            settings.endsAt = .some(try day("ends"))
             // The study's schedules as `study update --schedules FILE` takes them: any JSON value, or none.
             let schedules = form["schedules"].trimmingCharacters(in: .whitespacesAndNewlines)
             if schedules.isEmpty {
-                study.schedules = nil
+                settings.schedules = .some(nil)
             } else {
                 guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(schedules.utf8)) else {
                     throw APIError.invalid("invalid_schedules", "The schedules are not JSON.")
                 }
-                study.schedules = value
+                settings.schedules = value
             }
-            try await administration(context).update(study, from: before)
-            return try context.console.base.redirect(to: "/console/studies/\(study.id)/settings?notice=saved")
+            try await administration(context).update(before.id, settings)
+            return try context.console.base.redirect(to: "/console/studies/\(before.id)/settings?notice=saved")
         } catch {
-            return try await failed(settingsPage(study, language), context, error)
+            return try await failed(settingsPage(settings.shown(on: before), language), context, error)
         }
     }
 
     // MARK: Team and audit
 
-    private func team(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    func team(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         try await page(teamPage(try context.study.study.id, try context.console.language), context,
                        notice: notice(request, try context.console.language))
     }
 
+    /// The team with their roles, and below them the open invitations as the owner typed them.
     func teamPage(_ studyId: String, _ language: String) async throws -> ConsoleTeamPage {
         ConsoleTeamPage(members: try await store.studyTeam(studyId: studyId).map {
             .init(id: $0.member.id, name: $0.member.name, email: $0.member.email, role: PortalText.text("console.role.\($0.role.rawValue)", language))
+        }, invitations: try await store.studyInvitations(studyId: studyId).enumerated().map { index, invitation in
+            .init(number: index + 1, name: invitation.name, email: invitation.email,
+                  role: PortalText.text("console.role.\(invitation.role.rawValue)", language))
         })
     }
 
-    /// An owner adds a staff member by address with a role (or changes the role they have).
-    private func addTeamMember(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    /// An owner invites someone by name and address with a role, or changes a member's role
+    /// (``StudyTeam/invite(email:name:role:to:)``): the page says the same for any invitation,
+    /// whether or not the address has a staff account.
+    func addTeamMember(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let form = try await PortalForm.read(request), studyId = try context.study.study.id
         do {
             guard let role = StudyRole(rawValue: form["role"]) else { throw APIError.invalid("invalid_role", "Choose owner, editor or viewer.") }
-            let email = form["email"].trimmingCharacters(in: .whitespaces).lowercased()
-            let member: StaffMember
-            if let known = try await store.staffMember(email: email) {
-                member = known
-            } else {
-                // Someone new to the console: an account without any other right, and the
-                // enrolment link by mail (what `staff add` does), when the owner gives a name.
-                let name = form["name"].trimmingCharacters(in: .whitespaces)
-                guard !name.isEmpty else {
-                    throw APIError.invalid("unknown_staff", "No staff member has this address; give their name to invite them.")
-                }
-                let added = try await staff.add(name: name, email: email, admin: false, by: .staff(try context.staff.member.id))
-                environment.mail.enqueue(added.mail)
-                guard let invited = try await store.staffMember(id: added.id) else { throw APIError.invalid("unknown_staff", "") }
-                member = invited
-            }
-            try await administration(context).setRole(role, of: member, in: studyId)
-            return try context.console.base.redirect(to: "/console/studies/\(studyId)/team?notice=teamChanged")
+            let outcome = try await team(context).invite(email: form["email"], name: form["name"], role: role, to: studyId)
+            return try context.console.base.redirect(to: "/console/studies/\(studyId)/team?notice=\(outcome == .invited ? "invited" : "teamChanged")")
         } catch {
             return try await failed(teamPage(studyId, try context.console.language), context, error)
         }
     }
 
-    private func audit(_ context: ServerRequestContext) async throws -> Response {
-        let lines = try await store.auditTrail(studyId: try context.study.study.id).map {
-            ConsoleAuditPage.Line(at: Timestamps.format($0.at), who: $0.actorText, action: $0.action,
+    /// An owner withdraws an open invitation.
+    func withdrawInvitation(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let form = try await PortalForm.read(request), studyId = try context.study.study.id
+        guard try await team(context).withdraw(email: form["email"], from: studyId) else {
+            throw ConsoleRefusal(.unprocessableContent, "console.error.notInvited")
+        }
+        return try context.console.base.redirect(to: "/console/studies/\(studyId)/team?notice=invitationWithdrawn")
+    }
+
+    /// The study's trail, oldest first.
+    func audit(_ context: ServerRequestContext) async throws -> Response {
+        try await page(ConsoleAuditPage(lines: Self.lines(try await store.auditTrail(studyId: try context.study.study.id)), accountWide: false), context)
+    }
+
+    /// Every line, of every study and of the staff accounts (who was added, enrolled, used a
+    /// recovery code, changed a password, was disabled): an administrator's page.
+    func accountAudit(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        try await page(ConsoleAuditPage(lines: Self.lines(try await store.auditTrail()), accountWide: true), context)
+    }
+
+    static func lines(_ entries: [AuditEntry]) -> [ConsoleAuditPage.Line] {
+        entries.map {
+            ConsoleAuditPage.Line(at: Timestamps.format($0.at), who: $0.actorText, study: $0.studyId ?? "", action: $0.action,
                                   detail: (try? JSONCoding.string($0.detail)) ?? "")
         }
-        return try await page(ConsoleAuditPage(lines: lines), context)
     }
 }
 
@@ -776,6 +676,11 @@ struct ConsoleErrorPages: RouterMiddleware {
             return try await next(request, context)
         } catch let refusal as ConsoleRefusal {
             return try await errorPage(context, refusal.status, PortalText.text(refusal.messageKey, language))
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            // A form over ``PortalForm/maximumBytes`` (not the API's limit): a page with the
+            // console's headers, and the limit in words a person can act on.
+            let size = PortalText.size(PortalForm.maximumBytes, language)
+            return try await errorPage(context, .contentTooLarge, PortalText.text("console.error.tooLarge", language, ["size": size]))
         } catch {
             if let (status, message) = ConsoleRoutes.explain(error, language) { return try await errorPage(context, status, message) }
             if let error = error as? any HTTPResponseError, error.status.code < 500 { throw error }
@@ -785,7 +690,7 @@ struct ConsoleErrorPages: RouterMiddleware {
     }
 
     /// The error page; a study page's error page shows no study tabs (the study may be out of reach).
-    private func errorPage(_ context: ServerRequestContext, _ status: HTTPResponse.Status, _ message: String) async throws -> Response {
+    func errorPage(_ context: ServerRequestContext, _ status: HTTPResponse.Status, _ message: String) async throws -> Response {
         var context = context
         context.consoleStudy = nil
         return try await routes.page(ConsoleErrorPage(), context, status: status, error: message)

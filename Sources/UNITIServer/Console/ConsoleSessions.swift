@@ -79,7 +79,7 @@ struct ConsoleVisitMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: ServerRequestContext,
                 next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {
         var context = context
-        let secure = PortalRoutes.isSecure(request)
+        let secure = context.overTLS
         let staff = try await routes.sessions.current(request)
         let csrf = try await routes.csrfKeys.csrf()
         var base = PortalVisit(language: PortalRoutes.language(request), session: nil, csrfToken: "", secure: secure,
@@ -116,10 +116,11 @@ struct RequireStaffSignIn: RouterMiddleware {
     }
 }
 
-/// The gate of every `/console/studies/{id}/…` route: the member's role in that study (an
-/// administrator is owner of every study) must be at least `minimum`. A study they have no role
-/// in, or that does not exist, is 404 with the same page, so a URL tells nothing about a study
-/// of another team; a role too low for the route is 403.
+/// The gate of every study page (``ConsoleAccess/study(_:)``): the member's role in that study
+/// (``ConsoleAccess/role(of:stored:)``: an administrator is owner of every study) must be at
+/// least the page's `minimum`. A study they have no role in, or that does not exist, is 404 with
+/// the same page, so a URL tells nothing about a study of another team; a role too low for the
+/// page is 403.
 struct ConsoleStudyAccess: RouterMiddleware {
     let store: ServerStore
     let minimum: StudyRole
@@ -129,12 +130,22 @@ struct ConsoleStudyAccess: RouterMiddleware {
         let member = try context.staff.member
         guard let studyId = context.parameters.get("study"), StudyRules.isValidId(studyId),
               let study = try await store.study(id: studyId) else { throw ConsoleRefusal(.notFound, "console.error.notFound") }
-        var role = try await store.studyRole(staffId: member.id, studyId: studyId)
-        if member.admin { role = .owner }
-        guard let role else { throw ConsoleRefusal(.notFound, "console.error.notFound") }
+        guard let role = ConsoleAccess.role(of: member, stored: try await store.studyRole(staffId: member.id, studyId: studyId)) else {
+            throw ConsoleRefusal(.notFound, "console.error.notFound")
+        }
         guard role >= minimum else { throw ConsoleRefusal(.forbidden, "console.error.role") }
         var context = context
         context.consoleStudy = ConsoleStudy(study: study, role: role)
+        return try await next(request, context)
+    }
+}
+
+/// The gate of an administrator's pages (``ConsoleAccess/administrator``): anyone else is refused
+/// with the role's 403 page.
+struct RequireAdministrator: RouterMiddleware {
+    func handle(_ request: Request, context: ServerRequestContext,
+                next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {
+        guard try context.staff.member.admin else { throw ConsoleRefusal(.forbidden, "console.error.role") }
         return try await next(request, context)
     }
 }

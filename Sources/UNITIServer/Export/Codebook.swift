@@ -10,10 +10,10 @@ enum Codebook {
 
     /// The codebook of the documents as CSV (the export's quoting and neutralising).
     static func csv(_ documents: [QuestionnaireDocument]) -> String {
-        var text = StudyExport.csvLine(header)
+        var text = CSV.line(header)
         for document in documents {
             for item in document.definition.items where item.element.isQuestion {
-                text += StudyExport.csvLine([document.id, String(document.version), item.label, item.element.typeName,
+                text += CSV.line([document.id, String(document.version), item.label, item.element.typeName,
                                              item.text?.text(in: "en") ?? "", encoding(item.element)])
             }
         }

@@ -12,6 +12,9 @@ import UNITIProtocol
 /// reference names `Patient/<id>`; a response's `questionnaire` is the Questionnaire's canonical
 /// `url`.
 enum FHIRBulkExport {
+    /// The resource types of the three files, in the order they are written.
+    static let resourceTypes = ["Patient", "Questionnaire", "QuestionnaireResponse"]
+
     static func patient(pseudonym: String) -> PseudonymousPatient {
         PseudonymousPatient(id: .named("uniti-server/patient/\(pseudonym)"))
     }

@@ -1,21 +1,26 @@
 import Foundation
 import UNITIProtocol
 
-/// SPSS syntax beside the CSV export, as REDCap offers it: reads the CSV (one row per answer,
-/// ``StudyExport/header``) with a type per column, makes one variable per questionnaire item of
+/// SPSS syntax beside the SPSS data (the CSV export written one record per line,
+/// ``ExportFormat/spss``), as REDCap offers it: reads the data (one row per answer,
+/// ``StudyExport/header``) with a type per column, turns the line breaks written as `\n` and
+/// `\r` back into line breaks, makes one variable per questionnaire item of
 /// the codebook (``Codebook``) with the item's type, text and value labels, and folds the rows
 /// into one case per sheet. Runs in SPSS and in GNU PSPP alike (only commands both know).
 ///
 /// Numbers are read with `NUMBER(value, F…)`, so a numeric item holds numbers; choices of several
 /// options, free text and dates stay text (their CSV cell is the answer as written). A value a
-/// spreadsheet would run as a formula begins with `'` in the CSV (``StudyExport/neutralised(_:)``),
+/// spreadsheet would run as a formula begins with `'` in the CSV (``CSV/neutralised(_:)``),
 /// and so it does here.
 enum SPSSSyntax {
-    /// The syntax for the CSV named `file` with the documents' items.
-    static func syntax(csv file: String, _ documents: [QuestionnaireDocument]) -> String {
+    /// The name of the SPSS data file of a study (the syntax reads it from its own folder).
+    static func dataFileName(study: String) -> String { "\(study)-answers-spss.csv" }
+
+    /// The syntax for the SPSS data file named `file` with the documents' items.
+    static func syntax(data file: String, _ documents: [QuestionnaireDocument]) -> String {
         let items = Self.items(documents)
         var lines = [
-            "* UNITI: reads \(file) (the CSV export) with the codebook's types and value labels.",
+            "* UNITI: reads \(file) (the SPSS data export) with the codebook's types and value labels.",
             "* Put this file beside the CSV; one case per answer is read, then one case per sheet is made.",
             "GET DATA /TYPE=TXT /FILE='\(escape(file))' /ENCODING='UTF8' /ARRANGEMENT=DELIMITED /DELCASE=LINE",
             "  /DELIMITERS=',' /QUALIFIER='\"' /FIRSTCASE=2",
@@ -23,6 +28,13 @@ enum SPSSSyntax {
         ]
         lines += columns.map { "    \($0.name) \($0.format)" }
         lines[lines.count - 1] += "."
+        // A line break inside a cell is written as \n or \r and a backslash as \b (each record
+        // one line: SPSS and PSPP end a quoted cell at a line break); back to what was answered.
+        for column in columns where column.format.hasPrefix("A") {
+            lines.append("COMPUTE \(column.name) = REPLACE(\(column.name), '\\n', X'0A').")
+            lines.append("COMPUTE \(column.name) = REPLACE(\(column.name), '\\r', X'0D').")
+            lines.append("COMPUTE \(column.name) = REPLACE(\(column.name), '\\b', '\\').")
+        }
         for item in items {
             let match = "(questionnaire = '\(escape(item.questionnaire))' AND version = \(item.version) AND label = '\(escape(item.label))')"
             if let format = item.format {

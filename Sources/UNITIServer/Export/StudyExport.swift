@@ -25,21 +25,22 @@ struct ExportFilter: Sendable {
     }
 }
 
-/// The rows of a study export as CSV (RFC 4180 quoting), JSON or JSON lines, and its sheets as
-/// FHIR NDJSON, written as the store hands them over. CSV columns added later go at the end, so
-/// that a script reading the older columns by position keeps working.
+/// The rows of a study export as CSV (``CSV``), JSON or JSON lines, and its sheets as FHIR
+/// NDJSON, written as the store hands them over. CSV columns added later go at the end, so that a
+/// script reading the older columns by position keeps working.
 public enum StudyExport {
-    /// Streams a study's rows (of the sheets `filter` admits) into `file` in `format` (csv, json or
-    /// jsonl); returns the row count.
-    static func rows(of study: String, from store: ServerStore, format: ExportCommand.Format, to file: ExportFile,
+    /// Streams a study's rows (of the sheets `filter` admits) into `file` in `format` (csv, spss,
+    /// json or jsonl); returns the row count.
+    static func rows(of study: String, from store: ServerStore, format: ExportFormat, to file: ExportFile,
                      filter: ExportFilter = ExportFilter()) async throws -> Int {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let count = Mutex(0)
         switch format {
-        case .csv: try file.write(csvLine(header))
+        case .csv: try file.write(CSV.line(header))
+        case .spss: try file.write(CSV.line(header, lineBreaks: .escaped))
         case .json: try file.write("[")
-        default: break
+        case .jsonl, .fhirNDJSON: break
         }
         try await store.exportSheets(studyId: study) { exported in
             guard filter.admits(exported) else { return }
@@ -49,11 +50,12 @@ public enum StudyExport {
                     return count
                 }
                 switch format {
-                case .csv: try file.write(csvLine(fields(row)))
+                case .csv: try file.write(CSV.line(fields(row)))
+                case .spss: try file.write(CSV.line(fields(row), lineBreaks: .escaped))
                 case .json:
                     try file.write(index == 0 ? "\n" : ",\n")
                     try file.write(try encoder.encode(row))
-                default:
+                case .jsonl, .fhirNDJSON:
                     try file.write(try encoder.encode(row))
                     try file.write("\n")
                 }
@@ -63,9 +65,10 @@ public enum StudyExport {
         return count.withLock { $0 }
     }
 
-    /// Streams a study's sheets as FHIR resources into the three files; returns the counts.
+    /// Streams a study's sheets (those `filter` admits) as FHIR resources into the three files;
+    /// returns the counts.
     static func fhir(of study: String, from store: ServerStore, patients: ExportFile, questionnaires: ExportFile,
-                     responses: ExportFile) async throws -> (patients: Int, questionnaires: Int, responses: Int) {
+                     responses: ExportFile, filter: ExportFilter = ExportFilter()) async throws -> (patients: Int, questionnaires: Int, responses: Int) {
         // The versions answered are few; they are read before the sheets stream.
         var definitions: [String: QuestionnaireDefinition] = [:]
         for (id, version) in try await store.answeredQuestionnaireVersions(studyId: study) {
@@ -78,6 +81,7 @@ public enum StudyExport {
         // Sheets come by pseudonym, so a Patient is written when its pseudonym first appears.
         let state = Mutex((last: "", patients: 0, responses: 0))
         try await store.exportSheets(studyId: study) { exported in
+            guard filter.admits(exported) else { return }
             let patient = FHIRBulkExport.patient(pseudonym: exported.participant)
             let isNew = state.withLock { state in
                 defer { state.last = exported.participant; state.responses += 1 }
@@ -98,24 +102,6 @@ public enum StudyExport {
                          "latitude", "longitude", "altitude_m", "accuracy_m", "location_measured_at", "consent_version",
                          "prompt_id", "prompted_at", "late"]
 
-    /// One CSV record with its line break (CRLF), each cell neutralised (``neutralised(_:)``).
-    static func csvLine(_ fields: [String]) -> String {
-        fields.map { quote(neutralised($0)) }.joined(separator: ",") + "\r\n"
-    }
-
-    /// A cell a spreadsheet would run as a formula, with a leading `'` (OWASP's rule against CSV
-    /// injection, issue 27): one that begins with `=`, `+`, `-`, `@`, a tab or a carriage return.
-    /// A participant's free text `=HYPERLINK(…)` or `@SUM(1+9)` would otherwise run on the
-    /// coordinator's machine. A cell that is a plain number (`-3`, `-42.5`, `+2`, `-1e-07`) stays as
-    /// it is, whatever its column: numeric answers and readings are values, and a free-text
-    /// answer that is only a number runs nothing, so it keeps the number the person typed. Only
-    /// CSV: JSON, JSON lines and FHIR keep every value as given.
-    static func neutralised(_ cell: String) -> String {
-        guard let first = cell.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first),
-              cell.wholeMatch(of: #/[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?/#) == nil else { return cell }
-        return "'" + cell
-    }
-
     /// A row's fields in the order of ``header``.
     static func fields(_ row: ExportRow) -> [String] {
         [row.participant, row.sheetId, row.questionnaireId, String(row.questionnaireVersion), row.label, row.value,
@@ -129,10 +115,5 @@ public enum StudyExport {
     /// A reading as an answer's number is written (`520`, `-42.5`); empty when absent.
     static func number(_ value: Double?) -> String {
         value.map { AnswerValue.number($0).description } ?? ""
-    }
-
-    static func quote(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

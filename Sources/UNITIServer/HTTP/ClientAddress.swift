@@ -56,10 +56,11 @@ public struct ClientAddress: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The peers whose `X-Forwarded-For` the server believes: the proxies in front of it
-/// (`serve --trusted-proxy`, as nginx in Documentation/uniti-server.md). Loopback by default, for
-/// nginx on the same machine. From any other peer the header is ignored, so a client cannot
-/// name itself a new address for every guess.
+/// The peers whose forwarded headers (`X-Forwarded-For`, `X-Forwarded-Proto`) the server
+/// believes: the proxies in front of it (`serve --trusted-proxy`, as nginx in
+/// Documentation/uniti-server.md). Loopback by default, for nginx on the same machine. From any
+/// other peer the headers are ignored, so a client cannot name itself a new address for every
+/// guess, nor claim TLS it did not use.
 public struct TrustedProxies: Sendable {
     var loopback: Bool
     var addresses: Set<ClientAddress>
@@ -119,11 +120,14 @@ public struct TrustedProxies: Sendable {
     }
 }
 
-/// Puts the request's ``ClientAddress`` on the context (``ServerRequestContext/clientAddress``),
-/// once for every route, as authentication puts the identity there.
+/// Puts what the forwarded headers say on the context, believed from a trusted proxy only: the
+/// request's ``ClientAddress`` (``ServerRequestContext/clientAddress``) and whether it came over
+/// TLS (``ServerRequestContext/overTLS``), once for every route, as authentication puts the
+/// identity there.
 struct ClientAddressMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+    static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
     let proxies: TrustedProxies
 
     func handle(_ request: Request, context: ServerRequestContext,
@@ -131,6 +135,18 @@ struct ClientAddressMiddleware: RouterMiddleware {
         var context = context
         let peer = context.remoteAddress?.ipAddress.flatMap { ClientAddress($0) }
         context.clientAddress = proxies.client(peer: peer, forwardedFor: request.headers[values: Self.forwardedFor])
+        context.overTLS = request.uri.scheme == .https || proxies.overTLS(peer: peer, forwardedProto: request.headers[Self.forwardedProto])
         return try await next(request, context)
+    }
+}
+
+extension TrustedProxies {
+    /// Whether a request from `peer` that did not come over TLS to this server came over TLS to
+    /// the proxy: the `X-Forwarded-Proto` of a trusted proxy (the nearest hop's word: the last
+    /// value of a list), never another peer's.
+    func overTLS(peer: ClientAddress?, forwardedProto: String?) -> Bool {
+        guard let peer, trusts(peer), let forwardedProto else { return false }
+        let nearest = forwardedProto.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        return nearest == "https"
     }
 }

@@ -18,10 +18,12 @@ public enum ServerApplication {
         let portalRoutes = portal ? PortalRoutes(environment: environment) : nil
         if let requestLog { router.add(middleware: RequestLogMiddleware(logger: requestLog)) }
         if metrics { router.add(middleware: MetricsMiddleware()) }
+        // First, so every page below (the fallback pages too) knows the client and whether it
+        // came over TLS, as a trusted proxy says.
+        router.add(middleware: ClientAddressMiddleware(proxies: environment.trustedProxies))
         router.add(middleware: APIErrorMiddleware())
         if let portalRoutes { router.add(middleware: PortalFallbackPages(routes: portalRoutes)) }
         router.add(middleware: TokenInURLGuard())
-        router.add(middleware: ClientAddressMiddleware(proxies: environment.trustedProxies))
         router.get("health") { _, _ in StatusMessage(status: "ok") }
         // What anyone may read: the API's description and the module resources.
         let publicAPI = router.group("api/v1")

@@ -18,6 +18,10 @@ public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext,
     /// Who sent the request: the peer, or behind a trusted proxy the address it names
     /// (``TrustedProxies``); nil without a peer, and then nothing is counted per client address.
     public var clientAddress: ClientAddress?
+    /// Whether the request came over TLS: to this server, or to a trusted proxy in front of it
+    /// that says so in `X-Forwarded-Proto` (``TrustedProxies``; from any other peer the header
+    /// is ignored). The portal's and the console's cookies are `Secure` then.
+    public var overTLS = false
     /// The portal's visitor (language, session, CSRF token), on the portal's pages
     /// (``PortalSessionMiddleware``); nil elsewhere.
     var portalVisit: PortalVisit?

@@ -1,29 +1,35 @@
 import CCurlSMTP
 import Foundation
+import NIOPosix
 
 /// Sends mail by SMTP through libcurl (`--smtp-url smtp://user:password@host:587`; STARTTLS when
-/// the server offers it, or `smtps://` for TLS from the start). libcurl blocks, so each message
-/// is sent on a detached task, never on the server's event loops.
+/// the server offers it, or `smtps://` for TLS from the start). libcurl blocks for as long as the
+/// mail server takes (up to its 30 s timeout), so each message is sent on SwiftNIO's thread pool
+/// for blocking work (`NIOThreadPool`), never on the server's event loops nor on Swift's shared
+/// pool of task threads, of which there are as many as cores and which every request needs.
 public struct SMTPMailer: Mailer {
     public let url: String
     public let sender: String
     let clock: any ServerClock
+    /// Where delivery blocks (``NIOThreadPool/singleton`` unless a test gives its own).
+    let pool: NIOThreadPool
 
-    public init(url: String, sender: String, clock: any ServerClock = SystemServerClock()) throws {
+    public init(url: String, sender: String, clock: any ServerClock = SystemServerClock(), pool: NIOThreadPool = .singleton) throws {
         guard url.hasPrefix("smtp://") || url.hasPrefix("smtps://"), URL(string: url)?.host != nil else {
             throw SMTPError("--smtp-url must look like smtp://[user:password@]host[:port] or smtps://...")
         }
         self.url = url
         self.sender = sender
         self.clock = clock
+        self.pool = pool
     }
 
     public func send(_ mail: OutgoingMail) async throws {
         let message = mail.rfc5322(from: sender, date: clock.now(), messageId: SecretTokens.generate().prefix(16).lowercased())
         let url = self.url, sender = self.sender
-        let failure: String? = await Task.detached {
+        let failure: String? = try await pool.runIfActive {
             Self.deliver(url: url, from: sender, to: mail.to, message: message)
-        }.value
+        }
         if let failure { throw SMTPError("SMTP delivery to \(mail.to) failed: \(failure)") }
     }
 

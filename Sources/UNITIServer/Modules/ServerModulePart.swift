@@ -29,7 +29,7 @@ package protocol ServerModulePart: Sendable {
     /// (e.g. `rewards`). A part whose migrations add a table with a `user_id` must list it here.
     func personalData(userId: Int64, environment: ServerEnvironment) async throws -> [String: JSONValue]
     /// The module's own tables that hold people's rows by a `user_id` column: deleted with the
-    /// person's account (``ServerStore/deleteAccount(userId:)``). A part whose migrations add such
+    /// person's account (``ServerStore/deleteAccount(userId:now:recording:)``). A part whose migrations add such
     /// a table must list it here (a test reads the schema).
     var personalTables: [String] { get }
     /// Adds the module's pages to the portal's signed-in group (a session on the context, every

@@ -72,9 +72,9 @@ package struct PortalRoutes: Sendable {
     ///   cache and evicts them only when an HttpOnly cookie changes *while* they are cached, and
     ///   the logout's own cookie change comes before the start page is cached. Without this,
     ///   the back button after logout showed the start page again (PortalBrowserTests).
-    func visit(_ request: Request, renewingVisitorToken: Bool = false) async throws -> PortalVisit {
+    func visit(_ request: Request, _ context: ServerRequestContext, renewingVisitorToken: Bool = false) async throws -> PortalVisit {
         let language = Self.language(request)
-        let secure = Self.isSecure(request)
+        let secure = context.overTLS
         let session = try await sessions.current(request)
         let csrf = try await csrfKeys.csrf()
         var visit = PortalVisit(language: language, session: session, csrfToken: "", secure: secure, path: request.uri.path)
@@ -97,12 +97,6 @@ package struct PortalRoutes: Sendable {
     /// The visitor's language, from the switch's cookie or `Accept-Language` (``PortalText``).
     static func language(_ request: Request) -> String {
         PortalText.language(cookie: request.cookies[PortalText.languageCookie]?.value, acceptLanguage: request.headers[.acceptLanguage])
-    }
-
-    /// TLS ends at this server only behind a proxy, which says so in `X-Forwarded-Proto`; the
-    /// header can only make cookies stricter, so trusting it costs nothing.
-    static func isSecure(_ request: Request) -> Bool {
-        request.uri.scheme == .https || request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https"
     }
 
     /// The page shown with the layout's values of this visit (and a notice or error line).
@@ -322,21 +316,21 @@ struct PortalErrorPages: RouterMiddleware {
             return PortalRoutes.toLogin
         } catch let refusal as PortalRefusal {
             let message = PortalText.text(refusal.messageKey, PortalRoutes.language(request))
-            return try await routes.errorPage(request, context.portalVisit, refusal.status, message)
+            return try await routes.errorPage(request, context, refusal.status, message)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             // A form over ``PortalForm/maximumBytes``: the limit in words a person can act on.
             let language = PortalRoutes.language(request)
             let size = PortalText.size(PortalForm.maximumBytes, language)
             let message = PortalText.text("portal.error.tooLarge", language, ["size": size])
-            return try await routes.errorPage(request, context.portalVisit, .contentTooLarge, message)
+            return try await routes.errorPage(request, context, .contentTooLarge, message)
         } catch {
             if let (status, message) = PortalRoutes.explain(error, PortalRoutes.language(request)) {
-                return try await routes.errorPage(request, context.portalVisit, status, message)
+                return try await routes.errorPage(request, context, status, message)
             }
             if let error = error as? any HTTPResponseError, error.status.code < 500 { throw error }
             context.logger.error("portal request failed: \(String(describing: error))")
             let message = PortalText.text("portal.error.internal", PortalRoutes.language(request))
-            return try await routes.errorPage(request, context.portalVisit, .internalServerError, message)
+            return try await routes.errorPage(request, context, .internalServerError, message)
         }
     }
 }
@@ -344,8 +338,8 @@ struct PortalErrorPages: RouterMiddleware {
 extension PortalRoutes {
     /// The error page with a one-line message, in the visitor's language: for the visit the
     /// request already has, else (an address no route has) for one resolved now.
-    func errorPage(_ request: Request, _ known: PortalVisit?, _ status: HTTPResponse.Status, _ message: String) async throws -> Response {
-        let visit = if let known { known } else { try await visit(request) }
+    func errorPage(_ request: Request, _ context: ServerRequestContext, _ status: HTTPResponse.Status, _ message: String) async throws -> Response {
+        let visit = if let known = context.portalVisit { known } else { try await visit(request, context) }
         return try page(ErrorPage(), visit, status: status, error: message)
     }
 }
@@ -363,7 +357,7 @@ struct PortalFallbackPages: RouterMiddleware {
         } catch let error as HTTPError where (error.status == .notFound || error.status == .methodNotAllowed)
                     && !request.uri.path.hasPrefix("/api/") && request.uri.path != "/health" {
             let message = PortalText.text("portal.error.notFound", PortalRoutes.language(request))
-            var response = try await routes.errorPage(request, nil, error.status, message)
+            var response = try await routes.errorPage(request, context, error.status, message)
             SecurityHeaders<ServerRequestContext>.apply(to: &response)
             return response
         }

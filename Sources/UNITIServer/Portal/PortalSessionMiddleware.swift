@@ -20,7 +20,7 @@ struct PortalSessionMiddleware: RouterMiddleware {
         var context = context
         // The form pages after logout give a new double-submit cookie (see ``PortalRoutes/visit(_:renewingVisitorToken:)``).
         let loggedOut = request.method == .get && request.uri.queryParameters["notice"] == "loggedOut"
-        context.portalVisit = try await routes.visit(request, renewingVisitorToken: loggedOut)
+        context.portalVisit = try await routes.visit(request, context, renewingVisitorToken: loggedOut)
         return try await next(request, context)
     }
 }

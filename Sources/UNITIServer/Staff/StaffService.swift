@@ -23,19 +23,28 @@ struct StaffService: Sendable {
     /// names who added them. Returns the mail with the link, for the caller to send (the console
     /// through the mail queue, `staff add` at once). Throws ``StoreConflict/emailTaken`` for an
     /// address that has one.
-    func add(name rawName: String, email rawEmail: String, admin: Bool, by actor: AuditActor) async throws -> (id: Int64, mail: OutgoingMail) {
+    func add(name: String, email: String, admin: Bool, by actor: AuditActor) async throws -> (id: Int64, mail: OutgoingMail) {
+        try await store.transaction { store in
+            try await add(name: name, email: email, admin: admin, by: actor, invitedTo: nil, in: store)
+        }
+    }
+
+    /// ``add(name:email:admin:by:)`` in the caller's transaction (``StudyTeam``: an owner's
+    /// invitation of an address new to the console); the line on the account-wide trail names
+    /// the study of the invitation.
+    func add(name rawName: String, email rawEmail: String, admin: Bool, by actor: AuditActor, invitedTo studyId: String?,
+             in store: ServerStore) async throws -> (id: Int64, mail: OutgoingMail) {
         let name = rawName.trimmingCharacters(in: .whitespaces)
         let email = rawEmail.trimmingCharacters(in: .whitespaces).lowercased()
         guard !name.isEmpty else { throw APIError.invalid("invalid_name", "Give the staff member's name.") }
         try AccountRules.validateName(name, field: "name")
         try AccountRules.validateEmail(email)
         let now = environment.clock.now()
-        return try await store.transaction { store in
-            let id = try await store.createStaff(name: name, email: email, admin: admin, now: now)
-            try await store.appendAudit(actor, studyId: nil, action: "staff.add",
-                                        detail: .object(["staff": .number(Double(id)), "email": .string(email), "admin": .bool(admin)]), now: now)
-            return (id, try await enrolmentMail(staffId: id, name: name, email: email, in: store))
-        }
+        let id = try await store.createStaff(name: name, email: email, admin: admin, now: now)
+        var detail: [String: JSONValue] = ["staff": .number(Double(id)), "email": .string(email), "admin": .bool(admin)]
+        if let studyId { detail["invitation"] = .string(studyId) }
+        try await store.appendAudit(actor, studyId: nil, action: "staff.add", detail: .object(detail), now: now)
+        return (id, try await enrolmentMail(staffId: id, name: name, email: email, in: store))
     }
 
     /// A new enrolment link for an existing member (`staff link`), with its line in the audit trail.

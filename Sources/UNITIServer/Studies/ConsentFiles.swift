@@ -1,56 +1,67 @@
-import ArgumentParser
 import Foundation
 import UNITIProtocol
 
-/// Reads a study's consent from what `study create|update --consent` is given: Markdown files,
-/// one per language, named `NAME.<lang>.md` (`NAME.md` is English), or one text or JSON object as
-/// `--title` takes. Every language of the study's title needs its consent text, so nobody joins
-/// reading a language the study does not speak; a bad file is one line naming it and what is
+/// Reads a study's consent from what `study create|update --consent` is given: files, one per
+/// language, named `NAME.<lang>.<ext>` (`consent.de.md`; a name without a language,
+/// `consent.md` or `consent.txt`, is English), or one text or JSON object as `--title` takes it.
+/// A value that names an existing file is read, whatever its extension; a value that looks like a
+/// file name (a path, or a word with an extension) but names none is refused: it is never taken
+/// as the consent's text (issue 43: participants were asked to agree to `/path/consent.txt`).
+/// Whether every language of the study has its text is the service's rule
+/// (``StudyRules/consentProblems(_:languages:)``). A bad value is one line naming it and what is
 /// accepted, and nothing is changed.
 enum ConsentFiles {
-    /// The largest consent file taken: a consent is read in full before joining.
-    static let maximumBytes = 64 * 1024
-
-    static func text(_ values: [String], languages: Set<String>) throws -> LocalizedText {
+    static func text(_ values: [String]) throws -> LocalizedText {
         var texts: [String: String] = [:]
         for value in values {
-            guard value.hasSuffix(".md") else {
-                guard values.count == 1 else {
-                    throw ValidationError("--consent: give Markdown files (NAME.<lang>.md), or one text; '\(value.prefix(40))' is neither.")
+            if let (language, text) = try file(value) {
+                guard texts.updateValue(text, forKey: language) == nil else {
+                    throw refusal("--consent: two files for language '\(language)'; give one per language.")
                 }
-                texts = try StudyCommand.Fields.text(value, option: "--consent").values
-                break
+                continue
             }
-            let (language, text) = try file(value)
-            guard texts.updateValue(text, forKey: language) == nil else {
-                throw ValidationError("--consent: two files for language '\(language)'; give one per language.")
+            guard !looksLikeFile(value) else {
+                throw refusal("--consent \(value.prefix(200)): no such file; give an existing file, or the text itself.")
             }
-        }
-        let missing = languages.subtracting(texts.keys).sorted()
-        guard missing.isEmpty else {
-            throw ValidationError("--consent: the study is in \(languages.sorted().joined(separator: ", ")); give the consent in \(missing.joined(separator: ", ")) as well (e.g. consent.\(missing[0]).md).")
+            guard values.count == 1 else {
+                throw refusal("--consent: give files (NAME.<lang>.md), or one text; '\(value.prefix(40))' is neither.")
+            }
+            return try StudyRules.text(value, field: "--consent")
         }
         return LocalizedText(texts)
     }
 
-    /// One file's language (from its name) and text (UTF-8, not empty, at most ``maximumBytes``).
-    static func file(_ path: String) throws -> (language: String, text: String) {
+    /// Whether a value that names no file was meant as one: a path (it has a `/`), or one word
+    /// with an extension (`consent.txt`, `consent.de.md`). A consent text has spaces.
+    static func looksLikeFile(_ value: String) -> Bool {
+        guard !value.hasPrefix("{"), !value.contains(where: \.isWhitespace), !value.isEmpty else { return false }
+        return value.contains("/") || value.wholeMatch(of: #/[^.]+(\.[^.]+)*\.[A-Za-z0-9]{1,8}/#) != nil
+    }
+
+    /// The language (from the name) and text (UTF-8, not empty, at most
+    /// ``StudyRules/maximumConsentBytes``) of the file `path` names; nil when it names none.
+    static func file(_ path: String) throws -> (language: String, text: String)? {
+        var isFolder: ObjCBool = false
+        guard !path.isEmpty, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
+        guard !isFolder.boolValue else { throw refusal("--consent \(path): a folder; give a file.") }
         let parts = URL(fileURLWithPath: path).lastPathComponent.split(separator: ".")
-        let language = parts.count >= 3 ? String(parts[parts.count - 2]).lowercased() : "en"
-        guard language.count >= 2, language.count <= 3, language.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-            throw ValidationError("--consent \(path): the name's language '\(language)' is not a language code; name it NAME.<lang>.md, e.g. consent.de.md.")
-        }
+        let named = parts.count >= 3 ? String(parts[parts.count - 2]).lowercased() : ""
+        let language = (2...3).contains(named.count) && named.allSatisfy({ $0.isASCII && $0.isLetter }) ? named : "en"
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ValidationError("--consent \(path): no such file, or it cannot be read.")
+            throw refusal("--consent \(path): the file cannot be read.")
         }
-        guard data.count <= maximumBytes else {
-            throw ValidationError("--consent \(path): \(data.count) bytes; a consent has at most \(maximumBytes) bytes.")
+        guard data.count <= StudyRules.maximumConsentBytes else {
+            throw refusal("--consent \(path): \(data.count) bytes; a consent has at most \(StudyRules.maximumConsentBytes) bytes.")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw ValidationError("--consent \(path): not UTF-8 text; save it as UTF-8 Markdown.")
+            throw refusal("--consent \(path): not UTF-8 text; save it as UTF-8.")
         }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw ValidationError("--consent \(path): the file is empty.") }
+        guard !trimmed.isEmpty else { throw refusal("--consent \(path): the file is empty.") }
         return (language, trimmed)
+    }
+
+    private static func refusal(_ message: String) -> APIError {
+        APIError.invalid("consent_file", message)
     }
 }

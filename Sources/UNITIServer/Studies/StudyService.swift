@@ -6,6 +6,12 @@ import UNITIProtocol
 /// the throttled password check, by request as pending) and leaving. One place for these rules,
 /// as ``AccountService`` is for accounts, so a browser and an app can never disagree.
 ///
+/// Each step a participant takes in a study is a line of the study's audit trail, by pseudonym
+/// only and in the transaction of the step: `participant.join` and `participant.request` (with
+/// the consent version agreed to), `participant.consent` (a new version agreed to),
+/// `participant.leave` (with or without the answers); ``AccountService`` adds
+/// `participant.deleteAccount`.
+///
 /// Topics: listing; joining (throttled password check); leaving.
 struct StudyService: Sendable {
     let environment: ServerEnvironment
@@ -67,11 +73,10 @@ struct StudyService: Sendable {
         }
         if let required = study.consentVersion {
             guard consentVersion == required else { throw Self.consentRequired(id, version: required) }
-            _ = try await store.recordConsent(userId: userId, studyId: id, version: required, now: now)
         }
         switch study.access {
         case .public:
-            try await store.setMembership(studyId: id, userId: userId, status: .member, now: now)
+            try await enter(study, userId: userId, from: current, to: .member, now: now)
             return .member
         case .password:
             guard let password, !password.isEmpty else {
@@ -92,14 +97,45 @@ struct StudyService: Sendable {
                 throw APIError(.forbidden, "wrong_study_password", "The password for study '\(id)' is wrong.")
             }
             try await throttle.recordSuccess(userId: userId, studyId: id, store: store)
-            try await store.setMembership(studyId: id, userId: userId, status: .member, now: now)
+            try await enter(study, userId: userId, from: current, to: .member, now: now)
             return .member
         case .byRequest:
-            if current != .pending {
-                try await store.setMembership(studyId: id, userId: userId, status: .pending, now: now)
-            }
+            try await enter(study, userId: userId, from: current, to: .pending, now: now)
             return .pending
         }
+    }
+
+    /// Records the consent agreed to (the study's current version, checked by the caller) and
+    /// the new standing, with the participant's line, in one transaction: `participant.join` or
+    /// `participant.request` naming the version, or `participant.consent` when only a newer
+    /// version was agreed to (a repeated request).
+    private func enter(_ study: StudyRecord, userId: Int64, from current: MembershipStatus, to status: MembershipStatus,
+                       now: Date) async throws {
+        let pseudonym = try await store.user(id: userId)?.pseudonym ?? "?"
+        try await store.transaction { store in
+            var detail: [String: JSONValue] = [:]
+            var newlyAgreed: (from: Int?, to: Int)?
+            if let version = study.consentVersion {
+                let before = try await store.agreedConsentVersions(userId: userId)[study.id]
+                _ = try await store.recordConsent(userId: userId, studyId: study.id, version: version, now: now)
+                detail["consentVersion"] = .number(Double(version))
+                if before != version { newlyAgreed = (before, version) }
+            }
+            if current != status {
+                try await store.setMembership(studyId: study.id, userId: userId, status: status, now: now)
+                detail["changes"] = .object(["status": AuditValues.change(.string(current.rawValue), .string(status.rawValue))])
+                try await store.appendAudit(.participant(pseudonym), studyId: study.id,
+                                            action: status == .member ? "participant.join" : "participant.request", detail: .object(detail), now: now)
+            } else if let newlyAgreed {
+                try await store.appendAudit(.participant(pseudonym), studyId: study.id, action: "participant.consent",
+                                            detail: Self.consentChange(newlyAgreed), now: now)
+            }
+        }
+    }
+
+    static func consentChange(_ agreed: (from: Int?, to: Int)) -> JSONValue {
+        .object(["changes": .object(["consentVersion": AuditValues.change(agreed.from.map { .number(Double($0)) } ?? .null,
+                                                                          .number(Double(agreed.to)))])])
     }
 
     /// 409 `consent_required`: the study's current consent version must be agreed to first.
@@ -119,8 +155,16 @@ struct StudyService: Sendable {
         guard let current = study.consentVersion else {
             throw APIError(.conflict, "no_consent", "Study '\(study.id)' has no consent text to agree to.")
         }
-        guard try await store.recordConsent(userId: userId, studyId: study.id, version: version, now: environment.clock.now()) else {
-            throw Self.consentRequired(study.id, version: current)
+        let now = environment.clock.now(), pseudonym = try await store.user(id: userId)?.pseudonym ?? "?"
+        try await store.transaction { store in
+            let before = try await store.agreedConsentVersions(userId: userId)[study.id]
+            guard try await store.recordConsent(userId: userId, studyId: study.id, version: version, now: now) else {
+                throw Self.consentRequired(study.id, version: current)
+            }
+            if before != version {
+                try await store.appendAudit(.participant(pseudonym), studyId: study.id, action: "participant.consent",
+                                            detail: Self.consentChange((before, version)), now: now)
+            }
         }
     }
 
@@ -139,7 +183,12 @@ struct StudyService: Sendable {
             throw APIError(.conflict, "leave_forbidden",
                            "Study '\(id)' does not let participants leave while it runs; contact the study team to withdraw.")
         }
-        try await store.leaveStudy(userId: userId, studyId: id, deleteAnswers: deleteAnswers, now: environment.clock.now())
+        let pseudonym = try await store.user(id: userId)?.pseudonym ?? "?"
+        let line = AuditRecord(actor: .participant(pseudonym), studyId: id, action: "participant.leave", detail: [
+            "answers": .string(deleteAnswers ? "deleted" : "kept"),
+            "changes": .object(["status": AuditValues.change(.string(current.rawValue), .string(MembershipStatus.left.rawValue))]),
+        ])
+        try await store.leaveStudy(userId: userId, studyId: id, deleteAnswers: deleteAnswers, now: environment.clock.now(), recording: line)
     }
 
     /// Whether a person may leave a study in this standing (what the portal offers a button for).

@@ -26,6 +26,13 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
     static let unauthorized = APIError(.unauthorized, "unauthorized", "Send a valid access token as 'Authorization: Bearer <token>'; log in again if it expired.")
 }
 
+/// A refusal of a service (``StudyAdministration`` and its siblings) reaches a `uniti-server`
+/// subcommand as this error, and the command line prints its one line (`Error: …`) as the console
+/// shows the same refusal's line from the string tables (`console.error.<code>`).
+extension APIError: CustomStringConvertible {
+    public var description: String { message }
+}
+
 extension APIError {
     /// The JSON error body with the status and the extra headers.
     public func response(from request: Request, context: some RequestContext) throws -> Response {

@@ -1,11 +1,24 @@
 import Foundation
 import UNITIProtocol
 
-/// Who made a change: a staff member in the console, or the machine's operator with a
-/// `uniti-server` subcommand (who may be anyone with the database; the line says so).
+/// Who made a change: a staff member in the console, the machine's operator with a
+/// `uniti-server` subcommand (who may be anyone with the database; the line says so), or a
+/// participant, by their pseudonym only (joining, agreeing to a consent version, leaving,
+/// deleting their account).
 public enum AuditActor: Sendable, Hashable {
     case `operator`
     case staff(Int64)
+    case participant(String)
+}
+
+/// One line of the audit trail before it is written: who, in which study (nil: a staff
+/// account's own line), what, and its detail. A store change that commits with its lines takes
+/// them as values (``ServerStore/leaveStudy(userId:studyId:deleteAnswers:now:recording:)``).
+struct AuditRecord: Sendable {
+    var actor: AuditActor
+    var studyId: String?
+    var action: String
+    var detail: [String: JSONValue]
 }
 
 /// One line of the audit trail (``StaffSchema``, `audit_log`).
@@ -33,11 +46,12 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
         try container.encode(detail, forKey: .detail)
     }
 
-    /// `operator`, or the staff member's name, address and id.
+    /// `operator`, the staff member's name, address and id, or the participant's pseudonym.
     public var actorText: String {
         switch actor {
         case .operator: "operator"
         case .staff(let id): "\(actorName ?? "staff") (staff \(id))"
+        case .participant(let pseudonym): "participant \(pseudonym)"
         }
     }
 }
@@ -55,23 +69,42 @@ extension ServerStore {
     static func appendAudit(_ db: any SQLExecutor, _ actor: AuditActor, studyId: String?, action: String, detail: JSONValue,
                             now: Date) async throws {
         let staffId: Int64? = if case .staff(let id) = actor { id } else { nil }
+        let participant: String? = if case .participant(let pseudonym) = actor { pseudonym } else { nil }
         let text = try JSONCoding.string(detail)
         try await db.execute("""
-            INSERT INTO audit_log (at, staff_id, study_id, action, detail)
-            VALUES (\(now), \(staffId), \(studyId), \(action), \(text))
+            INSERT INTO audit_log (at, staff_id, participant, study_id, action, detail)
+            VALUES (\(now), \(staffId), \(participant), \(studyId), \(action), \(text))
             """)
+    }
+
+    /// Appends the records in the caller's transaction.
+    static func appendAudit(_ db: any SQLExecutor, _ records: [AuditRecord], now: Date) async throws {
+        for record in records {
+            try await appendAudit(db, record.actor, studyId: record.studyId, action: record.action, detail: .object(record.detail), now: now)
+        }
     }
 
     /// A study's lines, oldest first.
     func auditTrail(studyId: String) async throws -> [AuditEntry] {
+        try await auditLines(where: "a.study_id = \(studyId)")
+    }
+
+    /// Every line, of every study and of the staff accounts (those without a study), oldest
+    /// first: the account-wide trail administrators read (`/console/audit`, `uniti-server audit`).
+    func auditTrail() async throws -> [AuditEntry] {
+        try await auditLines(where: "1 = 1")
+    }
+
+    private func auditLines(where condition: SQL) async throws -> [AuditEntry] {
         try await database.rows("""
-            SELECT a.id, a.at, a.staff_id, a.study_id, a.action, a.detail, s.name AS staff_name, s.email AS staff_email
-            FROM audit_log a LEFT JOIN staff s ON s.id = a.staff_id WHERE a.study_id = \(studyId) ORDER BY a.id
+            SELECT a.id, a.at, a.staff_id, a.participant, a.study_id, a.action, a.detail, s.name AS staff_name, s.email AS staff_email
+            FROM audit_log a LEFT JOIN staff s ON s.id = a.staff_id WHERE \(condition) ORDER BY a.id
             """).map { row in
-            let staffId: Int64? = try row["staff_id"]
+            let staffId: Int64? = try row["staff_id"], participant: String? = try row["participant"]
             let name: String? = try row["staff_name"]
             let email: String? = try row["staff_email"]
-            return AuditEntry(id: try row["id"], at: try row["at"], actor: staffId.map { .staff($0) } ?? .operator,
+            let actor: AuditActor = if let staffId { .staff(staffId) } else if let participant { .participant(participant) } else { .operator }
+            return AuditEntry(id: try row["id"], at: try row["at"], actor: actor,
                               actorName: name.map { n in email.map { "\(n) <\($0)>" } ?? n }, studyId: try row["study_id"],
                               action: try row["action"],
                               detail: try JSONCoding.decode(JSONValue.self, from: try row["detail"] as String))

@@ -30,13 +30,19 @@ extension ServerStore {
 
     /// Deletes the account and everything kept about the person, throttle counts under their
     /// account, names and address included, then has the engine drop the bytes. False when there
-    /// is no such account.
-    func deleteAccount(userId: Int64) async throws -> Bool {
+    /// is no such account. The lines `recording` makes of the studies the person had a
+    /// membership of (in any standing) and of their pseudonym are appended in the same
+    /// transaction, at `now`.
+    func deleteAccount(userId: Int64, now: Date,
+                       recording: @escaping @Sendable (_ studies: [String], _ pseudonym: String) -> [AuditRecord] = { _, _ in [] }) async throws -> Bool {
         let tables = erasedTables(userId: userId)
         let deleted = try await database.transaction { db in
             try await db.lock(.person(userId, .sheets))
             try await db.lock(.person(userId, .records))
             guard let account = try await db.row("\(Accounts.select) WHERE id = \(userId)").map(Accounts.account) else { return false }
+            let studies: [String] = try await db.rows("SELECT study_id FROM memberships WHERE user_id = \(userId) ORDER BY study_id")
+                .map { try $0["study_id"] }
+            try await Self.appendAudit(db, recording(studies, account.pseudonym), now: now)
             for (table, condition) in tables {
                 try await db.execute("DELETE FROM \(raw: table) WHERE \(condition)")
             }
@@ -95,7 +101,8 @@ extension ServerStore {
     /// transaction (a questionnaire belongs to one study, so the person's totals of the study's
     /// questionnaires came from these sheets alone, and the comparison stays exact), and so do
     /// their prompts of the study's questionnaires, so adherence no longer counts them.
-    func leaveStudy(userId: Int64, studyId: String, deleteAnswers: Bool, now: Date) async throws {
+    /// `recording`: the line that says so, appended in the same transaction.
+    func leaveStudy(userId: Int64, studyId: String, deleteAnswers: Bool, now: Date, recording: AuditRecord? = nil) async throws {
         let studySheets: SQL = "SELECT id FROM answer_sheets WHERE user_id = \(userId) AND study_id = \(studyId)"
         let studyQuestionnaires: SQL = "SELECT questionnaire_id FROM questionnaire_links WHERE study_id = \(studyId)"
         let erased = ["answers", "comparison_totals", "answer_sheets", "prompt_events", "prompts"]
@@ -113,6 +120,7 @@ extension ServerStore {
                 try await Self.countErasure(db)
             }
             try await Self.setMembership(db, studyId: studyId, userId: userId, status: .left, now: now)
+            try await Self.appendAudit(db, recording.map { [$0] } ?? [], now: now)
         }
         if deleteAnswers { try await database.reclaimErasedSpace(tables: erased) }
     }

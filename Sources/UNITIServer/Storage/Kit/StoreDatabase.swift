@@ -94,6 +94,8 @@ enum StoreLock: Sendable {
         case throttles = 7104
         /// Imports of one questionnaire id (two coordinators at once).
         case questionnaireImports = 7106
+        /// Changes of one study's team (two owners stepping down at once leave one owner).
+        case studyTeams = 7107
     }
 }
 

@@ -26,6 +26,8 @@ enum PostgreSQLMigrations {
         ("pg12-prompt-events", PromptSchema.pg12),
         ("pg13-staff-console", StaffSchema.pg13),
         ("pg14-erasure-marks", ErasureSchema.pg14),
+        ("pg15-audit-participants", TeamSchema.pg15Participants),
+        ("pg16-study-invitations", TeamSchema.pg16Invitations),
     ]
 
     /// The lock key that serialises migrations across processes.

@@ -40,6 +40,8 @@ enum SQLiteMigrations {
         migrator.registerMigration("v15-prompt-events") { db in try db.execute(sql: PromptSchema.v15) }
         migrator.registerMigration("v16-staff-console") { db in try db.execute(sql: StaffSchema.v16) }
         migrator.registerMigration("v17-erasure-marks") { db in try db.execute(sql: ErasureSchema.v17) }
+        migrator.registerMigration("v18-audit-participants") { db in try db.execute(sql: TeamSchema.v18Participants) }
+        migrator.registerMigration("v18-study-invitations") { db in try db.execute(sql: TeamSchema.v18Invitations) }
         for (identifier, step) in modules.migrations {
             migrator.registerMigration(identifier) { db in try db.execute(sql: step.sqlite) }
         }

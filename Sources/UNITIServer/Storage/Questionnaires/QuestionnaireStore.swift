@@ -56,8 +56,8 @@ extension ServerStore {
     /// it; nil keeps the link a questionnaire has, and gives a new one its default
     /// (``QuestionnaireModules/defaultModule(for:modules:bundledIds:)``). An unchanged version is not
     /// stored again, but a given module still changes the link. Throws 422 `version_exists` for
-    /// the same version with other content, and `questionnaire_owned` when another study owns the
-    /// questionnaire.
+    /// the same version with other content, and `questionnaire_id_taken` when another study owns
+    /// the questionnaire (naming no study).
     func addQuestionnaire(_ document: QuestionnaireDocument, module: ModuleID?, now: Date) async throws -> QuestionnaireImportResult {
         let definition = try JSONCoding.string(document.definition)
         return try await database.transaction { db in
@@ -73,7 +73,8 @@ extension ServerStore {
             }
             if let owner: String = try await db.row("SELECT study_id FROM questionnaires WHERE id = \(document.id) LIMIT 1")?["study_id"],
                owner != document.studyId {
-                throw APIError.invalid("questionnaire_owned", "Questionnaire \(document.id) belongs to study \(owner).")
+                // As for any taken id, naming no study: the other study is none of this team's business.
+                throw APIError.invalid("questionnaire_id_taken", "The id '\(document.id)' is taken by another questionnaire; give this one an id of its own.")
             }
             if versionAdded {
                 try await db.execute("""

@@ -119,3 +119,41 @@ enum StaffSchema {
         CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_append_only()
         """
 }
+
+/// Issue 44: participants' own lines in the audit trail (joining with the consent version, agreeing
+/// to a new version, leaving, deleting the account), by pseudonym in `audit_log.participant`; and
+/// `study_invitations`, a team member invited by an owner until they accept or decline in the
+/// console (the role is theirs only then): the role offered, and the name and address the owner
+/// typed, which the owner sees meanwhile instead of anything the account holds. SQLite
+/// `v18-audit-participants` and `v18-study-invitations`, PostgreSQL `pg15-…` and `pg16-…`.
+enum TeamSchema {
+    static let v18Participants = "ALTER TABLE audit_log ADD COLUMN participant TEXT"
+
+    static let v18Invitations = """
+        CREATE TABLE study_invitations (
+            study_id TEXT NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+            staff_id INTEGER NOT NULL REFERENCES staff(id) ON DELETE CASCADE,
+            role TEXT NOT NULL,
+            name TEXT NOT NULL,
+            email TEXT NOT NULL,
+            invited_at REAL NOT NULL,
+            PRIMARY KEY (study_id, staff_id)
+        );
+        CREATE INDEX study_invitations_staff ON study_invitations (staff_id);
+        """
+
+    static let pg15Participants = "ALTER TABLE audit_log ADD COLUMN participant text"
+
+    static let pg16Invitations = """
+        CREATE TABLE study_invitations (
+            study_id text NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+            staff_id bigint NOT NULL REFERENCES staff(id) ON DELETE CASCADE,
+            role text NOT NULL,
+            name text NOT NULL,
+            email text NOT NULL,
+            invited_at double precision NOT NULL,
+            PRIMARY KEY (study_id, staff_id)
+        );
+        CREATE INDEX study_invitations_staff ON study_invitations (staff_id)
+        """
+}

@@ -13,6 +13,18 @@ public struct StaffMember: Sendable, Hashable {
     public var enrolled: Bool { passwordHash != nil && totpSecret != nil }
 }
 
+/// An owner's invitation of a staff account to a study's team, open until the invited person
+/// accepts (the role is theirs then) or declines in the console.
+public struct StudyInvitation: Sendable, Hashable {
+    public var studyId: String
+    public var staffId: Int64
+    public var role: StudyRole
+    /// The name and address the owner typed (the account's own are not shown to the team).
+    public var name: String
+    public var email: String
+    public var invitedAt: Date
+}
+
 /// A role a staff member has in one study (issue 31): an owner does everything there, including
 /// adding team members and reading the audit trail; an editor sets the study up and handles
 /// participants; a viewer reads, and never exports.
@@ -193,6 +205,12 @@ extension ServerStore {
         }
     }
 
+    /// Holds the study's team to the end of the transaction (``StudyAdministration``'s team
+    /// changes, so the last owner stays even when two step down at once).
+    func lockTeam(studyId: String) async throws {
+        try await database.lock(.name(studyId, .studyTeams))
+    }
+
     /// Gives the member a role in a study (replacing the one they had).
     func setStudyRole(staffId: Int64, studyId: String, role: StudyRole) async throws {
         try await database.execute("""
@@ -220,9 +238,53 @@ extension ServerStore {
                 """)
             try await db.execute("DELETE FROM staff_recovery_codes WHERE staff_id = \(staffId)")
             try await db.execute("DELETE FROM staff_enrolments WHERE staff_id = \(staffId)")
+            try await db.execute("DELETE FROM study_invitations WHERE staff_id = \(staffId)")
             return try await db.rows("DELETE FROM study_roles WHERE staff_id = \(staffId) RETURNING study_id")
                 .map { try $0["study_id"] as String }.sorted()
         }
+    }
+
+    // MARK: Invitations
+
+    /// Invites a staff member to a study's team with a role (replacing an open invitation),
+    /// keeping the name and address the owner typed.
+    func inviteStaff(staffId: Int64, studyId: String, role: StudyRole, name: String, email: String, now: Date) async throws {
+        try await database.execute("""
+            INSERT INTO study_invitations (study_id, staff_id, role, name, email, invited_at)
+            VALUES (\(studyId), \(staffId), \(role.rawValue), \(name), \(email), \(now))
+            ON CONFLICT (study_id, staff_id) DO UPDATE SET role = excluded.role, name = excluded.name, email = excluded.email,
+                invited_at = excluded.invited_at
+            """)
+    }
+
+    /// A study's open invitations, oldest first: what the owner typed, never the account's own name.
+    func studyInvitations(studyId: String) async throws -> [StudyInvitation] {
+        try await database.rows("""
+            SELECT study_id, staff_id, role, name, email, invited_at FROM study_invitations WHERE study_id = \(studyId)
+            ORDER BY invited_at, staff_id
+            """).compactMap(Self.invitation)
+    }
+
+    /// A staff member's open invitations, oldest first.
+    func invitations(staffId: Int64) async throws -> [StudyInvitation] {
+        try await database.rows("""
+            SELECT study_id, staff_id, role, name, email, invited_at FROM study_invitations WHERE staff_id = \(staffId)
+            ORDER BY invited_at, study_id
+            """).compactMap(Self.invitation)
+    }
+
+    /// Takes an open invitation away (accepted, declined or withdrawn); nil when there was none.
+    func removeInvitation(staffId: Int64, studyId: String) async throws -> StudyInvitation? {
+        try await database.rowsWritten("""
+            DELETE FROM study_invitations WHERE study_id = \(studyId) AND staff_id = \(staffId)
+            RETURNING study_id, staff_id, role, name, email, invited_at
+            """).first.flatMap(Self.invitation)
+    }
+
+    private static func invitation(_ row: SQLRow) throws -> StudyInvitation? {
+        guard let role = StudyRole(rawValue: try row["role"]) else { return nil }
+        return StudyInvitation(studyId: try row["study_id"], staffId: try row["staff_id"], role: role, name: try row["name"],
+                               email: try row["email"], invitedAt: try row["invited_at"])
     }
 
     // MARK: Rows
