@@ -129,13 +129,13 @@ struct ConsentFileCommandTests {
         #expect(created.consent == LocalizedText(["en": "# Consent\nWe keep answers.", "de": "# Einwilligung\nWir speichern Antworten."]))
 
         func refusal(_ consent: [String]) async throws -> String {
-            let error = try #require(await #expect(throws: ValidationError.self) {
+            let error = try #require(await #expect(throws: APIError.self) {
                 try await runServerCommand(["study", "update", "pilot"] + consent.flatMap { ["--consent", $0] } + db)
             })
             return error.message
         }
         let missing = try await refusal([try file("v2.en.md", "New text.")])
-        #expect(missing.contains("give the consent in de as well"), "\(missing)")
+        #expect(missing.contains("give the consent in 'de' too"), "\(missing)")
         let empty = try await refusal([try file("v2.en.md", "New text."), try file("empty.de.md", "  \n")])
         #expect(empty.contains("empty.de.md") && empty.contains("empty"), "\(empty)")
         let absent = try await refusal([server.directory.appendingPathComponent("gone.en.md").path])

@@ -192,20 +192,13 @@ struct ExportRoundTripTests {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Runs `program` (a path, or a name on `PATH`) in `directory`; its output, or a failure naming it.
     static func run(_ program: String, _ arguments: [String], in directory: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
-        process.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else { throw TestFailure("\(program) failed (Scripts/bootstrap --tests installs it): \(text)") }
-        return text
+        let found = program.hasPrefix("/") ? ExternalProgram(path: program) : ExternalProgram.find(program, in: nil)
+        guard let found else { throw TestFailure("\(program) is missing: run Scripts/bootstrap --tests") }
+        let outcome = try found.run(arguments, in: directory)
+        guard outcome.succeeded else { throw TestFailure("\(program) failed: \(outcome.output)") }
+        return outcome.output
     }
 }
 

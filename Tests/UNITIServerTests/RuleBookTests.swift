@@ -160,14 +160,17 @@ struct RuleBookTests {
     func takenIdNamesNoStudy(_ kind: StoreKind) async throws {
         try await kind.withDoors { doors, _, _, editor in
             _ = try await StudyAdministration(store: doors.fixture.store, actor: .operator, now: doors.fixture.clock.now())
-                .importQuestionnaire(Data(dailyQuestionnaireJSON(id: "beta-q").utf8), into: "beta", module: nil)
+                .importQuestionnaire(Data(dailyQuestionnaireJSON(id: "shared-daily").utf8), into: "beta", module: nil)
             let page = "/console/studies/alpha/questionnaires"
-            let refused = try await editor.submit(page, to: page, ["definition": dailyQuestionnaireJSON(id: "beta-q")])
-            #expect(refused.status == .unprocessableContent)
-            #expect(Doors.problems(refused) == [PortalText.text("console.error.questionnaire_id_taken", "en")], "\(Doors.problems(refused))")
-            #expect(!refused.text.contains("beta"), "the other study is not named")
+            for version in [1, 2] {
+                let refused = try await editor.submit(page, to: page, ["definition": dailyQuestionnaireJSON(id: "shared-daily", version: version)])
+                #expect(refused.status == .unprocessableContent)
+                #expect(Doors.problems(refused) == [PortalText.text("console.error.questionnaire_id_taken", "en")],
+                        "version \(version), stored there or not: \(Doors.problems(refused))")
+                #expect(!refused.text.contains("beta"), "the other study is not named")
+            }
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-rule-\(UUID().uuidString).json")
-            try Data(dailyQuestionnaireJSON(id: "beta-q").utf8).write(to: file)
+            try Data(dailyQuestionnaireJSON(id: "shared-daily").utf8).write(to: file)
             defer { try? FileManager.default.removeItem(at: file) }
             do {
                 try await runServerCommand(["questionnaire", "import", file.path, "--study", "alpha", "--database", doors.database])

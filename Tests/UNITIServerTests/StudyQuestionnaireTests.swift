@@ -48,7 +48,7 @@ struct StudyQuestionnaireTests {
         #expect(try await server.store.latestQuestionnaires(studyId: "pilot").map(\.version) == [2])
 
         for module in ["chess", "uniti", "TYS"] {
-            let error = try #require(await #expect(throws: ValidationError.self) {
+            let error = try #require(await #expect(throws: APIError.self) {
                 try await runServerCommand(["questionnaire", "import", try server.questionnaireFile("other"), "--study", "pilot",
                                             "--module", module] + db)
             })

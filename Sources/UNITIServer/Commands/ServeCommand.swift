@@ -39,7 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
     var refreshTokenLifetime: Int = 30 * 24 * 60 * 60
 
     @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
-        "A proxy in front of the server (repeatable): its X-Forwarded-For names the client address the throttles count. Default: loopback, as nginx on this machine; 'none' believes no proxy.",
+        "A proxy in front of the server (repeatable): only its forwarded headers are believed, X-Forwarded-For naming the client address the throttles count and X-Forwarded-Proto saying the request came over TLS. Default: loopback, as nginx on this machine; 'none' believes no proxy.",
         valueName: "address"))
     var trustedProxies: [String] = []
 

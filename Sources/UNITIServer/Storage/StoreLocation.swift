@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 
 /// Where a server keeps its data, as `--database` names it: a file path is a SQLite database

@@ -45,8 +45,10 @@ enum ConsentFiles {
         guard !path.isEmpty, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
         guard !isFolder.boolValue else { throw refusal("--consent \(path): a folder; give a file.") }
         let parts = URL(fileURLWithPath: path).lastPathComponent.split(separator: ".")
-        let named = parts.count >= 3 ? String(parts[parts.count - 2]).lowercased() : ""
-        let language = (2...3).contains(named.count) && named.allSatisfy({ $0.isASCII && $0.isLetter }) ? named : "en"
+        let language = parts.count >= 3 ? String(parts[parts.count - 2]).lowercased() : "en"
+        guard (2...3).contains(language.count), language.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            throw refusal("--consent \(path): the name's language '\(language)' is not a language code; name it NAME.<lang>.<ext>, e.g. consent.de.md.")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw refusal("--consent \(path): the file cannot be read.")
         }

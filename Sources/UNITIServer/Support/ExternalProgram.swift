@@ -26,14 +26,16 @@ struct ExternalProgram: Sendable {
             .map(ExternalProgram.init(path:))
     }
 
-    /// Runs the program with `arguments` and `environment` added to this process's, to its end.
-    /// Output goes to a pipe read to its end before waiting, so a long listing cannot fill the
-    /// pipe and stall the program. Blocks the calling thread: an operator's command runs one
-    /// program at a time and has nothing else to do meanwhile.
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+    /// Runs the program with `arguments` and `environment` added to this process's, to its end,
+    /// in `directory` (else this process's). Output goes to a pipe read to its end before
+    /// waiting, so a long listing cannot fill the pipe and stall the program. Blocks the calling
+    /// thread: an operator's command runs one program at a time and has nothing else to do
+    /// meanwhile.
+    func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         let pipe = Pipe()

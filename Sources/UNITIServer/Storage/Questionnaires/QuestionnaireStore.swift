@@ -62,19 +62,20 @@ extension ServerStore {
         let definition = try JSONCoding.string(document.definition)
         return try await database.transaction { db in
             try await db.lock(.name(document.id, .questionnaireImports))
+            // Another study's id first, whatever the version: as for any taken id, naming no study
+            // and telling nothing of its versions (the other study is none of this team's business).
+            if let owner: String = try await db.row("SELECT study_id FROM questionnaires WHERE id = \(document.id) LIMIT 1")?["study_id"],
+               owner != document.studyId {
+                throw APIError.invalid("questionnaire_id_taken", "The id '\(document.id)' is taken by another questionnaire; give this one an id of its own.")
+            }
             var versionAdded = true
             if let existing = try await db.row("""
-                SELECT study_id, definition FROM questionnaires WHERE id = \(document.id) AND version = \(document.version)
+                SELECT definition FROM questionnaires WHERE id = \(document.id) AND version = \(document.version)
                 """) {
-                guard try existing["study_id"] == document.studyId, try existing["definition"] == definition else {
+                guard try existing["definition"] == definition else {
                     throw APIError.invalid("version_exists", "Questionnaire \(document.id) version \(document.version) is already stored with other content; give the changed definition a higher version.")
                 }
                 versionAdded = false
-            }
-            if let owner: String = try await db.row("SELECT study_id FROM questionnaires WHERE id = \(document.id) LIMIT 1")?["study_id"],
-               owner != document.studyId {
-                // As for any taken id, naming no study: the other study is none of this team's business.
-                throw APIError.invalid("questionnaire_id_taken", "The id '\(document.id)' is taken by another questionnaire; give this one an id of its own.")
             }
             if versionAdded {
                 try await db.execute("""
