@@ -231,18 +231,8 @@ public struct StudyQuestionnaires: Sendable {
 
     /// A sheet of the person, with whether it has reached the server.
     public struct Sheet: Sendable {
-        public enum Upload: Sendable, Equatable {
-            case uploaded
-            /// Queued for the next sync.
-            case waiting
-            /// Kept in the outbox, refused by the server for this reason.
-            case refused(String)
-            /// A bundled study's sheet: it stays on this device.
-            case deviceOnly
-        }
-
         public var sheet: AnswerSheet
-        public var upload: Upload
+        public var upload: SheetUpload
     }
 
     /// The person's finished sheets of this module's questionnaires (or of one), newest first.
@@ -252,7 +242,7 @@ public struct StudyQuestionnaires: Sendable {
         let owner = module.rawValue
         let rows = try services.database.writer.read { db -> [Row] in
             var sql = """
-                SELECT s.sheet, o.state AS outboxState, o.lastError,
+                SELECT s.sheet, s.erasedFromServerAt, o.state AS outboxState, o.lastError, o.lastErrorCode, o.attempts,
                        EXISTS (SELECT 1 FROM core_server_questionnaires q
                                WHERE q.id = s.questionnaireID AND q.version = s.questionnaireVersion) AS serverKnows
                 FROM core_answer_sheets s
@@ -272,17 +262,10 @@ public struct StudyQuestionnaires: Sendable {
             return try Row.fetchAll(db, sql: sql + " ORDER BY s.storedAt DESC, s.rowid DESC",
                                     arguments: StatementArguments(arguments))
         }
+        let loggedIn = try services.sessions.current() != nil
         return try rows.map { row in
             let sheet = try AnswerSheet.load(from: Data((row["sheet"] as String).utf8))
-            let upload: Sheet.Upload
-            switch row["outboxState"] as String? {
-            // Not queued: uploaded if a server knows its questionnaire, else it never left (a
-            // bundled questionnaire no study has taken over).
-            case nil: upload = row["serverKnows"] as Bool ? .uploaded : .deviceOnly
-            case Outbox.State.rejected.rawValue?: upload = .refused(row["lastError"] ?? "")
-            default: upload = .waiting
-            }
-            return Sheet(sheet: sheet, upload: upload)
+            return Sheet(sheet: sheet, upload: SheetUpload(row, loggedIn: loggedIn))
         }
     }
 

@@ -136,7 +136,7 @@ struct StudyCommand: HostCommand {
             let _: MembershipResponse = try shell.api {
                 try $0.send("POST", "studies/\(id)/leave", body: LeaveStudyRequest(deleteAnswers: delete))
             }
-            let dropped = try shell.services.studies.recordLeft(id, droppingUnsent: delete)
+            let dropped = try shell.services.studies.recordLeft(id, erasingAnswersAt: delete ? shell.services.clock.now : nil)
             shell.console.line(shell.localizer(delete ? "host.study.left.deleted" : "host.study.left", ["study": id]))
             if dropped > 0 { shell.console.line(shell.localizer("host.study.left.unsentDropped", ["count": "\(dropped)"])) }
             shell.syncAfterSuccess()
