@@ -192,8 +192,27 @@ public struct StudyQuestionnaires: Sendable {
         guard !status.state.isFillable else { return }
         let title = QuestionnaireText(localizer: CurrentLanguage.localizer).text(status.questionnaire.definition.title)
         var message = L("studyq.refused", ["title": title, "id": status.id, "state": status.state.text()])
+        if case .afterOneTime(let pending) = status.state {
+            let modules = Dictionary(try allModules().map { ($0.id, $0.module) }, uniquingKeysWith: { first, _ in first })
+            let commands = pending.map { id in modules[id].map { fillCommand($0, id) } ?? id }
+            message += " " + L("studyq.refused.answerFirst", ["commands": commands.joined(separator: ", ")])
+        }
         if status.hasDraft { message += " " + L("studyq.refused.draftKept") }
         throw UNITIError(message)
+    }
+
+    /// The command that answers questionnaire `id` of `owner` in this program: every module that
+    /// presents study questionnaires answers one with `fill ID`, typed after the module's id in
+    /// the shell. A standalone program of another module cannot answer it: the message names
+    /// the programs that can.
+    func fillCommand(_ owner: ModuleID, _ id: String) -> String {
+        switch services.program {
+        case .integrated: return "`\(owner.rawValue) fill \(id)`"
+        case .standalone where owner == module: return "`fill \(id)`"
+        case .standalone:
+            let program = ModuleCatalog.module(owner)?.programName ?? owner.rawValue
+            return L("studyq.refused.otherProgram", ["command": "`\(owner.rawValue) fill \(id)`", "program": program])
+        }
     }
 
     // MARK: - Answering
