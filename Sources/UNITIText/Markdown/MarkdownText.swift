@@ -33,11 +33,46 @@ public enum MarkdownText {
         // textarea has those.
         let markdown = markdown.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
         let parser = MarkdownParser(modifiers: [
+            // After ``escapingHTML(_:)`` Ink finds no raw HTML; should it ever, it is text.
             Modifier(target: .html) { input in MarkdownEscaping.text(String(input.markdown)) },
             Modifier(target: .links) { input in MarkdownLink(ink: input)?.html ?? MarkdownEscaping.text(String(input.markdown)) },
             Modifier(target: .images) { input in MarkdownLink(image: input)?.html ?? MarkdownEscaping.text(String(input.markdown)) },
         ])
-        return parser.html(from: markdown)
+        return parser.html(from: escapingHTML(markdown))
+    }
+
+    /// The source with every `<` outside code written as `&lt;`, so Ink never reads raw HTML:
+    /// it would take an element without its closing tag (`<br>`, `<img …>`) as running to the end
+    /// of the text, and the rest of the consent would show as raw Markdown. Inside code (a block
+    /// fenced by backticks, a span between two on one line) Ink escapes `<` itself.
+    static func escapingHTML(_ markdown: String) -> String {
+        guard markdown.contains("<") else { return markdown }
+        var result = "", fence: Int?
+        for (index, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if index > 0 { result += "\n" }
+            let backticks = line.drop { $0 == " " }.prefix { $0 == "`" }.count
+            if let open = fence {
+                if backticks == open { fence = nil }
+                result += line
+                continue
+            }
+            if backticks >= 3 {
+                fence = backticks
+                result += line
+                continue
+            }
+            var rest = line[...]
+            while let character = rest.first {
+                if character == "`", let close = rest.dropFirst().firstIndex(of: "`") {
+                    result += rest[...close]
+                    rest = rest[rest.index(after: close)...]
+                    continue
+                }
+                result += character == "<" ? "&lt;" : String(character)
+                rest = rest.dropFirst()
+            }
+        }
+        return result
     }
 }
 

@@ -56,6 +56,28 @@ struct MarkdownTextTests {
         #expect(html.contains("&lt;b onclick=&quot;alert(3)&quot;&gt;bold&lt;/b&gt;"))
     }
 
+    @Test("raw HTML without a closing tag (<br>, <img>) does not turn the rest of the text into raw Markdown; code keeps its <")
+    func unclosedHTMLKeepsTheRestRendered() {
+        let html = MarkdownText.html("""
+            First line<br>second line.
+
+            <img src=x>
+
+            - still a **list**
+
+            Code: `a < b` and
+
+            ```
+            <tag> in a block
+            ```
+            """)
+        #expect(html.contains("<ul><li>still a <strong>list</strong></li></ul>"), "\(html)")
+        #expect(html.contains("First line&lt;br&gt;second line."))
+        #expect(html.contains("<code>a &lt; b</code>"), "\(html)")
+        #expect(html.contains("<pre><code>&lt;tag&gt; in a block"), "\(html)")
+        #expect(!html.contains("&amp;lt;"), "escaped twice: \(html)")
+    }
+
     @Test("links only to http, https and mailto: javascript:, data: and hidden schemes keep their text and lose the link")
     func onlySafeLinks() {
         let cases = [
