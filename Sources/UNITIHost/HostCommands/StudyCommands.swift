@@ -158,7 +158,7 @@ struct StudyCommand: HostCommand {
         func run(in shell: Shell) throws {
             // The bundled default study needs no server: its consent ships with the program.
             if id == StudyCatalog.defaultStudy.id, let consent = StudyCatalog.defaultStudy.consent {
-                shell.console.line(consent.text(in: CurrentLanguage.value.rawValue))
+                shell.console.line(MarkdownText.plainText(consent.text(in: CurrentLanguage.value.rawValue)))
                 return
             }
             let study: StudyInfo = try shell.api { try $0.send("GET", "studies/\(id)") }
@@ -166,7 +166,7 @@ struct StudyCommand: HostCommand {
             let l = shell.localizer
             if study.membership == .member, study.needsConsent, let version = study.consentVersion, !output.isRequested(in: shell.services) {
                 shell.console.line(l("host.study.consent.new", ["study": id, "version": "\(version)"]))
-                shell.console.line(study.consent?.text(in: CurrentLanguage.value.rawValue) ?? "")
+                shell.console.line(MarkdownText.plainText(study.consent?.text(in: CurrentLanguage.value.rawValue) ?? ""))
                 guard try agree || shell.confirm("host.study.join.consent") else {
                     shell.console.line(l("host.study.consent.notAgreed", ["study": id]))
                     return
@@ -187,7 +187,7 @@ struct StudyCommand: HostCommand {
             for agreement in status.agreements {
                 let time = OffsetTimestamp(parsing: agreement.agreedAt).map { OffsetTimestamp($0.date, in: shell.services.clock.timeZone).minuteText }
                 shell.console.line(l("host.study.consent.agreedOn", ["version": "\(agreement.version)", "time": time ?? agreement.agreedAt]))
-                shell.console.line(agreement.text.text(in: CurrentLanguage.value.rawValue))
+                shell.console.line(MarkdownText.plainText(agreement.text.text(in: CurrentLanguage.value.rawValue)))
             }
         }
     }
@@ -213,7 +213,7 @@ struct StudyCommand: HostCommand {
         ])
         if let consent = study.consent {
             shell.console.line(l("host.study.consent"))
-            shell.console.line(consent.text(in: language))
+            shell.console.line(MarkdownText.plainText(consent.text(in: language)))
         }
     }
 }
