@@ -106,7 +106,8 @@ struct StudyCommand: HostCommand {
                 request.password = try shell.askSecret("host.study.join.password")
             }
             let answer: MembershipResponse = try shell.api { try $0.send("POST", "studies/\(id)/join", body: request) }
-            shell.console.line(shell.localizer("host.study.joined.\(answer.membership.rawValue)", ["study": id]))
+            let title = "\(study.title.text(in: CurrentLanguage.value.rawValue)) (\(id))"
+            shell.console.line(shell.localizer("host.study.joined.\(answer.membership.rawValue)", ["study": title]))
             shell.syncAfterSuccess()
         }
     }
@@ -137,7 +138,8 @@ struct StudyCommand: HostCommand {
                 try $0.send("POST", "studies/\(id)/leave", body: LeaveStudyRequest(deleteAnswers: delete))
             }
             let dropped = try shell.services.studies.recordLeft(id, erasingAnswersAt: delete ? shell.services.clock.now : nil)
-            shell.console.line(shell.localizer(delete ? "host.study.left.deleted" : "host.study.left", ["study": id]))
+            let title = "\(study.title.text(in: CurrentLanguage.value.rawValue)) (\(id))"
+            shell.console.line(shell.localizer(delete ? "host.study.left.deleted" : "host.study.left", ["study": title]))
             if dropped > 0 { shell.console.line(shell.localizer("host.study.left.unsentDropped", ["count": "\(dropped)"])) }
             shell.syncAfterSuccess()
         }

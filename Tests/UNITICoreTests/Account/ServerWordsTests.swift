@@ -59,6 +59,28 @@ struct ServerWordsTests {
         #expect(!join.err.contains("no longer accepts"), "\(join.err)")
     }
 
+    @Test("joining and leaving name the study by its title, with its id in brackets")
+    func joinNamesTheTitle() throws {
+        let server = try StudyServer()
+        #expect(try server.coordinator(["study", "create", "mood", "--title", "Mood in daily life", "--access", "public",
+                                        "--modules", "tyt", "--running"]).status == 0)
+        let harness = try ModuleHarness([])
+        try harness.services.sessions.setServer(server.url)
+        let password = "password-ida"
+        harness.input.append(["ida", "ida@example.org", "ida@example.org", password, password])
+        try #require(harness.runCapturing("register").succeeded, "\(harness.output.err)")
+        let code = try #require(try server.mailedCode(to: "ida@example.org"))
+        try #require(harness.runCapturing("activate \(code)").succeeded)
+        harness.input.append([password])
+        try #require(harness.runCapturing("login ida").succeeded)
+        let join = harness.runCapturing("study join mood")
+        #expect(join.succeeded, "\(join.err)")
+        #expect(join.out.contains("You take part in Mood in daily life (mood) now."), "\(join.out)")
+        harness.input.append(["y"])
+        let leave = harness.runCapturing("study leave mood --keep-answers")
+        #expect(leave.out.contains("You left Mood in daily life (mood)."), "\(leave.out) \(leave.err)")
+    }
+
     @Test("a code the program does not know shows the server's text, and an empty one the code")
     func unknownCodes() {
         Self.german {
