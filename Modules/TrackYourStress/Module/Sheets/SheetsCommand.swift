@@ -62,11 +62,12 @@ struct SheetCommand: ShellCommand {
         context.console.table(TextTable(columns: [.init(maximumWidth: 48), .left],
                                         rows: view.answers.map { [$0.question, $0.answer] }))
         if let noise = view.noiseDBFS {
-            context.console.line(L("tys.sheet.noise", ["dbfs": String(format: "%.1f", noise)]))
+            context.console.line(L("tys.sheet.noise", ["dbfs": context.localizer.language.number(noise, fractionDigits: 1)]))
         }
         if let location = view.location {
             var line = L("tys.sheet.location", [
-                "latitude": String(format: "%.5f", location.latitude), "longitude": String(format: "%.5f", location.longitude),
+                "latitude": context.localizer.language.number(location.latitude, fractionDigits: 5),
+                "longitude": context.localizer.language.number(location.longitude, fractionDigits: 5),
             ])
             if let altitude = location.altitudeMeters { line += " " + L("tys.sheet.altitude", ["meters": String(format: "%.0f", altitude)]) }
             context.console.line(line)
