@@ -13,7 +13,7 @@ extension AudiogramCommand {
         }
 
         @Argument(help: ArgumentHelp(L("tn.audiogram.idHelp"), valueName: "id")) var id: String
-        @Option(help: ArgumentHelp(L("tn.audiogram.show.earHelp"), valueName: "left|right")) var ear: Ear?
+        @Option(help: ArgumentHelp(L("tn.audiogram.show.earHelp"), valueName: Ear.allValueStrings.joined(separator: "|"))) var ear: Ear?
         @Option(help: ArgumentHelp(L("tn.audiogram.show.compareHelp"), valueName: "id")) var compare: String?
         @Option(help: ArgumentHelp(L("tn.audiogram.show.svgHelp"), valueName: "file")) var svg: String?
         @OptionGroup var output: JSONOutput
@@ -97,5 +97,8 @@ extension AudiogramCommand {
     }
 }
 
-/// `--ear left|right`, in the words the record stores.
-extension Ear: ExpressibleByArgument {}
+/// `--ear left|right` (`links|rechts`: every language's word is understood, help lists the
+/// current language's).
+extension Ear: LocalizedArgumentWords {
+    public static var wordsKey: String { "tn.ear" }
+}
