@@ -111,7 +111,12 @@ var targets: [Target] = [
     // shows in its preview exactly the lines the shell prints, from the same code.
     .target(
         name: "UNITIText",
-        dependencies: ["UNITIProtocol", "UNITILocalization"],
+        dependencies: [
+            "UNITIProtocol", "UNITILocalization",
+            // Consent texts are Markdown: Ink turns them into HTML, which UNITIText then keeps to
+            // the tags Markdown makes (the portal and console) or reads as plain text (the shell).
+            .product(name: "Ink", package: "Ink"),
+        ],
         path: "Sources/UNITIText"
     ),
     .target(
@@ -287,6 +292,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/JohnSundell/Ink", .upToNextMinor(from: "0.6.0")),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -31,7 +31,7 @@ public struct QuestionnaireText {
         case .singleChoice(let options), .multipleChoice(let options, _, _):
             return options.map { "  \($0.value)) \(text($0.text))" }
         case .slider(let range):
-            return endLabels(min: range.text(range.min), max: range.text(range.max),
+            return endLabels(min: range.text(range.min, in: localizer.language), max: range.text(range.max, in: localizer.language),
                              minLabel: range.minLabel, maxLabel: range.maxLabel)
         case .scale(let min, let max, let minLabel, let maxLabel):
             return endLabels(min: String(min), max: String(max), minLabel: minLabel, maxLabel: maxLabel)
@@ -70,7 +70,7 @@ public struct QuestionnaireText {
                 return chosen.map(shown) ?? String(selected)
             }.joined(separator: withCodes ? ", " : "; ")
         case (.slider(let range), .number(let number)):
-            return range.text(number)
+            return range.text(number, in: localizer.language)
         default:
             return value.description
         }

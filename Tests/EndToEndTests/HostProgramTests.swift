@@ -91,6 +91,20 @@ struct HostProgramTests {
         #expect(FileManager.default.fileExists(atPath: xdg.path + "/uniti/uniti.sqlite"))
     }
 
+    @Test("status names the server of --server, else the stored one, else says it works offline")
+    func statusNamesTheServer() throws {
+        let data = TemporaryDataDirectory()
+        let offline = try Program.run("uniti", ["--data-dir", data.path, "-c", "status"])
+        #expect(offline.out.contains("none (working offline)"), "\(offline.out)")
+        let given = try Program.run("uniti", ["--data-dir", data.path, "--server", "http://127.0.0.1:9", "-c", "status"])
+        #expect(given.out.contains("http://127.0.0.1:9") && !given.out.contains("working offline"), "\(given.out)")
+        #expect(try Program.run("uniti", ["--data-dir", data.path, "-c", "config set server http://127.0.0.1:7"]).status == 0)
+        let stored = try Program.run("uniti", ["--data-dir", data.path, "-c", "status --json"])
+        #expect(stored.out.contains("\"server\" : \"http://127.0.0.1:7\""), "\(stored.out)")
+        let overridden = try Program.run("uniti", ["--data-dir", data.path, "--server", "http://127.0.0.1:9", "-c", "status --json"])
+        #expect(overridden.out.contains("\"server\" : \"http://127.0.0.1:9\""), "\(overridden.out)")
+    }
+
     @Test("--lang de and the stored language setting switch the texts")
     func german() throws {
         let data = TemporaryDataDirectory()

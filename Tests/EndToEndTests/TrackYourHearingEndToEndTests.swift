@@ -65,16 +65,16 @@ struct TrackYourHearingEndToEndTests {
         #expect(try Self.run(phone, server, "study join hearing").status == 0)
 
         // The profile (FR3): names, and gender behind a disclosure switch, stored on the server.
-        let edit = try Self.run(phone, server, "profile edit", stdin: "Hanna\nMeyer\ny\nnotApplicable\n\n")
+        let edit = try Self.run(phone, server, "profile edit", stdin: "\nHanna\nMeyer\ny\n4\n\n")
         #expect(edit.status == 0, "\(edit.err)")
         let profile = try Self.run(TemporaryDataDirectory(), server, "login hanna", stdin: "long-enough\n")
         #expect(profile.status == 0)
         let shown = try Self.run(phone, server, "profile")
         #expect(shown.out.contains("Hanna") && shown.out.contains("Meyer") && shown.out.contains("not applicable"), "\(shown.out)")
-        let hidden = try Self.run(phone, server, "profile edit", stdin: "\n\nn\n\n")
+        let hidden = try Self.run(phone, server, "profile edit", stdin: "\n\n\nn\n\n")
         #expect(hidden.status == 0, "\(hidden.err)")
         #expect(try Self.run(phone, server, "profile").out.contains("not disclosed"))
-        let wrong = try Self.run(phone, server, "profile edit", stdin: "\n\nmaybe\n")
+        let wrong = try Self.run(phone, server, "profile edit", stdin: "\n\n\nmaybe\n")
         #expect(wrong.status == 1 && wrong.err.contains("type y or n"))
         // Reminders off: no sheet is "on time", so the points are the same on every run.
         #expect(try Self.run(phone, server, "planner off").status == 0)

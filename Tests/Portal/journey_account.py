@@ -4,8 +4,9 @@ data, deactivation. Started by Tests/EndToEndTests/PortalAccountBrowserTests.swi
 
     python journey_account.py SERVER_URL MAIL_SPOOL_DIRECTORY
 
-The server has a password study `secret` (password "let me in") and a by-request study `asking`,
-made with the coordinator commands. Prints one line per journey; a failed check exits non-zero.
+The server has a password study `secret` (password "let me in"), a by-request study `asking` and
+a public study `terms` whose consent is Markdown that tries to run script, made with the
+coordinator commands. Prints one line per journey; a failed check exits non-zero.
 """
 from portal_kit import *  # noqa: F401,F403 (the shared kit: browser, fill, check, …)
 import json
@@ -24,6 +25,41 @@ def join_by_id(driver, study, password=""):
         if value:
             field.send_keys(value)
     click_and_wait(driver, driver.find_element(By.ID, "join-by-id-submit"))
+
+
+def journey_consent(driver):
+    """The public study `terms` lists its consent, written in Markdown, as the elements Markdown
+    makes: a heading under the study's own, a list, emphasis, links to https and mailto only. Its
+    raw HTML (script, an image with onerror, a bold with onclick), its javascript: links (plain
+    and hidden behind a character reference) and its escaped tags are text or plain words."""
+    driver.get(BASE + "/studies")
+    consent = driver.find_element(By.CSS_SELECTOR, "#study-terms .consent-text")
+    heading = consent.find_element(By.TAG_NAME, "h3")
+    check(heading.text == "Taking part in Terms", f"the consent's heading is '{heading.text}'")
+    items = [item.text for item in consent.find_elements(By.CSS_SELECTOR, "ul > li")]
+    check(items == ["You may stop at any time.", "Your answers stay under a pseudonym."], f"the consent's list is {items}")
+    check(consent.find_element(By.TAG_NAME, "strong").text == "your answers", "the consent's bold text is not bold")
+    check(consent.find_element(By.TAG_NAME, "em").text == "the study", "the consent's emphasis is not emphasised")
+    links = {link.text: link.get_attribute("href") for link in consent.find_elements(By.TAG_NAME, "a")}
+    check(links == {"our page": "https://example.org/terms", "write to us": "mailto:team@example.org"},
+          f"the consent's links are {links}")
+    for tag in ("script", "img", "b", "iframe"):
+        check(not consent.find_elements(By.TAG_NAME, tag), f"the consent put a <{tag}> element into the page")
+    handlers = driver.execute_script(
+        "return [...arguments[0].querySelectorAll('*')].flatMap(e => [...e.attributes].map(a => a.name))"
+        ".filter(n => n.startsWith('on'))", consent)
+    check(handlers == [], f"the consent's elements carry event handlers: {handlers}")
+    shown = consent.text
+    for words in ('<script>window.consentRan = "script"</script>', "harmless-looking link", "<b>not bold</b>",
+                  "not bold either", "onerror"):
+        check(words in shown, f"'{words}' is not shown as text in the consent: {shown}")
+    check(driver.execute_script("return window.consentRan") is None, "the consent ran script")
+    # A password study is listed (its password field beside its join form), and the page passed
+    # axe-core as shipped on the way in (AuditedChrome.get).
+    check(driver.find_element(By.ID, "password-secret").get_attribute("type") == "password",
+          "the password study has no password field on /studies")
+    print("consent journey: Markdown rendered (heading, list, emphasis, https and mailto links), raw HTML and "
+          "javascript: links inert; /studies with a password study passes axe-core")
 
 
 def journey_studies(driver):
@@ -128,6 +164,7 @@ try:
     fresh(driver)
     register_and_activate(driver, "petra")
     log_in(driver, "petra")
+    journey_consent(driver)
     journey_studies(driver)
     journey_password(driver, other)
     journey_download(driver)

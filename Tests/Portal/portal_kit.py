@@ -59,14 +59,12 @@ AUDITED = {"pages": 0, "signed_in": 0, "version": ""}
 # The axe-core that axe-selenium-python ships (3.1.1, 2018) predates the HTML standard's
 # `one-time-code` autofill token, which the activation and reset forms use so that a phone offers
 # the mailed code; later axe-core releases list it among the valid terms. Taught here, so that
-# the old engine checks the rest of the rule as it stands. The same engine also takes the
-# standard's `off` (no autofill: a study password is not the person's account password, and a
-# browser must not offer that one) as fit for text fields only, where later releases accept it on
-# any field; taught that too, for password fields, the one place the portal uses it.
+# the old engine checks the rest of the rule as it stands. Nothing else is taught: the portal's
+# other fields pass the engine as shipped (a study password field says `new-password`, not `off`,
+# which this engine finds unfit for a password field).
 AXE_CONFIGURATION = """
 axe.configure({checks: [
-    {id: "autocomplete-valid", options: {standaloneTerms: ["one-time-code"]}},
-    {id: "autocomplete-appropriate", options: {off: ["password"]}}
+    {id: "autocomplete-valid", options: {standaloneTerms: ["one-time-code"]}}
 ]});
 """
 

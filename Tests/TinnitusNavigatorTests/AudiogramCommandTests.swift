@@ -256,7 +256,36 @@ struct AudiogramCommandTests {
         let bothSVG = try String(contentsOf: directory.appendingPathComponent("both.svg"), encoding: .utf8)
         #expect(bothSVG.contains("class=\"right-ear\"") && bothSVG.contains("class=\"left-ear\""))
 
+        // One ear throughout: the values, the average and the comparison name no other ear.
+        let values = left.out.components(separatedBy: "Audiogram \(id)").last ?? ""
+        #expect(values.contains(" left") && !values.contains("right"), "\(values)")
+        #expect(values.contains("Pure-tone average (500, 1000, 2000, 4000 Hz), left: 28.8 dB HL"), "\(values)")
+        #expect(!values.contains("by the better ear"))
+        #expect(fixture.run("tn audiogram add --date 2026-11-25 --left 10,15,25,25,30,40,50 --right 5,10,10,15,20,35,45").succeeded)
+        let later = try #require(try fixture.store.all(Audiogram.self).first { $0.date == "2026-11-25" })
+        let compared = fixture.run("tn audiogram show \(HealthRecordID.short(later.id)) --ear left")
+        let change = compared.out.components(separatedBy: "Change from").last ?? ""
+        #expect(change.contains("20 → 25") && change.contains("Change of the pure-tone average, left: +1.3 dB."), "\(change)")
+        #expect(!change.contains("right"), "\(change)")
+
         let wrong = fixture.run("tn audiogram show \(id) --ear middle")
         #expect(!wrong.succeeded && wrong.err.split(separator: "\n").count == 1 && wrong.err.contains("left"), "\(wrong.err)")
+    }
+
+    @Test("numbers a person reads take the language's decimal separator: 28,8 dB HL in German")
+    func germanDecimalComma() throws {
+        let fixture = try TNFixture()
+        #expect(fixture.run(Self.oneLine).succeeded)
+        let id = HealthRecordID.short(try #require(try fixture.store.all(Audiogram.self).first).id)
+        try CurrentLanguage.$scope.withValue(LockedValue(.german)) { () throws in
+            let shown = fixture.run("tn audiogram show \(id)")
+            #expect(shown.out.contains("links 28,8 dB HL"), "\(shown.out)")
+            #expect(!shown.out.contains("28.8"))
+            let listed = fixture.run("tn audiograms")
+            #expect(listed.out.contains("28,8 dB HL"), "\(listed.out)")
+            // The machine-readable output keeps the point.
+            let json = fixture.run("tn audiograms --json")
+            #expect(json.out.contains("28.75") && !json.out.contains("28,75"), "\(json.out)")
+        }
     }
 }

@@ -104,8 +104,8 @@ extension PortalRoutes {
             }
         case .audiograms:
             return try list(Self.newestFirst(try await record.entries(Audiogram.self))) { audiogram in
-                RecordAudiogramRow(id: audiogram.id, date: audiogram.date, left: Self.average(audiogram, .left),
-                                   right: Self.average(audiogram, .right), grade: gradeText(audiogram, language))
+                RecordAudiogramRow(id: audiogram.id, date: audiogram.date, left: Self.average(audiogram, .left, language),
+                                   right: Self.average(audiogram, .right, language), grade: gradeText(audiogram, language))
             }
         }
     }
@@ -132,7 +132,7 @@ extension PortalRoutes {
         }
         let shown = AudiogramPage(
             id: audiogram.id, date: audiogram.date, note: audiogram.note, rows: rows,
-            left: Self.average(audiogram, .left), right: Self.average(audiogram, .right), grade: gradeText(audiogram, language),
+            left: Self.average(audiogram, .left, language), right: Self.average(audiogram, .right, language), grade: gradeText(audiogram, language),
             width: MarkupText.number(renderer.geometry.width), height: MarkupText.number(renderer.geometry.height), alt: label("title"))
         return try page(shown, visit, notice: recordNotice(request, language))
     }
@@ -148,9 +148,10 @@ extension PortalRoutes {
         return audiograms.sorted { (day($0), $0.id) > (day($1), $1.id) }
     }
 
-    /// An ear's pure-tone average to one decimal, `–` when it cannot be told.
-    static func average(_ audiogram: Audiogram, _ ear: Ear) -> String {
-        PureToneAverage.of(audiogram, ear: ear).map { String(format: "%.1f", $0) } ?? "–"
+    /// An ear's pure-tone average to one decimal in the visitor's language (`28,8` in German),
+    /// `–` when it cannot be told.
+    static func average(_ audiogram: Audiogram, _ ear: Ear, _ language: String) -> String {
+        PureToneAverage.of(audiogram, ear: ear).map { PortalText.number($0, language, fractionDigits: 1) } ?? "–"
     }
 
     func gradeText(_ audiogram: Audiogram, _ language: String) -> String {

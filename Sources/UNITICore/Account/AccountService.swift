@@ -17,6 +17,9 @@ public struct AccountService {
     let transport: any HTTPTransport
 
     static let ownerKey = "account.owner"
+    /// The owner's e-mail address: a username may change (`profile edit --username`, the
+    /// portal), the address names the same account on the next login.
+    static let ownerEmailKey = "account.ownerEmail"
     /// The server's code for a login to a deactivated account (with the right password).
     static let deactivatedCode = "account_deactivated"
     public static let minimumPasswordLength = 8
@@ -89,7 +92,10 @@ public struct AccountService {
             }
         }
         let profile: Profile = try call { try client().withToken(tokens.accessToken).send("GET", "account/profile") }
-        let owner = try services.settings.string(Self.ownerKey)
+        var owner = try services.settings.string(Self.ownerKey)
+        if owner != nil, owner != profile.username, try services.settings.string(Self.ownerEmailKey) == profile.email {
+            owner = profile.username  // the same account, renamed on another device or in the portal
+        }
         if let owner, owner != profile.username {
             // Revoke the session just opened; this data directory is someone else's.
             try? client().withToken(tokens.accessToken).call("POST", "account/logout")
@@ -111,6 +117,7 @@ public struct AccountService {
         }
         let session = Session(username: profile.username, tokens: tokens, obtainedAt: askedAt)
         try services.settings.set(Self.ownerKey, to: profile.username)
+        try services.settings.set(Self.ownerEmailKey, to: profile.email)
         try sessions.save(session)
         return session
     }
@@ -145,9 +152,20 @@ public struct AccountService {
         return try call { try client().send("GET", "account/profile") }
     }
 
+    /// Changes the profile on the server; a new username also becomes this data directory's
+    /// owner and the session's name, so the next login by it (not by the old one) is this person's.
     public func updateProfile(_ update: ProfileUpdate) throws -> Profile {
         try requireSession()
-        return try call { try client().send("PATCH", "account/profile", body: update) }
+        let profile: Profile = try call { try client().send("PATCH", "account/profile", body: update) }
+        if update.username != nil {
+            try services.settings.set(Self.ownerKey, to: profile.username)
+            try services.settings.set(Self.ownerEmailKey, to: profile.email)
+            if var session = try sessions.current() {
+                session.username = profile.username
+                try sessions.save(session)
+            }
+        }
+        return profile
     }
 
     public func deactivate() throws {

@@ -46,7 +46,10 @@ public struct SessionRefresher: Sendable {
     /// renewal too (the session is then forgotten) or when there is no session.
     func tokenAfterRefusal(of refused: String?) throws -> String {
         let session = try renewed { $0.accessToken == refused }
-        guard let session else { throw APIError.unauthorized(L("core.api.unauthorized")) }
+        guard let session else {
+            // Refused without any session: this needs an account, not "log in again".
+            throw refused == nil ? APIError.notLoggedIn : APIError.sessionEnded
+        }
         return session.accessToken
     }
 
@@ -67,7 +70,7 @@ public struct SessionRefresher: Sendable {
                 .send("POST", "account/refresh", body: RefreshRequest(refreshToken: stored.refreshToken))
         } catch APIError.unauthorized {
             try sessions.replace(refreshToken: stored.refreshToken, with: nil)
-            throw APIError.unauthorized(L("core.api.unauthorized"))
+            throw APIError.sessionEnded
         }
         let session = stored.renewed(with: tokens, obtainedAt: askedAt)
         // Only over the session it renewed: a logout or another login meanwhile stays.

@@ -123,12 +123,12 @@ public struct SessionStore: Sendable {
         try settings.set(Self.serverKey, to: text.hasSuffix("/") ? String(text.dropLast()) : text)
     }
 
-    /// Turns an API error into the one line the person sees. A 401 carries its own line: the
-    /// server's words for a wrong password at login, and "log in again" when the server refused
-    /// to renew the session (``SessionRefresher``, which then forgot it).
+    /// Turns an API error into the one line the person sees, in their language
+    /// (``APIError/message``): a wrong password at login, "log in again" when the server refused
+    /// to renew the session (``SessionRefresher``, which then forgot it), "this needs an
+    /// account" when there never was one.
     public func userFacingError(for error: APIError) -> UNITIError {
-        if case .unauthorized(let message) = error { return UNITIError(message) }
-        return UNITIError(error.message)
+        UNITIError(error.message)
     }
 
     /// Runs API calls, turning their errors into `userFacingError(for:)`.

@@ -159,7 +159,7 @@ public final class SoundGenerator {
         func check(_ frequency: Double, upper: Double) throws {
             guard frequency.isFinite, frequency >= 50, frequency <= upper else {
                 throw UNITIError(L("core.audio.badFrequency", [
-                    "frequency": String(format: "%g", frequency), "max": String(Int(upper)),
+                    "frequency": CurrentLanguage.value.number(frequency), "max": String(Int(upper)),
                 ]))
             }
         }

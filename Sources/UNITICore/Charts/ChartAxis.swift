@@ -199,7 +199,7 @@ public struct ChartAxis: Sendable {
         }
     }
 
-    /// Short numbers: 0.25, 3, 12.5, 1.5k, 2M.
+    /// Short numbers: 0.25, 3, 12.5, 1.5k, 2M (with a decimal comma where the language writes one).
     static func compact(_ value: Double, plain: Bool = false) -> String {
         let magnitude = abs(value)
         if !plain {
@@ -210,6 +210,6 @@ public struct ChartAxis: Sendable {
         var text = String(format: "%.2f", value)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
-        return text
+        return text.replacingOccurrences(of: ".", with: CurrentLanguage.value.decimalSeparator)
     }
 }

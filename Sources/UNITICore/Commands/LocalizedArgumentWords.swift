@@ -23,14 +23,21 @@ extension LocalizedArgumentWords {
 
     /// What Tab offers for such an argument: each value's first word in the current language
     /// (`on`, `off`; `an`, `aus`), though every word of ``words`` is accepted.
-    public static var offered: CompletionKind {
+    public static var offered: CompletionKind { .list(offeredWords) }
+
+    /// Each value's first word in the current language.
+    public static var offeredWords: [String] {
         let localizer = CurrentLanguage.localizer
-        return .list(allCases.map { value in
+        return allCases.map { value in
             let key = "\(wordsKey).\(value.rawValue)"
             guard localizer.hasKey(key), let first = localizer(key).split(separator: "|").first else { return value.rawValue }
             return first.trimmingCharacters(in: .whitespaces).lowercased()
-        })
+        }
     }
+
+    /// What help lists as the values (`(values: on, off)`, `(Werte: an, aus)`): the words Tab
+    /// offers, in the current language.
+    public static var allValueStrings: [String] { offeredWords }
 
     /// Every word that means this value, in lower case, in every language.
     public var words: Set<String> {

@@ -4,4 +4,9 @@ public enum Confirmation {
     public static func isYes(_ answer: String) -> Bool {
         ["y", "yes", "j", "ja"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
+
+    /// An explicit no (`n`, `no`, `nein`), for a question where anything else is neither.
+    public static func isNo(_ answer: String) -> Bool {
+        ["n", "no", "nein"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
 }

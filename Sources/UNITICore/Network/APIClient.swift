@@ -4,8 +4,9 @@ import Foundation
 public enum APIError: Error, Equatable, Sendable {
     /// No answer (server down, network off, timeout): keep everything, try again later.
     case unreachable(String)
-    /// 401: the session is gone; ask the person to log in again, keep everything.
-    case unauthorized(String)
+    /// 401: no session, or the server refused it (a wrong password at login, a session that
+    /// ended); keep everything. `code` is the server's (or ``notLoggedInCode``, ``sessionEndedCode``).
+    case unauthorized(code: String, message: String)
     /// 4xx other than 401: the request itself is wrong (422 invalid data, 409 conflict, ...).
     case rejected(status: Int, code: String, message: String)
     /// 5xx or an unreadable answer: a server problem; try again later.
@@ -19,14 +20,42 @@ public enum APIError: Error, Equatable, Sendable {
         }
     }
 
-    /// One line for the person.
+    /// One line for the person, in their language.
     public var message: String {
         switch self {
         case .unreachable(let reason): return L("core.api.unreachable", ["reason": reason])
-        case .unauthorized: return L("core.api.unauthorized")
-        case .rejected(_, _, let message): return message
+        case .unauthorized(let code, let message), .rejected(_, let code, let message):
+            return Self.worded(code: code, serverText: message)
         case .server(let status, let message): return L("core.api.server", ["status": "\(status)", "message": message])
         }
+    }
+
+    /// The server's stable error code, when it gave one.
+    public var code: String? {
+        switch self {
+        case .unauthorized(let code, _), .rejected(_, let code, _): return code
+        case .unreachable, .server: return nil
+        }
+    }
+
+    /// A request needed a login and there is none (the program never logged in, or logged out).
+    public static let notLoggedInCode = "not_logged_in"
+    /// The server refused to renew the session (the password changed elsewhere, the account was
+    /// deactivated, 30 days unused): the program forgot it.
+    public static let sessionEndedCode = "session_ended"
+
+    public static var notLoggedIn: APIError { .unauthorized(code: notLoggedInCode, message: L("core.api.error.not_logged_in")) }
+    public static var sessionEnded: APIError { .unauthorized(code: sessionEndedCode, message: L("core.api.error.session_ended")) }
+
+    /// The person's words for an error code of the server, from the client's own string tables
+    /// (`core.api.error.<code>`), so a German participant reads German whatever language the
+    /// server writes; a code this version does not know keeps the server's own text (and an
+    /// empty one its code), never nothing.
+    public static func worded(code: String, serverText: String) -> String {
+        let key = "core.api.error." + code
+        let localizer = CurrentLanguage.localizer
+        if localizer.hasKey(key) { return localizer(key) }
+        return serverText.isEmpty ? code : serverText
     }
 }
 
@@ -133,7 +162,7 @@ public struct APIClient: Sendable {
                 return try raw(method, path, query: query, headers: headers, body: body, token: renewed)
             } catch APIError.unauthorized {
                 // Refused with a token just renewed: the session ended in between (elsewhere).
-                throw APIError.unauthorized(L("core.api.unauthorized"))
+                throw APIError.sessionEnded
             }
         }
     }
@@ -167,7 +196,8 @@ public struct APIClient: Sendable {
         case 200..<300, 304:
             return RawAnswer(status: status, data: data, etag: etag)
         case 401:
-            throw APIError.unauthorized(Self.errorBody(data)?.message ?? "unauthorized")
+            let body = Self.errorBody(data)
+            throw APIError.unauthorized(code: body?.code ?? "unauthorized", message: body?.message ?? "HTTP 401")
         case 400..<500:
             let body = Self.errorBody(data)
             throw APIError.rejected(status: status, code: body?.code ?? "http_\(status)",

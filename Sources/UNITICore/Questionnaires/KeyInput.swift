@@ -77,11 +77,12 @@ public struct KeyDecoder {
             default: return (.escape, 3)
             }
         default:
-            // One UTF-8 character.
-            let length = first < 0x80 ? 1 : first < 0xE0 ? 2 : first < 0xF0 ? 3 : 4
-            guard bytes.count >= length else { return nil }
-            let text = String(decoding: bytes[0..<length], as: UTF8.self)
-            return (.character(text.first ?? " "), length)
+            // One UTF-8 character, whole; bytes that are none stand for one U+FFFD.
+            switch UTF8Input.front(of: bytes) {
+            case .scalar(let scalar, let length): return (.character(Character(scalar)), length)
+            case .invalid(let length): return (.character("\u{FFFD}"), length)
+            case .incomplete: return nil
+            }
         }
     }
 }

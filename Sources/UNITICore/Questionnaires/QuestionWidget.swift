@@ -118,7 +118,7 @@ public struct SliderWidget: QuestionWidget {
     }
 
     public func render(width: Int) -> [String] {
-        let valueText = typed.isEmpty ? (value.map { range.text($0) } ?? "") : typed + "_"
+        let valueText = typed.isEmpty ? (value.map { range.text($0, in: CurrentLanguage.value) } ?? "") : typed + "_"
         let labels = minLabel.count + maxLabel.count + 8 + max(valueText.count, 3)
         let trackWidth = max(10, min(60, width - labels))
         var track = Array(repeating: Character("─"), count: trackWidth)

@@ -41,5 +41,10 @@ enum QuestionnaireMigrations {
                 t.primaryKey(["owner", "questionnaireID"])
             }
         },
+        ModuleMigration("v3-answer-sheets-erased") { db in
+            // When the person left the sheet's study asking the server to delete their answers:
+            // the copy here stays theirs, and its upload state says it is gone from the server.
+            try db.alter(table: "core_answer_sheets") { t in t.add(column: "erasedFromServerAt", .datetime) }
+        },
     ])
 }

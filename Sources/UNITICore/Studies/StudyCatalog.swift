@@ -94,22 +94,28 @@ public struct StudyCatalog: Sendable {
         }
     }
 
-    /// Forgets that a study was joined (leaving it); with `droppingUnsent`, the answer sheets and
-    /// prompt events of the study's questionnaires still waiting in the outbox are dropped in the
-    /// same transaction, and their number returned. The person asked the server to delete their
-    /// answers to the study, so none of them may reach it later (after joining again, say);
-    /// the device keeps its own copy, as it keeps the answers already sent.
+    /// Forgets that a study was joined (leaving it). With `erasingAnswers` (the server was asked
+    /// to delete the person's answers to the study, and did), in the same transaction: the answer
+    /// sheets and prompt events of the study's questionnaires still waiting in the outbox are
+    /// dropped, and their number returned, so none of them may reach the server later (after
+    /// joining again, say); and the sheets kept here are marked as erased from the server at
+    /// `date`. The device keeps its own copy, as it keeps the answers already sent.
     @discardableResult
-    public func recordLeft(_ studyID: String, droppingUnsent: Bool = false) throws -> Int {
+    public func recordLeft(_ studyID: String, erasingAnswersAt date: Date? = nil) throws -> Int {
         try database.writer.write { db in
             var dropped = 0
-            if droppingUnsent {
+            if let date {
+                let studyQuestionnaires = "SELECT questionnaireID FROM core_study_questionnaires WHERE studyID = ?"
                 try db.execute(sql: """
                     DELETE FROM core_outbox WHERE kind IN (?, ?) AND
                         COALESCE(json_extract(CAST(payload AS TEXT), '$.questionnaireID'), json_extract(CAST(payload AS TEXT), '$.questionnaireId'))
-                        IN (SELECT questionnaireID FROM core_study_questionnaires WHERE studyID = ?)
+                        IN (\(studyQuestionnaires))
                     """, arguments: [SheetOutbox.kind, PromptLog.outboxKind, studyID])
                 dropped = db.changesCount
+                try db.execute(sql: """
+                    UPDATE core_answer_sheets SET erasedFromServerAt = ?
+                    WHERE erasedFromServerAt IS NULL AND questionnaireID IN (\(studyQuestionnaires))
+                    """, arguments: [date, studyID])
             }
             try db.execute(sql: "UPDATE core_studies SET joinedAt = NULL WHERE id = ?", arguments: [studyID])
             return dropped

@@ -192,8 +192,27 @@ public struct StudyQuestionnaires: Sendable {
         guard !status.state.isFillable else { return }
         let title = QuestionnaireText(localizer: CurrentLanguage.localizer).text(status.questionnaire.definition.title)
         var message = L("studyq.refused", ["title": title, "id": status.id, "state": status.state.text()])
+        if case .afterOneTime(let pending) = status.state {
+            let modules = Dictionary(try allModules().map { ($0.id, $0.module) }, uniquingKeysWith: { first, _ in first })
+            let commands = pending.map { id in modules[id].map { fillCommand($0, id) } ?? id }
+            message += " " + L("studyq.refused.answerFirst", ["commands": commands.joined(separator: ", ")])
+        }
         if status.hasDraft { message += " " + L("studyq.refused.draftKept") }
         throw UNITIError(message)
+    }
+
+    /// The command that answers questionnaire `id` of `owner` in this program: every module that
+    /// presents study questionnaires answers one with `fill ID`, typed after the module's id in
+    /// the shell. A standalone program of another module cannot answer it: the message names
+    /// the programs that can.
+    func fillCommand(_ owner: ModuleID, _ id: String) -> String {
+        switch services.program {
+        case .integrated: return "`\(owner.rawValue) fill \(id)`"
+        case .standalone where owner == module: return "`fill \(id)`"
+        case .standalone:
+            let program = ModuleCatalog.module(owner)?.programName ?? owner.rawValue
+            return L("studyq.refused.otherProgram", ["command": "`\(owner.rawValue) fill \(id)`", "program": program])
+        }
     }
 
     // MARK: - Answering
@@ -231,18 +250,8 @@ public struct StudyQuestionnaires: Sendable {
 
     /// A sheet of the person, with whether it has reached the server.
     public struct Sheet: Sendable {
-        public enum Upload: Sendable, Equatable {
-            case uploaded
-            /// Queued for the next sync.
-            case waiting
-            /// Kept in the outbox, refused by the server for this reason.
-            case refused(String)
-            /// A bundled study's sheet: it stays on this device.
-            case deviceOnly
-        }
-
         public var sheet: AnswerSheet
-        public var upload: Upload
+        public var upload: SheetUpload
     }
 
     /// The person's finished sheets of this module's questionnaires (or of one), newest first.
@@ -252,7 +261,7 @@ public struct StudyQuestionnaires: Sendable {
         let owner = module.rawValue
         let rows = try services.database.writer.read { db -> [Row] in
             var sql = """
-                SELECT s.sheet, o.state AS outboxState, o.lastError,
+                SELECT s.sheet, s.erasedFromServerAt, o.state AS outboxState, o.lastError, o.lastErrorCode, o.attempts,
                        EXISTS (SELECT 1 FROM core_server_questionnaires q
                                WHERE q.id = s.questionnaireID AND q.version = s.questionnaireVersion) AS serverKnows
                 FROM core_answer_sheets s
@@ -272,17 +281,10 @@ public struct StudyQuestionnaires: Sendable {
             return try Row.fetchAll(db, sql: sql + " ORDER BY s.storedAt DESC, s.rowid DESC",
                                     arguments: StatementArguments(arguments))
         }
+        let loggedIn = try services.sessions.current() != nil
         return try rows.map { row in
             let sheet = try AnswerSheet.load(from: Data((row["sheet"] as String).utf8))
-            let upload: Sheet.Upload
-            switch row["outboxState"] as String? {
-            // Not queued: uploaded if a server knows its questionnaire, else it never left (a
-            // bundled questionnaire no study has taken over).
-            case nil: upload = row["serverKnows"] as Bool ? .uploaded : .deviceOnly
-            case Outbox.State.rejected.rawValue?: upload = .refused(row["lastError"] ?? "")
-            default: upload = .waiting
-            }
-            return Sheet(sheet: sheet, upload: upload)
+            return Sheet(sheet: sheet, upload: SheetUpload(row, loggedIn: loggedIn))
         }
     }
 

@@ -45,8 +45,18 @@ public struct Outbox: Sendable {
         public var nextAttemptAt: Date
         public var state: State
         public var lastError: String?
+        /// The server's error code of `lastError`, when the server gave one: the reason is worded
+        /// from it in the person's language when shown (``reasonText``).
+        public var lastErrorCode: String?
         /// Bumped whenever the entry's payload is replaced (see the type's notes).
         public var revision: Int
+
+        /// Why the entry waits or was refused, in the person's language where the server gave a
+        /// code (``APIError/worded(code:serverText:)``).
+        public var reasonText: String {
+            guard let lastErrorCode else { return lastError ?? "" }
+            return APIError.worded(code: lastErrorCode, serverText: lastError ?? "")
+        }
     }
 
     /// Queues a change inside the caller's transaction. A second entry with the same client id
@@ -58,7 +68,7 @@ public struct Outbox: Sendable {
             VALUES (?, ?, ?, ?, ?, 0, ?, 'pending')
             ON CONFLICT(clientID) DO UPDATE SET
                 payload = excluded.payload, kind = excluded.kind, attempts = 0,
-                nextAttemptAt = excluded.nextAttemptAt, state = 'pending', lastError = NULL,
+                nextAttemptAt = excluded.nextAttemptAt, state = 'pending', lastError = NULL, lastErrorCode = NULL,
                 revision = core_outbox.revision + 1
             """, arguments: [clientID, kind, moduleID, payload, date, date])
     }
@@ -103,22 +113,25 @@ public struct Outbox: Sendable {
     }
 
     /// Marks an entry the server refused as invalid; it stays, visible in `sync --status`.
-    public func reject(_ entry: Entry, reason: String) throws {
-        try mark([entry], state: .rejected, reason: reason)
+    /// `code` is the server's error code of `reason`, nil for a reason of the client's own.
+    public func reject(_ entry: Entry, code: String? = nil, reason: String) throws {
+        try mark([entry], state: .rejected, code: code, reason: reason)
     }
 
     /// Parks entries the server cannot take yet, with its reason; they are not retried until
     /// `wakeWaiting` (after a join, new questionnaires, or an explicit sync).
-    public func wait(_ entries: [Entry], reason: String) throws {
-        try mark(entries, state: .waiting, reason: reason)
+    public func wait(_ entries: [Entry], code: String? = nil, reason: String) throws {
+        try mark(entries, state: .waiting, code: code, reason: reason)
     }
 
-    private func mark(_ entries: [Entry], state: State, reason: String) throws {
+    private func mark(_ entries: [Entry], state: State, code: String?, reason: String) throws {
         guard !entries.isEmpty else { return }
         try database.writer.write { db in
-            let statement = try db.cachedStatement(sql: "UPDATE core_outbox SET state = ?, lastError = ? WHERE clientID = ? AND revision = ?")
+            let statement = try db.cachedStatement(sql: """
+                UPDATE core_outbox SET state = ?, lastError = ?, lastErrorCode = ? WHERE clientID = ? AND revision = ?
+                """)
             for entry in entries {
-                try statement.execute(arguments: [state.rawValue, reason, entry.clientID, entry.revision])
+                try statement.execute(arguments: [state.rawValue, reason, code, entry.clientID, entry.revision])
             }
         }
     }
@@ -239,6 +252,10 @@ enum SyncMigrations {
                 t.column("owner", .text).notNull()
                 t.column("sheet", .blob).notNull()
             }
+        },
+        ModuleMigration("v3-outbox-error-codes") { db in
+            // The server's code beside its reason, so the reason is shown in the person's language.
+            try db.alter(table: "core_outbox") { t in t.add(column: "lastErrorCode", .text) }
         },
     ])
 }

@@ -255,7 +255,7 @@ public struct SyncEngine: Sendable {
                 } catch APIError.rejected(409, let code, let message)
                             where code == AnswerSheetBatchResult.questionnaireUnavailableCode || code == AnswerSheetBatchResult.consentRequiredCode {
                     // Early (a study not joined yet) or before consent: kept, and sent once that changed.
-                    try outbox.wait(group, reason: message)
+                    try outbox.wait(group, code: code, reason: message)
                     report.waiting += group.count
                     if code == AnswerSheetBatchResult.consentRequiredCode { report.waitingForConsent += group.count }
                     return 0
@@ -295,9 +295,9 @@ public struct SyncEngine: Sendable {
                          _ send: ([Outbox.Entry], inout SyncReport) throws -> Int) throws -> Int {
         do {
             return try send(entries, &report)
-        } catch APIError.rejected(let status, _, let message) where status == 422 || status == 400 {
+        } catch APIError.rejected(let status, let code, let message) where status == 422 || status == 400 {
             guard entries.count > 1 else {
-                try outbox.reject(entries[0], reason: message)
+                try outbox.reject(entries[0], code: code, reason: message)
                 report.rejected += 1
                 return 0
             }
@@ -421,7 +421,7 @@ public struct SyncEngine: Sendable {
     public static func status(of services: CoreServices) throws -> Status {
         let outbox = Outbox(database: services.database)
         func held(_ entries: [Outbox.Entry]) -> [HeldEntry] {
-            entries.map { HeldEntry(module: $0.moduleID, kind: $0.kind, reason: $0.lastError ?? "") }
+            entries.map { HeldEntry(module: $0.moduleID, kind: $0.kind, reason: $0.reasonText) }
         }
         let pending = try outbox.count(.pending)
         let schedule = try SyncSchedule.read(from: services.database)

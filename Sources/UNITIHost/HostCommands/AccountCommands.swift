@@ -177,83 +177,146 @@ struct PasswordCommand: HostCommand {
     }
 }
 
-/// `profile [edit] [--json]`.
+/// `profile [show] [--json]` and `profile edit [--username NAME] [--first-name …] [--last-name …]
+/// [--gender …] [--language …]`: the profile on the server, and changing it (Track Your Hearing
+/// FR3). `edit` with options changes just those; without any it asks each field.
 struct ProfileCommand: HostCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "profile", abstract: L("host.profile.abstract"))
+        CommandConfiguration(commandName: "profile", abstract: L("host.profile.abstract"),
+                             subcommands: [Show.self, Edit.self], defaultSubcommand: Show.self)
     }
-
-    /// What `profile` does besides showing the profile.
-    enum Action: String, CaseIterable, ExpressibleByArgument {
-        case edit
-    }
-
-    @Argument(help: ArgumentHelp(L("host.profile.edit"))) var action: Action?
-    @OptionGroup var output: JSONOutput
 
     func run(in shell: Shell) throws {
-        var profile = try shell.accounts.profile()
-        if action == .edit {
-            profile = try edit(profile, shell: shell)
-        }
-        if output.isRequested(in: shell.services) {
-            try shell.console.json(profile)
-            return
-        }
-        let l = shell.localizer
-        let none = l("host.profile.none")
-        shell.printTable([
-            (l("host.profile.username"), profile.username),
-            (l("host.profile.email"), profile.email),
-            (l("host.profile.firstName"), profile.firstName ?? none),
-            (l("host.profile.lastName"), profile.lastName ?? none),
-            (l("host.profile.gender"), l("host.gender.\(profile.gender.rawValue)")),
-            (l("host.profile.language"), profile.language),
-        ])
+        try Show.show(try shell.accounts.profile(), json: shell.services.prefersJSON, in: shell)
     }
 
-    /// Asks each field; an empty answer keeps it, `-` clears a name.
-    private func edit(_ profile: Profile, shell: Shell) throws -> Profile {
-        var update = ProfileUpdate()
-        func field(_ key: String, _ current: String?) throws -> String? {
-            let answer = try shell.ask(key, ["current": current ?? shell.localizer("host.profile.none")])
-            if answer.isEmpty { return nil }
-            return answer == "-" ? "" : answer
+    struct Show: HostCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "show", abstract: L("host.profile.show.abstract"))
         }
-        update.firstName = try field("host.profile.ask.firstName", profile.firstName)
-        update.lastName = try field("host.profile.ask.lastName", profile.lastName)
-        // Gender sits behind a disclosure switch (Track Your Hearing FR3): saying no stores "not
-        // disclosed"; saying yes asks which, of those a person may choose.
-        let disclosed = profile.gender != .undisclosed
-        let currentSwitch = shell.localizer(disclosed ? "host.profile.disclosed" : "host.profile.notDisclosed")
-        var asksGender = disclosed
-        if let answer = try field("host.profile.ask.discloseGender", currentSwitch)?.lowercased() {
-            let yes = ["y", "yes", "j", "ja"].contains(answer)
-            guard yes || ["n", "no", "nein"].contains(answer) else {
-                throw UNITIError(L("host.profile.badDisclosure", ["value": answer]))
+
+        @OptionGroup var output: JSONOutput
+
+        func run(in shell: Shell) throws {
+            try Self.show(try shell.accounts.profile(), json: output.isRequested(in: shell.services), in: shell)
+        }
+
+        static func show(_ profile: Profile, json: Bool, in shell: Shell) throws {
+            if json {
+                try shell.console.json(profile)
+                return
             }
-            asksGender = yes
-            if !yes { update.gender = .undisclosed }
+            let l = shell.localizer
+            let none = l("host.profile.none")
+            shell.printTable([
+                (l("host.profile.username"), profile.username),
+                (l("host.profile.email"), profile.email),
+                (l("host.profile.firstName"), profile.firstName ?? none),
+                (l("host.profile.lastName"), profile.lastName ?? none),
+                (l("host.profile.gender"), profile.gender.title),
+                (l("host.profile.language"), profile.language),
+            ])
         }
-        if asksGender {
-            let choices = Gender.allCases.filter { $0 != .undisclosed }
-            let genders = choices.map(\.rawValue).joined(separator: ", ")
-            let current = disclosed ? profile.gender.rawValue : shell.localizer("host.profile.none")
-            if let gender = try field("host.profile.ask.gender", current + " (" + genders + ")") {
-                guard let value = Gender(rawValue: gender), value != .undisclosed else {
-                    throw UNITIError(L("host.profile.badGender", ["value": gender, "accepted": genders]))
-                }
-                update.gender = value
-            }
-        }
-        if let language = try field("host.profile.ask.language", profile.language) {
-            guard let value = Language(code: language) else {
-                throw UNITIError(L("host.language.unknown", ["code": language, "accepted": "en, de"]))
-            }
-            update.language = value.rawValue
-        }
-        return try shell.accounts.updateProfile(update)
     }
+
+    struct Edit: HostCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "edit", abstract: L("host.profile.edit.abstract"))
+        }
+
+        @Option(help: ArgumentHelp(L("host.profile.option.username"), valueName: "name")) var username: String?
+        @Option(name: .customLong("first-name"), help: ArgumentHelp(L("host.profile.option.firstName"), valueName: "name"))
+        var firstName: String?
+        @Option(name: .customLong("last-name"), help: ArgumentHelp(L("host.profile.option.lastName"), valueName: "name"))
+        var lastName: String?
+        @Option(help: ArgumentHelp(L("host.profile.option.gender"), valueName: Gender.allValueStrings.joined(separator: "|")))
+        var gender: Gender?
+        @Option(help: ArgumentHelp(L("host.profile.option.language"), valueName: "en|de")) var language: String?
+        @OptionGroup var output: JSONOutput
+
+        func run(in shell: Shell) throws {
+            let current = try shell.accounts.profile()
+            var update = ProfileUpdate()
+            if username == nil, firstName == nil, lastName == nil, gender == nil, language == nil {
+                update = try ask(current, shell: shell)
+            } else {
+                update.username = username
+                update.firstName = firstName.map { $0 == "-" ? "" : $0 }
+                update.lastName = lastName.map { $0 == "-" ? "" : $0 }
+                update.gender = gender
+                update.language = try language.map(Self.languageCode)
+            }
+            if let name = update.username {
+                // Checked here as at registration; the server checks it too, and whether it is taken.
+                try AccountService.checkUsername(name)
+                if name == current.username { update.username = nil }
+            }
+            let profile = try shell.accounts.updateProfile(update)
+            if update.username != nil {
+                shell.console.line(shell.localizer("host.profile.renamed", ["old": current.username, "new": profile.username]))
+            }
+            try Show.show(profile, json: output.isRequested(in: shell.services), in: shell)
+        }
+
+        static func languageCode(_ text: String) throws -> String {
+            guard let value = Language(code: text) else {
+                throw UNITIError(L("host.language.unknown", ["code": text, "accepted": "en, de"]))
+            }
+            return value.rawValue
+        }
+
+        /// Asks each field; an empty answer keeps it, `-` clears a name.
+        private func ask(_ profile: Profile, shell: Shell) throws -> ProfileUpdate {
+            var update = ProfileUpdate()
+            func field(_ key: String, _ current: String?, _ more: [String: String] = [:]) throws -> String? {
+                let answer = try shell.ask(key, more.merging(["current": current ?? shell.localizer("host.profile.none")]) { $1 })
+                if answer.isEmpty { return nil }
+                return answer == "-" ? "" : answer
+            }
+            update.username = try field("host.profile.ask.username", profile.username)
+            update.firstName = try field("host.profile.ask.firstName", profile.firstName)
+            update.lastName = try field("host.profile.ask.lastName", profile.lastName)
+            // Gender sits behind a disclosure switch (Track Your Hearing FR3): saying no stores "not
+            // disclosed"; saying yes asks which, of those a person may choose, by their words.
+            let disclosed = profile.gender != .undisclosed
+            let currentSwitch = shell.localizer(disclosed ? "host.profile.disclosed" : "host.profile.notDisclosed")
+            var asksGender = disclosed
+            if let answer = try field("host.profile.ask.discloseGender", currentSwitch) {
+                let yes = Confirmation.isYes(answer)
+                guard yes || Confirmation.isNo(answer) else {
+                    throw UNITIError(L("host.profile.badDisclosure", ["value": answer]))
+                }
+                asksGender = yes
+                if !yes { update.gender = .undisclosed }
+            }
+            if asksGender {
+                let choices = Gender.allCases.filter { $0 != .undisclosed }
+                let listed = choices.enumerated().map { "\($0.offset + 1) \($0.element.title)" }.joined(separator: ", ")
+                let current = disclosed ? profile.gender.title : shell.localizer("host.profile.none")
+                if let answer = try field("host.profile.ask.gender", current, ["choices": listed]) {
+                    if let number = Int(answer), choices.indices.contains(number - 1) {
+                        update.gender = choices[number - 1]
+                    } else if let value = Gender(argument: answer), value != .undisclosed {
+                        update.gender = value
+                    } else {
+                        throw UNITIError(L("host.profile.badGender", ["value": answer, "accepted": listed]))
+                    }
+                }
+            }
+            if let language = try field("host.profile.ask.language", profile.language) {
+                update.language = try Self.languageCode(language)
+            }
+            return update
+        }
+    }
+}
+
+/// `--gender female|male|diverse|not-applicable|undisclosed`, in the words of either language.
+extension Gender: LocalizedArgumentWords {
+    public static var wordsKey: String { "host.gender.words" }
+
+    /// The gender in the person's words ("not applicable", not `notApplicable`).
+    var title: String { L("host.gender.\(rawValue)") }
 }
 
 /// `account deactivate|delete|data`.

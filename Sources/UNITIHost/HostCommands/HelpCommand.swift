@@ -39,11 +39,11 @@ struct HelpCommand: HostCommand {
         let width = shell.console.width
         if let module = shell.currentModule,
            let type = shell.commands(of: module).first(where: { $0.commandName == words[0] }) {
-            shell.console.line(try helpText(type, path: Array(words.dropFirst()), width: width))
+            shell.console.line(ParserText.help(try helpText(type, path: Array(words.dropFirst()), width: width), path: words, shell.localizer))
             return
         }
         if let type = shell.hostCommand(named: words[0]) {
-            shell.console.line(try helpText(type, path: Array(words.dropFirst()), width: width))
+            shell.console.line(ParserText.help(try helpText(type, path: Array(words.dropFirst()), width: width), path: words, shell.localizer))
             return
         }
         if !shell.program.isStandalone, let module = shell.registry.module(id: words[0]) {
@@ -54,7 +54,7 @@ struct HelpCommand: HostCommand {
             guard let type = shell.commands(of: module).first(where: { $0.commandName == words[1] }) else {
                 throw UNITIError(shell.localizer("host.error.unknownModuleCommand", ["module": module.descriptor.id.rawValue, "command": words[1]]))
             }
-            shell.console.line(try helpText(type, path: Array(words.dropFirst(2)), width: width))
+            shell.console.line(ParserText.help(try helpText(type, path: Array(words.dropFirst(2)), width: width), path: words, shell.localizer))
             return
         }
         throw UNITIError(shell.unknownCommandMessage(words[0]))

@@ -13,7 +13,7 @@ struct QuestionnaireCommand: HostCommand {
     }
 
     func run(in shell: Shell) throws {
-        shell.console.line(Self.helpMessage(columns: shell.console.width))
+        shell.console.line(ParserText.help(Self.helpMessage(columns: shell.console.width), path: [Self.commandName], shell.localizer))
     }
 
     struct Validate: HostCommand {

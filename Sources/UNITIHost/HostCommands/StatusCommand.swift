@@ -38,7 +38,8 @@ struct StatusCommand: HostCommand {
                 return shell.registry.modules.map(\.descriptor.id).filter(enabled.contains).map(\.rawValue)
             }(),
             studies: try services.studies.activeStudies().map(\.id),
-            server: try services.settings.string("server.url"),
+            // The server this run talks to: `--server` where given, else the stored one.
+            server: try services.sessions.serverURL()?.absoluteString,
             pendingOutbox: try Outbox(database: services.database).undeliveredCount()
         )
         if output.isRequested(in: services) {

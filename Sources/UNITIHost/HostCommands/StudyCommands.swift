@@ -106,7 +106,8 @@ struct StudyCommand: HostCommand {
                 request.password = try shell.askSecret("host.study.join.password")
             }
             let answer: MembershipResponse = try shell.api { try $0.send("POST", "studies/\(id)/join", body: request) }
-            shell.console.line(shell.localizer("host.study.joined.\(answer.membership.rawValue)", ["study": id]))
+            let title = "\(study.title.text(in: CurrentLanguage.value.rawValue)) (\(id))"
+            shell.console.line(shell.localizer("host.study.joined.\(answer.membership.rawValue)", ["study": title]))
             shell.syncAfterSuccess()
         }
     }
@@ -136,8 +137,9 @@ struct StudyCommand: HostCommand {
             let _: MembershipResponse = try shell.api {
                 try $0.send("POST", "studies/\(id)/leave", body: LeaveStudyRequest(deleteAnswers: delete))
             }
-            let dropped = try shell.services.studies.recordLeft(id, droppingUnsent: delete)
-            shell.console.line(shell.localizer(delete ? "host.study.left.deleted" : "host.study.left", ["study": id]))
+            let dropped = try shell.services.studies.recordLeft(id, erasingAnswersAt: delete ? shell.services.clock.now : nil)
+            let title = "\(study.title.text(in: CurrentLanguage.value.rawValue)) (\(id))"
+            shell.console.line(shell.localizer(delete ? "host.study.left.deleted" : "host.study.left", ["study": title]))
             if dropped > 0 { shell.console.line(shell.localizer("host.study.left.unsentDropped", ["count": "\(dropped)"])) }
             shell.syncAfterSuccess()
         }
@@ -158,7 +160,7 @@ struct StudyCommand: HostCommand {
         func run(in shell: Shell) throws {
             // The bundled default study needs no server: its consent ships with the program.
             if id == StudyCatalog.defaultStudy.id, let consent = StudyCatalog.defaultStudy.consent {
-                shell.console.line(consent.text(in: CurrentLanguage.value.rawValue))
+                shell.console.line(MarkdownText.plainText(consent.text(in: CurrentLanguage.value.rawValue)))
                 return
             }
             let study: StudyInfo = try shell.api { try $0.send("GET", "studies/\(id)") }
@@ -166,7 +168,7 @@ struct StudyCommand: HostCommand {
             let l = shell.localizer
             if study.membership == .member, study.needsConsent, let version = study.consentVersion, !output.isRequested(in: shell.services) {
                 shell.console.line(l("host.study.consent.new", ["study": id, "version": "\(version)"]))
-                shell.console.line(study.consent?.text(in: CurrentLanguage.value.rawValue) ?? "")
+                shell.console.line(MarkdownText.plainText(study.consent?.text(in: CurrentLanguage.value.rawValue) ?? ""))
                 guard try agree || shell.confirm("host.study.join.consent") else {
                     shell.console.line(l("host.study.consent.notAgreed", ["study": id]))
                     return
@@ -187,7 +189,7 @@ struct StudyCommand: HostCommand {
             for agreement in status.agreements {
                 let time = OffsetTimestamp(parsing: agreement.agreedAt).map { OffsetTimestamp($0.date, in: shell.services.clock.timeZone).minuteText }
                 shell.console.line(l("host.study.consent.agreedOn", ["version": "\(agreement.version)", "time": time ?? agreement.agreedAt]))
-                shell.console.line(agreement.text.text(in: CurrentLanguage.value.rawValue))
+                shell.console.line(MarkdownText.plainText(agreement.text.text(in: CurrentLanguage.value.rawValue)))
             }
         }
     }
@@ -213,7 +215,7 @@ struct StudyCommand: HostCommand {
         ])
         if let consent = study.consent {
             shell.console.line(l("host.study.consent"))
-            shell.console.line(consent.text(in: language))
+            shell.console.line(MarkdownText.plainText(consent.text(in: language)))
         }
     }
 }

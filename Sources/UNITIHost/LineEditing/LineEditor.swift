@@ -30,7 +30,7 @@ public final class LineEditor: LineInput, @unchecked Sendable {
     public var isInteractive: Bool { true }
 
     public init(programName: String, historyPath: String?) {
-        setlocale(LC_CTYPE, "")
+        Self.useUTF8Characters()
         editLine = el_init(programName, fdopen(STDIN_FILENO, "r"), fdopen(STDOUT_FILENO, "w"), fdopen(STDERR_FILENO, "w"))
         history = history_init()
         self.historyPath = historyPath
@@ -104,15 +104,30 @@ public final class LineEditor: LineInput, @unchecked Sendable {
         return line
     }
 
-    /// libedit's character reader: one key (a whole UTF-8 character) from standard input.
-    /// While nothing is typed at the command prompt, `onIdle` is asked once per interval.
-    /// Returns 1 with a character, 0 at the end of input, -1 on an error.
+    /// Bytes read from the terminal that do not make a whole character yet.
+    private var pendingBytes: [UInt8] = []
+    /// U+FFFD, what bytes that are no character stand for.
+    private static let replacementCharacter: wchar_t = 0xFFFD
+
+    /// libedit's character reader: one key (a whole UTF-8 character, ``UTF8Input``) from
+    /// standard input. While nothing is typed at the command prompt, `onIdle` is asked once per
+    /// interval. Returns 1 with a character, 0 at the end of input, -1 on an error.
     fileprivate func readCharacter(_ editLine: OpaquePointer?, into character: UnsafeMutablePointer<wchar_t>?) -> Int32 {
-        var state = mbstate_t()
-        var partial = false
         while true {
+            switch UTF8Input.front(of: pendingBytes) {
+            case .scalar(let scalar, let length):
+                pendingBytes.removeFirst(length)
+                character?.pointee = wchar_t(bitPattern: scalar.value)
+                return 1
+            case .invalid(let length):
+                pendingBytes.removeFirst(length)
+                character?.pointee = Self.replacementCharacter
+                return 1
+            case .incomplete:
+                break
+            }
             var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            let waitsForIdle = idleAllowed && onIdle != nil && !partial
+            let waitsForIdle = idleAllowed && onIdle != nil && pendingBytes.isEmpty
             let ready = poll(&descriptor, 1, waitsForIdle ? Self.idleInterval : -1)
             if ready == 0 {
                 if onIdle?() == true { uniti_el_refresh(editLine) }
@@ -122,26 +137,32 @@ public final class LineEditor: LineInput, @unchecked Sendable {
                 if errno == EINTR { continue }
                 return -1
             }
-            var byte: CChar = 0
+            var byte: UInt8 = 0
             let count = Glibc.read(STDIN_FILENO, &byte, 1)
-            if count == 0 { return 0 }
+            if count == 0 {
+                // The input ended inside a character: what was there stands for one U+FFFD.
+                guard !pendingBytes.isEmpty else { return 0 }
+                pendingBytes.removeAll()
+                character?.pointee = Self.replacementCharacter
+                return 1
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 return -1
             }
-            var wide: wchar_t = 0
-            let result = mbrtowc(&wide, &byte, 1, &state)
-            if result == size_t.max - 1 {  // the character goes on in the next byte
-                partial = true
-                continue
-            }
-            if result == size_t.max {  // not valid in this locale: pass the byte on
-                state = mbstate_t()
-                wide = wchar_t(UInt8(bitPattern: byte))
-            }
-            character?.pointee = wide
-            return 1
+            pendingBytes.append(byte)
         }
+    }
+
+    /// libedit draws, measures and hands over characters through the C library's multibyte
+    /// functions, which follow `LC_CTYPE`: under "C" (no `LANG`, or a `LANG` naming a locale the
+    /// machine lacks) every letter outside ASCII would be dropped from the line. The terminal is
+    /// taken to be UTF-8, as every terminal of today is, so the editor's character type is the
+    /// environment's when that is UTF-8 and C.UTF-8 (built into glibc) otherwise.
+    static func useUTF8Characters() {
+        setlocale(LC_CTYPE, "")
+        if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) == "UTF-8" { return }
+        setlocale(LC_CTYPE, "C.UTF-8")
     }
 
     /// A history written by an earlier version may hold lines with addresses: they are dropped
@@ -218,7 +239,7 @@ extension LineEditor {
             case 0x03: throw PromptCancelled(.interrupted)  // Ctrl-C
             case 0x04 where bytes.isEmpty: return nil       // Ctrl-D
             case 0x0A, 0x0D: return String(decoding: bytes, as: UTF8.self)
-            case 0x7F, 0x08: if !bytes.isEmpty { bytes.removeLast() }
+            case 0x7F, 0x08: bytes = UTF8Input.droppingLastCharacter(bytes)  // "ß" is two bytes
             default: bytes.append(byte)
             }
         }

@@ -208,7 +208,7 @@ public final class Shell: @unchecked Sendable {
         lastCommandFailed = false
         guard let parsed = parse(type, arguments: arguments, helpPath: [type.commandName]) else { return }
         guard let command = parsed as? any HostCommand else {
-            console.line(helpText(of: type, askedWith: arguments))
+            console.line(helpText(of: type, askedWith: arguments, helpPath: [type.commandName]))
             return
         }
         try command.run(in: self)
@@ -233,7 +233,7 @@ public final class Shell: @unchecked Sendable {
         let helpPath = (modulePrefix(module).isEmpty ? [] : [module.descriptor.id.rawValue]) + [name]
         guard let parsed = parse(type, arguments: Array(arguments.dropFirst()), helpPath: helpPath) else { return }
         guard let command = parsed as? any ShellCommand else {
-            console.line(helpText(of: type, askedWith: Array(arguments.dropFirst())))
+            console.line(helpText(of: type, askedWith: Array(arguments.dropFirst()), helpPath: helpPath))
             return
         }
         try command.run(in: context(for: module))
@@ -243,9 +243,9 @@ public final class Shell: @unchecked Sendable {
     /// with subcommands (`account --help`, `account deactivate --help`) into its own `help`
     /// subcommand, whose type is not ours: the help shown is that of the command the words
     /// name, never the help of `help`.
-    private func helpText(of type: any ParsableCommand.Type, askedWith arguments: [String]) -> String {
+    private func helpText(of type: any ParsableCommand.Type, askedWith arguments: [String], helpPath: [String]) -> String {
         let leaf = type.subcommand(following: arguments.filter { $0 != "help" && !$0.hasPrefix("-") })
-        return type.helpMessage(for: leaf.type, columns: console.width)
+        return ParserText.help(type.helpMessage(for: leaf.type, columns: console.width), path: helpPath + leaf.path, localizer)
     }
 
     /// Parses arguments for a command type; prints help or one error line and returns nil when
@@ -256,11 +256,12 @@ public final class Shell: @unchecked Sendable {
             return try type.parseAsRoot(arguments)
         } catch {
             if type.exitCode(for: error) == .success {
-                console.line(type.fullMessage(for: error, columns: console.width))
+                let path = helpPath + type.subcommand(following: arguments).path
+                console.line(ParserText.help(type.fullMessage(for: error, columns: console.width), path: path, localizer))
             } else {
-                let message = type.message(for: error)
+                let message = ParserText.error(type.message(for: error)
                     .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-                    .filter { !$0.isEmpty }.joined(separator: " ")
+                    .filter { !$0.isEmpty }.joined(separator: " "), localizer)
                 let path = helpPath + type.subcommand(following: arguments).path
                 console.error(localizer("host.error.usage", ["message": message, "command": path.joined(separator: " ")]))
                 lastCommandFailed = true

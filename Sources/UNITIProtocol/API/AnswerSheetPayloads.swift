@@ -12,11 +12,11 @@ public struct AnswerSheetBatchResult: Codable, Hashable, Sendable {
     /// The error code (with 409) of a batch holding a sheet whose questionnaire the caller cannot
     /// answer yet: unknown to the server or owned by a study not joined. The sheet is not wrong,
     /// it is early; a client keeps it and sends it again after a join.
-    public static let questionnaireUnavailableCode = "questionnaire_unavailable"
+    public static let questionnaireUnavailableCode = APIErrorCode.questionnaireUnavailable.rawValue
     /// The error code (with 409) of a batch holding a sheet for a study whose current consent
     /// version the caller has not agreed to. Like an early sheet, a client keeps it waiting and
     /// sends it again once the person agreed.
-    public static let consentRequiredCode = "consent_required"
+    public static let consentRequiredCode = APIErrorCode.consentRequired.rawValue
 
     public enum Outcome: String, Codable, Hashable, Sendable {
         /// Stored now.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import UNITIProtocol
+import UNITIText
 
 /// The consent page of a study (`/console/studies/{id}/consent`): every version the study has
 /// had with how many agreed to it, and the form that publishes the next one, a text per language.
@@ -21,7 +22,8 @@ extension ConsoleRoutes {
             ConsoleConsentPage.Version(version: version.version, published: Timestamps.format(version.publishedAt),
                                        agreements: version.agreements,
                                        texts: Self.languagesFirstEnglish(version.text.values.keys).map {
-                                           .init(language: Self.languageName($0, language), text: version.text.values[$0] ?? "")
+                                           .init(language: Self.languageName($0, language),
+                                                 html: MarkdownText.html(version.text.values[$0] ?? "", topHeadingLevel: 4))
                                        })
         }
         let fields = ConsentFiles.languages(of: study).map { code in
@@ -98,6 +100,7 @@ struct ConsoleConsentPage: PortalPage {
 
     struct Text: Sendable {
         var language: String
-        var text: String
+        /// The version's Markdown as safe HTML (``MarkdownText``), as participants see it.
+        var html: String
     }
 }

@@ -44,7 +44,7 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case .contentTooLarge: return APIError(.contentTooLarge, "body_too_large", "The request body is larger than \(ServerLimits.maximumBodyBytes) bytes; send smaller batches.")
         case .methodNotAllowed: return APIError(.methodNotAllowed, "method_not_allowed", "This route does not accept this method.")
         case .badRequest: return APIError(.badRequest, "bad_request", error.body ?? "The request is malformed.")
-        default: return APIError(error.status, "http_\(error.status.code)", error.body ?? error.status.reasonPhrase)
+        default: return APIError(error.status, APIErrorCode.httpStatus(error.status.code), error.body ?? error.status.reasonPhrase)
         }
     }
 }

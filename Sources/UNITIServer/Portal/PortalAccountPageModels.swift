@@ -74,8 +74,9 @@ struct StudiesPage: PortalPage {
         var description: String?
         var studyError: String?
         /// The study's current consent text, shown beside the join form (with a box to tick,
-        /// its version the form's value) and to a member asked to agree to a new version.
-        var consent: String?
+        /// its version the form's value) and to a member asked to agree to a new version: its
+        /// Markdown as safe HTML (``MarkdownText``), so the template shows it unescaped.
+        var consentHTML: String?
         var consentVersion: Int?
         /// A member who has not agreed to the current version: their answers wait.
         var consentNeeded: Bool

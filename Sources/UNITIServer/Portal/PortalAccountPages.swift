@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import UNITIProtocol
+import UNITIText
 
 /// The person's own pages: profile, password, deactivation, studies (join and leave) and the
 /// download of everything stored about them.
@@ -142,7 +143,7 @@ extension PortalRoutes {
                 noLeave: membership == .member && !study.participantsMayLeave,
                 description: description?.isEmpty == false ? description : nil,
                 studyError: failure?.studyId == study.id ? failure?.message : nil,
-                consent: study.consent?.text(in: visit.language), consentVersion: study.consentVersion,
+                consentHTML: study.consent.map { MarkdownText.html($0.text(in: visit.language), topHeadingLevel: 3) }, consentVersion: study.consentVersion,
                 consentNeeded: membership == .member && (study.consentVersion ?? 0) > (entry.consentAgreed ?? 0),
                 consentAgreed: membership == .member ? agreed : nil)
         })
@@ -243,7 +244,7 @@ extension PortalRoutes {
         // Answers the definition does not name (an unknown version) still show, by their label.
         for label in sheet.answers.keys.sorted() where !shown.contains(label) {
             let answer = sheet.answers[label]!
-            answers.append(.init(question: label, answer: answer.value.description, at: answer.answeredAt.minuteText))
+            answers.append(.init(question: label, answer: Self.valueText(answer.value, visit.language), at: answer.answeredAt.minuteText))
         }
         // Just saved: the study's message after saving and the help for a score that reached its threshold.
         let afterSaving = request.uri.queryParameters["saved"] == nil ? [] : (definition.map { definition in
@@ -261,13 +262,21 @@ extension PortalRoutes {
         case (.yesNo, .number(let number)):
             return PortalText.text(number == 0 ? "portal.data.yes" : "portal.data.no", language)
         case (.singleChoice(let options), .number(let number)):
-            return options.first { Double($0.value) == number }?.text.text(in: language) ?? value.description
+            return options.first { Double($0.value) == number }?.text.text(in: language) ?? valueText(value, language)
         case (.multipleChoice(let options, _, _), .choices(let chosen)):
             return chosen.map { choice in options.first { $0.value == choice }?.text.text(in: language) ?? String(choice) }
                 .joined(separator: ", ")
+        case (.slider(let range), .number(let number)):
+            return range.text(number, in: Language(rawValue: language) ?? .english)
         default:
-            return value.description
+            return valueText(value, language)
         }
+    }
+
+    /// A value as the person reads it: a number with the language's decimal separator (`2,5`).
+    private static func valueText(_ value: AnswerValue, _ language: String) -> String {
+        guard case .number(let number) = value else { return value.description }
+        return PortalText.number(number, language)
     }
 
     package func ownSheets(_ userId: Int64) async throws -> [StoredAnswerSheet] {

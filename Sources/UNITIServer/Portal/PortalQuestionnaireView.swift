@@ -1,5 +1,6 @@
 import Foundation
 import UNITIProtocol
+import UNITIText
 
 /// A questionnaire's items as the templates show them: one ``Item`` per item with a flag for
 /// its element type (`isScale`, `isSlider`, ...), its options with the one chosen, what the
@@ -98,11 +99,12 @@ struct PortalQuestionnaireView {
             values.max = AnswerValue.number(range.max).description
             values.step = AnswerValue.number(range.step).description
             values.unit = range.unit
+            values.decimalSeparator = PortalText.decimalSeparator(language)
             values.minLabel = text(range.minLabel)
             values.maxLabel = text(range.maxLabel)
             if let value {
                 values.value = value.description
-                values.valueText = value.number.map(range.text) ?? value.description
+                values.valueText = value.number.map { range.text($0, in: Language(rawValue: language) ?? .english) } ?? value.description
             } else {
                 values.valueText = t("notAnswered")
                 values.untouched = true
@@ -162,6 +164,8 @@ struct PortalQuestionnaireView {
         var unit: String?
         var value: String?
         var valueText: String?
+        /// The language's decimal separator, with which the page's script shows a slider's value as it moves.
+        var decimalSeparator: String?
         /// A slider nobody moved yet: it shows "not answered", not a value.
         var untouched = false
         var maxLength: String?

@@ -120,7 +120,9 @@ package struct PortalRoutes: Sendable {
             let key = "portal.error.\(error.code)"
             let seconds = error.headers["Retry-After"] ?? ""
             let text = PortalText.text(key, language, ["seconds": seconds])
-            return (error.status, text == key ? error.message : text)
+            // A code the tables do not word yet: the server's own line, never an empty one.
+            guard text == key else { return (error.status, text) }
+            return (error.status, error.message.isEmpty ? PortalText.text("portal.error.title", language) : error.message)
         case StoreConflict.usernameTaken:
             return (.conflict, PortalText.text("portal.error.username_taken", language))
         case StoreConflict.emailTaken:

@@ -1,5 +1,6 @@
 import Foundation
 import UNITILocalization
+import UNITIText
 
 /// The portal's words: the `portal.*` keys of the shared string tables (Localization/Strings/
 /// <language>/portal.json), and which language a visitor gets.
@@ -19,6 +20,18 @@ package enum PortalText {
             text = text.replacingOccurrences(of: "{\(name)}", with: value)
         }
         return text
+    }
+
+    /// A number as a visitor reads it in their language (`28,8` in German); never for exports or
+    /// form values, which keep the point.
+    package static func number(_ value: Double, _ language: String, fractionDigits: Int? = nil) -> String {
+        (Language(rawValue: language) ?? .english).number(value, fractionDigits: fractionDigits)
+    }
+
+    /// The character between a number's whole part and its fraction in the visitor's language,
+    /// for the page's script, which shows a slider's value as it moves.
+    package static func decimalSeparator(_ language: String) -> String {
+        (Language(rawValue: language) ?? .english).decimalSeparator
     }
 
     /// A size in words a person can act on: whole megabytes from 1 MB on, else kilobytes ("64 kB").

@@ -23,7 +23,7 @@ enum SheetValidation {
     }
 
     /// The error code (with 422) of a sheet started at or after its questionnaire was deactivated.
-    static let deactivatedCode = "questionnaire_deactivated"
+    static let deactivatedCode = APIErrorCode.questionnaireDeactivated.rawValue
 
     /// A sheet started once its questionnaire was deactivated: the study no longer takes answers to
     /// it, so the sheet is refused for good (422), unlike an early one. Sheets started before the

@@ -194,6 +194,27 @@ struct StudyQuestionnaireServiceTests {
         #expect(try StudyQuestionnaires(services: harness.services, module: .tyh).questionnaires().map(\.id) == ["hear-once"])
     }
 
+    @Test("a questionnaire refused until another module's one-time one is answered names the command that answers it")
+    func refusalNamesTheCommand() throws {
+        /// The standalone Track Your Stress program stands in for itself: a module with its id.
+        struct Stress: UNITIModule {
+            let descriptor = ModuleDescriptor(id: .tys, name: "TrackYourStress", programName: "track-your-stress", version: "1")
+            func commands(for program: ProgramKind) -> [any ShellCommand.Type] { [] }
+            var migrations: [ModuleMigration] { [] }
+        }
+        for program in ProgramKind.allCases {
+            let harness = try ModuleHarness(program == .integrated ? [] : [Stress()], program: program, now: Self.now)
+            try harness.services.studies.recordJoined(StudyDescriptor(id: "s1", title: "Study s1", modules: ["tys", "tn"]), at: Self.now)
+            try Self.apply(harness, [try Self.entry(Self.definition("tn-once"), module: "tn"),
+                                     try Self.entry(Self.definition("daily", repeating: true))])
+            let tys = StudyQuestionnaires(services: harness.services, module: .tys)
+            let refusal = #expect(throws: UNITIError.self) { try tys.requireFillable(try tys.status(of: "daily")) }
+            let expected = program == .integrated ? "Answer them first: `tn fill tn-once`."
+                                                  : "Answer them first: `tn fill tn-once` in uniti, or `fill` in tinnitus-navigator."
+            #expect(refusal?.message.hasSuffix(expected) == true, "\(refusal?.message ?? "")")
+        }
+    }
+
     @Test("without a joined study, the bundled demo study's questionnaires are there, counted from the first use")
     func bundledOffline() throws {
         let harness = try ModuleHarness([], now: Self.now)

@@ -6,7 +6,7 @@ import Testing
 struct SyncBatchTests {
     func entry(_ id: Int64, bytes: Int) -> Outbox.Entry {
         Outbox.Entry(id: id, clientID: "sheet:\(id)", kind: "answerSheet", moduleID: "tyt", payload: Data(count: bytes),
-                     createdAt: Date(), attempts: 0, nextAttemptAt: Date(), state: .pending, lastError: nil, revision: 0)
+                     createdAt: Date(), attempts: 0, nextAttemptAt: Date(), state: .pending, lastError: nil, lastErrorCode: nil, revision: 0)
     }
 
     @Test("entries are split in order into request bodies below the byte limit; an oversized one goes alone")

@@ -21,7 +21,7 @@ struct FrequencyCommand: ShellCommand {
 
         func run(in context: ModuleContext) throws {
             if let value = try TinnitusFrequency.stored(in: context) {
-                context.console.line(L("son.frequency.current", ["hz": String(format: "%g", value)]))
+                context.console.line(L("son.frequency.current", ["hz": CurrentLanguage.value.number(value)]))
             } else {
                 context.console.line(L("son.frequency.unset"))
             }
@@ -37,7 +37,7 @@ struct FrequencyCommand: ShellCommand {
 
         func run(in context: ModuleContext) throws {
             let value = try TinnitusFrequency.store(hz, in: context)
-            context.console.line(L("son.frequency.saved", ["hz": String(format: "%g", value)]))
+            context.console.line(L("son.frequency.saved", ["hz": CurrentLanguage.value.number(value)]))
         }
     }
 }

@@ -17,7 +17,7 @@ struct RenderCommand: ShellCommand {
 
     func run(in context: ModuleContext) throws {
         guard minutes > 0, minutes <= 24 * 60 else {
-            throw UNITIError(L("son.render.badMinutes", ["value": String(format: "%g", minutes)]))
+            throw UNITIError(L("son.render.badMinutes", ["value": CurrentLanguage.value.number(minutes)]))
         }
         let entry = try SoundCatalogue.active(in: context.database).sound(sound)
         let recipe = try entry.recipe(tinnitusFrequency: TinnitusFrequency.stored(in: context))

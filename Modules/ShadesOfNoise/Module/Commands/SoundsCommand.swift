@@ -48,7 +48,7 @@ struct SoundsCommand: ShellCommand {
             console.table(TextTable(columns: [.init(minimumWidth: 16)], rows: category.sounds.map { sound in
                 var title = sound.title
                 if sound.usesTinnitusFrequency {
-                    title += frequency.map { "  (" + String(format: "%g Hz", $0) + ")" } ?? "  " + L("son.sounds.needsFrequency")
+                    title += frequency.map { "  (" + CurrentLanguage.value.number($0) + " Hz" + ")" } ?? "  " + L("son.sounds.needsFrequency")
                 }
                 return ["\(sound.favorite ? "*" : " ") \(sound.id)", formatDuration(sound.length), title]
             }, indent: 1))

@@ -59,7 +59,7 @@ struct StatsCommand: ShellCommand {
         let header = [L("son.stats.column.sound"), L("son.stats.column.plays"), L("son.stats.column.ratings"),
                       L("son.stats.column.mean"), L("son.stats.column.time")]
         console.table(TextTable(columns: [.left, .right, .right, .right, .right], header: header, rows: rows.map { row in
-            [row.title, "\(row.plays)", "\(row.ratings)", row.meanRating.map { String(format: "%.1f", $0) } ?? "–",
+            [row.title, "\(row.plays)", "\(row.ratings)", row.meanRating.map { context.localizer.language.number($0, fractionDigits: 1) } ?? "–",
              formatDuration(row.listenedSeconds)]
         }))
         console.line(L("son.stats.lowerIsBetter"))

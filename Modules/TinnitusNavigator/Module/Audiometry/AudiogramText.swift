@@ -3,11 +3,12 @@ import UNITICore
 
 /// How audiogram numbers read in listings, the show command and the report, in one place.
 enum AudiogramText {
-    /// A level or average in dB: whole numbers plain, others to one decimal (23.8).
+    /// A level or average in dB: whole numbers plain, others to one decimal in the person's
+    /// language (23.8, 23,8).
     static func decibels(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
         if rounded == rounded.rounded() { return String(Int(rounded)) }
-        return String(format: "%.1f", rounded)
+        return CurrentLanguage.value.number(rounded, fractionDigits: 1)
     }
 
     /// A threshold, or a dash when not measured.
@@ -43,21 +44,29 @@ enum AudiogramText {
         return L("tn.audiogram.text.pitchLoudness", ["hz": "\(pitch)", "db": "\(loudness)"])
     }
 
-    /// Rows of the threshold table: frequency, right, left, and the discomfort thresholds
-    /// when any was measured.
-    static func thresholdRows(_ audiogram: Audiogram) -> (header: [String], rows: [[String]]) {
+    /// Rows of the threshold table: frequency, the thresholds of `ears` (right, left), and their
+    /// discomfort thresholds when any was measured.
+    static func thresholdRows(_ audiogram: Audiogram, ears: [Ear] = [.right, .left]) -> (header: [String], rows: [[String]]) {
         let hasDiscomfort = !audiogram.discomfort.isEmpty
         let frequencies = Set(audiogram.thresholds.map(\.hz)).union(audiogram.discomfort.map(\.hz)).sorted()
-        var header = [L("tn.audiogram.column.hz"), L("tn.audiogram.column.right"), L("tn.audiogram.column.left")]
-        if hasDiscomfort { header += [L("tn.audiogram.column.discomfortRight"), L("tn.audiogram.column.discomfortLeft")] }
+        var header = [L("tn.audiogram.column.hz")] + ears.map(\.columnTitle)
+        if hasDiscomfort { header += ears.map(\.discomfortColumnTitle) }
         let rows = frequencies.map { hz -> [String] in
-            var row = ["\(hz)", level(audiogram.threshold(.right, at: hz)), level(audiogram.threshold(.left, at: hz))]
+            var row = ["\(hz)"] + ears.map { level(audiogram.threshold($0, at: hz)) }
             if hasDiscomfort {
                 let values = audiogram.discomfort.first { $0.hz == hz }
-                row += [level(values?.right), level(values?.left)]
+                row += ears.map { level($0 == .left ? values?.left : values?.right) }
             }
             return row
         }
         return (header, rows)
+    }
+}
+
+extension Ear {
+    /// The ear's column in a table of thresholds: "right", "left".
+    var columnTitle: String { L(self == .left ? "tn.audiogram.column.left" : "tn.audiogram.column.right") }
+    var discomfortColumnTitle: String {
+        L(self == .left ? "tn.audiogram.column.discomfortLeft" : "tn.audiogram.column.discomfortRight")
     }
 }

@@ -82,6 +82,12 @@ struct ClinicalQuestionnaires {
         }
     }
 
+    /// Whether each completed entry's sheet has reached the study server, by entry id (thesis
+    /// FR8): a completed questionnaire says whether it was sent, and why not yet.
+    func uploads() throws -> [String: SheetUpload] {
+        Dictionary(try service.sheets().map { ($0.sheet.id.uuidString.lowercased(), $0.upload) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Throws the one line that refuses a completed questionnaire.
     func requireUnlocked(_ entry: Entry) throws {
         guard entry.isLocked else { return }

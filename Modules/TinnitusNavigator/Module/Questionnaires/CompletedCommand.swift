@@ -33,7 +33,8 @@ struct CompletedCommand: ShellCommand {
 
         static func list(_ context: ModuleContext, json: Bool) throws {
             let questionnaires = ClinicalQuestionnaires(context: context)
-            let views = try questionnaires.completions().map { try CompletedView($0, questionnaires: questionnaires) }
+            let uploads = try questionnaires.uploads()
+            let views = try questionnaires.completions().map { try CompletedView($0, upload: uploads[$0.id], questionnaires: questionnaires) }
             if json {
                 try context.console.json(views)
                 return
@@ -44,9 +45,9 @@ struct CompletedCommand: ShellCommand {
             }
             context.console.table(TextTable(columns: [.left, .left, .left, .left], header: [
                 L("tn.questionnaires.completed.column.id"), L("tn.questionnaires.completed.column.date"), L("tn.questionnaires.completed.column.questionnaire"),
-                L("tn.questionnaires.completed.column.scores"),
+                L("tn.questionnaires.completed.column.scores"), L("tn.questionnaires.completed.column.upload"),
             ], rows: views.map { view in
-                [HealthRecordID.short(view.id), view.date, view.title, view.scores.joined(separator: "; ")]
+                [HealthRecordID.short(view.id), view.date, view.title, view.scores.joined(separator: "; "), view.uploadShortText]
             }))
             context.console.line(L("tn.questionnaires.completed.hint"))
         }
@@ -65,13 +66,14 @@ struct CompletedCommand: ShellCommand {
         func run(in context: ModuleContext) throws {
             let questionnaires = ClinicalQuestionnaires(context: context)
             let completed = try questionnaires.store.find(CompletedQuestionnaire.self, id, noun: L("tn.questionnaires.completed.noun"))
-            let view = try CompletedView(completed, questionnaires: questionnaires)
+            let view = try CompletedView(completed, upload: try questionnaires.uploads()[completed.id], questionnaires: questionnaires)
             if output.isRequested(in: context) {
                 try context.console.json(view)
                 return
             }
             context.console.line("\(view.title) (\(view.questionnaire) v\(view.version))")
             context.console.line(L("tn.questionnaires.completed.header", ["date": view.date, "id": view.id]))
+            context.console.line(L("tn.questionnaires.completed.upload", ["state": view.uploadText]))
             context.console.table(TextTable(columns: [.init(maximumWidth: 48), .left],
                                             rows: view.answers.map { [$0.question, $0.answer] }))
             for line in view.scores { context.console.line(line) }
@@ -96,8 +98,28 @@ struct CompletedView: Encodable {
     let completedAt: String
     let answers: [Answer]
     let scores: [String]
+    /// Whether its sheet reached the study server (``SheetUpload``): `uploaded`, `waiting`,
+    /// `refused`, `deviceOnly` or `erasedFromServer`.
+    let upload: String
+    let waitingFor: String?
+    let refusedBecause: String?
+    /// The upload state in the person's words, whole and for a table (not in `--json`).
+    let uploadText: String
+    let uploadShortText: String
 
-    init(_ completed: CompletedQuestionnaire, questionnaires: ClinicalQuestionnaires) throws {
+    enum CodingKeys: String, CodingKey {
+        case id, questionnaire, version, title, date, completedAt, answers, scores, upload, waitingFor, refusedBecause
+    }
+
+    /// `upload` is nil for a record whose sheet is not kept here (none of this module's
+    /// questionnaires any more): it stays on this device.
+    init(_ completed: CompletedQuestionnaire, upload stored: SheetUpload?, questionnaires: ClinicalQuestionnaires) throws {
+        let state = stored ?? .deviceOnly
+        upload = state.state
+        waitingFor = state.waitingFor
+        refusedBecause = state.refusedBecause
+        uploadText = state.text
+        uploadShortText = state.shortText
         let text = QuestionnaireText(localizer: questionnaires.context.localizer)
         let timeZone = questionnaires.context.clock.timeZone
         let definition = try questionnaires.definition(of: completed)

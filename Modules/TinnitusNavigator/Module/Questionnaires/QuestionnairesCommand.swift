@@ -21,10 +21,14 @@ struct QuestionnairesCommand: ShellCommand {
     func run(in context: ModuleContext) throws {
         let questionnaires = ClinicalQuestionnaires(context: context)
         let entries = try questionnaires.entries()
+        let uploads = try questionnaires.uploads()
         let timeZone = context.clock.timeZone
         let today = LocalDate(context.clock.now, in: timeZone)
         if output.isRequested(in: context) {
-            try context.console.json(entries.map { ClinicalQuestionnaireJSON($0, today: today, timeZone: timeZone) })
+            try context.console.json(entries.map { entry in
+                ClinicalQuestionnaireJSON(entry, today: today, timeZone: timeZone,
+                                          lastUpload: entry.completions.first.map { uploads[$0.id] ?? .deviceOnly })
+            })
             return
         }
         guard !entries.isEmpty else {
@@ -50,6 +54,7 @@ struct QuestionnairesCommand: ShellCommand {
             if entry.isCompleted, let last = entry.lastCompleted {
                 done = L("tn.questionnaires.completedOn", ["date": "\(LocalDate(last, in: timeZone))"])
                 if entry.completions.count > 1 { done += " " + L("tn.questionnaires.times", count: entry.completions.count) }
+                if let newest = entry.completions.first { done += " · " + (uploads[newest.id] ?? .deviceOnly).shortText }
             }
             var state = entry.status.state.text(context.localizer)
             if let next = entry.nextFrom(today: today) {
@@ -81,8 +86,14 @@ struct ClinicalQuestionnaireJSON: Encodable {
     /// For a repeating questionnaire: the first day it can be answered (today when due).
     let nextFrom: String?
     let hasDraft: Bool
+    /// Whether the newest completed entry reached the study server (``SheetUpload/state``), and
+    /// what it waits for; nil when none is completed.
+    let lastUpload: String?
+    let lastUploadWaitingFor: String?
 
-    init(_ entry: ClinicalQuestionnaires.Entry, today: LocalDate, timeZone: TimeZone) {
+    init(_ entry: ClinicalQuestionnaires.Entry, today: LocalDate, timeZone: TimeZone, lastUpload: SheetUpload?) {
+        self.lastUpload = lastUpload?.state
+        lastUploadWaitingFor = lastUpload?.waitingFor
         study = entry.status.questionnaire.studyID
         id = entry.id
         version = entry.definition.version

@@ -12,10 +12,12 @@ struct FillCommand: ShellCommand {
         CommandConfiguration(commandName: "fill", abstract: L("tyh.fill.abstract"))
     }
 
+    @Argument(help: ArgumentHelp(L("tyh.fill.id"), valueName: "ID")) var id: String?
+
     init() {}
 
     func run(in context: ModuleContext) throws {
-        let status = try HearingQuestionnaire.current(context)
+        let status = try HearingQuestionnaire.current(context, id: id)
         let engine = QuestionnaireEngine(services: context.services)
         engine.remindedAt = try HearingReminders(context: context).promptingReminder()
             .map { OffsetTimestamp($0, in: context.clock.timeZone) }

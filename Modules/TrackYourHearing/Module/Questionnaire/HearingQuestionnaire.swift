@@ -9,11 +9,18 @@ import UNITIProtocol
 enum HearingQuestionnaire {
     static let bundledID = "tyh-hearing"
 
-    /// The status to answer, after asking the server for the current list. Notices (a server
-    /// that cannot be reached, a definition refused) are printed as one line each.
-    static func current(_ context: ModuleContext) throws -> StudyQuestionnaireStatus {
+    /// The status to answer (questionnaire `id` when given), after asking the server for the
+    /// current list. Notices (a server that cannot be reached, a definition refused) are printed
+    /// as one line each.
+    static func current(_ context: ModuleContext, id: String? = nil) throws -> StudyQuestionnaireStatus {
         let service = context.studyQuestionnaires
         for notice in service.refresh() { context.console.error(notice) }
+        if let id, id != bundledID {
+            let status = try service.status(of: id)
+            try service.requireFillable(status)
+            return status
+        }
+        if id == bundledID { return try bundled(context) }
         let statuses = try service.statuses()
         if let status = statuses.first(where: { $0.state.isFillable }) { return status }
         if let status = statuses.first {

@@ -32,7 +32,8 @@ struct FillCommand: ShellCommand {
         context.console.line(L(status.questionnaire.isBundled ? "tys.fill.savedOnDevice" : "tys.fill.saved", ["id": sheetID]))
         if let location {
             context.console.line(L("tys.fill.location", [
-                "latitude": String(format: "%.5f", location.latitude), "longitude": String(format: "%.5f", location.longitude),
+                "latitude": context.localizer.language.number(location.latitude, fractionDigits: 5),
+                "longitude": context.localizer.language.number(location.longitude, fractionDigits: 5),
             ]))
         }
         if let next = try service.next(), next.id != status.id {

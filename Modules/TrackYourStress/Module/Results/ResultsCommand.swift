@@ -132,7 +132,7 @@ enum ComparisonLookup {
                 ? L("tys.compare.higher", ["label": label, "percent": "\(share)"])
                 : L("tys.compare.lower", ["label": label, "percent": "\(100 - share)"])
             return [L("tys.compare.means", count: report.participants, [
-                "own": String(format: "%.1f", own), "all": String(format: "%.1f", all),
+                "own": CurrentLanguage.value.number(own, fractionDigits: 1), "all": CurrentLanguage.value.number(all, fractionDigits: 1),
             ]), reading]
         }
     }

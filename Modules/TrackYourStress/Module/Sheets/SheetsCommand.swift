@@ -32,7 +32,7 @@ struct SheetsCommand: ShellCommand {
             L("tys.sheets.column.sheet"), L("tys.sheets.column.finished"), L("tys.sheets.column.questionnaire"),
             L("tys.sheets.column.upload"),
         ], rows: views.map { view in
-            [String(view.id.prefix(8)), view.finishedAt.map(OffsetTimestamp.minuteText) ?? "—", view.title, view.uploadText]
+            [String(view.id.prefix(8)), view.finishedAt.map(OffsetTimestamp.minuteText) ?? "—", view.title, view.uploadShortText]
         }))
         context.console.line(L("tys.sheets.hint"))
     }
@@ -62,11 +62,12 @@ struct SheetCommand: ShellCommand {
         context.console.table(TextTable(columns: [.init(maximumWidth: 48), .left],
                                         rows: view.answers.map { [$0.question, $0.answer] }))
         if let noise = view.noiseDBFS {
-            context.console.line(L("tys.sheet.noise", ["dbfs": String(format: "%.1f", noise)]))
+            context.console.line(L("tys.sheet.noise", ["dbfs": context.localizer.language.number(noise, fractionDigits: 1)]))
         }
         if let location = view.location {
             var line = L("tys.sheet.location", [
-                "latitude": String(format: "%.5f", location.latitude), "longitude": String(format: "%.5f", location.longitude),
+                "latitude": context.localizer.language.number(location.latitude, fractionDigits: 5),
+                "longitude": context.localizer.language.number(location.longitude, fractionDigits: 5),
             ])
             if let altitude = location.altitudeMeters { line += " " + L("tys.sheet.altitude", ["meters": String(format: "%.0f", altitude)]) }
             context.console.line(line)
@@ -88,12 +89,21 @@ struct SheetView: Encodable {
     let title: String
     let startedAt: String
     let finishedAt: String?
-    /// `uploaded`, `waiting`, `refused` or `deviceOnly`.
+    /// `uploaded`, `waiting`, `refused`, `deviceOnly` or `erasedFromServer` (``SheetUpload``).
     let upload: String
     let refusedBecause: String?
+    /// What a waiting sheet waits for (``SheetUpload/Wait``).
+    let waitingFor: String?
     let answers: [Answer]
     let noiseDBFS: Double?
     let location: LocationReading?
+    /// The upload state in the person's words, whole and for a table (not in `--json`).
+    let uploadText: String
+    let uploadShortText: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, questionnaire, version, title, startedAt, finishedAt, upload, refusedBecause, waitingFor, answers, noiseDBFS, location
+    }
 
     init(sheet stored: StudyQuestionnaires.Sheet, service: StudyQuestionnaires, localizer: Localizer) throws {
         let sheet = stored.sheet
@@ -105,12 +115,11 @@ struct SheetView: Encodable {
         title = definition.map { text.text($0.title) } ?? sheet.questionnaireID
         startedAt = sheet.startedAt.text
         finishedAt = sheet.endedAt?.text
-        switch stored.upload {
-        case .uploaded: upload = "uploaded"; refusedBecause = nil
-        case .waiting: upload = "waiting"; refusedBecause = nil
-        case .deviceOnly: upload = "deviceOnly"; refusedBecause = nil
-        case .refused(let reason): upload = "refused"; refusedBecause = reason
-        }
+        upload = stored.upload.state
+        refusedBecause = stored.upload.refusedBecause
+        waitingFor = stored.upload.waitingFor
+        uploadText = stored.upload.text
+        uploadShortText = stored.upload.shortText
         noiseDBFS = sheet.sensors?.microphone?.dbfs
         location = sheet.sensors?.location
         // In the definition's order; answers to items the definition no longer has come last.
@@ -127,12 +136,4 @@ struct SheetView: Encodable {
         self.answers = answers
     }
 
-    var uploadText: String {
-        switch upload {
-        case "uploaded": return L("tys.sheets.uploaded")
-        case "deviceOnly": return L("tys.sheets.deviceOnly")
-        case "refused": return L("tys.sheets.refused", ["reason": refusedBecause ?? ""])
-        default: return L("tys.sheets.waiting")
-        }
-    }
 }

@@ -29,9 +29,9 @@ public struct NoiseSettings: Sendable, Equatable {
     /// A stored level as the person reads it, with its unit: `-23.4 dBFS` or `≈ 66.6 dB SPL`.
     public func describe(_ dbfs: Double) -> String {
         if let calibrationOffset {
-            return L("tyt.noise.spl", ["level": String(format: "%.1f", dbfs + calibrationOffset)])
+            return L("tyt.noise.spl", ["level": CurrentLanguage.value.number(dbfs + calibrationOffset, fractionDigits: 1)])
         }
-        return L("tyt.noise.dbfs", ["level": String(format: "%.1f", dbfs)])
+        return L("tyt.noise.dbfs", ["level": CurrentLanguage.value.number(dbfs, fractionDigits: 1)])
     }
 
 }

@@ -18,7 +18,7 @@ struct SettingsCommand: ShellCommand {
         let measured = try context.sensors.permissions.isAllowed(.microphone)
         context.console.line(L(measured ? "tyt.settings.noiseOn" : "tyt.settings.noiseOff"))
         if let offset = settings.calibrationOffset {
-            context.console.line(L("tyt.settings.calibrated", ["offset": String(format: "%+.1f", offset)]))
+            context.console.line(L("tyt.settings.calibrated", ["offset": (offset >= 0 ? "+" : "") + CurrentLanguage.value.number(offset, fractionDigits: 1)]))
         } else {
             context.console.line(L("tyt.settings.uncalibrated"))
         }
@@ -55,7 +55,7 @@ struct SettingsCommand: ShellCommand {
             }
             try settings.save(context)
             if let offset = settings.calibrationOffset {
-                context.console.line(L("tyt.settings.calibrated", ["offset": String(format: "%+.1f", offset)]))
+                context.console.line(L("tyt.settings.calibrated", ["offset": (offset >= 0 ? "+" : "") + CurrentLanguage.value.number(offset, fractionDigits: 1)]))
             } else {
                 context.console.line(L("tyt.settings.uncalibrated"))
             }

@@ -119,6 +119,6 @@ public struct GPSDClient: Hashable, Sendable {
 
     /// `5`, `0.5`: whole seconds without a fraction.
     static func format(seconds: TimeInterval) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+        seconds == seconds.rounded() ? String(Int(seconds)) : CurrentLanguage.value.number(seconds, fractionDigits: 1)
     }
 }

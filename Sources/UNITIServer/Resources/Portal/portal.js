@@ -31,9 +31,11 @@
     var shown = document.getElementById(range.getAttribute("data-for") + "-shown");
     if (!field || !shown) { return; }
     var unit = shown.getAttribute("data-unit") || "";
+    // The value as the page's language writes numbers (28,5 in German); the field keeps the point.
+    var decimal = shown.getAttribute("data-decimal") || ".";
     function show(value) {
       var untouched = value === "";
-      shown.textContent = untouched ? shown.getAttribute("data-empty") : value + (unit ? " " + unit : "");
+      shown.textContent = untouched ? shown.getAttribute("data-empty") : String(value).replace(".", decimal) + (unit ? " " + unit : "");
       shown.classList.toggle("untouched", untouched);
       range.classList.toggle("untouched", untouched);
     }

@@ -13,7 +13,7 @@ extension AudiogramCommand {
         }
 
         @Argument(help: ArgumentHelp(L("tn.audiogram.idHelp"), valueName: "id")) var id: String
-        @Option(help: ArgumentHelp(L("tn.audiogram.show.earHelp"), valueName: "left|right")) var ear: Ear?
+        @Option(help: ArgumentHelp(L("tn.audiogram.show.earHelp"), valueName: Ear.allValueStrings.joined(separator: "|"))) var ear: Ear?
         @Option(help: ArgumentHelp(L("tn.audiogram.show.compareHelp"), valueName: "id")) var compare: String?
         @Option(help: ArgumentHelp(L("tn.audiogram.show.svgHelp"), valueName: "file")) var svg: String?
         @OptionGroup var output: JSONOutput
@@ -47,44 +47,58 @@ extension AudiogramCommand {
             }
             console.line()
             console.line(L("tn.audiogram.show.header", ["id": HealthRecordID.short(audiogram.id), "date": audiogram.date]))
-            let table = AudiogramText.thresholdRows(audiogram)
+            // One ear asked for is one ear throughout: the table, the average, the tinnitus and
+            // the comparison (thesis FR11); the grade by the better ear needs both.
+            let ears = self.ear.map { [$0] } ?? [Ear.right, .left]
+            let table = AudiogramText.thresholdRows(audiogram, ears: ears)
             console.table(TextTable(columns: Array(repeating: .right, count: table.header.count), header: table.header, rows: table.rows))
-            console.line(L("tn.audiogram.show.averages", ["right": AudiogramText.average(audiogram, ear: .right),
-                                                          "left": AudiogramText.average(audiogram, ear: .left)]))
-            console.line(L("tn.audiogram.show.grade", ["grade": AudiogramText.overallGrade(audiogram)]))
-            for ear in self.ear.map({ [$0] }) ?? [Ear.right, .left] {
+            if let ear = self.ear {
+                console.line(L("tn.audiogram.show.averageEar", ["ear": ear.title, "average": AudiogramText.average(audiogram, ear: ear)]))
+            } else {
+                console.line(L("tn.audiogram.show.averages", ["right": AudiogramText.average(audiogram, ear: .right),
+                                                              "left": AudiogramText.average(audiogram, ear: .left)]))
+                console.line(L("tn.audiogram.show.grade", ["grade": AudiogramText.overallGrade(audiogram)]))
+            }
+            for ear in ears {
                 if let tinnitus = AudiogramText.tinnitus(audiogram, ear: ear) {
                     console.line(L("tn.audiogram.show.tinnitus", ["ear": ear.title, "text": tinnitus]))
                 }
             }
             if let note = audiogram.note { console.line(L("tn.audiogram.show.note", ["note": note])) }
-            if let comparison { Self.show(comparison, on: console) }
+            if let comparison { Self.show(comparison, ears: ears, on: console) }
             if let svg { console.line(L("tn.audiogram.show.svgWritten", ["path": svg])) }
         }
 
-        /// The change per frequency and ear, and of each ear's average.
-        static func show(_ comparison: AudiogramComparison, on console: Console) {
+        /// The change per frequency and ear, and of each ear's average, for `ears`.
+        static func show(_ comparison: AudiogramComparison, ears: [Ear] = [.right, .left], on console: Console) {
             console.line()
             console.line(L("tn.audiogram.compare.header", [
                 "before": comparison.beforeDate, "beforeID": HealthRecordID.short(comparison.beforeID),
                 "after": comparison.afterDate, "afterID": HealthRecordID.short(comparison.afterID),
             ]))
-            let header = [L("tn.audiogram.column.hz"), L("tn.audiogram.column.right"), L("tn.audiogram.column.change"),
-                          L("tn.audiogram.column.left"), L("tn.audiogram.column.change")]
+            let header = [L("tn.audiogram.column.hz")] + ears.flatMap { [$0.columnTitle, L("tn.audiogram.column.change")] }
             let rows = comparison.rows.map { row -> [String] in
-                func pair(_ change: AudiogramComparison.Change) -> String {
-                    "\(AudiogramText.level(change.before)) → \(AudiogramText.level(change.after))"
+                ["\(row.hz)"] + ears.flatMap { ear -> [String] in
+                    let change = ear == .left ? row.left : row.right
+                    return ["\(AudiogramText.level(change.before)) → \(AudiogramText.level(change.after))",
+                            AudiogramText.change(change.change.map(Double.init))]
                 }
-                return ["\(row.hz)", pair(row.right), AudiogramText.change(row.right.change.map(Double.init)),
-                        pair(row.left), AudiogramText.change(row.left.change.map(Double.init))]
             }
-            console.table(TextTable(columns: [.right, .right, .right, .right, .right], header: header, rows: rows))
-            console.line(L("tn.audiogram.compare.averages", ["right": AudiogramText.change(comparison.ptaChangeRight),
-                                                             "left": AudiogramText.change(comparison.ptaChangeLeft)]))
+            console.table(TextTable(columns: Array(repeating: .right, count: header.count), header: header, rows: rows))
+            if ears.count == 1, let ear = ears.first {
+                let change = ear == .left ? comparison.ptaChangeLeft : comparison.ptaChangeRight
+                console.line(L("tn.audiogram.compare.averageEar", ["ear": ear.title, "change": AudiogramText.change(change)]))
+            } else {
+                console.line(L("tn.audiogram.compare.averages", ["right": AudiogramText.change(comparison.ptaChangeRight),
+                                                                 "left": AudiogramText.change(comparison.ptaChangeLeft)]))
+            }
             console.line(L("tn.audiogram.compare.meaning"))
         }
     }
 }
 
-/// `--ear left|right`, in the words the record stores.
-extension Ear: ExpressibleByArgument {}
+/// `--ear left|right` (`links|rechts`: every language's word is understood, help lists the
+/// current language's).
+extension Ear: LocalizedArgumentWords {
+    public static var wordsKey: String { "tn.ear" }
+}
