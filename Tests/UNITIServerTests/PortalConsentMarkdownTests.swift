@@ -55,7 +55,7 @@ struct PortalConsentMarkdownTests {
         let fixture = ConsoleFixture(server: server)
         try await fixture.run { client in
             try await StudyAdministration(store: fixture.store, actor: .operator, now: fixture.clock.now())
-                .create(StudyRecord(id: "mood", title: LocalizedText(["en": "Mood"]), access: .public))
+                .create("mood", StudySettings(title: LocalizedText(["en": "Mood"]), access: .public))
             let owner = try await fixture.enrolledStaff("olga")
             try await fixture.role(.owner, owner, "mood")
             let browser = PortalBrowser(client)

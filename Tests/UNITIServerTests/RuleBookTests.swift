@@ -85,7 +85,7 @@ struct RuleBookTests {
             let cases: [(code: String, console: [String: String], command: [String])] = [
                 ("invalid_title", ["titleEn": "  "], ["--title", " "]),
                 ("weak_study_password", ["access": "password", "password": "short"], ["--access", "password", "--password", "short"]),
-                ("study_password_required", ["access": "password"], ["--access", "password"]),
+                ("weak_study_password", ["access": "password"], ["--access", "password"]),
                 ("invalid_dates", ["starts": "2027-02-01", "ends": "2027-01-01"], ["--starts", "2027-02-01T00:00:00Z", "--ends", "2027-01-01T00:00:00Z"]),
                 ("unknown_module", ["module-chess": "on"], ["--modules", "tyt,chess"]),
                 ("consent_missing", [:], ["--title", #"{"en":"Alpha","de":"Alpha (de)"}"#, "--consent", "Only English."]),
@@ -165,7 +165,7 @@ struct RuleBookTests {
             for version in [1, 2] {
                 let refused = try await editor.submit(page, to: page, ["definition": dailyQuestionnaireJSON(id: "shared-daily", version: version)])
                 #expect(refused.status == .unprocessableContent)
-                #expect(Doors.problems(refused) == [PortalText.text("console.error.questionnaire_id_taken", "en")],
+                #expect(Doors.problems(refused) == [PortalText.text("console.error.questionnaire_owned", "en")],
                         "version \(version), stored there or not: \(Doors.problems(refused))")
                 #expect(!refused.text.contains("beta"), "the other study is not named")
             }
@@ -176,7 +176,7 @@ struct RuleBookTests {
                 try await runServerCommand(["questionnaire", "import", file.path, "--study", "alpha", "--database", doors.database])
                 Issue.record("imported another study's questionnaire id")
             } catch let error as APIError {
-                #expect(error.code == "questionnaire_id_taken" && !error.message.contains("beta"), "\(error.message)")
+                #expect(error.code == "questionnaire_owned" && !error.message.contains("beta"), "\(error.message)")
             }
         }
     }

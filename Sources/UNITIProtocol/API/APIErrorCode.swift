@@ -67,6 +67,9 @@ public enum APIErrorCode: String, CaseIterable, Sendable {
     case unknownItem = "unknown_item"
 
     // Study teams (the staff console and the coordinator commands)
+    case consentFile = "consent_file"
+    case consentMissing = "consent_missing"
+    case consentTooLong = "consent_too_long"
     case disableAdmin = "disable_admin"
     case disableOtherStudies = "disable_other_studies"
     case disableSelf = "disable_self"
@@ -80,10 +83,15 @@ public enum APIErrorCode: String, CaseIterable, Sendable {
     case invalidSecret = "invalid_secret"
     case invalidStaffCredentials = "invalid_staff_credentials"
     case invalidStudyId = "invalid_study_id"
+    case invalidText = "invalid_text"
     case invalidTitle = "invalid_title"
     case invalidTotp = "invalid_totp"
+    case invitationName = "invitation_name"
     case lastOwner = "last_owner"
+    case noRequest = "no_request"
+    case notInvited = "not_invited"
     case questionnaireOwned = "questionnaire_owned"
+    case studyExists = "study_exists"
     case unknownModule = "unknown_module"
     case unknownStaff = "unknown_staff"
     case versionExists = "version_exists"
@@ -98,10 +106,11 @@ public enum APIErrorCode: String, CaseIterable, Sendable {
 
     public var audience: Audience {
         switch self {
-        case .disableAdmin, .disableOtherStudies, .disableSelf, .invalidAccess, .invalidDate, .invalidDates,
-             .invalidEnrolment, .invalidName, .invalidRole, .invalidSchedules, .invalidSecret, .invalidStaffCredentials,
-             .invalidStudyId, .invalidTitle, .invalidTotp, .lastOwner, .questionnaireOwned, .unknownModule,
-             .unknownStaff, .versionExists, .weakStudyPassword:
+        case .consentFile, .consentMissing, .consentTooLong, .disableAdmin, .disableOtherStudies, .disableSelf,
+             .invalidAccess, .invalidDate, .invalidDates, .invalidEnrolment, .invalidName, .invalidRole,
+             .invalidSchedules, .invalidSecret, .invalidStaffCredentials, .invalidStudyId, .invalidText, .invalidTitle,
+             .invalidTotp, .invitationName, .lastOwner, .noRequest, .notInvited, .questionnaireOwned, .studyExists,
+             .unknownModule, .unknownStaff, .versionExists, .weakStudyPassword:
             .staff
         default:
             .participant

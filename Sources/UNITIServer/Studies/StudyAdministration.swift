@@ -96,7 +96,7 @@ struct StudyAdministration: Sendable {
     /// Checks a definition with the shared validator and stores it as the study's questionnaire
     /// version, presented by `module` (a known module's id; nil keeps the module it has, or gives
     /// a new one its default). Throws ``QuestionnaireProblems`` listing every problem (nothing
-    /// stored), `unknown_module`, or the store's `version_exists` and `questionnaire_id_taken`.
+    /// stored), `unknown_module`, or the store's `version_exists` and `questionnaire_owned`.
     func importQuestionnaire(_ data: Data, into studyId: String,
                              module: String?) async throws -> (document: QuestionnaireDocument, result: QuestionnaireImportResult) {
         let module = try module.map(StudyRules.knownModule)

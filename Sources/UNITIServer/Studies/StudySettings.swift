@@ -42,7 +42,7 @@ struct StudySettings: Sendable {
             result.passwordMinimumLength = minimum
         }
         if result.access == .password && result.passwordHash == nil {
-            throw APIError.invalid("study_password_required", "A password study needs a password.")
+            throw APIError.invalid("weak_study_password", "A password study needs a password.")
         }
         if let start = result.startsAt, let end = result.endsAt, end <= start {
             throw APIError.invalid("invalid_dates", "The end must be after the start.")

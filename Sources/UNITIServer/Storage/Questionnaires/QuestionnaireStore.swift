@@ -56,7 +56,7 @@ extension ServerStore {
     /// it; nil keeps the link a questionnaire has, and gives a new one its default
     /// (``QuestionnaireModules/defaultModule(for:modules:bundledIds:)``). An unchanged version is not
     /// stored again, but a given module still changes the link. Throws 422 `version_exists` for
-    /// the same version with other content, and `questionnaire_id_taken` when another study owns
+    /// the same version with other content, and `questionnaire_owned` when another study owns
     /// the questionnaire (naming no study).
     func addQuestionnaire(_ document: QuestionnaireDocument, module: ModuleID?, now: Date) async throws -> QuestionnaireImportResult {
         let definition = try JSONCoding.string(document.definition)
@@ -66,7 +66,7 @@ extension ServerStore {
             // and telling nothing of its versions (the other study is none of this team's business).
             if let owner: String = try await db.row("SELECT study_id FROM questionnaires WHERE id = \(document.id) LIMIT 1")?["study_id"],
                owner != document.studyId {
-                throw APIError.invalid("questionnaire_id_taken", "The id '\(document.id)' is taken by another questionnaire; give this one an id of its own.")
+                throw APIError.invalid("questionnaire_owned", "The id '\(document.id)' is taken by another questionnaire; give this one an id of its own.")
             }
             var versionAdded = true
             if let existing = try await db.row("""
