@@ -21,12 +21,9 @@ struct StudyExports: Sendable {
         var questionnaires = 0
     }
 
-    /// The study, or 404 naming it (the same refusal in both doors).
+    /// The study, or 404 naming it (``StudyAdministration/existingStudy(_:)``).
     func existingStudy(_ studyId: String) async throws -> StudyRecord {
-        guard StudyRules.isValidId(studyId), let study = try await store.study(id: studyId) else {
-            throw APIError.notFound("No study '\(studyId)'; see 'study list'.")
-        }
-        return study
+        try await administration.existingStudy(studyId)
     }
 
     /// Writes the answers of the sheets `filter` admits into `directory`, streamed (the memory of
