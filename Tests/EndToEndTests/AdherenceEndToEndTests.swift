@@ -125,7 +125,9 @@ struct AdherenceEndToEndTests {
         // A second sync sends nothing again: the server holds each event once.
         #expect(try run("sync", day: 2, "20:01").status == 0)
         let again = try server.coordinator(["adherence", "--study", "stress", "--format", "csv"])
-        #expect(again.out.split(separator: "\n").count == 2 && again.out.contains(",6,2,1,3,0,6,"), "\(again.out)")
+        // CSV records end in CRLF, from the command line as from the console: a header and one line.
+        let records = again.out.components(separatedBy: "\r\n")
+        #expect(records.count == 3 && records.last == "" && again.out.contains(",6,2,1,3,0,6,"), "\(again.out)")
         // The streamed table's columns line up with its header, and --as-of pins the moment
         // silent days count back from (the events arrived now: silent by 2099, not today).
         let aligned = try server.coordinator(["adherence", "--study", "stress", "--silent-days", "3", "--as-of", "2099-01-01T00:00:00Z"])
