@@ -56,12 +56,12 @@ extension QuestionnaireText {
             rows.append(["\(rows.count + 1).", question(item, progress: nil), shownAnswer(answers[item.label], for: item)])
         }
         let table = TextTable(columns: [.right, .init(.left, maximumWidth: Self.pageQuestionColumnWidth), .left], rows: rows)
-        var tableLines = table.lines(fittingWidth: width)[...]
+        var tableRows = table.wrappedRows(width: width)[...]
         var page: [String] = []
         for entry in entries {
             switch entry {
             case .lines(let lines): page += lines.map { line in width.map { line.truncated(toDisplayWidth: $0) } ?? line }
-            case .question: page.append(tableLines.popFirst() ?? "")
+            case .question: page += tableRows.popFirst() ?? [""]
             }
         }
         if items.contains(where: { $0.element.isQuestion && $0.required }) { page.append(localizer("questionnaire.page.legend")) }

@@ -13,8 +13,9 @@
 /// row to the right. The last cell of a row is never padded on the left-aligned side, so lines
 /// end where their text ends.
 ///
-/// Topics: ``Column``, ``lines(fittingWidth:)``, ``Console/table(_:)`` (cuts lines to the
-/// terminal's width unless ``cutsToTerminalWidth`` is off; piped output is never cut).
+/// Topics: ``Column``, ``wrappedRows(width:)``, ``lines(wrappingAt:)``, ``Console/table(_:)``
+/// (wraps rows to the terminal's width unless ``cutsToTerminalWidth`` is off; piped output is
+/// never wrapped).
 public struct TextTable: Sendable {
     /// Where a cell sits in its column.
     public enum Alignment: Sendable {
@@ -48,7 +49,7 @@ public struct TextTable: Sendable {
     public var indent: Int
     /// Spaces between two columns.
     public var gap: Int
-    /// Whether ``Console/table(_:)`` cuts lines to the terminal's width; off for values that must
+    /// Whether ``Console/table(_:)`` fits rows to the terminal's width; off for values that must
     /// stay whole (a data directory's path, an e-mail address), which the terminal then wraps.
     public var cutsToTerminalWidth: Bool
 
@@ -62,9 +63,17 @@ public struct TextTable: Sendable {
         self.cutsToTerminalWidth = cutsToTerminalWidth
     }
 
-    /// The table's lines; with a width, each line longer than it is cut with "…" (which cuts the
-    /// last column, the one that holds the free text).
-    public func lines(fittingWidth width: Int? = nil) -> [String] {
+    /// The table's lines (``wrappedRows(width:)`` one after the other).
+    public func lines(wrappingAt width: Int? = nil) -> [String] {
+        wrappedRows(width: width).flatMap { $0 }
+    }
+
+    /// The table's rows, each as the lines it takes at most `width` columns wide (one line each
+    /// without a width): a row too long for the width goes on below, its last cell (the one that
+    /// holds free text) broken between words and continued under where that cell starts, so
+    /// nothing is cut off. When the other cells leave less than ``minimumWrapWidth`` columns, the
+    /// continuation starts at the table's indent instead.
+    public func wrappedRows(width: Int?) -> [[String]] {
         let all = (header.map { [$0] } ?? []) + rows
         let widths = columnWidths(all)
         return all.map { cells in
@@ -72,15 +81,64 @@ public struct TextTable: Sendable {
             for (index, cell) in cells.enumerated() {
                 let isLast = index == cells.count - 1
                 let fill = String(repeating: " ", count: max(0, widths[index] - cell.displayWidth))
+                if isLast, let width, column(index).alignment == .left, line.displayWidth + cell.displayWidth > width {
+                    return Self.wrap(cell, after: line, width: width, indent: indent)
+                }
                 switch column(index).alignment {
                 case .left: line += isLast ? cell : cell + fill
                 case .right: line += fill + cell
                 }
                 if !isLast { line += String(repeating: " ", count: gap) }
             }
-            guard let width else { return line }
-            return line.truncated(toDisplayWidth: width)
+            guard let width, line.displayWidth > width else { return [line] }
+            return Self.wrap(String(line.dropFirst(indent)), after: String(repeating: " ", count: indent), width: width, indent: indent)
         }
+    }
+
+    /// The fewest columns a wrapped cell keeps beside the others before it continues at the indent.
+    public static let minimumWrapWidth = 16
+
+    /// `text` after `lead` on lines of at most `width` columns, broken between words (a word
+    /// longer than a line is broken inside), continued under the start of `text`.
+    static func wrap(_ text: String, after lead: String, width: Int, indent: Int) -> [String] {
+        var start = lead.displayWidth
+        var first = lead
+        if width - start < minimumWrapWidth {
+            // Too little room beside the other cells: they keep their line, the text goes below.
+            start = min(indent, max(0, width - minimumWrapWidth))
+            first = ""
+        }
+        let room = max(1, width - start)
+        var pieces: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+            let joined = current.isEmpty ? word : current + " " + word
+            if joined.displayWidth <= room {
+                current = joined
+                continue
+            }
+            if !current.isEmpty { pieces.append(current) }
+            current = ""
+            var rest = word
+            while rest.displayWidth > room {
+                var part = ""
+                for character in rest {
+                    if (part + String(character)).displayWidth > room { break }
+                    part.append(character)
+                }
+                if part.isEmpty { part = String(rest.prefix(1)) }
+                pieces.append(part)
+                rest = String(rest.dropFirst(part.count))
+            }
+            current = rest
+        }
+        if !current.isEmpty || pieces.isEmpty { pieces.append(current) }
+        let continuation = String(repeating: " ", count: start)
+        var lines = first.isEmpty ? [lead.trimmingTrailingSpaces] : []
+        for (index, piece) in pieces.enumerated() {
+            lines.append(index == 0 && !first.isEmpty ? first + piece : continuation + piece)
+        }
+        return lines
     }
 
     private func column(_ index: Int) -> Column {
@@ -94,5 +152,14 @@ public struct TextTable: Sendable {
             let column = column(index)
             return min(max(widest, column.minimumWidth), column.maximumWidth ?? .max)
         }
+    }
+}
+
+extension String {
+    /// The text without the spaces at its end.
+    var trimmingTrailingSpaces: String {
+        var text = self
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
     }
 }

@@ -79,9 +79,9 @@ struct SyncEndToEndTests {
         #expect(try setup.held("rejected").isEmpty)
         let waiting = try setup.held("waiting")
         #expect(waiting.count == 1)
-        #expect(waiting.first?.contains("tyt-momentary") == true, "\(waiting)")
+        #expect(waiting.first?.contains("waits until the study's questionnaire is available to you") == true, "\(waiting)")
         let status = try setup.run("sync --status")
-        #expect(status.out.contains("1 waiting, tyt answerSheet: Questionnaire 'tyt-momentary'"), "\(status.out)")
+        #expect(status.out.contains("1 waiting, tyt answerSheet (tyt-momentary): waits until the study's questionnaire"), "\(status.out)")
 
         // A background sync (after another answer) leaves it waiting instead of retrying it.
         #expect(try setup.run("tyt fill", stdin: Self.answers).status == 0)

@@ -70,7 +70,7 @@ struct StressModuleTests {
         #expect(fixture.run("tys fill").succeeded)
         let queued = try fixture.harness.queued()
         #expect(queued.count == 1 && queued.values.first?.kind == "answerSheet")
-        #expect(fixture.run("tys sheets").out.contains("not uploaded yet"))
+        #expect(fixture.run("tys sheets").out.contains("waiting (log in)"), "nobody is logged in on this device")
     }
 
     @Test("a deactivated questionnaire is listed as such and refused")

@@ -17,9 +17,10 @@ public struct AccountService {
     let transport: any HTTPTransport
 
     static let ownerKey = "account.owner"
-    /// The owner's e-mail address: a username may change (`profile edit --username`, the
-    /// portal), the address names the same account on the next login.
-    static let ownerEmailKey = "account.ownerEmail"
+    /// The owner's pseudonym: a username may change (`profile edit --username`, the portal),
+    /// the pseudonym names the same account on the next login. (Not the e-mail address: none is
+    /// kept in the data directory.)
+    static let ownerPseudonymKey = "account.ownerPseudonym"
     /// The server's code for a login to a deactivated account (with the right password).
     static let deactivatedCode = "account_deactivated"
     public static let minimumPasswordLength = 8
@@ -93,7 +94,8 @@ public struct AccountService {
         }
         let profile: Profile = try call { try client().withToken(tokens.accessToken).send("GET", "account/profile") }
         var owner = try services.settings.string(Self.ownerKey)
-        if owner != nil, owner != profile.username, try services.settings.string(Self.ownerEmailKey) == profile.email {
+        if owner != nil, owner != profile.username, let pseudonym = profile.pseudonym,
+           try services.settings.string(Self.ownerPseudonymKey) == pseudonym {
             owner = profile.username  // the same account, renamed on another device or in the portal
         }
         if let owner, owner != profile.username {
@@ -117,7 +119,7 @@ public struct AccountService {
         }
         let session = Session(username: profile.username, tokens: tokens, obtainedAt: askedAt)
         try services.settings.set(Self.ownerKey, to: profile.username)
-        try services.settings.set(Self.ownerEmailKey, to: profile.email)
+        if let pseudonym = profile.pseudonym { try services.settings.set(Self.ownerPseudonymKey, to: pseudonym) }
         try sessions.save(session)
         return session
     }
@@ -159,7 +161,6 @@ public struct AccountService {
         let profile: Profile = try call { try client().send("PATCH", "account/profile", body: update) }
         if update.username != nil {
             try services.settings.set(Self.ownerKey, to: profile.username)
-            try services.settings.set(Self.ownerEmailKey, to: profile.email)
             if var session = try sessions.current() {
                 session.username = profile.username
                 try sessions.save(session)

@@ -411,17 +411,31 @@ public struct SyncEngine: Sendable {
         public var nextAttempt: String?
     }
 
-    /// An entry the outbox keeps without retrying it on a timer, with the server's reason.
+    /// An entry the outbox keeps without retrying it on a timer, with the server's reason (in
+    /// the person's language where the server gave a code) and, for an answer sheet, the
+    /// questionnaire it answers.
     public struct HeldEntry: Sendable, Codable {
         public var module: String
         public var kind: String
+        public var questionnaire: String?
+        public var code: String?
         public var reason: String
+    }
+
+    /// The questionnaire a queued answer sheet answers, read from its payload.
+    private struct SheetQuestionnaire: Decodable {
+        var questionnaireID: String
     }
 
     public static func status(of services: CoreServices) throws -> Status {
         let outbox = Outbox(database: services.database)
         func held(_ entries: [Outbox.Entry]) -> [HeldEntry] {
-            entries.map { HeldEntry(module: $0.moduleID, kind: $0.kind, reason: $0.reasonText) }
+            entries.map { entry in
+                let questionnaire = entry.kind == SheetOutbox.kind
+                    ? (try? JSONDecoder().decode(SheetQuestionnaire.self, from: entry.payload))?.questionnaireID : nil
+                return HeldEntry(module: entry.moduleID, kind: entry.kind, questionnaire: questionnaire,
+                                 code: entry.lastErrorCode, reason: entry.reasonText)
+            }
         }
         let pending = try outbox.count(.pending)
         let schedule = try SyncSchedule.read(from: services.database)

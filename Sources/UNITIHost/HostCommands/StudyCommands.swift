@@ -252,7 +252,7 @@ struct SyncCommand: HostCommand {
                 var counts: [String: Int] = [:]
                 var order: [String] = []
                 for entry in entries {
-                    let line = "\(entry.module) \(entry.kind): \(entry.reason)"
+                    let line = "\(entry.module) \(entry.kind)" + (entry.questionnaire.map { " (\($0))" } ?? "") + ": \(entry.reason)"
                     if counts[line] == nil { order.append(line) }
                     counts[line, default: 0] += 1
                 }

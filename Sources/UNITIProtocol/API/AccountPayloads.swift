@@ -105,9 +105,14 @@ public struct Profile: Codable, Hashable, Sendable {
     public var gender: Gender
     public var language: String
     public var active: Bool
+    /// The account's pseudonym: what the study teams see instead of the person, and, unlike the
+    /// username, never changed. A program names the account of its data directory by it. Nil
+    /// from a server older than this field.
+    public var pseudonym: String?
 
     public init(username: String, email: String, firstName: String?, lastName: String?, gender: Gender,
-                language: String, active: Bool) {
+                language: String, active: Bool, pseudonym: String? = nil) {
+        self.pseudonym = pseudonym
         self.username = username
         self.email = email
         self.firstName = firstName

@@ -120,7 +120,7 @@ struct AccountRoutes: Sendable {
 
     static func profile(of account: UserAccount) -> Profile {
         Profile(username: account.username, email: account.email, firstName: account.firstName, lastName: account.lastName,
-                gender: account.gender, language: account.language, active: account.active)
+                gender: account.gender, language: account.language, active: account.active, pseudonym: account.pseudonym)
     }
 
     private func updateProfile(_ request: Request, _ context: ServerRequestContext) async throws -> Profile {

@@ -39,7 +39,7 @@ struct ProfileEditTests {
         #expect(new.succeeded, "\(new.err)")
     }
 
-    @Test("a username changed elsewhere still logs in on this data directory (the same account, by its address)")
+    @Test("a username changed elsewhere still logs in on this data directory (the same account, by its pseudonym)")
     func renamedElsewhere() throws {
         let server = try StudyServer()
         let phone = try Self.participant("ida", on: server)

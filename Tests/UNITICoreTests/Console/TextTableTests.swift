@@ -34,12 +34,19 @@ struct TextTableTests {
         ])
     }
 
-    @Test("on a terminal, lines are cut to the console's width with an ellipsis; piped output, and a table that keeps its values whole, are not cut")
-    func cutsToTerminalWidth() {
+    @Test("on a terminal, a row too wide goes on below, its text wrapped between words under its column; nothing is cut; piped output, and a table that keeps its values whole, stay one line a row")
+    func wrapsToTerminalWidth() {
         let rows = [["tyt", "Short tinnitus check-ins at reminder times, with charts of your answers."], ["son", "Sound."]]
         let (terminal, shown) = Console.capturing(isTerminal: true, width: 30)
         terminal.table(TextTable(rows: rows))
-        #expect(shown.out == "  tyt  Short tinnitus check-i…\n  son  Sound.\n")
+        #expect(shown.out == """
+              tyt  Short tinnitus
+                   check-ins at reminder
+                   times, with charts of
+                   your answers.
+              son  Sound.
+
+            """)
         #expect(shown.out.split(separator: "\n").allSatisfy { String($0).displayWidth <= 30 })
 
         let (pipe, piped) = Console.capturing(isTerminal: false, width: 30)
@@ -49,6 +56,25 @@ struct TextTableTests {
         let (whole, kept) = Console.capturing(isTerminal: true, width: 30)
         whole.table(TextTable(rows: rows, cutsToTerminalWidth: false))
         #expect(kept.out == piped.out)
+    }
+
+    @Test("wrapping measures in columns (German, Greek, CJK), breaks a word longer than a line, and moves the text below when the other cells leave too little room")
+    func wrapsWideAndLongText() {
+        let german = TextTable(rows: [["Nächste", "Erinnerung am Mittwoch, 3. Dezember um 09:41 Uhr"]])
+        let lines = german.lines(wrappingAt: 32)
+        #expect(lines.allSatisfy { $0.displayWidth <= 32 }, "\(lines)")
+        #expect(lines.joined(separator: " ").split(separator: " ").joined(separator: " ")
+                == "Nächste Erinnerung am Mittwoch, 3. Dezember um 09:41 Uhr")
+        #expect(lines[1].hasPrefix(String(repeating: " ", count: 11)))
+
+        let wide = TextTable(rows: [["x", "雨雨雨雨雨雨雨雨雨雨雨雨雨雨雨雨雨雨雨雨"]]).lines(wrappingAt: 25)
+        #expect(wide.allSatisfy { $0.displayWidth <= 25 }, "\(wide)")
+        #expect(wide.joined().filter { $0 == "雨" }.count == 20)
+
+        let cramped = TextTable(rows: [["a-rather-long-first-cell", "due again on 2027-01-01 after this month"]]).lines(wrappingAt: 30)
+        #expect(cramped.first == "  a-rather-long-first-cell", "\(cramped)")
+        #expect(cramped.dropFirst().allSatisfy { $0.displayWidth <= 30 && $0.hasPrefix("  ") }, "\(cramped)")
+        #expect(cramped.joined().contains("after"))
     }
 
     @Test("cutting counts wide characters as two columns")

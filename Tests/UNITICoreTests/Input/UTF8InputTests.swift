@@ -4,7 +4,7 @@ import UNITIText
 
 /// The bytes a UTF-8 terminal sends become whole characters, in the line editor's key reader
 /// and the questionnaire widgets' key decoder alike.
-@Suite("UTF-8 keys from a terminal")
+@Suite("UTF-8 keys from a terminal", .timeLimit(.minutes(10)))
 struct UTF8InputTests {
     @Test("a character of one to four bytes is one key; its bytes may arrive one at a time")
     func wholeCharacters() {
