@@ -197,6 +197,7 @@ var targets: [Target] = [
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ] + serverParts + sharedParts,
         path: "Tests/UNITIServerTests",
         plugins: ["GeneratedSourcesPlugin"]

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOPosix
 import Testing
 import UNITIProtocol
 @testable import UNITIServer
@@ -86,12 +87,12 @@ struct ConsoleHardeningTests {
     }
 
     /// An SMTP server that takes each connection and says nothing for `seconds` before its
-    /// greeting; it ends by itself after `count` deliveries (or a minute), since a process the
+    /// greeting; it ends by itself after `count` deliveries (or three minutes), since a process the
     /// test starts may not take SIGTERM.
     static let stallingReceiver = #"""
     import os, socket, sys, threading, time
     seconds, count = float(sys.argv[1]), int(sys.argv[2])
-    threading.Timer(60, lambda: os._exit(1)).start()
+    threading.Timer(180, lambda: os._exit(1)).start()
     server = socket.socket(); server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     server.bind(("127.0.0.1", 0)); server.listen(64)
     print(server.getsockname()[1], flush=True)
@@ -141,7 +142,11 @@ struct ConsoleHardeningTests {
         try process.run()
         let port = try #require(Int(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)))
-        let mailer = try SMTPMailer(url: "smtp://127.0.0.1:\(port)", sender: "server@example.org")
+        // A pool of its own with a thread per delivery, so that other tests' blocking work on the
+        // shared NIOThreadPool does not make the deliveries wait (the server sends one at a time).
+        let pool = NIOThreadPool(numberOfThreads: deliveries)
+        pool.start()
+        let mailer = try SMTPMailer(url: "smtp://127.0.0.1:\(port)", sender: "server@example.org", pool: pool)
         let sending = Task {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<deliveries {
@@ -163,6 +168,7 @@ struct ConsoleHardeningTests {
         #expect(waited < .seconds(stall / 2), "other work waited \(waited) while mail was sent")
         try await sending.value
         process.waitUntilExit()
+        try await pool.shutdownGracefully()
     }
 }
 
