@@ -184,23 +184,9 @@ struct ConductStoreTests {
         #expect(personal.subtracting(erased).isEmpty, "not deleted with the account: \(personal.subtracting(erased).sorted())")
     }
 
-    /// No autovacuum in a PostgreSQL test database whose files are searched after compacting
-    /// (the tests analyse themselves where autovacuum would): an autovacuum ANALYZE of any of its
-    /// tables during the compaction holds a snapshot under which `VACUUM FULL pg_statistic` keeps
-    /// the deleted statistics as recently dead. Measured: with the cluster busy with other tests'
-    /// databases (the whole server suite at once) that happened in 4 of 5 runs. Nothing on SQLite.
-    static func withoutAutovacuum(_ store: ServerStore) async throws {
-        guard store.database.dialect == .postgres else { return }
-        for row in try await store.database.rows("SELECT tablename FROM pg_tables WHERE schemaname = 'public'") {
-            let table: String = try row["tablename"]
-            try await store.database.execute(SQL(raw: "ALTER TABLE \"\(table)\" SET (autovacuum_enabled = false)"))
-        }
-    }
-
     @Test("after an account deletion the database files hold none of the person's values", arguments: StoreKind.allCases)
     func deletionLeavesNoBytes(_ kind: StoreKind) async throws {
         try await with(kind) { store, opened in
-            try await Self.withoutAutovacuum(store)
             try await setUpStudy(store, "s", questionnaire: "daily")
             let ada = try await user(store, "ada"), bo = try await user(store, "bo")
             let marker = "ERASE-ME-\(UUID().uuidString)"
@@ -246,7 +232,6 @@ struct ConductStoreTests {
           arguments: StoreKind.allCases)
     func compactOnlyWhenNeeded(_ kind: StoreKind) async throws {
         try await with(kind) { store, opened in
-            try await Self.withoutAutovacuum(store)
             /// The file PostgreSQL keeps `answer_sheets` in: `VACUUM FULL` writes a new one. (SQLite
             /// rewrites its one file in place; there the returned flag and the bytes tell.)
             func answerSheetsFile() async throws -> Int? {
