@@ -5,7 +5,7 @@ import UNITITesting
 /// A study's consent is Markdown; the real `uniti` shows it as plain text wherever it shows it
 /// (`study info`, `study join`, `study consent`): headings as lines, bullets, no emphasis
 /// markers, links as `text (address)`, raw HTML as the text it is.
-@Suite("Consent as plain text in the shell", .serialized, .timeLimit(.minutes(10)))
+@Suite("Consent as plain text in the shell", .enabled(if: Builds.isIntegrated), .serialized, .timeLimit(.minutes(10)))
 struct ConsentMarkdownEndToEndTests {
     static let consent = """
         # Mood in daily life

@@ -113,7 +113,7 @@ struct TrackYourHearingEndToEndTests {
 
         let leave = try Self.run(phone, server, "study leave hearing", stdin: "y\n")
         #expect(leave.status == 1)
-        #expect(leave.err.contains("does not let participants leave"))
+        #expect(leave.err.contains("this study cannot be left from the app"), "\(leave.err)")
         #expect(try Self.run(phone, server, "studies --json").out.contains("hearing"))
     }
 }

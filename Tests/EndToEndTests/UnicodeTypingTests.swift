@@ -9,17 +9,17 @@ import UNITITesting
 /// that names no installed locale, where the C library alone would fall back to ASCII.
 @Suite("Typing letters outside ASCII", .serialized, .timeLimit(.minutes(10)))
 struct UnicodeTypingTests {
-    static let program = Builds.isIntegrated ? "uniti" : "tinnitus-navigator"
-    /// Module commands are typed `tn …` in the shell and bare in the standalone program.
-    static let prefix = Builds.isIntegrated ? "tn " : ""
-    static let prompt = Builds.isIntegrated ? "uniti> " : "tinnitus-navigator> "
+    static let program = "uniti"
+    static let prefix = "tn "
+    static let prompt = "uniti> "
+    static let locales = ["C.UTF-8", "de_DE.UTF-8", "xx_XX.UTF-8"]
 
     static let title = "Hörgeräte ελληνικά"
     static let description = "naïve café"
     static let typedTitle = "Übelkeit groß"
     static let symptom = "naïve café ελληνικά 不"
 
-    @Test("every text typed at the terminal is stored as typed", arguments: ["C.UTF-8", "de_DE.UTF-8", "xx_XX.UTF-8"])
+    @Test("every text typed at the terminal is stored as typed", .enabled(if: Builds.isIntegrated), arguments: locales)
     func typedTextIsStoredWhole(locale: String) throws {
         #expect(try Self.localeIsInstalled(locale) || locale == "xx_XX.UTF-8",
                 "the locale \(locale) is missing: run Scripts/bootstrap --tests")
@@ -97,6 +97,44 @@ struct UnicodeTypingTests {
         again.type("\r")
         #expect(again.waitFor("unknown command 'Hörgeräte'"), "\(again.output)")
         #expect(again.waitForPrompt(Self.prompt, after: "unknown command"))
+        again.type("\u{04}")
+        #expect(again.waitForExit() == 0)
+    }
+
+    /// The standalone programs type through the same line editor: shades-of-noise, used as a
+    /// guest, keeps a typed note of the tinnitus profile byte for byte, and a history line.
+    @Test("a standalone program stores typed text as typed too", .enabled(if: !Builds.isIntegrated), arguments: locales)
+    func standaloneTypedText(locale: String) throws {
+        #expect(try Self.localeIsInstalled(locale) || locale == "xx_XX.UTF-8",
+                "the locale \(locale) is missing: run Scripts/bootstrap --tests")
+        let data = TemporaryDataDirectory()
+        let environment = ["LANG": locale, "LC_ALL": "", "LC_CTYPE": ""]
+        let prompt = "shades-of-noise> "
+        let terminal = try Terminal("shades-of-noise", ["--data-dir", data.path, "--lang", "en"], environment: environment)
+        #expect(terminal.waitFor("(Enter: guest)"), "\(terminal.output)")
+        terminal.type("\r")
+        #expect(terminal.waitFor(prompt))
+        terminal.type("tinnitus-profile 9\r")
+        #expect(terminal.waitFor("Your answer"), "\(terminal.output)")
+        terminal.type(Self.symptom + "ß\u{7F}\r")
+        #expect(terminal.waitForPrompt(prompt, after: "Saved"), "\(terminal.output)")
+        terminal.type(Self.title + "\r")
+        #expect(terminal.waitFor("unknown command 'Hörgeräte'"), "\(terminal.output)")
+        #expect(terminal.waitForPrompt(prompt, after: "unknown command"))
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+
+        let notes = try SQLiteShell.query(data.path + "/uniti.sqlite",
+                                           "SELECT json_extract(answers, '$.notes') FROM core_questionnaire_forms")
+        #expect(notes.map { Array($0.utf8) } == [Array(Self.symptom.utf8)], "\(notes)")
+
+        let again = try Terminal("shades-of-noise", ["--data-dir", data.path, "--lang", "en"], environment: environment)
+        #expect(again.waitFor("(Enter: guest)"), "\(again.output)")
+        again.type("\r")
+        #expect(again.waitFor(prompt), "\(again.output)")
+        again.type("\u{1B}[A\r")
+        #expect(again.waitFor("unknown command 'Hörgeräte'"), "\(again.output)")
+        #expect(again.waitForPrompt(prompt, after: "unknown command"))
         again.type("\u{04}")
         #expect(again.waitForExit() == 0)
     }

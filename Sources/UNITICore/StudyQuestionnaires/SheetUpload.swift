@@ -82,38 +82,18 @@ public enum SheetUpload: Sendable, Equatable {
     }
 
     /// The state in a few words, for a table's column (``text`` says it whole).
-    public var shortText: String {
-        switch self {
-        case .uploaded: return L("studyq.upload.uploaded")
-        case .waiting(let wait):
-            switch wait {
-            case .nextSync: return L("studyq.upload.short.nextSync")
-            case .offline: return L("studyq.upload.short.offline")
-            case .loggedOut: return L("studyq.upload.short.loggedOut")
-            case .consent: return L("studyq.upload.short.consent")
-            case .questionnaireUnavailable: return L("studyq.upload.short.questionnaireUnavailable")
-            }
-        case .refused: return L("studyq.upload.short.refused")
-        case .deviceOnly: return L("studyq.upload.short.deviceOnly")
-        case .erasedFromServer: return L("studyq.upload.short.erasedFromServer")
-        }
-    }
+    public var shortText: String { words(short: true) }
 
     /// The state in the person's words.
-    public var text: String {
+    public var text: String { words(short: false) }
+
+    private func words(short: Bool) -> String {
         switch self {
         case .uploaded: return L("studyq.upload.uploaded")
-        case .waiting(let wait):
-            switch wait {
-            case .nextSync: return L("studyq.upload.waiting.nextSync")
-            case .offline: return L("studyq.upload.waiting.offline")
-            case .loggedOut: return L("studyq.upload.waiting.loggedOut")
-            case .consent: return L("studyq.upload.waiting.consent")
-            case .questionnaireUnavailable: return L("studyq.upload.waiting.questionnaireUnavailable")
-            }
-        case .refused(let reason): return L("studyq.upload.refused", ["reason": reason])
-        case .deviceOnly: return L("studyq.upload.deviceOnly")
-        case .erasedFromServer: return L("studyq.upload.erasedFromServer")
+        case .waiting(let wait): return L((short ? "studyq.upload.short." : "studyq.upload.waiting.") + wait.rawValue)
+        case .refused(let reason): return short ? L("studyq.upload.short.refused") : L("studyq.upload.refused", ["reason": reason])
+        case .deviceOnly: return L(short ? "studyq.upload.short.deviceOnly" : "studyq.upload.deviceOnly")
+        case .erasedFromServer: return L(short ? "studyq.upload.short.erasedFromServer" : "studyq.upload.erasedFromServer")
         }
     }
 }

@@ -1,20 +1,10 @@
+import UNITIProtocol
+
 /// Escaping for HTML and the character references (`&amp;`, `&#228;`) that Markdown text may hold.
 enum MarkdownEscaping {
-    /// Text as HTML text: `&`, `<`, `>` and `"` escaped (`"` too, so the same text is safe in an attribute).
-    static func text(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
+    /// Text as HTML text (``MarkupText/escape(_:)``: `"` and `'` too, so the same text is safe
+    /// in an attribute).
+    static func text(_ text: String) -> String { MarkupText.escape(text) }
 
     /// A value for an attribute in double quotes.
     static func attribute(_ value: String) -> String { text(value) }
