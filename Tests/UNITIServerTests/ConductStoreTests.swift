@@ -228,6 +228,27 @@ struct ConductStoreTests {
         }
     }
 
+    @Test("on PostgreSQL a compaction waits for transactions older than its erasures; one that does not end stops it with a line naming the session")
+    func compactionWaitsForOlderTransactions() async throws {
+        try await with(.postgres) { store, _ in
+            #expect(try await store.deleteAccount(userId: try await user(store, "ada"), now: now))
+            let session = try await store.database.transaction { db -> String in
+                // A transaction with an xid, open while the compaction starts.
+                try await db.execute("UPDATE erasure_marks SET erasures = erasures WHERE id = 1")
+                let pid: String = try await db.row("SELECT CAST(pg_backend_pid() AS text) AS pid")?["pid"] ?? ""
+                let error = await #expect(throws: CompactionWaited.self) {
+                    try await store.compactPersonalTables(waiting: .seconds(1))
+                }
+                #expect(error?.description.contains("session \(pid)") == true, "\(String(describing: error))")
+                return pid
+            }
+            #expect(!session.isEmpty)
+            // Nothing was marked compacted: --if-needed still has work after the refused run.
+            #expect(try await store.compactPersonalTables(ifNeeded: true))
+            #expect(try await !store.compactPersonalTables(ifNeeded: true))
+        }
+    }
+
     @Test("compact --if-needed rewrites the tables after an erasure (an account, or a study's answers on leaving) and leaves them alone otherwise",
           arguments: StoreKind.allCases)
     func compactOnlyWhenNeeded(_ kind: StoreKind) async throws {

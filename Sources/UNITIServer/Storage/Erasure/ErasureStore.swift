@@ -68,9 +68,10 @@ extension ServerStore {
     ///
     /// With `ifNeeded`, only when an erasure was made since the last compaction (``ErasureSchema``):
     /// the nightly timer (`Deploy/systemd/uniti-server-compact.timer`) locks the tables only on
-    /// nights that need it. Returns whether it compacted.
+    /// nights that need it. Returns whether it compacted. `waiting`: how long it waits for older
+    /// transactions before each rewrite (``waitForOlderTransactions(timeout:)``).
     @discardableResult
-    func compactPersonalTables(ifNeeded: Bool = false) async throws -> Bool {
+    func compactPersonalTables(ifNeeded: Bool = false, waiting: Duration = .seconds(120)) async throws -> Bool {
         // Read before compacting: an erasure made meanwhile stays counted as not compacted.
         guard let marks = try await database.row("SELECT erasures, compacted FROM erasure_marks WHERE id = 1") else {
             throw StoreCorruption("erasure_marks has no row")
@@ -82,13 +83,51 @@ extension ServerStore {
         case .sqlite:
             try await database.execute("VACUUM")
         case .postgres:
+            // VACUUM FULL copies a deleted row that some running transaction may still need:
+            // its own snapshot's oldest xid is the oldest running in the whole cluster (another
+            // database's long transaction counts), and a snapshot of this database counts too.
+            // So each rewrite starts once every transaction older than what it must drop has
+            // ended: the erasures (committed before this point) for the tables, the ANALYZE
+            // that replaced their statistics for `pg_statistic` (the planner's samples: most
+            // common values and histograms can hold a deleted value). Measured under the whole
+            // test suite's load: without the waits a deleted note stayed in pg_statistic in most
+            // runs, copied as "recently dead" behind other databases' transactions.
+            try await waitForOlderTransactions(timeout: waiting)
             try await database.execute(SQL(raw: "VACUUM (FULL, ANALYZE) " + tables.joined(separator: ", ")))
-            // The planner's statistics are a table of their own.
+            try await waitForOlderTransactions(timeout: waiting)
             try await database.execute("VACUUM FULL pg_statistic")
         }
         try await database.reclaimErasedSpace(tables: [])
         try await database.execute("UPDATE erasure_marks SET compacted = \(erasures) WHERE id = 1 AND compacted < \(erasures)")
         return true
+    }
+
+    /// Waits until no transaction of the cluster that began before this call is running, and no
+    /// session of this database holds a snapshot from before it; after `timeout`, throws
+    /// ``CompactionWaited`` naming the sessions still holding on (nothing is marked compacted,
+    /// so `--if-needed` compacts at its next run).
+    func waitForOlderTransactions(timeout: Duration = .seconds(120)) async throws {
+        guard let markRow = try await database.row("SELECT CAST(pg_snapshot_xmax(pg_current_snapshot()) AS text) AS mark") else { return }
+        let mark: String = try markRow["mark"]
+        let start = ContinuousClock.now
+        while true {
+            // The oldest running xid of the cluster is the current snapshot's xmin (no
+            // privilege needed); a session's snapshot is in pg_stat_activity.
+            let running = try await database.row("""
+                SELECT CAST(pg_snapshot_xmin(pg_current_snapshot()) < CAST(\(mark) AS xid8) AS text) AS older
+                """)
+            let olderRunning: String = try running?["older"] ?? "false"
+            var holding = try await database.rows("""
+                SELECT CAST(pid AS text) AS pid FROM pg_stat_activity
+                WHERE pid <> pg_backend_pid() AND datname = current_database()
+                  AND ((backend_xmin IS NOT NULL AND age(backend_xmin) > age(xid(CAST(\(mark) AS xid8))))
+                       OR (backend_xid IS NOT NULL AND age(backend_xid) > age(xid(CAST(\(mark) AS xid8)))))
+                """).map { row -> String in "session \(try row["pid"] as String)" }
+            if olderRunning == "true" { holding.append("a transaction of another database or user") }
+            if holding.isEmpty { return }
+            if ContinuousClock.now - start >= timeout { throw CompactionWaited(sessions: holding, timeout: timeout) }
+            try await Task.sleep(for: .milliseconds(100))
+        }
     }
 
     /// Counts an erasure, in the transaction that makes it (``compactPersonalTables(ifNeeded:)``).
@@ -123,5 +162,15 @@ extension ServerStore {
             try await Self.appendAudit(db, recording.map { [$0] } ?? [], now: now)
         }
         if deleteAnswers { try await database.reclaimErasedSpace(tables: erased) }
+    }
+}
+
+/// A compaction that could not begin: transactions older than what it must remove were still
+/// running (they would have kept the removed rows in the rewritten files).
+struct CompactionWaited: Error, CustomStringConvertible {
+    let sessions: [String]
+    let timeout: Duration
+    var description: String {
+        "Not compacted: after \(timeout.components.seconds) s, transactions older than the erasures still run (\(sessions.joined(separator: ", "))); run the compaction again when they have ended."
     }
 }
