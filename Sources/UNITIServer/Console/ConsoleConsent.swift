@@ -3,6 +3,15 @@ import Hummingbird
 import UNITIProtocol
 import UNITIText
 
+/// Consent: a study's consent texts per language and their versions.
+extension ConsolePage {
+    static let consent = ConsolePage("consent", "studies/:study/consent", .study(.editor), tab: "consent") { try await $0.consent($1, $2) }
+    static let publishConsent = ConsolePage("publishConsent", .post, "studies/:study/consent", .study(.editor)) { try await $0.publishConsent($1, $2) }
+
+    /// This feature's pages, in the order of its tabs (``all``).
+    static let consentPages: [ConsolePage] = [consent, publishConsent]
+}
+
 /// The consent page of a study (`/console/studies/{id}/consent`): every version the study has
 /// had with how many agreed to it, and the form that publishes the next one, a text per language.
 /// Publishing is `study update --consent` in the browser: the same rules (every language of the

@@ -73,26 +73,14 @@ struct ConsoleStudy: Sendable {
 
 /// Resolves the staff cookie once per console request and puts the visit on the context.
 struct ConsoleVisitMiddleware: RouterMiddleware {
-    static let visitorCookie = "uniti_console_csrf"
+    static var visitorCookie: String { WebSurface.console.visitorCookie }
     let routes: ConsoleRoutes
 
     func handle(_ request: Request, context: ServerRequestContext,
                 next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {
         var context = context
-        let secure = context.overTLS
         let staff = try await routes.sessions.current(request)
-        let csrf = try await routes.csrfKeys.csrf()
-        var base = PortalVisit(language: PortalRoutes.language(request), session: nil, csrfToken: "", secure: secure,
-                               path: request.uri.path)
-        if let staff {
-            base.csrfToken = csrf.token(sessionHash: staff.storedHash)
-        } else if let existing = request.cookies[Self.visitorCookie]?.value, csrf.isSigned(visitorToken: existing) {
-            base.csrfToken = existing
-        } else {
-            base.csrfToken = csrf.newVisitorToken()
-            base.cookies.append(Cookie(name: Self.visitorCookie, value: base.csrfToken, path: StaffSessions.path, secure: secure,
-                                       httpOnly: true, sameSite: .strict))
-        }
+        let base = WebSurface.console.visit(request, context, csrf: try await routes.csrfKeys.csrf(), sessionHash: staff?.storedHash)
         context.consoleVisit = ConsoleVisit(base: base, staff: staff)
         return try await next(request, context)
     }

@@ -28,10 +28,8 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return translate(HTTPError(error.status))
         case let error as DecodingError:
             return APIError(.badRequest, "invalid_body", APIRequestDecoder.describe(error))
-        case StoreConflict.usernameTaken:
-            return APIError(.conflict, "username_taken", "This username is taken; choose another.")
-        case StoreConflict.emailTaken:
-            return APIError(.conflict, "email_taken", "An account with this e-mail address exists; log in or reset the password.")
+        case let conflict as StoreConflict:
+            return conflict.apiError
         default:
             logger.error("request failed: \(String(describing: error))")
             return APIError(.internalServerError, "internal_error", "The server failed; try again later.")
@@ -45,6 +43,17 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case .methodNotAllowed: return APIError(.methodNotAllowed, "method_not_allowed", "This route does not accept this method.")
         case .badRequest: return APIError(.badRequest, "bad_request", error.body ?? "The request is malformed.")
         default: return APIError(error.status, APIErrorCode.httpStatus(error.status.code), error.body ?? error.status.reasonPhrase)
+        }
+    }
+}
+
+extension StoreConflict {
+    /// The API's answer to the conflict (the portal and the console word its code: ``WebSurface/explain(_:_:)``).
+    var apiError: APIError {
+        switch self {
+        case .usernameTaken: APIError(.conflict, "username_taken", "This username is taken; choose another.")
+        case .emailTaken: APIError(.conflict, "email_taken", "An account with this e-mail address exists; log in or reset the password.")
+        case .studyExists: APIError(.conflict, "study_exists", "A study with this id exists already.")
         }
     }
 }

@@ -73,31 +73,18 @@ package struct PortalRoutes: Sendable {
     ///   the logout's own cookie change comes before the start page is cached. Without this,
     ///   the back button after logout showed the start page again (PortalBrowserTests).
     func visit(_ request: Request, _ context: ServerRequestContext, renewingVisitorToken: Bool = false) async throws -> PortalVisit {
-        let language = Self.language(request)
-        let secure = context.overTLS
         let session = try await sessions.current(request)
-        let csrf = try await csrfKeys.csrf()
-        var visit = PortalVisit(language: language, session: session, csrfToken: "", secure: secure, path: request.uri.path)
+        var visit = WebSurface.portal.visit(request, context, csrf: try await csrfKeys.csrf(), sessionHash: session?.storedHash,
+                                            renewingVisitorToken: renewingVisitorToken)
+        visit.session = session
         visit.navigation = environment.store.modules.parts.flatMap(\.portalNavigation)
         visit.timeZone = PortalVisit.timeZone(cookie: request.cookies[PortalVisit.timeZoneCookie]?.value) ?? .current
-        if let session {
-            visit.csrfToken = csrf.token(sessionHash: session.storedHash)
-            if let renewed = sessions.renewedCookie(session, request, secure: secure) { visit.cookies.append(renewed) }
-        } else if !renewingVisitorToken, let existing = request.cookies[CSRF.visitorCookie]?.value,
-                  csrf.isSigned(visitorToken: existing) {
-            visit.csrfToken = existing
-        } else {
-            visit.csrfToken = csrf.newVisitorToken()
-            visit.cookies.append(Cookie(name: CSRF.visitorCookie, value: visit.csrfToken, path: "/", secure: secure,
-                                        httpOnly: true, sameSite: .lax))
-        }
+        if let session, let renewed = sessions.renewedCookie(session, request, secure: visit.secure) { visit.cookies.append(renewed) }
         return visit
     }
 
-    /// The visitor's language, from the switch's cookie or `Accept-Language` (``PortalText``).
-    static func language(_ request: Request) -> String {
-        PortalText.language(cookie: request.cookies[PortalText.languageCookie]?.value, acceptLanguage: request.headers[.acceptLanguage])
-    }
+    /// The visitor's language (``WebSurface/language(_:)``).
+    static func language(_ request: Request) -> String { WebSurface.language(request) }
 
     /// The page shown with the layout's values of this visit (and a notice or error line).
     package func page(_ page: some PortalPage, _ visit: PortalVisit, status: HTTPResponse.Status = .ok,
@@ -112,36 +99,13 @@ package struct PortalRoutes: Sendable {
         return try self.page(page, visit, status: status, error: message)
     }
 
-    /// The status and localized line for an account error (the API's code names the string); nil
-    /// for errors that are no fault of the visitor.
+    /// The status and localized line for an account error (``WebSurface/explain(_:_:)``).
     static func explain(_ error: any Error, _ language: String) -> (HTTPResponse.Status, String)? {
-        switch error {
-        case let error as APIError:
-            let key = "portal.error.\(error.code)"
-            let seconds = error.headers["Retry-After"] ?? ""
-            let text = PortalText.text(key, language, ["seconds": seconds])
-            // A code the tables do not word yet: the server's own line, never an empty one.
-            guard text == key else { return (error.status, text) }
-            return (error.status, error.message.isEmpty ? PortalText.text("portal.error.title", language) : error.message)
-        case StoreConflict.usernameTaken:
-            return (.conflict, PortalText.text("portal.error.username_taken", language))
-        case StoreConflict.emailTaken:
-            return (.conflict, PortalText.text("portal.error.email_taken", language))
-        default:
-            return nil
-        }
+        WebSurface.portal.explain(error, language)
     }
 
-    /// A notice named in the query after a redirect (`?notice=activated`): the text of
-    /// `portal.notice.<name>`; names without such a string (or not a plain word) show nothing,
-    /// so a crafted link cannot put words on a page.
-    func notice(_ request: Request, _ language: String) -> String? {
-        guard let name = request.uri.queryParameters["notice"].map(String.init),
-              !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber }) else { return nil }
-        let key = "portal.notice.\(name)"
-        let text = PortalText.text(key, language)
-        return text == key ? nil : text
-    }
+    /// A notice named in the query after a redirect (``WebSurface/notice(_:_:)``).
+    func notice(_ request: Request, _ language: String) -> String? { WebSurface.portal.notice(request, language) }
 
     // MARK: Pages
 

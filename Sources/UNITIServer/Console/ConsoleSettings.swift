@@ -1,0 +1,78 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import UNITIProtocol
+import UNITIText
+
+/// Settings: a study's title, dates, access, modules and messages (the rules are ``StudyAdministration``'s).
+extension ConsolePage {
+    static let settings = ConsolePage("settings", "studies/:study/settings", .study(.editor), tab: "settings") { try await $0.settings($2) }
+    static let saveSettings = ConsolePage("saveSettings", .post, "studies/:study/settings", .study(.editor)) { try await $0.saveSettings($1, $2) }
+
+    /// This feature's pages, in the order of its tabs (``all``).
+    static let settingsPages: [ConsolePage] = [settings, saveSettings]
+}
+
+extension ConsoleRoutes {
+
+    func settings(_ context: ServerRequestContext) async throws -> Response {
+        try await page(settingsPage(try context.study.study, try context.console.language), context)
+    }
+
+    func settingsPage(_ study: StudyRecord, _ language: String) -> ConsoleSettingsPage {
+        ConsoleSettingsPage(
+            titleEn: study.title.values["en"] ?? "", titleDe: study.title.values["de"] ?? "",
+            descriptionEn: study.description?.values["en"] ?? "", descriptionDe: study.description?.values["de"] ?? "",
+            accesses: StudyAccess.allCases.map { .init(value: $0.rawValue, label: PortalText.text("console.access.\($0.rawValue)", language),
+                                                        chosen: $0 == study.access) },
+            running: study.running, mayLeave: study.participantsMayLeave, rewards: study.rewards,
+            starts: study.startsAt.map(Self.day) ?? "", ends: study.endsAt.map(Self.day) ?? "",
+            schedules: study.schedules.flatMap { try? JSONCoding.string($0) } ?? "",
+            modules: ModuleCatalog.ids.map { .init(value: $0.rawValue, label: PortalText.text("console.module.\($0.rawValue)", language),
+                                                   chosen: study.modules.contains($0)) })
+    }
+
+    /// The settings form read into ``StudySettings`` (every field; an empty password keeps the
+    /// one set) and changed by the rules `study update` follows; a refused form comes back as
+    /// typed, with the one line of the first rule broken.
+    func saveSettings(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let form = try await PortalForm.read(request), before = try context.study.study, language = try context.console.language
+        var settings = StudySettings()
+        do {
+            func text(_ name: String) -> LocalizedText? {
+                let values = ["en": form["\(name)En"], "de": form["\(name)De"]].filter { !$0.value.isEmpty }
+                return values.isEmpty ? nil : LocalizedText(values)
+            }
+            func day(_ name: String) throws -> Date? {
+                guard !form[name].isEmpty else { return nil }
+                guard let date = Timestamps.parse(form[name] + "T00:00:00Z") else { throw APIError.invalid("invalid_date", "Give dates as YYYY-MM-DD.") }
+                return date
+            }
+            settings.title = text("title") ?? LocalizedText([:])
+            settings.description = .some(text("description"))
+            settings.running = form["running"] == "on"
+            settings.participantsMayLeave = form["mayLeave"] == "on"
+            settings.rewards = form["rewards"] == "on"
+            settings.modules = form.fields.keys.filter { $0.hasPrefix("module-") }.map { String($0.dropFirst(7)) }.sorted()
+            guard let access = StudyAccess(rawValue: form["access"]) else { throw APIError.invalid("invalid_access", "Choose how participants join.") }
+            settings.access = access
+            if !form["password"].isEmpty { settings.password = form["password"] }
+            settings.startsAt = .some(try day("starts"))
+            settings.endsAt = .some(try day("ends"))
+            // The study's schedules as `study update --schedules FILE` takes them: any JSON value, or none.
+            let schedules = form["schedules"].trimmingCharacters(in: .whitespacesAndNewlines)
+            if schedules.isEmpty {
+                settings.schedules = .some(nil)
+            } else {
+                guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(schedules.utf8)) else {
+                    throw APIError.invalid("invalid_schedules", "The schedules are not JSON.")
+                }
+                settings.schedules = value
+            }
+            try await administration(context).update(before.id, settings)
+            return try context.console.base.redirect(to: "/console/studies/\(before.id)/settings?notice=saved")
+        } catch {
+            return try await failed(settingsPage(settings.shown(on: before), language), context, error)
+        }
+    }
+}
