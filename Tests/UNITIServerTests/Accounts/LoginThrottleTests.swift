@@ -8,7 +8,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITIServer
 
-@Suite("Security: the login throttle (issue 27.5)", .timeLimit(.minutes(10)))
+@Suite("Security: the login throttle", .timeLimit(.minutes(10)))
 struct LoginThrottleSecurityTests {
     @Test("failed logins count per account, whichever name is used")
     func perAccount() async throws {

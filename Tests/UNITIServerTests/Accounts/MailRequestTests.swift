@@ -8,7 +8,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITIServer
 
-@Suite("Security: registration and reset tell nothing and are limited (issue 27.2, 27.7)", .timeLimit(.minutes(10)))
+@Suite("Security: registration and reset tell nothing and are limited", .timeLimit(.minutes(10)))
 struct MailRequestTests {
     @Test("registering with an address that has an account answers exactly like a new registration and mails the address a note in its language")
     func takenAddressLooksNew() async throws {

@@ -8,7 +8,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITIServer
 
-@Suite("Security: password-reset codes work once (issue 27.1)", .timeLimit(.minutes(10)))
+@Suite("Security: password-reset codes work once", .timeLimit(.minutes(10)))
 struct ResetCodeTests {
     @Test("asking for a new reset code cancels the older one; a code works once")
     func newerCodeCancelsOlder() async throws {

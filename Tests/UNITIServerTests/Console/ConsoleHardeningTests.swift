@@ -9,7 +9,7 @@ import UNITIProtocol
 
 /// Issue 44, "looked fragile": the console's answer to a form over its limit, forwarded headers
 /// from a peer that is no proxy, mail subjects outside ASCII, the SMTP sender's thread.
-@Suite("Console and server hardening (issue 44)", .timeLimit(.minutes(10)))
+@Suite("Console and server hardening", .timeLimit(.minutes(10)))
 struct ConsoleHardeningTests {
     @Test("a console form over the form limit is answered with the console's HTML page and headers, naming the limit a person can act on (64 kB), not the API's JSON")
     func oversizedForm() async throws {

@@ -137,7 +137,7 @@ struct ConsoleShellPreviewTests {
         let (console, output) = Console.capturing()
         let input = PromptsOnConsole(console: console, answers: answers)
         let runner = LineQuestionnaireRunner(console: console, input: input, localizer: Localizer(language: language))
-        let session = QuestionnaireSession(definition: definition, clock: FixedClock(Date(timeIntervalSince1970: 1_800_000_000)),
+        let session = QuestionnaireSession(definition: definition, clock: FixedClock(TestTime.now),
                                            language: language.rawValue)
         if asPage {
             #expect(throws: PromptCancelled.self) { try runner.runAsPage(session) { _ in } }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import UNITITesting
 import UNITIProtocol
 @testable import UNITIServer
 
@@ -99,7 +100,7 @@ struct TOTPTests {
     @Test("a code matches its own step and one step either side, nothing further, nothing malformed")
     func window() {
         let totp = TOTP(secret: Data("12345678901234567890".utf8))
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let now = TestTime.now
         let step = totp.step(at: now)
         #expect(totp.matchingStep(totp.code(step: step), at: now) == step)
         #expect(totp.matchingStep(totp.code(step: step - 1), at: now) == step - 1)
@@ -125,7 +126,7 @@ struct TOTPTests {
 
 @Suite("Console: staff store contract (SQLite and PostgreSQL)", .timeLimit(.minutes(10)))
 struct StaffStoreTests {
-    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let now = TestTime.now
 
     @Test("an address has one staff account; an enrolment link works once; a TOTP step and a recovery code are taken once",
           arguments: StoreKind.allCases)

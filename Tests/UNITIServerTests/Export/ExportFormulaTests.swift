@@ -8,7 +8,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITIServer
 
-@Suite("Security: the CSV export neutralises spreadsheet formulas (issue 27.3)", .timeLimit(.minutes(10)))
+@Suite("Security: the CSV export neutralises spreadsheet formulas", .timeLimit(.minutes(10)))
 struct ExportFormulaTests {
     @Test("a free-text answer that a spreadsheet would run gets a leading ' in CSV only; numbers stay numbers")
     func csvCellsNeutralised() async throws {

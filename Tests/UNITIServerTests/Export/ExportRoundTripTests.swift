@@ -137,7 +137,7 @@ struct ExportRoundTripTests {
 
     /// The venv's Python (Scripts/bootstrap --tests), else the system's.
     static var python: String {
-        let venv = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let venv = repositoryRoot
             .appendingPathComponent(".build-venv/tools/bin/python").path
         return FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
     }

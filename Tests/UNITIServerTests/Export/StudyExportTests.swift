@@ -10,7 +10,7 @@ import UNITITesting
 /// not grow with the study.
 @Suite("Study export, streamed (SQLite and PostgreSQL)", .timeLimit(.minutes(10)))
 struct StudyExportTests {
-    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let now = TestTime.now
 
     /// A study with three participants (one who never answered), sheets with and without answers
     /// and readings, and a second study whose sheets must not appear.

@@ -14,8 +14,7 @@ import UNITIProtocol
 /// listed in ``expressionCodes`` with every code it can be, so a new one cannot slip past unseen.
 @Suite("API error codes", .timeLimit(.minutes(5)))
 struct APIErrorCodeTests {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = repositoryRoot
 
     /// Each code argument that is not a plain literal, by file, with the codes it can become.
     static let expressionCodes: [String: [String]] = [

@@ -24,7 +24,7 @@ struct NamedRoute {
     }
 }
 
-@Suite("The authenticated API group (issue 28.3)", .timeLimit(.minutes(5)))
+@Suite("The authenticated API group", .timeLimit(.minutes(5)))
 struct AuthenticatedRouteTests {
     /// The routes anyone may call: the ones that lead to a session, the API's description, the
     /// module resources and the health check. A new entry here is a decision, not a default.

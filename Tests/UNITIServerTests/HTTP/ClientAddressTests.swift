@@ -8,7 +8,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITIServer
 
-@Suite("Security: client addresses (issue 27.5)", .timeLimit(.minutes(10)))
+@Suite("Security: client addresses", .timeLimit(.minutes(10)))
 struct ClientAddressTests {
     @Test("X-Forwarded-For is believed only from a trusted proxy, read from the right; IPv6 counts per /64")
     func forwardedFor() throws {

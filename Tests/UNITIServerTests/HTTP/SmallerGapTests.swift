@@ -8,7 +8,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITIServer
 
-@Suite("Security: smaller gaps (issue 27.8)", .timeLimit(.minutes(10)))
+@Suite("Security: smaller gaps", .timeLimit(.minutes(10)))
 struct SmallerGapTests {
     static func expectPortalHeaders(_ response: TestResponse, _ what: String) {
         #expect(response.headers[.contentType] == "text/html; charset=utf-8", "\(what)")

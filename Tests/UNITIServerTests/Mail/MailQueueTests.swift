@@ -70,7 +70,7 @@ func withRunning(_ queue: MailQueue, _ body: () async throws -> Void) async thro
     }
 }
 
-@Suite("Mail queue (issue 27.2)", .timeLimit(.minutes(10)))
+@Suite("Mail queue", .timeLimit(.minutes(10)))
 struct MailQueueTests {
     static let secret = "  code-7f3k2m"
 

@@ -85,8 +85,7 @@ struct ServerModulePartTests {
 /// its part, so removing a module's folder cannot break the server's build.
 @Suite("The server names no module", .timeLimit(.minutes(10)))
 struct ServerNamesNoModuleTests {
-    static let serverSources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/UNITIServer")
+    static let serverSources = repositoryRoot.appendingPathComponent("Sources/UNITIServer")
 
     /// The lines of code (comments removed) that name a module: its id as `.id` or `"id"`, or an
     /// import of one of its targets.

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+import UNITITesting
 import UNITIProtocol
 @testable import UNITIServer
 
@@ -609,7 +610,7 @@ struct PortalDataTests {
         try await server.run { client in
             let anna = try await server.loggedInPortalAccount(client, "anna")
             let user = try #require(try await server.store.user(login: "anna")).id
-            let start = Date(timeIntervalSince1970: 1_800_000_000)
+            let start = TestTime.now
             let sheets = (0..<120).map { index in
                 sheet(startedAt: OffsetTimestamp(start.addingTimeInterval(Double(index) * 3600), in: TimeZone(secondsFromGMT: 3600)!).text)
             }

@@ -13,13 +13,6 @@ import UNITITesting
 /// of anyone else's.
 @Suite("Portal FHIR download", .timeLimit(.minutes(10)))
 struct PortalFHIRDownloadTests {
-    private func signedIn(_ server: TestServer, _ client: any TestClientProtocol, _ name: String) async throws -> PortalBrowser {
-        let browser = PortalBrowser(client)
-        try await server.portalAccount(browser, name)
-        #expect(try await server.portalLogin(browser, name).status == .seeOther)
-        return browser
-    }
-
     /// Stores a tn `completed` record holding `sheet`, as the shell syncs one.
     private func completedRecord(_ server: TestServer, userId: Int64, _ sheet: AnswerSheet) async throws {
         let id = sheet.id.uuidString.lowercased()
@@ -48,8 +41,8 @@ struct PortalFHIRDownloadTests {
         try await server.createStudy("tinnitus")
         try await server.addQuestionnaire("daily", study: "tinnitus")
         try await server.run { client in
-            let anna = try await signedIn(server, client, "anna")
-            let bob = try await signedIn(server, client, "bob")
+            let anna = try await server.signedInBrowser(client, "anna")
+            let bob = try await server.signedInBrowser(client, "bob")
             let annaId = try #require(try await server.store.user(login: "anna")).id
 
             // A sheet the server collected, also completed in tn (it must appear once), and one
@@ -118,7 +111,7 @@ struct PortalFHIRDownloadTests {
     func languageAndLogin() async throws {
         let server = try TestServer()
         try await server.run { client in
-            let anna = try await signedIn(server, client, "anna")
+            let anna = try await server.signedInBrowser(client, "anna")
             #expect(try await anna.submit("/record/audiograms/new", to: "/record/audiograms", PortalRecordTests.levels()).status == .seeOther)
             #expect(try await anna.get("/data/record.fhir.json").text.contains("\"Pure-tone audiogram\""))
             anna.cookies["uniti_language"] = "de"

@@ -11,7 +11,7 @@ import UNITIProtocol
 /// ``PortalSessionMiddleware``, the signed-in pages are one route group behind
 /// ``RequirePortalSignIn``, and ``CSRFCheck`` checks every posted form before its handler.
 /// Walking the router's routes makes a page added later outside the group fail here.
-@Suite("The portal's route groups (issue 28.3)", .timeLimit(.minutes(5)))
+@Suite("The portal's route groups", .timeLimit(.minutes(5)))
 struct PortalPipelineTests {
     /// The portal routes a visitor without a session may reach. A new entry here is a decision,
     /// not a default.

@@ -45,8 +45,7 @@ private func prepare(_ server: TestServer, _ browser: PortalBrowser, members: [S
     let document = try QuestionnaireImport.document(from: Data(everyTypeQuestionnaireJSON(presentation: presentation).utf8), studyId: "pilot")
     _ = try await server.store.addQuestionnaire(document, module: .tys, now: server.clock.now())
     // The shell's baseline questionnaire as the program ships it.
-    let caseHistory = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Configurations/Resources/Questionnaires/uniti-case-history.json"))
+    let caseHistory = try Data(contentsOf: repositoryRoot.appendingPathComponent("Configurations/Resources/Questionnaires/uniti-case-history.json"))
     _ = try await server.store.addQuestionnaire(try QuestionnaireImport.document(from: caseHistory, studyId: "pilot"), module: nil,
                                                 now: server.clock.now())
     for name in members {

@@ -13,14 +13,6 @@ import UNITIProtocol
 /// one person never reaches another's entries.
 @Suite("Portal health record", .timeLimit(.minutes(10)))
 struct PortalRecordTests {
-    /// A logged-in browser for `name`.
-    private func signedIn(_ server: TestServer, _ client: any TestClientProtocol, _ name: String) async throws -> PortalBrowser {
-        let browser = PortalBrowser(client)
-        try await server.portalAccount(browser, name)
-        #expect(try await server.portalLogin(browser, name).status == .seeOther)
-        return browser
-    }
-
     /// Every stored `tn` record of `name`, tombstones included.
     private func stored(_ server: TestServer, _ name: String) async throws -> [ModuleRecord] {
         let user = try #require(try await server.store.user(login: name))
@@ -42,7 +34,7 @@ struct PortalRecordTests {
     func addEventWritesModuleRecord() async throws {
         let server = try TestServer()
         try await server.run { client in
-            let anna = try await signedIn(server, client, "anna")
+            let anna = try await server.signedInBrowser(client, "anna")
             let saved = try await anna.submit("/record/events/new", to: "/record/events", [
                 "title": "  ENT appointment ", "at": "2026-11-20T14:30", "type": "appointment", "description": "Dr. Weber"])
             #expect(saved.status == .seeOther)
@@ -76,7 +68,7 @@ struct PortalRecordTests {
     func entriesPaged() async throws {
         let server = try TestServer()
         try await server.run { client in
-            let anna = try await signedIn(server, client, "anna")
+            let anna = try await server.signedInBrowser(client, "anna")
             // 55 events on 55 days of 2026: event 55 is the newest.
             let day = { (index: Int) in Calendar(identifier: .gregorian).date(byAdding: .day, value: index, to: Date(timeIntervalSince1970: 1_767_225_600))! }
             let format = { (index: Int) -> String in
@@ -107,7 +99,7 @@ struct PortalRecordTests {
     func timesInBrowserZone() async throws {
         let server = try TestServer()
         try await server.run { client in
-            let anna = try await signedIn(server, client, "anna")
+            let anna = try await server.signedInBrowser(client, "anna")
             anna.cookies["uniti_zone"] = "America/New_York"
             #expect(try await anna.submit("/record/events/new", to: "/record/events", [
                 "title": "Tinnitus louder", "at": "2026-11-20T14:30", "type": "attack", "description": ""]).status == .seeOther)
@@ -131,7 +123,7 @@ struct PortalRecordTests {
     func validationBesideFields() async throws {
         let server = try TestServer()
         try await server.run { client in
-            let anna = try await signedIn(server, client, "anna")
+            let anna = try await server.signedInBrowser(client, "anna")
             let event = try await anna.submit("/record/events/new", to: "/record/events", [
                 "title": "   ", "at": "yesterday noon", "type": "attack", "description": "kept <b>text</b>"])
             #expect(event.status == .unprocessableContent)
@@ -173,7 +165,7 @@ struct PortalRecordTests {
     func editAndDelete() async throws {
         let server = try TestServer()
         try await server.run { client in
-            let anna = try await signedIn(server, client, "anna")
+            let anna = try await server.signedInBrowser(client, "anna")
             _ = try await anna.submit("/record/therapies/new", to: "/record/therapies", [
                 "name": "Hearing aids", "type": "hearing-aid", "start": "2025-03-01", "end": "", "note": ""])
             let id = try onlyID(try await stored(server, "anna"), kind: "therapy")
@@ -220,7 +212,7 @@ struct PortalRecordTests {
     func editWinsOverFutureStamp() async throws {
         let server = try TestServer()
         try await server.run { client in
-            let anna = try await signedIn(server, client, "anna")
+            let anna = try await server.signedInBrowser(client, "anna")
             _ = try await anna.submit("/record/events/new", to: "/record/events", [
                 "title": "Attack", "at": "2026-11-23T07:00", "type": "attack", "description": ""])
             let id = try onlyID(try await stored(server, "anna"), kind: "event")
@@ -236,7 +228,7 @@ struct PortalRecordTests {
     func audiogramPageAndPicture() async throws {
         let server = try TestServer()
         try await server.run { client in
-            let anna = try await signedIn(server, client, "anna")
+            let anna = try await server.signedInBrowser(client, "anna")
             let saved = try await anna.submit("/record/audiograms/new", to: "/record/audiograms", Self.levels())
             #expect(saved.status == .seeOther)
             let id = try onlyID(try await stored(server, "anna"), kind: "audiogram")
@@ -271,7 +263,7 @@ struct PortalRecordTests {
     func scriptInTitleIsEscaped() async throws {
         let server = try TestServer()
         try await server.run { client in
-            let anna = try await signedIn(server, client, "anna")
+            let anna = try await server.signedInBrowser(client, "anna")
             _ = try await anna.submit("/record/events/new", to: "/record/events", [
                 "title": "<script>alert(1)</script>", "at": "2026-11-20T14:30", "type": "other", "description": "\"quoted\" & <i>"])
             let id = try onlyID(try await stored(server, "anna"), kind: "event")
@@ -289,14 +281,14 @@ struct PortalRecordTests {
     func isolationBetweenPeople() async throws {
         let server = try TestServer()
         try await server.run { client in
-            let anna = try await signedIn(server, client, "anna")
+            let anna = try await server.signedInBrowser(client, "anna")
             _ = try await anna.submit("/record/events/new", to: "/record/events", [
                 "title": "Anna's appointment", "at": "2026-11-20T14:30", "type": "appointment", "description": ""])
             _ = try await anna.submit("/record/audiograms/new", to: "/record/audiograms", Self.levels())
             let annas = try await stored(server, "anna")
             let event = try onlyID(annas, kind: "event"), audiogram = try onlyID(annas, kind: "audiogram")
 
-            let bob = try await signedIn(server, client, "bob")
+            let bob = try await server.signedInBrowser(client, "bob")
             #expect(!(try await bob.get("/record/events").text.contains("Anna's appointment")))
             #expect(try await bob.get("/record").text.contains("entries: 0"))
             for path in ["/record/events/\(event)/edit", "/record/events/\(event)/delete", "/record/audiograms/\(audiogram)",
@@ -332,7 +324,7 @@ struct PortalRecordTests {
                 "title": "x", "at": "2026-11-20T14:30", "type": "other"])
             #expect(posted.headers[.location] == "/login")
 
-            let anna = try await signedIn(server, client, "anna")
+            let anna = try await server.signedInBrowser(client, "anna")
             let forged = try await anna.post("/record/events", ["title": "x", "at": "2026-11-20T14:30", "type": "other"])
             #expect(forged.status == .forbidden)
             #expect(try await stored(server, "anna").isEmpty)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HummingbirdTesting
 import Testing
+import UNITITesting
 import UNITIProtocol
 @testable import UNITIServer
 
@@ -131,7 +132,7 @@ struct StudyQuestionnaireTests {
         try await server.addQuestionnaire("zeta", version: 3, study: "pilot")
         try await server.addQuestionnaire("elsewhere", study: "other")
         _ = try await server.store.setQuestionnaireActive(id: "alpha", studyId: "pilot", active: false,
-                                                          now: Date(timeIntervalSince1970: 1_800_000_000))
+                                                          now: TestTime.now)
         let rows = try await QuestionnaireCommand.List.rows(server.store, studyId: "pilot")
         #expect(rows.map(\.id) == ["zeta", "alpha"])
         #expect(rows.map(\.version) == [3, 1])

@@ -10,7 +10,7 @@ import UNITITesting
 /// random data against a reference computed here from the generated sheets themselves.
 @Suite("Comparison from totals and answers (SQLite and PostgreSQL)", .timeLimit(.minutes(10)))
 struct ComparisonSumsTests {
-    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let now = TestTime.now
     /// Midnight UTC, the first day the generated sheets may start on.
     static let firstDay = Date(timeIntervalSince1970: 1_798_761_600)
     static let day = 86_400.0

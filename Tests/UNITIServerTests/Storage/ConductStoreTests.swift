@@ -9,7 +9,7 @@ import UNITITesting
 /// database files.
 @Suite("Consent and erasure (SQLite and PostgreSQL)", .timeLimit(.minutes(10)))
 struct ConductStoreTests {
-    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let now = TestTime.now
 
     func with(_ kind: StoreKind, _ body: (ServerStore, OpenedStore) async throws -> Void) async throws {
         try await kind.with { try await body($0.store, $0) }

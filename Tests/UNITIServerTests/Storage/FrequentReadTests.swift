@@ -15,7 +15,7 @@ struct FrequentReadTests {
         guard case .postgres(let location) = try StoreLocation(parsing: try PostgresCluster.shared().createDatabase()) else {
             throw TestFailure("the cluster's URL is no PostgreSQL location")
         }
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let now = TestTime.now
         let store = try await ServerStore.postgres(location, maximumConnections: 1, now: now, modules: serverModuleParts)
         let id = try await store.createUser(username: "ada", email: "ada@example.org", passwordHash: "x", language: "en",
                                             pseudonym: "p-000000000001", now: now)

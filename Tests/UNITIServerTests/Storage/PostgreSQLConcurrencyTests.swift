@@ -9,7 +9,7 @@ import UNITITesting
 /// a store of its own, with its own connection pool, on the same database of a real cluster.
 @Suite("PostgreSQL store shared by several server processes", .timeLimit(.minutes(10)))
 struct PostgreSQLConcurrencyTests {
-    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let now = TestTime.now
 
     /// Two stores on one new database, with a member of a study with the test questionnaire.
     func twoProcesses() async throws -> (OpenedStore, ServerStore, Int64) {
@@ -209,7 +209,7 @@ struct PostgreSQLConcurrencyTests {
                             let changes = ids.map { id -> RecordChange in
                                 // Whole milliseconds, distinct per writer (the writer is the last digit).
                                 let millis = Double(Int.random(in: 1...1_000_000, using: &generator) * 100 + writer)
-                                let time = Date(timeIntervalSince1970: 1_800_000_000 + millis / 1000)
+                                let time = TestTime.now.addingTimeInterval(millis / 1000)
                                 latest[id] = max(latest[id] ?? 0, time.timeIntervalSince1970)
                                 return RecordChange(upsert: ModuleRecordUpsert(moduleId: "tn", clientId: id,
                                                                                updatedAt: Timestamps.formatMilliseconds(time),
@@ -257,7 +257,7 @@ struct PostgreSQLConcurrencyTests {
                         var records = Set<String>(), sheets = Set<UUID>()
                         for batch in 0..<batches {
                             let ids = (0...(batch % 3)).map { "w\(writer)-b\(batch)-\($0)" }
-                            let time = Date(timeIntervalSince1970: 1_800_000_000 + Double(batch))
+                            let time = TestTime.now.addingTimeInterval(Double(batch))
                             _ = try await store.applyRecords(userId: user, changes: ids.map {
                                 RecordChange(upsert: ModuleRecordUpsert(moduleId: "tn", clientId: $0, updatedAt: Timestamps.formatMilliseconds(time),
                                                                         payload: .object([:])), updatedAt: time)
@@ -296,7 +296,7 @@ struct PostgreSQLConcurrencyTests {
         let cluster = try PostgresCluster.shared()
         let url = try cluster.createDatabase()
         let database = String(url.split(separator: "/").last!)
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let now = TestTime.now
         async let one = StoreLocation(parsing: url).open(now: now)
         async let two = StoreLocation(parsing: url).open(now: now)
         let stores = try await [one, two]

@@ -9,7 +9,7 @@ import UNITITesting
 /// counted from them by the shared definition; in the person's download; the route's limits.
 @Suite("Prompt events and adherence on the server (SQLite and PostgreSQL)", .timeLimit(.minutes(10)))
 struct PromptEventTests {
-    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let now = TestTime.now
 
     func with(_ kind: StoreKind, _ body: (ServerStore) async throws -> Void) async throws {
         try await StoreContractTests().with(kind, body)

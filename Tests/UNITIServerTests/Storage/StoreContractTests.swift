@@ -66,7 +66,7 @@ struct OpenedStore {
 /// holds for both, so either may be chosen with `--database`.
 @Suite("Store contract (SQLite and PostgreSQL)", .timeLimit(.minutes(10)))
 struct StoreContractTests {
-    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let now = TestTime.now
 
     func with(_ kind: StoreKind, _ body: (ServerStore) async throws -> Void) async throws {
         try await kind.with { try await body($0.store) }
@@ -689,8 +689,8 @@ struct StoreContractTests {
     @Test("server secrets are made once and then the same; study-password failures throttle after the free tries and clear", arguments: StoreKind.allCases)
     func secretsAndStudyPasswords(_ kind: StoreKind) async throws {
         try await with(kind) { store in
-            let first = try await store.secret(named: "csrf", now: Date(timeIntervalSince1970: 1_800_000_000), orStore: { Data([1, 2, 3]) })
-            let second = try await store.secret(named: "csrf", now: Date(timeIntervalSince1970: 1_800_000_000), orStore: { Data([9, 9, 9]) })
+            let first = try await store.secret(named: "csrf", now: TestTime.now, orStore: { Data([1, 2, 3]) })
+            let second = try await store.secret(named: "csrf", now: TestTime.now, orStore: { Data([9, 9, 9]) })
             #expect(first == Data([1, 2, 3]) && second == first)
 
             try await study(store, "secret", access: .password)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UNITITesting
 import UNITIProtocol
 @testable import UNITIServer
 
@@ -7,7 +8,7 @@ import UNITIProtocol
 /// of ``StudyAdministration`` and its audit line commit in one transaction, on both stores.
 @Suite("Audited changes: a change and its audit line commit together (SQLite and PostgreSQL)", .timeLimit(.minutes(10)))
 struct AuditedChangeTests {
-    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let now = TestTime.now
 
     /// Makes every insert into `audit_log` fail, as a full disk or a broken connection between
     /// the change and its line would: a trigger written in each engine's own language.

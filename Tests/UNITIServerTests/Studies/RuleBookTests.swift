@@ -282,7 +282,7 @@ struct ConsentFileTests {
 struct DomainLayeringTests {
     @Test("outside Commands/, no file of UNITIServer imports ArgumentParser or names a command's type")
     func noCommandTypesInTheDomain() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = repositoryRoot
             .appendingPathComponent("Sources/UNITIServer")
         let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)).compactMap { $0 as? URL }
             .filter { $0.pathExtension == "swift" && !$0.path.contains("/Commands/") && $0.lastPathComponent != "UNITIServerCommand.swift" }

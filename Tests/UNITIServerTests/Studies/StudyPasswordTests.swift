@@ -8,7 +8,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITIServer
 
-@Suite("Security: study passwords (issue 27.4)", .timeLimit(.minutes(10)))
+@Suite("Security: study passwords", .timeLimit(.minutes(10)))
 struct StudyPasswordSecurityTests {
     @Test("wrong study passwords are counted per study across accounts: fresh accounts do not get fresh tries")
     func countedAcrossAccounts() async throws {

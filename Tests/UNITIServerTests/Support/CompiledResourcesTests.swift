@@ -10,7 +10,7 @@ import UNITIResources
 /// build that lacks one the server needs says which in one line.
 @Suite("Resources compiled into the programs", .timeLimit(.minutes(2)))
 struct CompiledResourcesTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = repositoryRoot
 
     /// Every file under `folder` of the repository (hidden ones aside), by path, with its bytes.
     static func onDisk(_ folder: String) throws -> [String: Data] {

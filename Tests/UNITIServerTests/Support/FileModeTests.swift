@@ -8,7 +8,7 @@ import Testing
 import UNITIProtocol
 @testable import UNITIServer
 
-@Suite("Security: server files are private (issue 27.6)", .timeLimit(.minutes(10)))
+@Suite("Security: server files are private", .timeLimit(.minutes(10)))
 struct FileModeTests {
     static func mode(_ path: String) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1

@@ -10,6 +10,7 @@ import UNITIProtocol
 
 // Fixtures of the security suites: the server in-process or on a loopback socket, its mails,
 // a mailer that holds deliveries.
+
 /// Runs `body` against the router of `environment` in-process, with its mail queue running
 /// (stopped, and so drained, when `body` returns), as ``TestServer/run(_:)`` does.
 func runInProcess(_ environment: ServerEnvironment, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
@@ -112,3 +113,13 @@ func within<T: Sendable>(_ seconds: Double, onTimeout: @escaping @Sendable () ->
 }
 
 // MARK: 1. Reset codes
+
+/// The repository's root (the folder of `Package.swift`), for tests that read its sources and
+/// shipped files.
+let repositoryRoot: URL = {
+    var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path), folder.path != "/" {
+        folder = folder.deletingLastPathComponent()
+    }
+    return folder
+}()
