@@ -17,8 +17,8 @@ import UNITIServer
 /// Times are written in the zone of the person's newest sheet (its UTC offset), else in UTC:
 /// the server keeps no time zone of its own for a person.
 extension PortalRoutes {
-    package func exportFHIR(_ context: ServerRequestContext) async throws -> Response {
-        let bundle = try await healthRecordBundle(try context.participant.account, language: try context.visit.language)
+    package func exportFHIR(_ context: ParticipantContext) async throws -> Response {
+        let bundle = try await healthRecordBundle(context.participant.account, language: context.visit.language)
         var body = Data()
         let writer = FHIRCollectionWriter(timestamp: bundle.timestamp) { body.append($0) }
         try bundle.forEachEntry { try writer.append($0) }

@@ -18,7 +18,7 @@ import UNITIServer
 /// markup never passes through them, and an SVG shown as an image runs no script and fetches
 /// nothing, whatever it contains.
 extension PortalRoutes {
-    package func registerRecordPages(on group: RouterGroup<ServerRequestContext>) {
+    package func registerRecordPages(on group: RouterGroup<ParticipantContext>) {
         group.get("record") { _, context in try await recordOverview(context) }
         for kind in RecordPageKind.allCases {
             group.get("record/\(kind.path)") { request, context in try await recordList(kind, request, context) }
@@ -55,9 +55,9 @@ extension PortalRoutes {
         return PortalText.text("portal.record.notice.\(name)", language)
     }
 
-    private func recordOverview(_ context: ServerRequestContext) async throws -> Response {
-        let visit = try context.visit
-        let record = healthRecord(try context.participant)
+    private func recordOverview(_ context: ParticipantContext) async throws -> Response {
+        let visit = context.visit
+        let record = healthRecord(context.participant)
         let events = try await record.entries(HealthEvent.self)
         let therapies = try await record.entries(Therapy.self)
         let audiograms = try await record.entries(Audiogram.self)
@@ -76,9 +76,9 @@ extension PortalRoutes {
         return try page(overview, visit)
     }
 
-    private func recordList(_ kind: RecordPageKind, _ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let visit = try context.visit
-        let record = healthRecord(try context.participant)
+    private func recordList(_ kind: RecordPageKind, _ request: Request, _ context: ParticipantContext) async throws -> Response {
+        let visit = context.visit
+        let record = healthRecord(context.participant)
         let language = visit.language
         let notice = recordNotice(request, language)
         // One page of `all` (already in its order) as the kind's list shows it.
@@ -110,11 +110,11 @@ extension PortalRoutes {
         }
     }
 
-    private func audiogramPage(_ name: String, _ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let visit = try context.visit
+    private func audiogramPage(_ name: String, _ request: Request, _ context: ParticipantContext) async throws -> Response {
+        let visit = context.visit
         let picture = name.hasSuffix(".svg")
         let id = picture ? String(name.dropLast(4)) : name
-        guard let audiogram = try await healthRecord(try context.participant).entry(Audiogram.self, id: id) else {
+        guard let audiogram = try await healthRecord(context.participant).entry(Audiogram.self, id: id) else {
             throw Self.notFound()
         }
         let language = visit.language
@@ -161,9 +161,9 @@ extension PortalRoutes {
 
     // MARK: Forms
 
-    private func recordForm(_ kind: RecordPageKind, id: String?, _ context: ServerRequestContext) async throws -> Response {
-        let visit = try context.visit
-        let record = healthRecord(try context.participant)
+    private func recordForm(_ kind: RecordPageKind, id: String?, _ context: ParticipantContext) async throws -> Response {
+        let visit = context.visit
+        let record = healthRecord(context.participant)
         var draft = RecordFormDraft(kind: kind, id: id, language: visit.language, clock: visit.recordClock)
         if let id {
             switch kind {
@@ -187,9 +187,9 @@ extension PortalRoutes {
 
     /// Checks the posted form by the shared rules; saves only when nothing is wrong, else shows
     /// the form again with what was typed and each problem beside its field.
-    private func recordSave(_ kind: RecordPageKind, id: String?, _ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), visit = try context.visit
-        let record = healthRecord(try context.participant)
+    private func recordSave(_ kind: RecordPageKind, id: String?, _ request: Request, _ context: ParticipantContext) async throws -> Response {
+        let form = try await PortalForm.read(request), visit = context.visit
+        let record = healthRecord(context.participant)
         var draft = RecordFormDraft(kind: kind, id: id, language: visit.language, clock: visit.recordClock, form: form)
         let now = environment.clock.now()
         let saved: String? = switch kind {
@@ -222,17 +222,17 @@ extension PortalRoutes {
 
     // MARK: Deleting
 
-    private func recordDeletion(_ kind: RecordPageKind, id: String?, _ context: ServerRequestContext) async throws -> Response {
-        let visit = try context.visit
-        let name = try await entryName(kind, id: id ?? "", healthRecord(try context.participant))
+    private func recordDeletion(_ kind: RecordPageKind, id: String?, _ context: ParticipantContext) async throws -> Response {
+        let visit = context.visit
+        let name = try await entryName(kind, id: id ?? "", healthRecord(context.participant))
         return try page(RecordDeletePage(
             action: "/record/\(kind.path)/\(id ?? "")/delete", back: "/record/\(kind.path)",
             question: PortalText.text("portal.record.delete.\(kind.singular)", visit.language, ["name": name])), visit)
     }
 
-    private func recordDelete(_ kind: RecordPageKind, id: String?, _ context: ServerRequestContext) async throws -> Response {
-        let visit = try context.visit
-        let record = healthRecord(try context.participant)
+    private func recordDelete(_ kind: RecordPageKind, id: String?, _ context: ParticipantContext) async throws -> Response {
+        let visit = context.visit
+        let record = healthRecord(context.participant)
         let id = id ?? ""
         _ = try await entryName(kind, id: id, record)
         switch kind {

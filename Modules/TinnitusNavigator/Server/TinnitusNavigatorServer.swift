@@ -7,17 +7,17 @@ import UNITIServer
 /// TinnitusNavigator on the study server: the health record in the participant portal (`/record`:
 /// events, therapies, audiograms, the same synced records the shell keeps) and its FHIR download
 /// (`/data/record.fhir.json`), beside the generic record sync every module has (`/api/v1/records`).
-package struct TinnitusNavigatorServerPart: ServerModulePart {
+package struct TinnitusNavigatorServerPart: PortalPagesProviding {
     package init() {}
 
     package var id: ModuleID { .tn }
 
-    package func registerPortal(on signedIn: RouterGroup<ServerRequestContext>, portal: PortalRoutes) {
+    package func registerPortal(on signedIn: RouterGroup<ParticipantContext>, portal: PortalRoutes) {
         portal.registerRecordPages(on: signedIn)
         signedIn.get("data/record.fhir.json") { _, context in try await portal.exportFHIR(context) }
     }
 
-    package var portalTemplates: CompiledResources? { compiledResources.folder("Portal") }
+    package var portalTemplates: CompiledResources { compiledResources.folder("Portal") }
 
     package var portalNavigation: [PortalLink] {
         [PortalLink(href: "/record", id: "nav-record", labelKey: "portal.nav.record")]

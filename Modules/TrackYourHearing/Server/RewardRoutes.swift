@@ -11,7 +11,7 @@ struct RewardRoutes: Sendable {
     var store: ServerStore { environment.store }
 
     /// A group of the authenticated API.
-    func register(on api: RouterGroup<ServerRequestContext>) {
+    func register(on api: RouterGroup<APIContext>) {
         api.get("rewards") { _, context in try await list(context.user) }
     }
 

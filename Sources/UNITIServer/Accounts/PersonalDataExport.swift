@@ -58,7 +58,7 @@ struct PersonalDataExport: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var members = try JSONDecoder().decode([String: JSONValue].self, from: encoder.encode(document))
-        for part in environment.store.modules.parts {
+        for part in environment.store.modules.parts(PersonalDataHolding.self) {
             for (key, value) in try await part.personalData(userId: userId, environment: environment) {
                 guard members[key] == nil else { throw StoreCorruption("module \(part.id) adds \(key) to the data download twice") }
                 members[key] = value

@@ -5,8 +5,8 @@ import UNITIText
 
 /// Consent: a study's consent texts per language and their versions.
 extension ConsolePage {
-    static let consent = ConsolePage("consent", "studies/:study/consent", .study(.editor), tab: "consent") { try await $0.consent($1, $2) }
-    static let publishConsent = ConsolePage("publishConsent", .post, "studies/:study/consent", .study(.editor)) { try await $0.publishConsent($1, $2) }
+    static let consent = study("consent", "studies/:study/consent", .editor, tab: "consent") { try await $0.consent($1, $2) }
+    static let publishConsent = study("publishConsent", .post, "studies/:study/consent", .editor) { try await $0.publishConsent($1, $2) }
 
     /// This feature's pages, in the order of its tabs (``all``).
     static let consentPages: [ConsolePage] = [consent, publishConsent]
@@ -19,8 +19,8 @@ extension ConsolePage {
 /// the same service code (``StudyAdministration/update(_:_:)``, which the store turns into a
 /// new version that members are asked to agree to again), the same audit line.
 extension ConsoleRoutes {
-    func consent(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let study = try context.study.study, language = try context.console.language
+    func consent(_ request: Request, _ context: StudyContext) async throws -> Response {
+        let study = context.study.study, language = context.console.language
         return try await page(consentPage(study, language, texts: study.consent?.values ?? [:]), context,
                               notice: notice(request, language))
     }
@@ -43,8 +43,8 @@ extension ConsoleRoutes {
 
     /// Publishes the texts as the study's next consent version; each problem of a text is
     /// named beside its field and nothing changes.
-    func publishConsent(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), before = try context.study.study, language = try context.console.language
+    func publishConsent(_ request: Request, _ context: StudyContext) async throws -> Response {
+        let form = try await PortalForm.read(request), before = context.study.study, language = context.console.language
         var texts: [String: String] = [:]
         for code in ConsentFiles.languages(of: before) {
             texts[code] = form["consent-\(code)"].trimmingCharacters(in: .whitespacesAndNewlines)
@@ -59,10 +59,10 @@ extension ConsoleRoutes {
         }
         let consent = StudySettings.trimmed(LocalizedText(texts))
         guard consent != before.consent else {
-            return try context.console.base.redirect(to: "/console/studies/\(before.id)/consent?notice=consentUnchanged")
+            return context.console.base.redirect(to: "/console/studies/\(before.id)/consent?notice=consentUnchanged")
         }
         try await administration(context).update(before.id, StudySettings(consent: consent))
-        return try context.console.base.redirect(to: "/console/studies/\(before.id)/consent?notice=consentPublished")
+        return context.console.base.redirect(to: "/console/studies/\(before.id)/consent?notice=consentPublished")
     }
 
     /// The language's name in the page's language (its code where the tables have no name).

@@ -7,11 +7,11 @@ import Synchronization
 
 /// Data: the answers' exports, the codebook, the SPSS syntax and the adherence report (``StudyExports``).
 extension ConsolePage {
-    static let data = ConsolePage("data", "studies/:study/data", .study(.viewer), tab: "data") { try await $0.data($2) }
-    static let export = ConsolePage("export", "studies/:study/data/export", .study(.editor)) { try await $0.export($1, $2) }
-    static let codebook = ConsolePage("codebook", "studies/:study/data/codebook.csv", .study(.editor)) { try await $0.codebook($2) }
-    static let spssSyntax = ConsolePage("spssSyntax", "studies/:study/data/answers.sps", .study(.editor)) { try await $0.spssSyntax($2) }
-    static let adherenceReport = ConsolePage("adherenceReport", "studies/:study/data/adherence.csv", .study(.editor)) {
+    static let data = study("data", "studies/:study/data", .viewer, tab: "data") { try await $0.data($2) }
+    static let export = study("export", "studies/:study/data/export", .editor) { try await $0.export($1, $2) }
+    static let codebook = study("codebook", "studies/:study/data/codebook.csv", .editor) { try await $0.codebook($2) }
+    static let spssSyntax = study("spssSyntax", "studies/:study/data/answers.sps", .editor) { try await $0.spssSyntax($2) }
+    static let adherenceReport = study("adherenceReport", "studies/:study/data/adherence.csv", .editor) {
         try await $0.adherenceReport($1, $2)
     }
 
@@ -21,8 +21,8 @@ extension ConsolePage {
 
 extension ConsoleRoutes {
 
-    func data(_ context: ServerRequestContext) async throws -> Response {
-        let current = try context.study
+    func data(_ context: StudyContext) async throws -> Response {
+        let current = context.study
         let ids = try await store.latestQuestionnaires(studyId: current.study.id).map(\.id)
         return try await page(ConsoleDataPage(questionnaires: ids, canExport: ConsolePage.export.allows(current.role)), context)
     }
@@ -31,8 +31,8 @@ extension ConsoleRoutes {
     /// private temporary files as the store hands them over (the memory of one row), then to the
     /// browser in chunks, the files of FHIR one after the other. The audit line records format,
     /// filters and rows before the first byte leaves.
-    func export(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let studyId = try context.study.study.id
+    func export(_ request: Request, _ context: StudyContext) async throws -> Response {
+        let studyId = context.study.study.id
         let query = request.uri.queryParameters
         guard let format = query["format"].flatMap({ ExportFormat(rawValue: String($0)) }) else {
             throw ConsoleRefusal(.unprocessableContent, "console.error.format")
@@ -79,8 +79,8 @@ extension ConsoleRoutes {
     /// participant and questionnaire the counts and the rate of the prompts due in the chosen
     /// days, flagged as the participants page flags them (``AdherenceReport/console``). A line
     /// per participant and questionnaire (a study's tens of thousands at most).
-    func adherenceReport(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let studyId = try context.study.study.id
+    func adherenceReport(_ request: Request, _ context: StudyContext) async throws -> Response {
+        let studyId = context.study.study.id
         let (from, to) = try Self.days(request.uri.queryParameters)
         let lines = Mutex<[String]>([CSV.line(AdherenceReport.header)])
         try await exports(context).adherence(of: studyId, from: from, to: to, flags: AdherenceReport.console, form: "csv") { line in
@@ -90,15 +90,15 @@ extension ConsoleRoutes {
     }
 
     /// The codebook of the study's questionnaires, every version (``Codebook``), as a download of its own.
-    func codebook(_ context: ServerRequestContext) async throws -> Response {
-        let studyId = try context.study.study.id
+    func codebook(_ context: StudyContext) async throws -> Response {
+        let studyId = context.study.study.id
         return Self.download(try await exports(context).codebook(of: studyId), name: "\(studyId)-codebook.csv", type: "text/csv; charset=utf-8")
     }
 
     /// SPSS syntax that reads the SPSS data export with the codebook's types and value labels
     /// (``SPSSSyntax``).
-    func spssSyntax(_ context: ServerRequestContext) async throws -> Response {
-        let studyId = try context.study.study.id
+    func spssSyntax(_ context: StudyContext) async throws -> Response {
+        let studyId = context.study.study.id
         return Self.download(try await exports(context).spssSyntax(of: studyId), name: "\(studyId)-answers.sps", type: "text/plain; charset=utf-8")
     }
 

@@ -37,22 +37,66 @@ struct ConsolePage: Sendable, Hashable, CustomStringConvertible {
     /// For a study's tab: its id (`tab-<id>`, label `console.tab_<id>`); tabs appear in the
     /// table's order.
     let tab: String?
-    let handle: @Sendable (ConsoleRoutes, Request, ServerRequestContext) async throws -> Response
+    /// The handler, typed by who reaches the page: a study's page gets the study.
+    let handler: Handler
 
-    init(_ name: String, _ method: HTTPRequest.Method, _ path: String, _ access: ConsoleAccess, tab: String? = nil,
-         _ handle: @escaping @Sendable (ConsoleRoutes, Request, ServerRequestContext) async throws -> Response) {
+    enum Handler: Sendable {
+        case visitor(@Sendable (ConsoleRoutes, Request, ConsoleContext) async throws -> Response)
+        case member(@Sendable (ConsoleRoutes, Request, StaffContext) async throws -> Response)
+        case study(@Sendable (ConsoleRoutes, Request, StudyContext) async throws -> Response)
+    }
+
+    private init(_ name: String, _ method: HTTPRequest.Method, _ path: String, _ access: ConsoleAccess, tab: String?, _ handler: Handler) {
         self.name = name
         self.method = method
         self.path = path
         self.access = access
         self.tab = tab
-        self.handle = handle
+        self.handler = handler
     }
 
-    /// A page that is read (GET).
-    init(_ name: String, _ path: String, _ access: ConsoleAccess, tab: String? = nil,
-         _ handle: @escaping @Sendable (ConsoleRoutes, Request, ServerRequestContext) async throws -> Response) {
-        self.init(name, .get, path, access, tab: tab, handle)
+    /// A page for anyone (sign-in and enrolment).
+    static func visitor(_ name: String, _ path: String,
+                  _ handle: @escaping @Sendable (ConsoleRoutes, Request, ConsoleContext) async throws -> Response) -> ConsolePage {
+        visitor(name, .get, path, handle)
+    }
+
+    static func visitor(_ name: String, _ method: HTTPRequest.Method, _ path: String,
+                        _ handle: @escaping @Sendable (ConsoleRoutes, Request, ConsoleContext) async throws -> Response) -> ConsolePage {
+        ConsolePage(name, method, path, .visitor, tab: nil, .visitor(handle))
+    }
+
+    /// A signed-in member's own page.
+    static func member(_ name: String, _ path: String,
+                  _ handle: @escaping @Sendable (ConsoleRoutes, Request, StaffContext) async throws -> Response) -> ConsolePage {
+        member(name, .get, path, handle)
+    }
+
+    static func member(_ name: String, _ method: HTTPRequest.Method, _ path: String,
+                       _ handle: @escaping @Sendable (ConsoleRoutes, Request, StaffContext) async throws -> Response) -> ConsolePage {
+        ConsolePage(name, method, path, .signedIn, tab: nil, .member(handle))
+    }
+
+    /// An administrator's page.
+    static func administrator(_ name: String, _ path: String,
+                  _ handle: @escaping @Sendable (ConsoleRoutes, Request, StaffContext) async throws -> Response) -> ConsolePage {
+        administrator(name, .get, path, handle)
+    }
+
+    static func administrator(_ name: String, _ method: HTTPRequest.Method, _ path: String,
+                              _ handle: @escaping @Sendable (ConsoleRoutes, Request, StaffContext) async throws -> Response) -> ConsolePage {
+        ConsolePage(name, method, path, .administrator, tab: nil, .member(handle))
+    }
+
+    /// A study's page for members with at least `role` there; with `tab`, one of the study's tabs.
+    static func study(_ name: String, _ path: String, _ role: StudyRole, tab: String? = nil,
+                      _ handle: @escaping @Sendable (ConsoleRoutes, Request, StudyContext) async throws -> Response) -> ConsolePage {
+        study(name, .get, path, role, tab: tab, handle)
+    }
+
+    static func study(_ name: String, _ method: HTTPRequest.Method, _ path: String, _ role: StudyRole, tab: String? = nil,
+                      _ handle: @escaping @Sendable (ConsoleRoutes, Request, StudyContext) async throws -> Response) -> ConsolePage {
+        ConsolePage(name, method, path, .study(role), tab: tab, .study(handle))
     }
 
     static func == (lhs: ConsolePage, rhs: ConsolePage) -> Bool { lhs.name == rhs.name }

@@ -7,10 +7,10 @@ import Synchronization
 
 /// Participants: a study's members with their adherence, and the join requests to decide.
 extension ConsolePage {
-    static let participants = ConsolePage("participants", "studies/:study/participants", .study(.viewer), tab: "participants") {
+    static let participants = study("participants", "studies/:study/participants", .viewer, tab: "participants") {
         try await $0.participants($1, $2)
     }
-    static let decideRequest = ConsolePage("decideRequest", .post, "studies/:study/participants/decide", .study(.editor)) {
+    static let decideRequest = study("decideRequest", .post, "studies/:study/participants/decide", .editor) {
         try await $0.decideRequest($1, $2)
     }
 
@@ -23,8 +23,8 @@ extension ConsoleRoutes {
     /// ``AdherenceReport/console``: below half, or no prompt event for a week), the open join
     /// requests, and those denied (as `join-requests list --all` lists them; an approved one is a
     /// member).
-    func participants(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let current = try context.study, language = try context.console.language
+    func participants(_ request: Request, _ context: StudyContext) async throws -> Response {
+        let current = context.study, language = context.console.language
         let now = environment.clock.now()
         let counts = AdherenceTotals()
         try await store.adherence(studyId: current.study.id, from: nil, to: nil) { line in counts.add(line) }
@@ -49,13 +49,13 @@ extension ConsoleRoutes {
 
     static func day(_ date: Date) -> String { String(Timestamps.format(date).prefix(10)) }
 
-    func decideRequest(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), studyId = try context.study.study.id
+    func decideRequest(_ request: Request, _ context: StudyContext) async throws -> Response {
+        let form = try await PortalForm.read(request), studyId = context.study.study.id
         guard let person = try await store.studyParticipants(studyId: studyId).first(where: { $0.pseudonym == form["participant"] }),
               ["approve", "deny"].contains(form["decision"]) else { throw ConsoleRefusal(.unprocessableContent, "console.error.noRequest") }
         try await administration(context).decideJoinRequest(studyId: studyId, userId: person.userId,
                                                             status: form["decision"] == "approve" ? .member : .denied)
-        return try context.console.base.redirect(to: "/console/studies/\(studyId)/participants?notice=decided")
+        return context.console.base.redirect(to: "/console/studies/\(studyId)/participants?notice=decided")
     }
 }
 

@@ -12,14 +12,14 @@ import UNITIProtocol
 /// changed definition is checked by the validator the CLI and the upload use, and each problem is
 /// shown beside the field it concerns, in the member's language.
 extension ConsoleRoutes {
-    func questionnaireSettings(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let document = try await questionnaire(context), language = try context.console.language
+    func questionnaireSettings(_ request: Request, _ context: StudyContext) async throws -> Response {
+        let document = try await questionnaire(context), language = context.console.language
         return try await page(QuestionnaireSettingsFields(document.definition).page(document, language), context,
                               notice: notice(request, language))
     }
 
-    func saveQuestionnaireSettings(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), before = try await questionnaire(context), language = try context.console.language
+    func saveQuestionnaireSettings(_ request: Request, _ context: StudyContext) async throws -> Response {
+        let form = try await PortalForm.read(request), before = try await questionnaire(context), language = context.console.language
         let fields = QuestionnaireSettingsFields(form, languages: QuestionnaireSettingsFields.languages(before.definition))
         var document = before.nextVersion()
         // Every problem at once: what cannot be read, then what the validator finds in the rest
@@ -41,19 +41,19 @@ extension ConsoleRoutes {
         let path = "/console/studies/\(before.studyId)/questionnaires/\(before.id)/settings"
         do {
             guard try await administration(context).updateQuestionnaire(document, from: before) != nil else {
-                return try context.console.base.redirect(to: path + "?notice=settingsUnchanged")
+                return context.console.base.redirect(to: path + "?notice=settingsUnchanged")
             }
         } catch let error as APIError {
             var page = fields.page(before, language)
             page.problems = [error.message]
             return try await self.page(page, context, status: .unprocessableContent, error: PortalText.text("console.error.fields", language))
         }
-        return try context.console.base.redirect(to: path + "?notice=questionnaireUpdated")
+        return context.console.base.redirect(to: path + "?notice=questionnaireUpdated")
     }
 
     /// The newest version of the route's questionnaire in the route's study (404 otherwise).
-    func questionnaire(_ context: ServerRequestContext) async throws -> QuestionnaireDocument {
-        let studyId = try context.study.study.id
+    func questionnaire(_ context: StudyContext) async throws -> QuestionnaireDocument {
+        let studyId = context.study.study.id
         guard let id = context.parameters.get("questionnaire"),
               let document = try await store.latestQuestionnaires(studyId: studyId).first(where: { $0.id == id }) else {
             throw ConsoleRefusal(.notFound, "console.error.notFound")

@@ -6,33 +6,36 @@ import UNITIText
 
 /// Questionnaires: upload, the active version, the preview as participants see it, each one's settings (``ConsoleQuestionnaireSettings``).
 extension ConsolePage {
-    static let questionnaires = ConsolePage("questionnaires", "studies/:study/questionnaires", .study(.editor), tab: "questionnaires") {
+    static let questionnaires = study("questionnaires", "studies/:study/questionnaires", .editor, tab: "questionnaires") {
         try await $0.questionnaires($1, $2)
     }
-    static let uploadQuestionnaire = ConsolePage("uploadQuestionnaire", .post, "studies/:study/questionnaires", .study(.editor)) {
+    static let uploadQuestionnaire = study("uploadQuestionnaire", .post, "studies/:study/questionnaires", .editor) {
         try await $0.uploadQuestionnaire($1, $2)
     }
-    static let switchQuestionnaire = ConsolePage("switchQuestionnaire", .post, "studies/:study/questionnaires/active", .study(.editor)) {
+    static let switchQuestionnaire = study("switchQuestionnaire", .post, "studies/:study/questionnaires/active", .editor) {
         try await $0.switchQuestionnaire($1, $2)
     }
-    static let preview = ConsolePage("preview", "studies/:study/questionnaires/:questionnaire/preview", .study(.editor)) { try await $0.preview($2) }
-    static let submitPreview = ConsolePage("submitPreview", .post, "studies/:study/questionnaires/:questionnaire/preview", .study(.editor)) {
+    static let preview = study("preview", "studies/:study/questionnaires/:questionnaire/preview", .editor) { try await $0.preview($2) }
+    static let submitPreview = study("submitPreview", .post, "studies/:study/questionnaires/:questionnaire/preview", .editor) {
         try await $0.previewSubmission($1, $2)
     }
-    static let questionnaireSettings = ConsolePage("questionnaireSettings", "studies/:study/questionnaires/:questionnaire/settings",
-                                                   .study(.editor)) { try await $0.questionnaireSettings($1, $2) }
-    static let saveQuestionnaireSettings = ConsolePage("saveQuestionnaireSettings", .post, "studies/:study/questionnaires/:questionnaire/settings",
-                                                       .study(.editor)) { try await $0.saveQuestionnaireSettings($1, $2) }
+    static let questionnaireSettings = study("questionnaireSettings", "studies/:study/questionnaires/:questionnaire/settings", .editor) {
+        try await $0.questionnaireSettings($1, $2)
+    }
+    static let saveQuestionnaireSettings = study("saveQuestionnaireSettings", .post, "studies/:study/questionnaires/:questionnaire/settings",
+                                                 .editor) { try await $0.saveQuestionnaireSettings($1, $2) }
 
     /// This feature's pages, in the order of its tabs (``all``).
-    static let questionnairePages: [ConsolePage] = [questionnaires, uploadQuestionnaire, switchQuestionnaire, preview, submitPreview, questionnaireSettings, saveQuestionnaireSettings]
+    static let questionnairePages: [ConsolePage] = [
+        questionnaires, uploadQuestionnaire, switchQuestionnaire, preview, submitPreview, questionnaireSettings, saveQuestionnaireSettings,
+    ]
 }
 
 extension ConsoleRoutes {
 
-    func questionnaires(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        try await page(questionnairesPage(try context.study.study.id, try context.console.language), context,
-                       notice: notice(request, try context.console.language))
+    func questionnaires(_ request: Request, _ context: StudyContext) async throws -> Response {
+        try await page(questionnairesPage(context.study.study.id, context.console.language), context,
+                       notice: notice(request, context.console.language))
     }
 
     func questionnairesPage(_ studyId: String, _ language: String) async throws -> ConsoleQuestionnairesPage {
@@ -53,14 +56,14 @@ extension ConsoleRoutes {
     /// (``StudyAdministration/importQuestionnaire(_:into:module:)``): every problem is listed
     /// with its path, and nothing is stored until there is none. No module chosen: the rule the
     /// command line follows.
-    func uploadQuestionnaire(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), studyId = try context.study.study.id, language = try context.console.language
+    func uploadQuestionnaire(_ request: Request, _ context: StudyContext) async throws -> Response {
+        let form = try await PortalForm.read(request), studyId = context.study.study.id, language = context.console.language
         var shown = try await questionnairesPage(studyId, language)
         shown.definition = form["definition"]
         do {
             _ = try await administration(context).importQuestionnaire(Data(form["definition"].utf8), into: studyId,
                                                                       module: form["module"].isEmpty ? nil : form["module"])
-            return try context.console.base.redirect(to: "/console/studies/\(studyId)/questionnaires?notice=questionnaireStored")
+            return context.console.base.redirect(to: "/console/studies/\(studyId)/questionnaires?notice=questionnaireStored")
         } catch let problems as QuestionnaireProblems {
             shown.problems = problems.problems
         } catch {
@@ -70,19 +73,19 @@ extension ConsoleRoutes {
         return try await page(shown, context, status: .unprocessableContent, error: PortalText.text("console.error.questionnaire", language))
     }
 
-    func switchQuestionnaire(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), studyId = try context.study.study.id
+    func switchQuestionnaire(_ request: Request, _ context: StudyContext) async throws -> Response {
+        let form = try await PortalForm.read(request), studyId = context.study.study.id
         guard try await administration(context).setQuestionnaireActive(id: form["questionnaire"], studyId: studyId,
                                                                        active: form["active"] == "true") != nil else {
             throw ConsoleRefusal(.notFound, "console.error.notFound")
         }
-        return try context.console.base.redirect(to: "/console/studies/\(studyId)/questionnaires")
+        return context.console.base.redirect(to: "/console/studies/\(studyId)/questionnaires")
     }
 
     /// The newest version as a participant sees it: the portal's own page, template and layout
     /// (the layout of a visitor: the preview has no participant), every item on one page with
     /// its `showIf` live.
-    func preview(_ context: ServerRequestContext) async throws -> Response {
+    func preview(_ context: StudyContext) async throws -> Response {
         try await previewPage(try await questionnaire(context), context)
     }
 
@@ -90,8 +93,8 @@ extension ConsoleRoutes {
     /// participant's finished form (``PortalAnswerForm``, then the shared ``AnswerSheetValidator``
     /// over the whole sheet), shown again with each problem beside its item, or with the answers
     /// a participant's sheet would hold. Nothing is stored: this is no participant's sheet.
-    func previewSubmission(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), document = try await questionnaire(context), language = try context.console.language
+    func previewSubmission(_ request: Request, _ context: StudyContext) async throws -> Response {
+        let form = try await PortalForm.read(request), document = try await questionnaire(context), language = context.console.language
         let definition = document.definition
         let read = PortalAnswerForm.read(form.fields, items: Array(definition.items.indices), of: definition, into: [:],
                                          at: OffsetTimestamp(environment.clock.now(), in: TimeZone(identifier: "UTC")!))
@@ -110,10 +113,10 @@ extension ConsoleRoutes {
                                                              ["answers": stored.isEmpty ? "–" : stored.joined(separator: "; ")]))
     }
 
-    func previewPage(_ document: QuestionnaireDocument, _ context: ServerRequestContext, shown: [String: AnswerValue] = [:],
+    func previewPage(_ document: QuestionnaireDocument, _ context: StudyContext, shown: [String: AnswerValue] = [:],
                              problems: [String: PortalAnswerProblem] = [:], status: HTTPResponse.Status = .ok,
                              notice: String? = nil, error: String? = nil) async throws -> Response {
-        let visit = try context.console.base, definition = document.definition
+        let visit = context.console.base, definition = document.definition
         let intro = definition.intro?.text(in: visit.language)
         var form = QuestionnairePage(title: definition.title.text(in: visit.language),
                                      action: "/console/studies/\(document.studyId)/questionnaires/\(document.id)/preview",

@@ -59,18 +59,29 @@ struct ConsoleRoutes: Sendable {
             case .administrator: signedIn.group().add(middleware: RequireAdministrator())
             case .study(let minimum): signedIn.group().add(middleware: ConsoleStudyAccess(store: store, minimum: minimum))
             }
-            group.on(RouterPath(page.path), method: page.method) { request, context in
-                try await page.handle(self, request, context)
+            // Each page's handler gets the context its gate made sure of (``ConsoleContexts``).
+            switch page.handler {
+            case .visitor(let handle):
+                group.group(context: ConsoleContext.self).on(RouterPath(page.path), method: page.method) { try await handle(self, $0, $1) }
+            case .member(let handle):
+                group.group(context: StaffContext.self).on(RouterPath(page.path), method: page.method) { try await handle(self, $0, $1) }
+            case .study(let handle):
+                group.group(context: StudyContext.self).on(RouterPath(page.path), method: page.method) { try await handle(self, $0, $1) }
             }
         }
     }
 
     // MARK: Rendering
 
-    func page(_ page: some PortalPage, _ context: ServerRequestContext, status: HTTPResponse.Status = .ok,
+    func page(_ page: some PortalPage, _ context: some ConsolePageContext, status: HTTPResponse.Status = .ok,
               notice: String? = nil, error: String? = nil) async throws -> Response {
-        let visit = try context.console
-        let html = try templates.get().render(page, ConsoleLayout(visit, study: context.consoleStudy, notice: notice, error: error))
+        try render(page, context.console, study: context.shownStudy, status: status, notice: notice, error: error)
+    }
+
+    /// The page in the console's layout; with `study`, under that study's tabs.
+    func render(_ page: some PortalPage, _ visit: ConsoleVisit, study: ConsoleStudy?, status: HTTPResponse.Status = .ok,
+                notice: String? = nil, error: String? = nil) throws -> Response {
+        let html = try templates.get().render(page, ConsoleLayout(visit, study: study, notice: notice, error: error))
         return visit.base.html(html, status: status)
     }
 
@@ -83,23 +94,23 @@ struct ConsoleRoutes: Sendable {
     }
 
     /// The form page again with the one-line reason of a refused step.
-    func failed(_ page: some PortalPage, _ context: ServerRequestContext, _ error: any Error) async throws -> Response {
-        guard let (status, message) = Self.explain(error, try context.console.language) else { throw error }
+    func failed(_ page: some PortalPage, _ context: some ConsolePageContext, _ error: any Error) async throws -> Response {
+        guard let (status, message) = Self.explain(error, context.console.language) else { throw error }
         return try await self.page(page, context, status: status, error: message)
     }
 
     /// The rule book, acting as the signed-in member.
-    func administration(_ context: ServerRequestContext) throws -> StudyAdministration {
-        StudyAdministration(store: store, actor: .staff(try context.staff.member.id), now: environment.clock.now(),
+    func administration(_ context: some ConsoleMemberContext) -> StudyAdministration {
+        StudyAdministration(store: store, actor: .staff(context.staff.member.id), now: environment.clock.now(),
                             passwords: environment.passwords)
     }
 
-    func team(_ context: ServerRequestContext) throws -> StudyTeam {
-        StudyTeam(administration: try administration(context), environment: environment)
+    func team(_ context: some ConsoleMemberContext) -> StudyTeam {
+        StudyTeam(administration: administration(context), environment: environment)
     }
 
-    func exports(_ context: ServerRequestContext) throws -> StudyExports {
-        StudyExports(administration: try administration(context))
+    func exports(_ context: some ConsoleMemberContext) -> StudyExports {
+        StudyExports(administration: administration(context))
     }
 }
 
@@ -129,8 +140,6 @@ struct ConsoleErrorPages: RouterMiddleware {
 
     /// The error page; a study page's error page shows no study tabs (the study may be out of reach).
     func errorPage(_ context: ServerRequestContext, _ status: HTTPResponse.Status, _ message: String) async throws -> Response {
-        var context = context
-        context.consoleStudy = nil
-        return try await routes.page(ConsoleErrorPage(), context, status: status, error: message)
+        try routes.render(ConsoleErrorPage(), try context.console, study: nil, status: status, error: message)
     }
 }

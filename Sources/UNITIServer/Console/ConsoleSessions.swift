@@ -165,11 +165,4 @@ extension ServerRequestContext {
         }
     }
 
-    /// The study of a study route (``ConsoleStudyAccess``).
-    var study: ConsoleStudy {
-        get throws {
-            guard let consoleStudy else { throw ConsoleRefusal(.notFound, "console.error.notFound") }
-            return consoleStudy
-        }
-    }
 }

@@ -6,8 +6,8 @@ import UNITIText
 
 /// Settings: a study's title, dates, access, modules and messages (the rules are ``StudyAdministration``'s).
 extension ConsolePage {
-    static let settings = ConsolePage("settings", "studies/:study/settings", .study(.editor), tab: "settings") { try await $0.settings($2) }
-    static let saveSettings = ConsolePage("saveSettings", .post, "studies/:study/settings", .study(.editor)) { try await $0.saveSettings($1, $2) }
+    static let settings = study("settings", "studies/:study/settings", .editor, tab: "settings") { try await $0.settings($2) }
+    static let saveSettings = study("saveSettings", .post, "studies/:study/settings", .editor) { try await $0.saveSettings($1, $2) }
 
     /// This feature's pages, in the order of its tabs (``all``).
     static let settingsPages: [ConsolePage] = [settings, saveSettings]
@@ -15,8 +15,8 @@ extension ConsolePage {
 
 extension ConsoleRoutes {
 
-    func settings(_ context: ServerRequestContext) async throws -> Response {
-        try await page(settingsPage(try context.study.study, try context.console.language), context)
+    func settings(_ context: StudyContext) async throws -> Response {
+        try await page(settingsPage(context.study.study, context.console.language), context)
     }
 
     func settingsPage(_ study: StudyRecord, _ language: String) -> ConsoleSettingsPage {
@@ -35,8 +35,8 @@ extension ConsoleRoutes {
     /// The settings form read into ``StudySettings`` (every field; an empty password keeps the
     /// one set) and changed by the rules `study update` follows; a refused form comes back as
     /// typed, with the one line of the first rule broken.
-    func saveSettings(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), before = try context.study.study, language = try context.console.language
+    func saveSettings(_ request: Request, _ context: StudyContext) async throws -> Response {
+        let form = try await PortalForm.read(request), before = context.study.study, language = context.console.language
         var settings = StudySettings()
         do {
             func text(_ name: String) -> LocalizedText? {
@@ -70,7 +70,7 @@ extension ConsoleRoutes {
                 settings.schedules = value
             }
             try await administration(context).update(before.id, settings)
-            return try context.console.base.redirect(to: "/console/studies/\(before.id)/settings?notice=saved")
+            return context.console.base.redirect(to: "/console/studies/\(before.id)/settings?notice=saved")
         } catch {
             return try await failed(settingsPage(settings.shown(on: before), language), context, error)
         }

@@ -6,15 +6,15 @@ import UNITIText
 
 /// Sign-in and enrolment: a member signs in with password and second factor, enrols from the mailed link, changes the password, signs out.
 extension ConsolePage {
-    static let signInForm = ConsolePage("signInForm", "signin", .visitor) { try await $0.showSignIn($1, $2) }
-    static let signIn = ConsolePage("signIn", .post, "signin", .visitor) { try await $0.signIn($1, $2) }
-    static let enrolForm = ConsolePage("enrolForm", "enrol", .visitor) { try await $0.showEnrolment($1, $2) }
-    static let enrol = ConsolePage("enrol", .post, "enrol", .visitor) { try await $0.enrol($1, $2) }
-    static let signOut = ConsolePage("signOut", .post, "signout", .signedIn) { try await $0.signOut($1, $2) }
-    static let passwordForm = ConsolePage("passwordForm", "password", .signedIn) { routes, _, context in
+    static let signInForm = visitor("signInForm", "signin") { try await $0.showSignIn($1, $2) }
+    static let signIn = visitor("signIn", .post, "signin") { try await $0.signIn($1, $2) }
+    static let enrolForm = visitor("enrolForm", "enrol") { try await $0.showEnrolment($1, $2) }
+    static let enrol = visitor("enrol", .post, "enrol") { try await $0.enrol($1, $2) }
+    static let signOut = member("signOut", .post, "signout") { try await $0.signOut($1, $2) }
+    static let passwordForm = member("passwordForm", "password") { routes, _, context in
         try await routes.page(ConsolePasswordPage(), context)
     }
-    static let changePassword = ConsolePage("changePassword", .post, "password", .signedIn) { try await $0.changePassword($1, $2) }
+    static let changePassword = member("changePassword", .post, "password") { try await $0.changePassword($1, $2) }
 
     /// This feature's pages, in the order of its tabs (``all``).
     static let signInPages: [ConsolePage] = [signInForm, signIn, enrolForm, enrol, signOut, passwordForm, changePassword]
@@ -22,14 +22,14 @@ extension ConsolePage {
 
 extension ConsoleRoutes {
 
-    func showSignIn(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let visit = try context.console
+    func showSignIn(_ request: Request, _ context: ConsoleContext) async throws -> Response {
+        let visit = context.console
         if visit.staff != nil { return visit.base.redirect(to: "/console") }
         return try await page(ConsoleSignInPage(), context, notice: notice(request, visit.language))
     }
 
-    func signIn(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), visit = try context.console
+    func signIn(_ request: Request, _ context: ConsoleContext) async throws -> Response {
+        let form = try await PortalForm.read(request), visit = context.console
         do {
             let member = try await staff.signIn(email: form["email"], password: form["password"], code: form["code"], client: context.clientAddress)
             // A new secret at every sign-in: a cookie planted before is worth nothing.
@@ -40,15 +40,15 @@ extension ConsoleRoutes {
         }
     }
 
-    func signOut(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let visit = try context.console
-        try await sessions.end(try context.staff)
+    func signOut(_ request: Request, _ context: StaffContext) async throws -> Response {
+        let visit = context.console
+        try await sessions.end(context.staff)
         return visit.base.redirect(to: "/console/signin?notice=signedOut", setting: [sessions.expiredCookie(secure: visit.base.secure)])
     }
 
     /// The enrolment form for the code of the mailed link, with a new secret; without a code,
     /// the form that asks for one.
-    func showEnrolment(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    func showEnrolment(_ request: Request, _ context: ConsoleContext) async throws -> Response {
         guard let code = request.uri.queryParameters["code"].map(String.init), !code.isEmpty else {
             return try await page(ConsoleEnrolCodePage(), context)
         }
@@ -71,10 +71,10 @@ extension ConsoleRoutes {
     }
 
     /// Sets password and second factor; the answer shows the recovery codes, this once.
-    func enrol(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    func enrol(_ request: Request, _ context: ConsoleContext) async throws -> Response {
         let form = try await PortalForm.read(request)
         let code = form["code"].trimmingCharacters(in: .whitespacesAndNewlines)
-        let language = try context.console.language
+        let language = context.console.language
         do {
             let member = try await staff.enrolling(code: code)
             let again = try enrolPage(code: code, member: member, secret: form["secret"])
@@ -93,14 +93,14 @@ extension ConsoleRoutes {
         }
     }
 
-    func changePassword(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), visit = try context.console
+    func changePassword(_ request: Request, _ context: StaffContext) async throws -> Response {
+        let form = try await PortalForm.read(request), visit = context.console
         guard form["password"] == form["passwordRepeat"] else {
             return try await page(ConsolePasswordPage(), context, status: .unprocessableContent,
                                   error: PortalText.text("console.error.passwordsDiffer", visit.language))
         }
         do {
-            try await staff.changePassword(try context.staff.member, current: form["current"], new: form["password"])
+            try await staff.changePassword(context.staff.member, current: form["current"], new: form["password"])
             return visit.base.redirect(to: "/console/signin?notice=passwordChanged",
                                        setting: [sessions.expiredCookie(secure: visit.base.secure)])
         } catch {

@@ -6,11 +6,11 @@ import UNITIText
 
 /// Studies: the studies a member has a role in and their invitations to a team, an administrator's new study, a study's overview.
 extension ConsolePage {
-    static let studies = ConsolePage("studies", "", .signedIn) { try await $0.studies($1, $2) }
-    static let acceptInvitation = ConsolePage("acceptInvitation", .post, "invitations/accept", .signedIn) { try await $0.answerInvitation($1, $2, accept: true) }
-    static let declineInvitation = ConsolePage("declineInvitation", .post, "invitations/decline", .signedIn) { try await $0.answerInvitation($1, $2, accept: false) }
-    static let createStudy = ConsolePage("createStudy", .post, "studies", .administrator) { try await $0.createStudy($1, $2) }
-    static let overview = ConsolePage("overview", "studies/:study", .study(.viewer), tab: "overview") { try await $0.overview($2) }
+    static let studies = member("studies", "") { try await $0.studies($1, $2) }
+    static let acceptInvitation = member("acceptInvitation", .post, "invitations/accept") { try await $0.answerInvitation($1, $2, accept: true) }
+    static let declineInvitation = member("declineInvitation", .post, "invitations/decline") { try await $0.answerInvitation($1, $2, accept: false) }
+    static let createStudy = administrator("createStudy", .post, "studies") { try await $0.createStudy($1, $2) }
+    static let overview = study("overview", "studies/:study", .viewer, tab: "overview") { try await $0.overview($2) }
 
     /// This feature's pages, in the order of its tabs (``all``).
     static let studiesPages: [ConsolePage] = [studies, acceptInvitation, declineInvitation, createStudy, overview]
@@ -20,8 +20,8 @@ extension ConsoleRoutes {
 
     /// The studies the member has a role in (an administrator: all, as owner), the invitations
     /// they may accept or decline, and for an administrator the form that creates a study.
-    func studies(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        try await page(studiesPage(try context.staff.member, try context.console.language), context, notice: notice(request, try context.console.language))
+    func studies(_ request: Request, _ context: StaffContext) async throws -> Response {
+        try await page(studiesPage(context.staff.member, context.console.language), context, notice: notice(request, context.console.language))
     }
 
     func studiesPage(_ member: StaffMember, _ language: String) async throws -> ConsoleStudiesPage {
@@ -41,21 +41,21 @@ extension ConsoleRoutes {
 
     /// An administrator creates a study (not running until its team has set it up) and appoints
     /// its owner by e-mail address.
-    func createStudy(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), member = try context.staff.member, language = try context.console.language
+    func createStudy(_ request: Request, _ context: StaffContext) async throws -> Response {
+        let form = try await PortalForm.read(request), member = context.staff.member, language = context.console.language
         let id = form["id"].trimmingCharacters(in: .whitespaces)
         do {
             let settings = StudySettings(title: LocalizedText(["en": form["title"]]), running: false)
             try await administration(context).create(id, settings, owner: form["owner"])
-            return try context.console.base.redirect(to: "/console/studies/\(id)")
+            return context.console.base.redirect(to: "/console/studies/\(id)")
         } catch {
             return try await failed(studiesPage(member, language), context, error)
         }
     }
 
     /// The invited member accepts or declines an invitation to a study's team.
-    func answerInvitation(_ request: Request, _ context: ServerRequestContext, accept: Bool) async throws -> Response {
-        let form = try await PortalForm.read(request), member = try context.staff.member, language = try context.console.language
+    func answerInvitation(_ request: Request, _ context: StaffContext, accept: Bool) async throws -> Response {
+        let form = try await PortalForm.read(request), member = context.staff.member, language = context.console.language
         let team = try team(context)
         do {
             if accept {
@@ -63,7 +63,7 @@ extension ConsoleRoutes {
             } else {
                 try await team.decline(studyId: form["study"], by: member)
             }
-            return try context.console.base.redirect(to: "/console?notice=\(accept ? "invitationAccepted" : "invitationDeclined")")
+            return context.console.base.redirect(to: "/console?notice=\(accept ? "invitationAccepted" : "invitationDeclined")")
         } catch {
             return try await failed(studiesPage(member, language), context, error)
         }
@@ -72,8 +72,8 @@ extension ConsoleRoutes {
     /// The study's figures and, over the last ``DayChart/days`` UTC days: sheets per day,
     /// participants over time (members by the day they joined, and their running total), and
     /// adherence per day of the prompts' due times (``ServerStore/adherencePerDay(studyId:from:to:)``).
-    func overview(_ context: ServerRequestContext) async throws -> Response {
-        let studyId = try context.study.study.id, language = try context.console.language, now = environment.clock.now()
+    func overview(_ context: StudyContext) async throws -> Response {
+        let studyId = context.study.study.id, language = context.console.language, now = environment.clock.now()
         let participants = try await store.studyParticipants(studyId: studyId)
         let members = participants.filter { $0.status == .member }
         let perDay = try await store.sheetsPerDay(studyId: studyId)

@@ -6,15 +6,15 @@ import UNITIText
 
 /// Team: an owner invites, removes and disables members (``StudyTeam``); removing and disabling ask first.
 extension ConsolePage {
-    static let team = ConsolePage("team", "studies/:study/team", .study(.owner), tab: "team") { try await $0.team($1, $2) }
-    static let addTeamMember = ConsolePage("addTeamMember", .post, "studies/:study/team", .study(.owner)) { try await $0.addTeamMember($1, $2) }
-    static let removeTeamMember = ConsolePage("removeTeamMember", .post, "studies/:study/team/remove", .study(.owner)) {
+    static let team = study("team", "studies/:study/team", .owner, tab: "team") { try await $0.team($1, $2) }
+    static let addTeamMember = study("addTeamMember", .post, "studies/:study/team", .owner) { try await $0.addTeamMember($1, $2) }
+    static let removeTeamMember = study("removeTeamMember", .post, "studies/:study/team/remove", .owner) {
         try await $0.removeTeamMember($1, $2)
     }
-    static let withdrawInvitation = ConsolePage("withdrawInvitation", .post, "studies/:study/team/withdraw", .study(.owner)) {
+    static let withdrawInvitation = study("withdrawInvitation", .post, "studies/:study/team/withdraw", .owner) {
         try await $0.withdrawInvitation($1, $2)
     }
-    static let disableStaff = ConsolePage("disableStaff", .post, "studies/:study/team/disable", .study(.owner)) { try await $0.disableStaff($1, $2) }
+    static let disableStaff = study("disableStaff", .post, "studies/:study/team/disable", .owner) { try await $0.disableStaff($1, $2) }
 
     /// This feature's pages, in the order of its tabs (``all``).
     static let teamPages: [ConsolePage] = [team, addTeamMember, removeTeamMember, withdrawInvitation, disableStaff]
@@ -22,9 +22,9 @@ extension ConsolePage {
 
 extension ConsoleRoutes {
 
-    func team(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        try await page(teamPage(try context.study.study.id, try context.console.language), context,
-                       notice: notice(request, try context.console.language))
+    func team(_ request: Request, _ context: StudyContext) async throws -> Response {
+        try await page(teamPage(context.study.study.id, context.console.language), context,
+                       notice: notice(request, context.console.language))
     }
 
     /// The team with their roles, and below them the open invitations as the owner typed them.
@@ -40,24 +40,24 @@ extension ConsoleRoutes {
     /// An owner invites someone by name and address with a role, or changes a member's role
     /// (``StudyTeam/invite(email:name:role:to:)``): the page says the same for any invitation,
     /// whether or not the address has a staff account.
-    func addTeamMember(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), studyId = try context.study.study.id
+    func addTeamMember(_ request: Request, _ context: StudyContext) async throws -> Response {
+        let form = try await PortalForm.read(request), studyId = context.study.study.id
         do {
             guard let role = StudyRole(rawValue: form["role"]) else { throw APIError.invalid("invalid_role", "Choose owner, editor or viewer.") }
             let outcome = try await team(context).invite(email: form["email"], name: form["name"], role: role, to: studyId)
-            return try context.console.base.redirect(to: "/console/studies/\(studyId)/team?notice=\(outcome == .invited ? "invited" : "teamChanged")")
+            return context.console.base.redirect(to: "/console/studies/\(studyId)/team?notice=\(outcome == .invited ? "invited" : "teamChanged")")
         } catch {
-            return try await failed(teamPage(studyId, try context.console.language), context, error)
+            return try await failed(teamPage(studyId, context.console.language), context, error)
         }
     }
 
     /// An owner withdraws an open invitation.
-    func withdrawInvitation(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), studyId = try context.study.study.id
+    func withdrawInvitation(_ request: Request, _ context: StudyContext) async throws -> Response {
+        let form = try await PortalForm.read(request), studyId = context.study.study.id
         guard try await team(context).withdraw(email: form["email"], from: studyId) else {
             throw ConsoleRefusal(.unprocessableContent, "console.error.notInvited")
         }
-        return try context.console.base.redirect(to: "/console/studies/\(studyId)/team?notice=invitationWithdrawn")
+        return context.console.base.redirect(to: "/console/studies/\(studyId)/team?notice=invitationWithdrawn")
     }
 }
 
@@ -70,8 +70,8 @@ extension ConsoleRoutes {
 /// A member is reached through this study's team only, so an owner cannot find or touch an
 /// account of another team by typing its address.
 extension ConsoleRoutes {
-    func removeTeamMember(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), studyId = try context.study.study.id, language = try context.console.language
+    func removeTeamMember(_ request: Request, _ context: StudyContext) async throws -> Response {
+        let form = try await PortalForm.read(request), studyId = context.study.study.id, language = context.console.language
         guard let member = try await store.studyTeam(studyId: studyId).first(where: { $0.member.email == form["email"] })?.member else {
             throw ConsoleRefusal(.unprocessableContent, "console.error.notInTeam")
         }
@@ -84,14 +84,14 @@ extension ConsoleRoutes {
                                       context)
             }
             _ = try await administration.removeRole(of: member, in: studyId)
-            return try context.console.base.redirect(to: "/console/studies/\(studyId)/team?notice=memberRemoved")
+            return context.console.base.redirect(to: "/console/studies/\(studyId)/team?notice=memberRemoved")
         } catch {
             return try await failed(teamPage(studyId, language), context, error)
         }
     }
 
-    func disableStaff(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), studyId = try context.study.study.id, language = try context.console.language
+    func disableStaff(_ request: Request, _ context: StudyContext) async throws -> Response {
+        let form = try await PortalForm.read(request), studyId = context.study.study.id, language = context.console.language
         guard let member = try await store.studyTeam(studyId: studyId).first(where: { $0.member.email == form["email"] })?.member else {
             throw ConsoleRefusal(.unprocessableContent, "console.error.notInTeam")
         }
@@ -104,7 +104,7 @@ extension ConsoleRoutes {
                                       context)
             }
             _ = try await administration.disable(member)
-            return try context.console.base.redirect(to: "/console/studies/\(studyId)/team?notice=memberDisabled")
+            return context.console.base.redirect(to: "/console/studies/\(studyId)/team?notice=memberDisabled")
         } catch {
             return try await failed(teamPage(studyId, language), context, error)
         }

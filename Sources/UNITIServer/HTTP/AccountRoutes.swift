@@ -9,7 +9,7 @@ struct AccountRoutes: Sendable {
 
     /// `open` takes the routes that lead to a session (no token yet); `authenticated` those of a
     /// signed-in caller.
-    func register(open: RouterGroup<ServerRequestContext>, authenticated: RouterGroup<ServerRequestContext>) {
+    func register(open: RouterGroup<ServerRequestContext>, authenticated: RouterGroup<APIContext>) {
         open.post("register") { request, context in try await register(request, context) }
         open.post("activate") { request, context in try await activate(request, context) }
         open.post("login") { request, context in try await login(request, context) }
@@ -93,7 +93,7 @@ struct AccountRoutes: Sendable {
         return pair.tokens
     }
 
-    private func logout(_ context: ServerRequestContext) async throws -> StatusMessage {
+    private func logout(_ context: APIContext) async throws -> StatusMessage {
         try await store.revokeSession(id: context.user.sessionId, now: environment.clock.now())
         return StatusMessage(status: "logged_out")
     }
@@ -110,8 +110,8 @@ struct AccountRoutes: Sendable {
         return StatusMessage(status: "password_changed")
     }
 
-    private func changePassword(_ request: Request, _ context: ServerRequestContext) async throws -> StatusMessage {
-        let user = try context.user
+    private func changePassword(_ request: Request, _ context: APIContext) async throws -> StatusMessage {
+        let user = context.user
         let body = try await request.decode(as: PasswordChangeRequest.self, context: context)
         try await accounts.changePassword(account: user.account, current: body.currentPassword, new: body.newPassword,
                                           keeping: user.sessionId)
@@ -123,28 +123,28 @@ struct AccountRoutes: Sendable {
                 gender: account.gender, language: account.language, active: account.active, pseudonym: account.pseudonym)
     }
 
-    private func updateProfile(_ request: Request, _ context: ServerRequestContext) async throws -> Profile {
-        let user = try context.user
+    private func updateProfile(_ request: Request, _ context: APIContext) async throws -> Profile {
+        let user = context.user
         let update = try await request.decode(as: ProfileUpdate.self, context: context)
         let account = try await accounts.updateProfile(userId: user.account.id, update: update)
         return Self.profile(of: account)
     }
 
-    private func deactivate(_ context: ServerRequestContext) async throws -> StatusMessage {
+    private func deactivate(_ context: APIContext) async throws -> StatusMessage {
         try await accounts.deactivate(userId: context.user.account.id)
         return StatusMessage(status: "deactivated")
     }
 
     /// Deletes the account and all its data once the password is confirmed (``AccountService/deleteAccount(_:password:client:)``).
-    private func delete(_ request: Request, _ context: ServerRequestContext) async throws -> StatusMessage {
+    private func delete(_ request: Request, _ context: APIContext) async throws -> StatusMessage {
         let body = try await request.decode(as: AccountDeletionRequest.self, context: context)
-        try await accounts.deleteAccount(try context.user.account, password: body.password, client: context.clientAddress)
+        try await accounts.deleteAccount(context.user.account, password: body.password, client: context.clientAddress)
         return StatusMessage(status: "deleted")
     }
 
     /// Everything the server keeps about the caller (``PersonalDataExport``), as the portal's download gives it.
-    private func data(_ context: ServerRequestContext) async throws -> Response {
-        guard let json = try await PersonalDataExport(environment: environment).json(userId: try context.user.account.id) else {
+    private func data(_ context: APIContext) async throws -> Response {
+        guard let json = try await PersonalDataExport(environment: environment).json(userId: context.user.account.id) else {
             throw APIError.unauthorized
         }
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: json)))

@@ -29,24 +29,3 @@ struct BearerAuthenticator: AuthenticatorMiddleware {
         return AuthenticatedUser(account: session.account, sessionId: session.sessionId)
     }
 }
-
-/// The gate of the authenticated route group: a request without an identity gets our JSON 401
-/// (``APIError/unauthorized``) instead of reaching the handler. hummingbird-auth's
-/// `IsAuthenticatedMiddleware` does the same but throws its own `HTTPError` without our body.
-struct RequireAuthentication<Context: AuthRequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard context.identity != nil else { throw APIError.unauthorized }
-        return try await next(request, context)
-    }
-}
-
-extension ServerRequestContext {
-    /// The caller of a route in the authenticated group (``RequireAuthentication`` has made sure
-    /// there is one; outside the group this answers 401 like a missing token).
-    package var user: AuthenticatedUser {
-        get throws {
-            guard let identity else { throw APIError.unauthorized }
-            return identity
-        }
-    }
-}

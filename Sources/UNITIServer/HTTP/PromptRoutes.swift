@@ -9,12 +9,12 @@ struct PromptRoutes: Sendable {
     let environment: ServerEnvironment
 
     /// A group of the authenticated API.
-    func register(on group: RouterGroup<ServerRequestContext>) {
+    func register(on group: RouterGroup<APIContext>) {
         group.post("events") { request, context in try await push(request, context) }
     }
 
-    private func push(_ request: Request, _ context: ServerRequestContext) async throws -> PromptEventBatchResult {
-        let user = try context.user
+    private func push(_ request: Request, _ context: APIContext) async throws -> PromptEventBatchResult {
+        let user = context.user
         let batch = try await request.decode(as: PromptEventBatch.self, context: context)
         guard !batch.events.isEmpty, batch.events.count <= ServerLimits.maximumSheetsPerBatch else {
             throw APIError.invalid("invalid_batch", "Send 1 to \(ServerLimits.maximumSheetsPerBatch) prompt events per batch.")

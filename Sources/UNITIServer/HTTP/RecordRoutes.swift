@@ -9,13 +9,13 @@ struct RecordRoutes: Sendable {
     var store: ServerStore { environment.store }
 
     /// A group of the authenticated API.
-    func register(on group: RouterGroup<ServerRequestContext>) {
+    func register(on group: RouterGroup<APIContext>) {
         group.post("") { request, context in try await push(request, context) }
         group.get("") { request, context in try await pull(request, context.user) }
     }
 
-    private func push(_ request: Request, _ context: ServerRequestContext) async throws -> ModuleRecordBatchResult {
-        let user = try context.user
+    private func push(_ request: Request, _ context: APIContext) async throws -> ModuleRecordBatchResult {
+        let user = context.user
         let batch = try await request.decode(as: ModuleRecordBatch.self, context: context)
         guard !batch.records.isEmpty, batch.records.count <= ServerLimits.maximumRecordsPerBatch else {
             throw APIError.invalid("invalid_batch", "Send 1 to \(ServerLimits.maximumRecordsPerBatch) records per batch.")

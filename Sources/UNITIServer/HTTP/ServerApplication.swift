@@ -39,7 +39,7 @@ public enum ServerApplication {
         // added here without a token answers the JSON 401 (checked by walking the routes).
         let authenticated = api.group()
             .add(middleware: BearerAuthenticator(environment: environment))
-            .add(middleware: RequireAuthentication())
+            .group(context: APIContext.self)
         AccountRoutes(environment: environment).register(open: api.group("account"), authenticated: authenticated.group("account"))
         StudyRoutes(environment: environment).register(studies: authenticated.group("studies"),
                                                        questionnaires: authenticated.group("questionnaires"))
@@ -47,7 +47,7 @@ public enum ServerApplication {
         RecordRoutes(environment: environment).register(on: authenticated.group("records"))
         PromptRoutes(environment: environment).register(on: authenticated.group("prompts"))
         // Each module part's own routes, behind the same token check.
-        for part in environment.store.modules.parts {
+        for part in environment.store.modules.parts(APIRoutesProviding.self) {
             part.registerAPI(on: authenticated, environment: environment)
         }
         portalRoutes?.register(on: router.group())

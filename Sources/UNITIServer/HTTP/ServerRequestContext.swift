@@ -9,6 +9,11 @@ import NIOCore
 /// the authenticated API (``BearerAuthenticator``), the portal's visitor
 /// (``PortalSessionMiddleware``), and the JSON coding every API route reads bodies and writes
 /// payloads with (``APIRequestDecoder``, ``JSONCoding/encoder``).
+///
+/// The identities are optional here because middleware fills them in; each door's routes get a
+/// child context instead (``APIContext``, ``PortalContext``, ``ParticipantContext``,
+/// ``ConsoleContext``, ``StaffContext``, ``StudyContext``: `DoorContexts.swift` and the doors'
+/// folders) whose identity is a plain value, made once the door's gate has let the request in.
 public struct ServerRequestContext: RequestContext, RemoteAddressRequestContext, AuthRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The caller, on the routes of the authenticated group; nil elsewhere.

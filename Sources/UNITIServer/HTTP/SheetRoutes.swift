@@ -9,15 +9,15 @@ struct SheetRoutes: Sendable {
     var store: ServerStore { environment.store }
 
     /// Both groups are of the authenticated API.
-    func register(sheets: RouterGroup<ServerRequestContext>, api: RouterGroup<ServerRequestContext>) {
+    func register(sheets: RouterGroup<APIContext>, api: RouterGroup<APIContext>) {
         sheets.post("") { request, context in try await upload(request, context) }
         sheets.get("") { request, context in try await list(request, context.user) }
         sheets.get("changes") { request, context in try await changes(request, context.user) }
         api.get("comparison") { request, context in try await comparison(request, context.user) }
     }
 
-    private func upload(_ request: Request, _ context: ServerRequestContext) async throws -> AnswerSheetBatchResult {
-        let user = try context.user
+    private func upload(_ request: Request, _ context: APIContext) async throws -> AnswerSheetBatchResult {
+        let user = context.user
         // Checked before anything is stored: a cursor this server did not give out stores nothing.
         let cursor = try request.queryString("cursor").map(ChangeCursor.decode)
         let batch = try await request.decode(as: AnswerSheetBatch.self, context: context)

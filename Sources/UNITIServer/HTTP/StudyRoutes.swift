@@ -9,7 +9,7 @@ struct StudyRoutes: Sendable {
     var store: ServerStore { environment.store }
 
     /// Both groups are of the authenticated API.
-    func register(studies: RouterGroup<ServerRequestContext>, questionnaires: RouterGroup<ServerRequestContext>) {
+    func register(studies: RouterGroup<APIContext>, questionnaires: RouterGroup<APIContext>) {
         studies.get("") { request, context in try await list(request, context.user) }
         studies.get(":id") { _, context in try await show(context) }
         studies.post(":id/join") { request, context in try await join(request, context) }
@@ -21,7 +21,7 @@ struct StudyRoutes: Sendable {
         questionnaires.get(":id/versions/:version") { _, context in try await questionnaire(context) }
     }
 
-    private func studyId(_ context: ServerRequestContext) throws -> String {
+    private func studyId(_ context: APIContext) throws -> String {
         guard let id = context.parameters.get("id"), StudyRules.isValidId(id) else {
             throw APIError.notFound("No such study.")
         }
@@ -44,8 +44,8 @@ struct StudyRoutes: Sendable {
         return ETagged(StudyList(studies: result))
     }
 
-    private func show(_ context: ServerRequestContext) async throws -> ETagged<StudyInfo> {
-        let user = try context.user
+    private func show(_ context: APIContext) async throws -> ETagged<StudyInfo> {
+        let user = context.user
         let id = try studyId(context)
         guard let study = try await store.study(id: id) else { throw APIError.notFound("No study with id '\(id)'.") }
         let membership = try await store.membership(studyId: id, userId: user.account.id)
@@ -56,8 +56,8 @@ struct StudyRoutes: Sendable {
     }
 
     /// The rules live in ``StudyService`` (shared with the portal); this only speaks JSON.
-    private func join(_ request: Request, _ context: ServerRequestContext) async throws -> EditedResponse<MembershipResponse> {
-        let user = try context.user
+    private func join(_ request: Request, _ context: APIContext) async throws -> EditedResponse<MembershipResponse> {
+        let user = context.user
         let id = try studyId(context)
         let body = try await request.decode(as: JoinStudyRequest.self, context: context)
         let membership = try await studies.join(userId: user.account.id, studyId: id, password: body.password,
@@ -67,8 +67,8 @@ struct StudyRoutes: Sendable {
     }
 
     /// The body (``LeaveStudyRequest``) is optional: without one the answers stay.
-    private func leave(_ request: Request, _ context: ServerRequestContext) async throws -> MembershipResponse {
-        let user = try context.user
+    private func leave(_ request: Request, _ context: APIContext) async throws -> MembershipResponse {
+        let user = context.user
         let id = try studyId(context)
         let body = try await APIRequestDecoder.decode(LeaveStudyRequest.self, orEmpty: LeaveStudyRequest(), from: request, context: context)
         try await studies.leave(userId: user.account.id, studyId: id, deleteAnswers: body.deleteAnswers)
@@ -76,8 +76,8 @@ struct StudyRoutes: Sendable {
     }
 
     /// What the caller agreed to in this study, with each text as it was then.
-    private func consent(_ context: ServerRequestContext) async throws -> ConsentStatus {
-        let user = try context.user
+    private func consent(_ context: APIContext) async throws -> ConsentStatus {
+        let user = context.user
         let study = try await studies.study(id: try studyId(context))
         let agreements = try await store.consentAgreements(userId: user.account.id, studyId: study.id)
         return ConsentStatus(studyId: study.id, currentVersion: study.consentVersion, agreements: agreements.map {
@@ -85,15 +85,15 @@ struct StudyRoutes: Sendable {
         })
     }
 
-    private func agree(_ request: Request, _ context: ServerRequestContext) async throws -> ConsentStatus {
-        let user = try context.user
+    private func agree(_ request: Request, _ context: APIContext) async throws -> ConsentStatus {
+        let user = context.user
         let body = try await request.decode(as: ConsentRequest.self, context: context)
         try await studies.agreeToConsent(userId: user.account.id, studyId: try studyId(context), version: body.version)
         return try await consent(context)
     }
 
-    private func studyQuestionnaires(_ context: ServerRequestContext) async throws -> ETagged<QuestionnaireList> {
-        let user = try context.user
+    private func studyQuestionnaires(_ context: APIContext) async throws -> ETagged<QuestionnaireList> {
+        let user = context.user
         let id = try studyId(context)
         guard let study = try await store.study(id: id) else { throw APIError.notFound("No study with id '\(id)'.") }
         let membership = try await store.membership(studyId: id, userId: user.account.id)
@@ -116,8 +116,8 @@ struct StudyRoutes: Sendable {
         return ETagged(list)
     }
 
-    private func questionnaire(_ context: ServerRequestContext) async throws -> ETagged<QuestionnaireDocument> {
-        let user = try context.user
+    private func questionnaire(_ context: APIContext) async throws -> ETagged<QuestionnaireDocument> {
+        let user = context.user
         guard let id = context.parameters.get("id"), let version = context.parameters.get("version", as: Int.self) else {
             throw APIError.notFound("No such questionnaire version.")
         }

@@ -10,50 +10,58 @@ import UNITIResources
 /// client's modules are listed for `uniti`. The server's own code (`Sources/UNITIServer`) names
 /// no module: it asks the installed parts (``ServerModules``).
 ///
-/// Every requirement has a default that adds nothing, so a part says only what it has.
+/// A part opts into each further capability by conforming to its protocol, as the client's
+/// modules do (`Documentation/architecture.md`, "Capabilities"); none has a default, so a
+/// misspelt requirement fails to compile instead of silently adding nothing:
+/// ``StudyQuestionnairePresenting``, ``ServerSchemaExtending``, ``APIRoutesProviding``,
+/// ``PersonalDataHolding``, ``PortalPagesProviding``.
 package protocol ServerModulePart: Sendable {
     /// The module this part belongs to (its id in `Modules/modules.json`).
     var id: ModuleID { get }
-    /// Whether this module presents the questionnaires a study defines and the program does not
-    /// bundle (``QuestionnaireModules``). At most one installed module says so; without one, the
-    /// shell presents them.
-    var presentsStudyQuestionnaires: Bool { get }
-    /// The module's own schema steps, for both stores, in the order they run (after the server's
-    /// own). Each is recorded as `<module id>-<identifier>`; as with the server's steps, never
-    /// rename, reorder or edit one that shipped.
+}
+
+/// The module presents the questionnaires a study defines and the program does not bundle
+/// (``QuestionnaireModules``). At most one installed module says so; without one, the shell
+/// presents them.
+package protocol StudyQuestionnairePresenting: ServerModulePart {}
+
+/// The module has schema steps of its own.
+package protocol ServerSchemaExtending: ServerModulePart {
+    /// Its schema steps, for both stores, in the order they run (after the server's own). Each
+    /// is recorded as `<module id>-<identifier>`; as with the server's steps, never rename,
+    /// reorder or edit one that shipped.
     var migrations: [ServerMigration] { get }
-    /// Adds the module's routes to the authenticated API (`/api/v1`, a caller on the context).
-    func registerAPI(on api: RouterGroup<ServerRequestContext>, environment: ServerEnvironment)
-    /// What the module keeps or computes about one person beyond the server's own tables, for
-    /// their data download (``PersonalDataExport``): members added to the download's document
-    /// (e.g. `rewards`). A part whose migrations add a table with a `user_id` must list it here.
+}
+
+/// The module has routes of its own in the authenticated API.
+package protocol APIRoutesProviding: ServerModulePart {
+    /// Adds the routes to the authenticated API (`/api/v1`; the caller is ``APIContext/user``).
+    func registerAPI(on api: RouterGroup<APIContext>, environment: ServerEnvironment)
+}
+
+/// The module keeps or computes something about a person beyond the server's own tables.
+package protocol PersonalDataHolding: ServerModulePart {
+    /// Members added to the person's data download (``PersonalDataExport``), e.g. `rewards`.
     func personalData(userId: Int64, environment: ServerEnvironment) async throws -> [String: JSONValue]
     /// The module's own tables that hold people's rows by a `user_id` column: deleted with the
-    /// person's account (``ServerStore/deleteAccount(userId:now:recording:)``). A part whose migrations add such
-    /// a table must list it here (a test reads the schema).
+    /// person's account (``ServerStore/deleteAccount(userId:now:recording:)``). A part whose
+    /// migrations add such a table must list it here (a test reads the schema).
     var personalTables: [String] { get }
-    /// Adds the module's pages to the portal's signed-in group (a session on the context, every
-    /// form's CSRF token checked before the handler); `portal` renders them (``PortalRoutes/page(_:_:status:notice:error:)``).
-    func registerPortal(on signedIn: RouterGroup<ServerRequestContext>, portal: PortalRoutes)
-    /// The module's portal templates (`*.mustache`, compiled in from its `Resources/Portal`),
-    /// which may use the server's (`{{<layout}}`, `{{> pager}}`); nil for none.
-    var portalTemplates: CompiledResources? { get }
+}
+
+/// The module has pages in the participant portal.
+package protocol PortalPagesProviding: ServerModulePart {
+    /// Adds the pages to the portal's signed-in group (the person is
+    /// ``ParticipantContext/participant``; every form's CSRF token is checked before the
+    /// handler); `portal` renders them (``PortalRoutes/page(_:_:status:notice:error:)``).
+    func registerPortal(on signedIn: RouterGroup<ParticipantContext>, portal: PortalRoutes)
+    /// The pages' templates (`*.mustache`, compiled in from the module's `Resources/Portal`),
+    /// which may use the server's (`{{<layout}}`, `{{> pager}}`).
+    var portalTemplates: CompiledResources { get }
     /// The module's entries in the portal's navigation, after the questionnaires.
     var portalNavigation: [PortalLink] { get }
     /// Downloads the module offers on the portal's data page, after the data download.
     var portalDownloads: [PortalLink] { get }
-}
-
-extension ServerModulePart {
-    package var presentsStudyQuestionnaires: Bool { false }
-    package var migrations: [ServerMigration] { [] }
-    package func registerAPI(on api: RouterGroup<ServerRequestContext>, environment: ServerEnvironment) {}
-    package func personalData(userId: Int64, environment: ServerEnvironment) async throws -> [String: JSONValue] { [:] }
-    package var personalTables: [String] { [] }
-    package func registerPortal(on signedIn: RouterGroup<ServerRequestContext>, portal: PortalRoutes) {}
-    package var portalTemplates: CompiledResources? { nil }
-    package var portalNavigation: [PortalLink] { [] }
-    package var portalDownloads: [PortalLink] { [] }
 }
 
 /// A link a module adds to the portal: where it goes, its element id, and its words from the
@@ -101,13 +109,22 @@ public struct ServerModules: Sendable {
     public static let none = ServerModules([])
 
     /// The module that presents study questionnaires (see ``ServerModulePart/presentsStudyQuestionnaires``).
-    var studyQuestionnaireModule: ModuleID {
-        parts.first(where: \.presentsStudyQuestionnaires)?.id ?? .shell
+    /// The installed parts that have the capability `P` (e.g. `parts(PortalPagesProviding.self)`).
+    package func parts<P>(_ capability: P.Type) -> [P] {
+        parts.compactMap { $0 as? P }
     }
 
-    /// Every module's schema steps, each named `<module id>-<identifier>`.
+    var studyQuestionnaireModule: ModuleID {
+        parts.first(where: { $0 is any StudyQuestionnairePresenting })?.id ?? .shell
+    }
+
     var migrations: [(identifier: String, step: ServerMigration)] {
-        parts.flatMap { part in part.migrations.map { ("\(part.id.rawValue)-\($0.identifier)", $0) } }
+        parts(ServerSchemaExtending.self).flatMap { part in part.migrations.map { ("\(part.id.rawValue)-\($0.identifier)", $0) } }
+    }
+
+    /// The parts' tables with people's rows (``PersonalDataHolding/personalTables``).
+    var personalTables: [String] {
+        parts(PersonalDataHolding.self).flatMap(\.personalTables)
     }
 
     private static let program = Mutex(ServerModules.none)

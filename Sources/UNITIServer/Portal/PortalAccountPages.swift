@@ -12,7 +12,7 @@ import UNITIText
 /// signed-in group (``RequirePortalSignIn``, else `/login`; ``CSRFCheck`` checks each form);
 /// every query reads the session's own account id, never one from the form.
 extension PortalRoutes {
-    func registerAccountPages(on group: RouterGroup<ServerRequestContext>) {
+    func registerAccountPages(on group: RouterGroup<ParticipantContext>) {
         group.get("profile") { request, context in try await profilePage(request, context) }
         group.post("profile") { request, context in try await saveProfile(request, context) }
         group.post("profile/password") { request, context in try await changePassword(request, context) }
@@ -28,18 +28,18 @@ extension PortalRoutes {
     }
 
     /// The posted form of a signed-in person with the visit and the session.
-    private func signedInForm(_ request: Request, _ context: ServerRequestContext) async throws -> (PortalForm, PortalVisit, PortalSession) {
-        (try await PortalForm.read(request), try context.visit, try context.participant)
+    private func signedInForm(_ request: Request, _ context: ParticipantContext) async throws -> (PortalForm, PortalVisit, PortalSession) {
+        (try await PortalForm.read(request), context.visit, context.participant)
     }
 
     // MARK: Profile
 
-    private func profilePage(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let visit = try context.visit
-        return try page(ProfilePage(try context.participant.account, visit.language), visit, notice: notice(request, visit.language))
+    private func profilePage(_ request: Request, _ context: ParticipantContext) async throws -> Response {
+        let visit = context.visit
+        return try page(ProfilePage(context.participant.account, visit.language), visit, notice: notice(request, visit.language))
     }
 
-    private func saveProfile(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    private func saveProfile(_ request: Request, _ context: ParticipantContext) async throws -> Response {
         let (form, visit, session) = try await signedInForm(request, context)
         guard let gender = Gender(rawValue: form["gender"]) else {
             return try page(ProfilePage(session.account, visit.language, posted: form), visit, status: .unprocessableContent,
@@ -55,7 +55,7 @@ extension PortalRoutes {
         }
     }
 
-    private func changePassword(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    private func changePassword(_ request: Request, _ context: ParticipantContext) async throws -> Response {
         let (form, visit, session) = try await signedInForm(request, context)
         var profile = ProfilePage(session.account, visit.language)
         guard form["password"] == form["passwordRepeat"] else {
@@ -79,7 +79,7 @@ extension PortalRoutes {
 
     /// Deactivation needs the password again (a browser left open is not enough), then does
     /// what the API's `deactivate` does: the account is inactive and every session ends.
-    private func deactivate(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    private func deactivate(_ request: Request, _ context: ParticipantContext) async throws -> Response {
         let (form, visit, session) = try await signedInForm(request, context)
         let password = form["password"]
         guard password.utf8.count <= 1024, await environment.passwords.verify(password, hash: session.account.passwordHash) else {
@@ -93,7 +93,7 @@ extension PortalRoutes {
 
     /// Deletion needs the password again (checked and throttled as a login), then does what the
     /// API's `account/delete` does: the account and all its data are gone, and so is the session.
-    private func deleteAccount(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    private func deleteAccount(_ request: Request, _ context: ParticipantContext) async throws -> Response {
         let (form, visit, session) = try await signedInForm(request, context)
         do {
             try await accounts.deleteAccount(session.account, password: form["password"], client: context.clientAddress)
@@ -108,9 +108,9 @@ extension PortalRoutes {
 
     // MARK: Studies
 
-    private func studiesPage(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let visit = try context.visit
-        return try page(try await studyList(try context.participant, visit), visit, notice: notice(request, visit.language))
+    private func studiesPage(_ request: Request, _ context: ParticipantContext) async throws -> Response {
+        let visit = context.visit
+        return try page(try await studyList(context.participant, visit), visit, notice: notice(request, visit.language))
     }
 
     /// Every study with the person's standing in it (as the API's `available` lists them), each
@@ -149,7 +149,7 @@ extension PortalRoutes {
         })
     }
 
-    private func joinStudy(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    private func joinStudy(_ request: Request, _ context: ParticipantContext) async throws -> Response {
         let (form, visit, session) = try await signedInForm(request, context)
         let studyId = form["study"]
         let password = form.fields["password"]
@@ -162,7 +162,7 @@ extension PortalRoutes {
         }
     }
 
-    private func leaveStudy(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    private func leaveStudy(_ request: Request, _ context: ParticipantContext) async throws -> Response {
         let (form, visit, session) = try await signedInForm(request, context)
         let studyId = form["study"]
         do {
@@ -175,7 +175,7 @@ extension PortalRoutes {
     }
 
     /// A member agrees to the study's current consent version (the box ticked on the studies page).
-    private func agreeToConsent(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+    private func agreeToConsent(_ request: Request, _ context: ParticipantContext) async throws -> Response {
         let (form, visit, session) = try await signedInForm(request, context)
         let studyId = form["study"]
         do {
@@ -202,8 +202,8 @@ extension PortalRoutes {
 
     // MARK: Data
 
-    private func dataPage(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let visit = try context.visit, session = try context.participant
+    private func dataPage(_ request: Request, _ context: ParticipantContext) async throws -> Response {
+        let visit = context.visit, session = context.participant
         let requested = min(PortalPaging.requested(request), 1_000_000)
         func read(_ page: Int) async throws -> (sheets: [StoredAnswerSheet], total: Int) {
             try await environment.store.sheets(userId: session.account.id, offset: (page - 1) * PortalPaging.size, limit: PortalPaging.size)
@@ -221,12 +221,12 @@ extension PortalRoutes {
                               when: sheet.startedAt.minuteText, partial: sheet.isPartial))
         }
         return try self.page(DataPage(sheets: rows, paging: paging.pager(path: "/data", language: visit.language),
-                                            downloads: environment.store.modules.parts.flatMap(\.portalDownloads), language: visit.language), visit)
+                                            downloads: environment.store.modules.parts(PortalPagesProviding.self).flatMap(\.portalDownloads), language: visit.language), visit)
     }
 
     /// One of the person's own sheets; another person's id is as unknown as a made-up one (404).
-    private func sheetPage(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let visit = try context.visit, session = try context.participant
+    private func sheetPage(_ request: Request, _ context: ParticipantContext) async throws -> Response {
+        let visit = context.visit, session = context.participant
         guard let raw = context.parameters.get("id"), let id = UUID(uuidString: raw),
               let stored = try await environment.store.sheet(userId: session.account.id, id: id) else {
             throw PortalRefusal(status: .notFound, messageKey: "portal.data.noSuchSheet")
@@ -294,8 +294,8 @@ extension PortalRoutes {
     }
 
     /// Everything stored about the person as one JSON file (``PersonalDataExport``).
-    private func exportData(_ context: ServerRequestContext) async throws -> Response {
-        let session = try context.participant
+    private func exportData(_ context: ParticipantContext) async throws -> Response {
+        let session = context.participant
         guard let json = try await PersonalDataExport(environment: environment).json(userId: session.account.id) else {
             return Self.toLogin
         }

@@ -19,7 +19,7 @@ extension PortalRoutes {
     /// Written into the sheets and drafts the portal stores, like `uniti 0.2.0` of the shell.
     static let portalClientVersion = "uniti-portal 0.2.0"
 
-    func registerQuestionnairePages(on group: RouterGroup<ServerRequestContext>) {
+    func registerQuestionnairePages(on group: RouterGroup<ParticipantContext>) {
         group.get("questionnaires") { request, context in try await questionnaireList(request, context) }
         group.get("questionnaires/:id") { request, context in try await questionnairePage(request, context) }
         group.post("questionnaires/:id") { request, context in try await questionnairePost(request, context) }
@@ -29,8 +29,8 @@ extension PortalRoutes {
 
     // MARK: The list
 
-    private func questionnaireList(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let visit = try context.visit, userId = try context.participant.account.id
+    private func questionnaireList(_ request: Request, _ context: ParticipantContext) async throws -> Response {
+        let visit = context.visit, userId = context.participant.account.id
         let finished = try await questionnaires.lastFinished(userId: userId)
         var baseline: [QuestionnaireListPage.Entry] = []
         var study: [QuestionnaireListPage.Entry] = []
@@ -62,7 +62,7 @@ extension PortalRoutes {
 
     /// The person's questionnaire named in the path, or the 404 page (another person's study,
     /// a study they have not joined, or no such questionnaire: all look the same).
-    private func ownQuestionnaire(_ context: ServerRequestContext, _ session: PortalSession) async throws -> PortalQuestionnaire {
+    private func ownQuestionnaire(_ context: ParticipantContext, _ session: PortalSession) async throws -> PortalQuestionnaire {
         guard let id = context.parameters.get("id"), id.count <= 128,
               let questionnaire = try await questionnaires.questionnaire(id: id, userId: session.account.id) else {
             throw PortalRefusal(status: .notFound, messageKey: "portal.questionnaire.notFound")
@@ -92,8 +92,8 @@ extension PortalRoutes {
         return try await questionnaires.lastFinished(userId: userId)[questionnaire.id]
     }
 
-    private func questionnairePage(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let visit = try context.visit, session = try context.participant
+    private func questionnairePage(_ request: Request, _ context: ParticipantContext) async throws -> Response {
+        let visit = context.visit, session = context.participant
         let questionnaire = try await ownQuestionnaire(context, session)
         let stored = try await questionnaires.draft(of: questionnaire, userId: session.account.id)
         if let done = try await finishedAt(questionnaire, stored: stored, userId: session.account.id) {
@@ -192,8 +192,8 @@ extension PortalRoutes {
         return TimeZone(secondsFromGMT: minutes * 60) ?? TimeZone(secondsFromGMT: 0)!
     }
 
-    private func questionnairePost(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), visit = try context.visit, session = try context.participant
+    private func questionnairePost(_ request: Request, _ context: ParticipantContext) async throws -> Response {
+        let form = try await PortalForm.read(request), visit = context.visit, session = context.participant
         let userId = session.account.id
         let questionnaire = try await ownQuestionnaire(context, session)
         let definition = questionnaire.definition

@@ -39,25 +39,26 @@ package struct PortalRoutes: Sendable {
             .add(middleware: PortalSessionMiddleware(routes: self))
             .add(middleware: PortalErrorPages(routes: self))
             .add(middleware: CSRFCheck.portal(csrfKeys))
-        pages.get("login") { request, context in try await show(request, context) { _ in LoginPage() } }
-        pages.post("login") { request, context in try await login(request, context) }
-        pages.post("reactivate") { request, context in try await reactivate(request, context) }
-        pages.get("register") { request, context in try await show(request, context) { _ in RegisterPage() } }
-        pages.post("register") { request, context in try await register(request, context) }
-        pages.get("activate") { request, context in try await show(request, context) { ActivatePage(code: $0) } }
-        pages.post("activate") { request, context in try await activate(request, context) }
-        pages.get("password/forgot") { request, context in try await show(request, context) { _ in ForgotPasswordPage() } }
-        pages.post("password/forgot") { request, context in try await forgotPassword(request, context) }
-        pages.get("password/reset") { request, context in try await show(request, context) { ResetPasswordPage(code: $0) } }
-        pages.post("password/reset") { request, context in try await resetPassword(request, context) }
-        pages.post("logout") { request, context in try await logout(request, context) }
-        pages.post("language") { request, context in try await switchLanguage(request, context) }
+        let visitors = pages.group(context: PortalContext.self)
+        visitors.get("login") { request, context in try await show(request, context) { _ in LoginPage() } }
+        visitors.post("login") { request, context in try await login(request, context) }
+        visitors.post("reactivate") { request, context in try await reactivate(request, context) }
+        visitors.get("register") { request, context in try await show(request, context) { _ in RegisterPage() } }
+        visitors.post("register") { request, context in try await register(request, context) }
+        visitors.get("activate") { request, context in try await show(request, context) { ActivatePage(code: $0) } }
+        visitors.post("activate") { request, context in try await activate(request, context) }
+        visitors.get("password/forgot") { request, context in try await show(request, context) { _ in ForgotPasswordPage() } }
+        visitors.post("password/forgot") { request, context in try await forgotPassword(request, context) }
+        visitors.get("password/reset") { request, context in try await show(request, context) { ResetPasswordPage(code: $0) } }
+        visitors.post("password/reset") { request, context in try await resetPassword(request, context) }
+        visitors.post("logout") { request, context in try await logout(request, context) }
+        visitors.post("language") { request, context in try await switchLanguage(request, context) }
         // Every page below needs a session; without one, the login page.
-        let signedIn = pages.group().add(middleware: RequirePortalSignIn())
+        let signedIn = pages.group().add(middleware: RequirePortalSignIn()).group(context: ParticipantContext.self)
         signedIn.get("/") { request, context in try await start(request, context) }
         registerQuestionnairePages(on: signedIn)
         registerAccountPages(on: signedIn)
-        for part in environment.store.modules.parts {
+        for part in environment.store.modules.parts(PortalPagesProviding.self) {
             part.registerPortal(on: signedIn, portal: self)
         }
     }
@@ -77,7 +78,7 @@ package struct PortalRoutes: Sendable {
         var visit = WebSurface.portal.visit(request, context, csrf: try await csrfKeys.csrf(), sessionHash: session?.storedHash,
                                             renewingVisitorToken: renewingVisitorToken)
         visit.session = session
-        visit.navigation = environment.store.modules.parts.flatMap(\.portalNavigation)
+        visit.navigation = environment.store.modules.parts(PortalPagesProviding.self).flatMap(\.portalNavigation)
         visit.timeZone = PortalVisit.timeZone(cookie: request.cookies[PortalVisit.timeZoneCookie]?.value) ?? .current
         if let session, let renewed = sessions.renewedCookie(session, request, secure: visit.secure) { visit.cookies.append(renewed) }
         return visit
@@ -118,8 +119,8 @@ package struct PortalRoutes: Sendable {
 
     /// A form page for visitors, given the code of a mailed link (`/activate?code=…`: it fills
     /// the form; only the POST spends it); a logged-in visitor goes to the start page instead.
-    func show<Page: PortalPage>(_ request: Request, _ context: ServerRequestContext, _ form: (String?) -> Page) async throws -> Response {
-        let visit = try context.visit
+    func show<Page: PortalPage>(_ request: Request, _ context: some PortalPageContext, _ form: (String?) -> Page) async throws -> Response {
+        let visit = context.visit
         if visit.session != nil { return visit.redirect(to: "/") }
         let code = request.uri.queryParameters["code"].map(String.init).flatMap { code in
             (1...64).contains(code.count) && code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) ? code : nil
@@ -127,8 +128,8 @@ package struct PortalRoutes: Sendable {
         return try page(form(code), visit, notice: notice(request, visit.language))
     }
 
-    private func start(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let visit = try context.visit, session = try context.participant
+    private func start(_ request: Request, _ context: ParticipantContext) async throws -> Response {
+        let visit = context.visit, session = context.participant
         var studies: [StartPage.Membership] = []
         for (studyId, status) in try await environment.store.memberships(userId: session.account.id).sorted(by: { $0.key < $1.key }) {
             let title = try await environment.store.study(id: studyId)?.title.text(in: visit.language) ?? studyId
@@ -137,8 +138,8 @@ package struct PortalRoutes: Sendable {
         return try page(StartPage(studies: studies), visit, notice: notice(request, visit.language))
     }
 
-    private func login(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), visit = try context.visit
+    private func login(_ request: Request, _ context: PortalContext) async throws -> Response {
+        let form = try await PortalForm.read(request), visit = context.visit
         let login = form["login"]
         do {
             let account = try await accounts.accountForLogin(login: login, password: form["password"], client: context.clientAddress)
@@ -160,8 +161,8 @@ package struct PortalRoutes: Sendable {
 
     /// The reactivation form's answer: the password again (it is never carried from the login
     /// form, not even hidden in the page), then the account is active and the person signed in.
-    private func reactivate(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), visit = try context.visit
+    private func reactivate(_ request: Request, _ context: PortalContext) async throws -> Response {
+        let form = try await PortalForm.read(request), visit = context.visit
         let login = form["login"]
         do {
             let account = try await accounts.reactivate(login: login, password: form["password"], client: context.clientAddress)
@@ -172,8 +173,8 @@ package struct PortalRoutes: Sendable {
     }
 
     /// A taken address leads to the same page as a new one (``AccountService/register(username:email:password:language:client:)``).
-    private func register(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), visit = try context.visit
+    private func register(_ request: Request, _ context: PortalContext) async throws -> Response {
+        let form = try await PortalForm.read(request), visit = context.visit
         let echo = RegisterPage(username: form["username"], email: form["email"])
         guard form["password"] == form["passwordRepeat"] else {
             return try page(echo, visit, status: .unprocessableContent, error: PortalText.text("portal.error.passwordsDiffer", visit.language))
@@ -187,8 +188,8 @@ package struct PortalRoutes: Sendable {
         }
     }
 
-    private func activate(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), visit = try context.visit
+    private func activate(_ request: Request, _ context: PortalContext) async throws -> Response {
+        let form = try await PortalForm.read(request), visit = context.visit
         do {
             try await accounts.activate(code: form["code"].trimmingCharacters(in: .whitespacesAndNewlines))
             return visit.redirect(to: "/login?notice=activated")
@@ -197,8 +198,8 @@ package struct PortalRoutes: Sendable {
         }
     }
 
-    private func forgotPassword(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), visit = try context.visit
+    private func forgotPassword(_ request: Request, _ context: PortalContext) async throws -> Response {
+        let form = try await PortalForm.read(request), visit = context.visit
         do {
             try await accounts.startPasswordReset(email: form["email"], client: context.clientAddress)
             return visit.redirect(to: "/password/reset?notice=resetMailSent")
@@ -207,8 +208,8 @@ package struct PortalRoutes: Sendable {
         }
     }
 
-    private func resetPassword(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), visit = try context.visit
+    private func resetPassword(_ request: Request, _ context: PortalContext) async throws -> Response {
+        let form = try await PortalForm.read(request), visit = context.visit
         guard form["password"] == form["passwordRepeat"] else {
             return try page(ResetPasswordPage(), visit, status: .unprocessableContent,
                             error: PortalText.text("portal.error.passwordsDiffer", visit.language))
@@ -223,8 +224,8 @@ package struct PortalRoutes: Sendable {
         }
     }
 
-    private func logout(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let visit = try context.visit
+    private func logout(_ request: Request, _ context: PortalContext) async throws -> Response {
+        let visit = context.visit
         if let session = visit.session { try await sessions.end(session) }
         // The page it leads to renews the visitor cookie, which evicts the start page from the
         // browser's back/forward cache (see ``visit(_:renewingVisitorToken:)``).
@@ -233,8 +234,8 @@ package struct PortalRoutes: Sendable {
 
     /// Sets the language cookie and returns to the page the switch was on (a path of this site
     /// only, ``sameSitePath(_:)``, so the form cannot be used to send a visitor elsewhere).
-    private func switchLanguage(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        let form = try await PortalForm.read(request), visit = try context.visit
+    private func switchLanguage(_ request: Request, _ context: PortalContext) async throws -> Response {
+        let form = try await PortalForm.read(request), visit = context.visit
         let language = form["language"]
         guard PortalText.languages.contains(language) else {
             throw PortalRefusal(status: .unprocessableContent, messageKey: "portal.error.invalid_language")

@@ -3,8 +3,9 @@ import Hummingbird
 
 /// Resolves the portal's session cookie once per request, before any handler: the visit
 /// (language, the signed-in person if any, the CSRF token of the page's forms, the cookies the
-/// response must set) goes on the request context, where handlers read it as `context.visit`
-/// and, on the signed-in routes, `context.participant`.
+/// response must set) goes on the request context; the pages' own contexts (``PortalContext``,
+/// ``ParticipantContext``) take it from there, so handlers read `context.visit` and, on the
+/// signed-in routes, `context.participant`, neither of them optional.
 ///
 /// hummingbird-auth's `SessionMiddleware` keeps its own session values under a cookie in a
 /// persist driver; ours are rows of the `sessions` table shared with the API (hashed, ended by
@@ -60,8 +61,8 @@ struct CSRFCheck: RouterMiddleware {
     }
 }
 
-/// A signed-in page reached without a session (a handler outside the signed-in group that asks
-/// for ``ServerRequestContext/participant``): answered with the login redirect.
+/// A signed-in page reached without a session (a page put outside the signed-in group, where
+/// ``ParticipantContext`` cannot be made): answered with the login redirect.
 struct PortalSignInRequired: Error {}
 
 extension ServerRequestContext {
@@ -73,12 +74,4 @@ extension ServerRequestContext {
         }
     }
 
-    /// The signed-in person of a page in the signed-in group (``RequirePortalSignIn`` has made
-    /// sure there is one; elsewhere a missing session leads to the login page).
-    package var participant: PortalSession {
-        get throws {
-            guard let session = portalVisit?.session else { throw PortalSignInRequired() }
-            return session
-        }
-    }
 }

@@ -22,7 +22,7 @@ struct PortalTemplates: Sendable {
     /// or the error saying which failed. Parsed once per router (``PortalRoutes/templates``),
     /// which also serves the style sheet and script from them.
     static func with(_ modules: ServerModules) -> Result<PortalTemplates, PortalTemplateError> {
-        Result { try PortalTemplates(shipped, more: modules.parts.compactMap(\.portalTemplates)) }
+        Result { try PortalTemplates(shipped, more: modules.parts(PortalPagesProviding.self).map(\.portalTemplates)) }
             .mapError { $0 as? PortalTemplateError ?? PortalTemplateError("\($0)") }
     }
 

@@ -9,7 +9,7 @@ import UNITIProtocol
 /// as the bundled one: the module named by the id's prefix before the first `-` (`tyt-momentary`
 /// → `tyt`), or the shell (`uniti-case-history`, `tinnitus-distress-12`) when that prefix is no
 /// known module. Any other questionnaire is a study questionnaire, presented by the module whose
-/// server part says it presents them (``ServerModulePart/presentsStudyQuestionnaires``), or by
+/// server part says it presents them (``StudyQuestionnairePresenting``), or by
 /// the shell when none does.
 enum QuestionnaireModules {
     /// The module for `id` when nobody chose one (see the type's description).

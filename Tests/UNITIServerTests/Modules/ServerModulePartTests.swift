@@ -7,7 +7,7 @@ import UNITITesting
 @testable import UNITIServer
 
 /// A module part that only has a schema step: a table of its own with a row per person.
-private struct NotesPart: ServerModulePart {
+private struct NotesPart: ServerSchemaExtending {
     var id: ModuleID { .son }
     var migrations: [ServerMigration] {
         [ServerMigration("v1-notes",

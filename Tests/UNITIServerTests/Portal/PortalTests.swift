@@ -197,7 +197,7 @@ struct PortalTests {
     @Test("no template prints a value unescaped (no {{{ }}} or {{& }}) but a consent's Markdown made safe")
     func templatesEscapeEverything() throws {
         // The server's templates and every module part's (the health record's moved there).
-        let folders = [PortalTemplates.shipped, ConsoleRoutes.shipped] + serverModuleParts.parts.compactMap(\.portalTemplates)
+        let folders = [PortalTemplates.shipped, ConsoleRoutes.shipped] + serverModuleParts.parts(PortalPagesProviding.self).map(\.portalTemplates)
         #expect(folders.count >= 3)
         let files = folders.flatMap(\.files).filter { $0.path.hasSuffix(".mustache") }
         #expect(files.count >= 8)

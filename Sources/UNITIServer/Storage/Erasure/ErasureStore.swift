@@ -13,7 +13,7 @@ extension ServerStore {
     var personalTables: [String] {
         ["answers", "comparison_totals", "answer_sheets", "module_records", "sessions", "mail_tokens", "study_password_failures",
          "consent_agreements", "prompt_events", "prompts", "memberships"]
-            + modules.parts.flatMap(\.personalTables) + ["users"]
+            + modules.personalTables + ["users"]
     }
 
     /// ``personalTables``, each with the condition that selects the person's rows: answers
