@@ -62,7 +62,7 @@ struct AccountTests {
             let sameName = try await client.json(.post, "/api/v1/account/register", body: RegisterRequest(username: "BOB", email: "other@example.org", password: "longenough"))
             #expect(sameName.status == .conflict)
             #expect(sameName.errorCode == "username_taken")
-            // A taken address is answered like a new one and creates nothing (SecurityTests has the rest).
+            // A taken address is answered like a new one and creates nothing (MailRequestTests has the rest).
             let sameMail = try await client.json(.post, "/api/v1/account/register", body: RegisterRequest(username: "bobby", email: "Bob@example.org", password: "longenough"))
             #expect(sameMail.status == .created)
             #expect(try await server.store.user(login: "bobby") == nil)
