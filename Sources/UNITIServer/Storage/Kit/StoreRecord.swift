@@ -9,10 +9,13 @@ protocol StoreRecord: Codable {
 }
 
 extension StoreRecord {
-    /// The columns in the keys' order, for a SELECT list: `table.column, …` when `table` is given.
-    static func columns(of table: String? = nil) -> SQL {
-        SQL(raw: CodingKeys.allCases.map { (table.map { "\($0)." } ?? "") + SQLColumnNaming.snakeCase.column($0.stringValue) }
-            .joined(separator: ", "))
+    /// The columns in the keys' order, for a SELECT list: `table.column, …` when `table` is given,
+    /// each `AS prefix_column` with a prefix (read back with ``SQLRow/decode(_:prefix:naming:)``).
+    static func columns(of table: String? = nil, prefix: String = "") -> SQL {
+        SQL(raw: CodingKeys.allCases.map { key in
+            let column = SQLColumnNaming.snakeCase.column(key.stringValue)
+            return (table.map { "\($0)." } ?? "") + column + (prefix.isEmpty ? "" : " AS \(prefix)\(column)")
+        }.joined(separator: ", "))
     }
 }
 

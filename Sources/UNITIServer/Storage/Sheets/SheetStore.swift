@@ -108,8 +108,6 @@ enum StoredSheets {
     }
 }
 
-extension AnswerSheet: SQLJSONColumn {}
-
 /// A stored sheet as its owner reads it back (``StoredAnswerSheet``), the sheet still the JSON
 /// text it was stored as (``JSONCoding``'s settings, as the API's answers).
 struct StoredSheetJSON: Sendable {
