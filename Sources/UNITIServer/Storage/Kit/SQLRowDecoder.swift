@@ -3,8 +3,8 @@ import Foundation
 extension SQLRow {
     /// The row as a `T`, each property read from the column its coding key names (``SQLColumnNaming``;
     /// `prefix` first, for columns aliased as `staff_name`). A column reads as `row["…"]` reads it
-    /// (``SQLDecodable``), so both stores agree; NULL is nil for an optional; a ``SQLJSONColumn``
-    /// is decoded from the JSON text; any other value (an enum) from the column's single value. A
+    /// (``SQLDecodable``), so both stores agree; NULL is nil for an optional; an enum of texts is
+    /// its raw value; a ``SQLJSONColumn`` is decoded from the JSON text. A
     /// column missing, NULL for a non-optional or of another type throws ``SQLRowError`` naming it.
     func decode<T: Decodable>(_ type: T.Type, prefix: String = "", naming: SQLColumnNaming = .snakeCase) throws -> T {
         try T(from: SQLRowDecoder(row: self, prefix: prefix, naming: naming))
@@ -20,15 +20,16 @@ extension SQLRow {
         }
         if try isNull(column) {
             guard let optional = T.self as? any SQLNullable.Type else { throw SQLRowError.null(column, expected: "\(T.self)") }
-            return optional.null as! T
+            return optional.sqlNull as! T
         }
-        do {
-            if T.self is any SQLJSONColumn.Type { return try JSONCoding.decode(T.self, from: try self[column] as String) }
-            return try T(from: SQLColumnDecoder(row: self, column: column))
-        } catch let error as SQLRowError {
-            throw error
-        } catch {
-            throw SQLRowError.mismatch(column, expected: T.self is any SQLJSONColumn.Type ? "JSON of \(T.self)" : "\(T.self)")
+        if let optional = T.self as? any SQLNullable.Type { return try optional.sqlDecoded(self, column) as! T }
+        if let raw = T.self as? any RawRepresentable<String>.Type {
+            guard let value = raw.init(rawValue: try self[column]) else { throw SQLRowError.mismatch(column, expected: "\(T.self)") }
+            return value as! T
+        }
+        guard T.self is any SQLJSONColumn.Type else { throw SQLRowError.mismatch(column, expected: "\(T.self), not a column's type") }
+        do { return try JSONCoding.decode(T.self, from: try self[column] as String) } catch let error as SQLRowError { throw error } catch {
+            throw SQLRowError.mismatch(column, expected: "JSON of \(T.self)")
         }
     }
 }
@@ -61,20 +62,14 @@ private struct SQLRowDecoder: Decoder {
     }
 }
 
-/// Reads one column as a single value (an enum's raw value).
-private struct SQLColumnDecoder: Decoder, SingleValueDecodingContainer {
-    let row: SQLRow, column: String
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> { throw structured }
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw structured }
-    func singleValueContainer() -> any SingleValueDecodingContainer { self }
-    func decodeNil() -> Bool { (try? row.isNull(column)) ?? false }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try row.value(T.self, column: column) }
-
-    private var structured: SQLRowError { .mismatch(column, expected: "one value (a structured one is an SQLJSONColumn)") }
+/// An optional of a type that is not ``SQLDecodable`` (an enum, a JSON document). Its members
+/// stay in this file: an `Optional.null` seen elsewhere would turn `value == .null` into `== nil`.
+private protocol SQLNullable {
+    static var sqlNull: Self { get }
+    static func sqlDecoded(_ row: SQLRow, _ column: String) throws -> Self
 }
 
-private protocol SQLNullable { static var null: Self { get } }
-extension Optional: SQLNullable { static var null: Self { nil } }
+extension Optional: SQLNullable where Wrapped: Decodable {
+    fileprivate static var sqlNull: Self { nil }
+    fileprivate static func sqlDecoded(_ row: SQLRow, _ column: String) throws -> Self { try row.value(Wrapped.self, column: column) }
+}

@@ -23,12 +23,9 @@ extension StoreRecord {
 protocol SQLJSONColumn: Codable {}
 extension Array: SQLJSONColumn where Element: Codable {}
 
-/// How a coding key names its column.
+/// How a coding key names its column: `startsAt` is `starts_at`, or the key as written.
 enum SQLColumnNaming: Sendable {
-    /// `startsAt` is `starts_at`.
-    case snakeCase
-    /// The key is the column's name.
-    case asWritten
+    case snakeCase, asWritten
 
     func column(_ key: String) -> String {
         guard self == .snakeCase, key.contains(where: \.isUppercase) else { return key }
@@ -82,14 +79,13 @@ extension SQL.StringInterpolation {
 }
 
 extension SQLValue {
-    /// A property's value as bound: natively when bindable, JSON text for a ``SQLJSONColumn``,
-    /// else what it encodes as one value (the raw value of an enum).
+    /// A property's value as bound: natively when bindable, an enum of texts as its raw value, a
+    /// ``SQLJSONColumn`` as JSON text.
     static func encoding(_ value: some Encodable) throws -> SQLValue {
         if let bindable = value as? any SQLBindable { return bindable.sqlValue }
-        if value is any SQLJSONColumn { return .text(try JSONCoding.string(value)) }
-        let single = SQLValueEncoder()
-        try value.encode(to: single)
-        return single.value
+        if let raw = value as? any RawRepresentable<String> { return .text(raw.rawValue) }
+        guard value is any SQLJSONColumn else { throw StoreCorruption("\(type(of: value)) is not a column's type") }
+        return .text(try JSONCoding.string(value))
     }
 }
 
@@ -113,17 +109,4 @@ private final class SQLColumnsEncoder: Encoder {
         func superEncoder() -> any Encoder { encoder }
         func superEncoder(forKey key: Key) -> any Encoder { encoder }
     }
-}
-
-/// Encodes one column's value (an enum's raw value); a structured value must be a ``SQLJSONColumn``.
-private final class SQLValueEncoder: Encoder, SingleValueEncodingContainer {
-    var value: SQLValue = .null
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> { preconditionFailure("a structured column value must be an SQLJSONColumn") }
-    func unkeyedContainer() -> any UnkeyedEncodingContainer { preconditionFailure("a structured column value must be an SQLJSONColumn") }
-    func singleValueContainer() -> any SingleValueEncodingContainer { self }
-    func encodeNil() { value = .null }
-    func encode<T: Encodable>(_ value: T) throws { self.value = try .encoding(value) }
 }
