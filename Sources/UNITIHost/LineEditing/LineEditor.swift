@@ -222,14 +222,20 @@ public final class LineEditor: LineInput, @unchecked Sendable {
 extension LineEditor {
     /// Reads a password with the terminal's echo off; Ctrl-C abandons it.
     public func readSecret(prompt: String) throws -> String? {
-        FileHandle.standardOutput.write(Data(prompt.utf8))
         var saved = termios()
-        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return try readLine(prompt: "") }
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else {
+            FileHandle.standardOutput.write(Data(prompt.utf8))
+            return try readLine(prompt: "")
+        }
+        // Echo goes off before the prompt shows, and nothing typed is discarded: a password typed
+        // or pasted the moment "Password:" appears is neither shown nor lost (TCSAFLUSH here
+        // used to echo it, then throw it away and wait).
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ECHO | ISIG | ICANON)
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
+        FileHandle.standardOutput.write(Data(prompt.utf8))
         defer {
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            tcsetattr(STDIN_FILENO, TCSANOW, &saved)
             FileHandle.standardOutput.write(Data("\n".utf8))
         }
         var bytes: [UInt8] = []
