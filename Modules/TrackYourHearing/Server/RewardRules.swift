@@ -29,7 +29,7 @@ public enum RewardRules {
         /// order, and the time a badge was earned.
         public var finishedAt: OffsetTimestamp
         public var startedAt: Date
-        /// The reminder that prompted it, when plausible (``SheetValidation/reminderForRewards(_:)``).
+        /// The reminder that prompted it, when plausible (``plausibleReminder(_:)``).
         public var remindedAt: Date?
 
         public init(id: UUID, finishedAt: OffsetTimestamp, startedAt: Date, remindedAt: Date?) {
@@ -38,6 +38,28 @@ public enum RewardRules {
             self.startedAt = startedAt
             self.remindedAt = remindedAt
         }
+
+        /// A completed sheet as stored: finished at its `endedAt`, else `startedAt`; its
+        /// reminder only when plausible.
+        public init(_ sheet: AnswerSheet) {
+            self.init(id: sheet.id, finishedAt: sheet.endedAt ?? sheet.startedAt, startedAt: sheet.startedAt.date,
+                      remindedAt: RewardRules.plausibleReminder(sheet))
+        }
+    }
+
+    /// How far after the sheet's start its reminder may lie and still be believed: the reminder
+    /// and the start are read from the same device clock, so only a notification shown a little
+    /// before its due time explains a later reminder.
+    static let reminderTolerance: TimeInterval = 300
+
+    /// The sheet's `remindedAt` when it is possible: at most ``reminderTolerance`` after the start.
+    /// An impossible one (a reminder due after the sheet was started) was not refused — the
+    /// server keeps a sheet as sent, answers are never lost — but it is ignored here (nil), so a
+    /// bad clock or an edited sheet cannot earn an on-time bonus.
+    public static func plausibleReminder(_ sheet: AnswerSheet) -> Date? {
+        guard let reminded = sheet.remindedAt?.date,
+              reminded <= sheet.startedAt.date.addingTimeInterval(reminderTolerance) else { return nil }
+        return reminded
     }
 
     /// The badges, each earned at most once.

@@ -93,6 +93,7 @@ public enum APIErrorCode: String, CaseIterable, Sendable {
     case questionnaireOwned = "questionnaire_owned"
     case studyExists = "study_exists"
     case unknownModule = "unknown_module"
+    case unknownSetting = "unknown_setting"
     case unknownStaff = "unknown_staff"
     case versionExists = "version_exists"
     case weakStudyPassword = "weak_study_password"
@@ -110,7 +111,7 @@ public enum APIErrorCode: String, CaseIterable, Sendable {
              .invalidAccess, .invalidDate, .invalidDates, .invalidEnrolment, .invalidName, .invalidRole,
              .invalidSchedules, .invalidSecret, .invalidStaffCredentials, .invalidStudyId, .invalidText, .invalidTitle,
              .invalidTotp, .invitationName, .lastOwner, .noRequest, .notInvited, .questionnaireOwned, .studyExists,
-             .unknownModule, .unknownStaff, .versionExists, .weakStudyPassword:
+             .unknownModule, .unknownSetting, .unknownStaff, .versionExists, .weakStudyPassword:
             .staff
         default:
             .participant

@@ -3,8 +3,8 @@ import Foundation
 import UNITIProtocol
 
 /// `uniti-server study create|update|list|show|modules|consent`: the coordinator defines studies
-/// (and turns Track Your Hearing rewards on or off with `--rewards`) and reads the consent's
-/// versions, as the console's consent page shows them.
+/// (and turns the installed modules' study switches on or off with `--NAME on|off`,
+/// ``StudySwitch``) and reads the consent's versions, as the console's consent page shows them.
 struct StudyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "study", abstract: "Create, change and inspect studies.",
@@ -34,8 +34,45 @@ struct StudyCommand: AsyncParsableCommand {
         var modules: String?
         @Option(help: "JSON file with the study's schedules.")
         var schedules: String?
-        @Option(help: "Track Your Hearing rewards for the members' sheets: on or off (new studies: off).")
-        var rewards: Switch?
+        /// The installed modules' switches as typed (`--rewards on`, `--rewards=off`): options
+        /// the command line cannot know when it is compiled, read by ``switches()``.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp(Self.switchesHelp, valueName: "--setting on|off"))
+        var moduleSwitches: [String] = []
+
+        /// What `--help` says of the installed modules' switches.
+        static var switchesHelp: String {
+            let switches = ServerModules.installed.studySwitches
+            guard !switches.isEmpty else { return "Settings of installed modules (this server has none)." }
+            return "Settings of installed modules, each on or off (new studies: off): "
+                + switches.map { "--\($0.name) (\($0.help))" }.joined(separator: "; ") + "."
+        }
+
+        /// The module switches given, by name: each `--NAME on|off` or `--NAME=on|off` of an
+        /// installed module's switch; anything else is refused, named.
+        func switches() throws -> [String: Bool] {
+            var result: [String: Bool] = [:]
+            var rest = moduleSwitches[...]
+            while let token = rest.popFirst() {
+                guard token.hasPrefix("--"), token.count > 2 else { throw ValidationError("Unexpected argument '\(token.prefix(64))'.") }
+                var name = String(token.dropFirst(2)), value: String?
+                if let equals = name.firstIndex(of: "=") {
+                    value = String(name[name.index(after: equals)...])
+                    name = String(name[..<equals])
+                }
+                guard ServerModules.installed.studySwitch(named: name) != nil else {
+                    throw ValidationError("Unknown option '--\(name.prefix(64))'.")
+                }
+                guard let text = value ?? rest.popFirst(), let chosen = Switch(rawValue: text) else {
+                    throw ValidationError("--\(name): give on or off.")
+                }
+                result[name] = chosen == .on
+            }
+            return result
+        }
+
+        func validate() throws {
+            _ = try switches()
+        }
 
         /// The options given, as the settings the service checks (``StudySettings``); what cannot
         /// be read (a time, a file) is refused here, with the option named.
@@ -61,7 +98,7 @@ struct StudyCommand: AsyncParsableCommand {
                 }
                 settings.schedules = value
             }
-            settings.rewards = rewards.map { $0 == .on }
+            settings.switches = try switches()
             return settings
         }
 
@@ -79,14 +116,16 @@ struct StudyCommand: AsyncParsableCommand {
     }
 
     /// A study as the coordinator sees it: what participants are shown (``StudyInfo``), and beside
-    /// it the settings only the coordinator sees (`rewards`).
-    static func overview(_ study: StudyRecord, questionnaires: [QuestionnaireDocument]) throws -> JSONValue {
+    /// it the settings only the coordinator sees: each installed module's switch by name
+    /// (`"rewards": true`), on when `switches` holds it.
+    static func overview(_ study: StudyRecord, questionnaires: [QuestionnaireDocument],
+                         switches: Set<StudySwitch.Key> = [], modules: ServerModules = .installed) throws -> JSONValue {
         var info = StudyPresenter.info(study, membership: .none, questionnaires: questionnaires)
         info.description = study.description  // the coordinator sees it, whatever a stranger sees
         guard case .object(var fields) = try JSONDecoder().decode(JSONValue.self, from: JSONCoding.data(info)) else {
             throw ValidationError("Study '\(study.id)' could not be shown.")
         }
-        fields["rewards"] = .bool(study.rewards)
+        for declared in modules.studySwitches { fields[declared.name] = .bool(switches.contains(declared.key)) }
         return .object(fields)
     }
 
@@ -102,7 +141,8 @@ struct StudyCommand: AsyncParsableCommand {
     }
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a study.")
+        // Computed: the installed modules' switches are known once the program's main has run.
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: "Create a study.", discussion: Fields.switchesHelp) }
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "Study id: lower-case letters, digits and '-'.") var id: String
         @OptionGroup var fields: Fields
@@ -116,7 +156,9 @@ struct StudyCommand: AsyncParsableCommand {
     }
 
     struct Update: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change fields of a study.")
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(abstract: "Change fields of a study.", discussion: Fields.switchesHelp)
+        }
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "Study id.") var id: String
         @OptionGroup var fields: Fields
@@ -140,14 +182,21 @@ struct StudyCommand: AsyncParsableCommand {
             if json {
                 var overviews: [JSONValue] = []
                 for study in studies {
-                    overviews.append(try StudyCommand.overview(study, questionnaires: try await store.latestQuestionnaires(studyId: study.id)))
+                    overviews.append(try StudyCommand.overview(study, questionnaires: try await store.latestQuestionnaires(studyId: study.id),
+                                                               switches: try await store.studySwitches(studyId: study.id), modules: store.modules))
                 }
                 return try CommandOutput.json(overviews)
             }
-            CommandOutput.table(["ID", "ACCESS", "RUNNING", "REWARDS", "MODULES", "TITLE"], studies.map {
-                [$0.id, $0.access.rawValue, $0.running ? "yes" : "no", $0.rewards ? "on" : "off",
-                 $0.modules.map(\.rawValue).joined(separator: ","), $0.title.text(in: "en")]
-            })
+            // A column per installed module switch, after RUNNING.
+            let declared = store.modules.studySwitches
+            var rows: [[String]] = []
+            for study in studies {
+                let on = try await store.studySwitches(studyId: study.id)
+                rows.append([study.id, study.access.rawValue, study.running ? "yes" : "no"]
+                            + declared.map { on.contains($0.key) ? "on" : "off" }
+                            + [study.modules.map(\.rawValue).joined(separator: ","), study.title.text(in: "en")])
+            }
+            CommandOutput.table(["ID", "ACCESS", "RUNNING"] + declared.map { $0.name.uppercased() } + ["MODULES", "TITLE"], rows)
         }
     }
 
@@ -159,7 +208,8 @@ struct StudyCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try await database.openStore()
             guard let study = try await store.study(id: id) else { throw ValidationError("No study '\(id)'; see 'study list'.") }
-            try CommandOutput.json(StudyCommand.overview(study, questionnaires: try await store.latestQuestionnaires(studyId: id)))
+            try CommandOutput.json(StudyCommand.overview(study, questionnaires: try await store.latestQuestionnaires(studyId: id),
+                                                         switches: try await store.studySwitches(studyId: id), modules: store.modules))
             // Beside the JSON, which stays one document on stdout.
             if let warning = StudyCommand.passwordWarning(study) { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
         }

@@ -207,12 +207,13 @@ struct ConsoleSettingsPage: PortalPage {
     var accesses: [Choice]
     var running: Bool
     var mayLeave: Bool
-    var rewards: Bool
     var starts: String
     var ends: String
     /// The study's schedules as JSON (``StudyRecord/schedules``), empty for none.
     var schedules: String
     var modules: [Choice]
+    /// The installed modules' study switches (``StudySwitch``): value is the name.
+    var switches: [Choice]
 
     struct Choice: Sendable {
         var value: String

@@ -16,20 +16,24 @@ extension ConsolePage {
 extension ConsoleRoutes {
 
     func settings(_ context: StudyContext) async throws -> Response {
-        try await page(settingsPage(context.study.study, context.console.language), context)
+        let on = try await store.studySwitches(studyId: context.study.study.id)
+        let switches = Dictionary(uniqueKeysWithValues: store.modules.studySwitches.map { ($0.name, on.contains($0.key)) })
+        return try await page(settingsPage(context.study.study, switches: switches, context.console.language), context)
     }
 
-    func settingsPage(_ study: StudyRecord, _ language: String) -> ConsoleSettingsPage {
+    /// The form for `study`, with the installed modules' switches on as `switches` says (by name).
+    func settingsPage(_ study: StudyRecord, switches: [String: Bool], _ language: String) -> ConsoleSettingsPage {
         ConsoleSettingsPage(
             titleEn: study.title.values["en"] ?? "", titleDe: study.title.values["de"] ?? "",
             descriptionEn: study.description?.values["en"] ?? "", descriptionDe: study.description?.values["de"] ?? "",
             accesses: StudyAccess.allCases.map { .init(value: $0.rawValue, label: PortalText.text("console.access.\($0.rawValue)", language),
                                                         chosen: $0 == study.access) },
-            running: study.running, mayLeave: study.participantsMayLeave, rewards: study.rewards,
+            running: study.running, mayLeave: study.participantsMayLeave,
             starts: study.startsAt.map(Self.day) ?? "", ends: study.endsAt.map(Self.day) ?? "",
             schedules: study.schedules.flatMap { try? JSONCoding.string($0) } ?? "",
             modules: ModuleCatalog.ids.map { .init(value: $0.rawValue, label: PortalText.text("console.module.\($0.rawValue)", language),
-                                                   chosen: study.modules.contains($0)) })
+                                                   chosen: study.modules.contains($0)) },
+            switches: store.modules.studySwitches.map { .init(value: $0.name, label: PortalText.text($0.labelKey, language), chosen: switches[$0.name] ?? false) })
     }
 
     /// The settings form read into ``StudySettings`` (every field; an empty password keeps the
@@ -52,7 +56,7 @@ extension ConsoleRoutes {
             settings.description = .some(text("description"))
             settings.running = form["running"] == "on"
             settings.participantsMayLeave = form["mayLeave"] == "on"
-            settings.rewards = form["rewards"] == "on"
+            settings.switches = Dictionary(uniqueKeysWithValues: store.modules.studySwitches.map { ($0.name, form["switch-\($0.name)"] == "on") })
             settings.modules = form.fields.keys.filter { $0.hasPrefix("module-") }.map { String($0.dropFirst(7)) }.sorted()
             guard let access = StudyAccess(rawValue: form["access"]) else { throw APIError.invalid("invalid_access", "Choose how participants join.") }
             settings.access = access
@@ -72,7 +76,7 @@ extension ConsoleRoutes {
             try await administration(context).update(before.id, settings)
             return context.console.base.redirect(to: "/console/studies/\(before.id)/settings?notice=saved")
         } catch {
-            return try await failed(settingsPage(settings.shown(on: before), language), context, error)
+            return try await failed(settingsPage(settings.shown(on: before), switches: settings.switches, language), context, error)
         }
     }
 }

@@ -27,9 +27,10 @@ public enum ServerApplication {
         router.get("health") { _, _ in StatusMessage(status: "ok") }
         // What anyone may read: the API's description and the module resources.
         let publicAPI = router.group("api/v1")
+        let openAPI = Result { try OpenAPIDocument.data(modules: environment.store.modules) }
         publicAPI.get("openapi.yaml") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
-                     body: .init(byteBuffer: ByteBuffer(bytes: try OpenAPIDocument.data.get())))
+                     body: .init(byteBuffer: ByteBuffer(bytes: try openAPI.get())))
         }
         ModuleResourceRoutes(environment: environment).register(on: publicAPI.group("resources"))
         // Everything else carries a person's data or tokens: no cache keeps it.
@@ -89,9 +90,36 @@ public enum ServerApplication {
     }
 }
 
-/// The committed OpenAPI document (`Resources/openapi.yaml`, compiled into the program).
+/// The OpenAPI document the server serves: the committed one of the server's own routes
+/// (`Resources/openapi.yaml`, compiled into the program) joined with the installed modules'
+/// parts (``APIRoutesProviding/apiDocumentation``).
 enum OpenAPIDocument {
     static let data = Result { () throws(MissingResource) in try compiledResources.required("openapi.yaml") }
+
+    /// The document for a server with `modules`.
+    static func data(modules: ServerModules) throws -> Data {
+        let base = String(decoding: try data.get(), as: UTF8.self)
+        return Data(joined(base, with: modules.parts(APIRoutesProviding.self).map(\.apiDocumentation)).utf8)
+    }
+
+    /// `document` with each part's paths at the end of its `paths:` (before the top-level
+    /// `components:`) and its schemas at the end of `components: schemas:`, in the parts' order.
+    static func joined(_ document: String, with parts: [APIDocumentation]) -> String {
+        var lines = document.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        func block(_ text: String) -> [String] {
+            text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty }
+        }
+        let paths = parts.flatMap { block($0.paths) }, schemas = parts.flatMap { block($0.schemas) }
+        // Schemas first: their place lies after the paths' and would move with them.
+        if let start = lines.firstIndex(of: "  schemas:") {
+            let end = lines[(start + 1)...].firstIndex { !$0.isEmpty && !$0.hasPrefix("   ") } ?? lines.endIndex
+            lines.insert(contentsOf: schemas, at: end)
+        }
+        if let components = lines.firstIndex(of: "components:") {
+            lines.insert(contentsOf: paths, at: components)
+        }
+        return lines.joined(separator: "\n")
+    }
 }
 
 import UNITIProtocol

@@ -14,7 +14,7 @@ import UNITIResources
 /// modules do (`Documentation/architecture.md`, "Capabilities"); none has a default, so a
 /// misspelt requirement fails to compile instead of silently adding nothing:
 /// ``StudyQuestionnairePresenting``, ``ServerSchemaExtending``, ``APIRoutesProviding``,
-/// ``PersonalDataHolding``, ``PortalPagesProviding``.
+/// ``PersonalDataHolding``, ``PortalPagesProviding``, ``StudySwitchesProviding``.
 package protocol ServerModulePart: Sendable {
     /// The module this part belongs to (its id in `Modules/modules.json`).
     var id: ModuleID { get }
@@ -37,6 +37,55 @@ package protocol ServerSchemaExtending: ServerModulePart {
 package protocol APIRoutesProviding: ServerModulePart {
     /// Adds the routes to the authenticated API (`/api/v1`; the caller is ``APIContext/user``).
     func registerAPI(on api: RouterGroup<APIContext>, environment: ServerEnvironment)
+    /// The routes' description, joined into the OpenAPI document the server serves
+    /// (``OpenAPIDocument``): a route a module adds is documented by the module.
+    var apiDocumentation: APIDocumentation { get }
+}
+
+/// A module's part of the OpenAPI document, as YAML text written for its place in the server's
+/// document (`Sources/UNITIServer/Resources/openapi.yaml`): `paths` holds entries of `paths:`
+/// (indented two spaces, e.g. `  /rewards:`), `schemas` entries of `components: schemas:`
+/// (indented four). ``OpenAPIDocument/joined(_:with:)`` puts them at the end of each.
+package struct APIDocumentation: Sendable {
+    package var paths: String
+    package var schemas: String
+
+    package init(paths: String, schemas: String = "") {
+        self.paths = paths
+        self.schemas = schemas
+    }
+}
+
+/// The module adds switches to a study's settings (e.g. whether members get Track Your Hearing's
+/// rewards): each is off until a coordinator turns it on, in the console's settings form or with
+/// `study update ID --NAME on|off`. The switches that are on are kept by the server
+/// (``ServerStore/studySwitches(studyId:)``, the table `study_module_switches`); a change is
+/// audited by the switch's name like any other setting.
+package protocol StudySwitchesProviding: ServerModulePart {
+    var studySwitches: [StudySwitch] { get }
+}
+
+/// One on/off setting a module adds to studies.
+package struct StudySwitch: Sendable, Hashable {
+    /// The module that reads it.
+    package var module: ModuleID
+    /// Its name: the command line's option (`--rewards`), the console form's field
+    /// (`switch-rewards`), the audit trail's field and the key in `study show --json`. Lower-case
+    /// letters and '-'; unique among the installed modules' switches and apart from the study's
+    /// own settings (a test checks both).
+    package var name: String
+    /// What the console's checkbox says: a key of the console's string tables
+    /// (`Localization/Strings/<language>/console.json`), as ``PortalLink`` names its words.
+    package var labelKey: String
+    /// What `study update --help` says of it (English, like the command line).
+    package var help: String
+
+    package init(module: ModuleID, name: String, labelKey: String, help: String) {
+        self.module = module
+        self.name = name
+        self.labelKey = labelKey
+        self.help = help
+    }
 }
 
 /// The module keeps or computes something about a person beyond the server's own tables.
@@ -120,6 +169,16 @@ public struct ServerModules: Sendable {
 
     var migrations: [(identifier: String, step: ServerMigration)] {
         parts(ServerSchemaExtending.self).flatMap { part in part.migrations.map { ("\(part.id.rawValue)-\($0.identifier)", $0) } }
+    }
+
+    /// The installed modules' study switches (``StudySwitchesProviding``), in the parts' order.
+    package var studySwitches: [StudySwitch] {
+        parts(StudySwitchesProviding.self).flatMap(\.studySwitches)
+    }
+
+    /// The switch of this name, when an installed module adds one.
+    package func studySwitch(named name: String) -> StudySwitch? {
+        studySwitches.first { $0.name == name }
     }
 
     /// The parts' tables with people's rows (``PersonalDataHolding/personalTables``).

@@ -6,7 +6,7 @@ import UNITIProtocol
 /// (the questionnaire version must exist in a study the person may answer, a deactivated
 /// questionnaire refuses sheets started since, ``SheetValidation`` with the shared
 /// `AnswerSheetValidator`), a sheet id already stored is reported as a duplicate and kept once,
-/// and the store does what storing a sheet does (rewards).
+/// and the store does what storing a sheet does (the comparison's totals).
 struct SheetIntake: Sendable {
     let environment: ServerEnvironment
     var store: ServerStore { environment.store }

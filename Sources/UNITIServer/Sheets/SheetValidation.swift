@@ -53,22 +53,7 @@ enum SheetValidation {
             }.joined(separator: "; ")
             throw APIError.invalid(code, "Sheet \(id) (\(document.id) version \(document.version)): \(details).")
         }
-        return ValidatedSheet(sheet: sheet, studyId: document.studyId, remindedAt: reminderForRewards(sheet))
-    }
-
-    /// How far after the sheet's start its reminder may lie and still be believed: the reminder
-    /// and the start are read from the same device clock, so only a notification shown a little
-    /// before its due time explains a later reminder.
-    static let reminderTolerance: TimeInterval = 300
-
-    /// The sheet's `remindedAt` when it is possible: at most ``reminderTolerance`` after the start.
-    /// An impossible one (a reminder due after the sheet was started) is not refused — the sheet
-    /// is kept as sent, answers are never lost — but it is ignored for rewards (nil), so a bad
-    /// clock or an edited sheet cannot earn an on-time bonus.
-    static func reminderForRewards(_ sheet: AnswerSheet) -> Date? {
-        guard let reminded = sheet.remindedAt?.date,
-              reminded <= sheet.startedAt.date.addingTimeInterval(reminderTolerance) else { return nil }
-        return reminded
+        return ValidatedSheet(sheet: sheet, studyId: document.studyId)
     }
 }
 
@@ -76,7 +61,4 @@ enum SheetValidation {
 public struct ValidatedSheet: Sendable {
     public var sheet: AnswerSheet
     public var studyId: String
-    /// The sheet's reminder as rewards use it: nil when absent or impossible
-    /// (``SheetValidation/reminderForRewards(_:)``); the sheet itself keeps what was sent.
-    public var remindedAt: Date?
 }

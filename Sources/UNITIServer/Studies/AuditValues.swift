@@ -13,7 +13,7 @@ enum AuditValues {
     /// The fields of a study that differ between `before` (nil: a study being created, every
     /// field set counts) and `after`, by name: `title`, `description`, `consent` (its version),
     /// `access`, `password`, `participantsMayLeave`, `running`, `starts`, `ends`, `modules`,
-    /// `schedules`, `rewards`.
+    /// `schedules` (the modules' switches: ``switchChanges(_:)``).
     static func studyChanges(from before: StudyRecord?, to after: StudyRecord) -> [String: JSONValue] {
         let empty = StudyRecord(id: after.id, title: LocalizedText([:]))
         let old = before ?? empty
@@ -36,8 +36,12 @@ enum AuditValues {
         field("ends") { $0.endsAt.map { .string(Timestamps.format($0)) } ?? .null }
         field("modules") { .array($0.modules.map { .string($0.rawValue) }) }
         field("schedules") { $0.schedules ?? .null }
-        field("rewards") { .bool($0.rewards) }
         return changes
+    }
+
+    /// The module switches turned on or off, by name (`{"rewards": {"from": false, "to": true}}`).
+    static func switchChanges(_ switches: [StudySwitch.Key: Bool]) -> [String: JSONValue] {
+        Dictionary(uniqueKeysWithValues: switches.map { key, on in (key.name, change(.bool(!on), .bool(on))) })
     }
 
     /// The settings a team changes without a new definition file (schedule, whether participants

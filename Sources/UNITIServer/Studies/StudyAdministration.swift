@@ -43,6 +43,7 @@ struct StudyAdministration: Sendable {
         }
         guard settings.title != nil else { throw APIError.invalid("invalid_title", "A new study needs a title.") }
         let study = try await settings.apply(to: StudyRecord(id: id, title: LocalizedText([:])), passwords: passwords)
+        let switches = try switchChanges(settings, from: [])
         var appointed: StaffMember?
         if let owner {
             guard let member = try await store.staffMember(email: owner.trimmingCharacters(in: .whitespaces)) else {
@@ -58,7 +59,9 @@ struct StudyAdministration: Sendable {
                 throw APIError(.conflict, "study_exists", "Study '\(id)' exists; change it with 'study update \(id)'.")
             }
             let created = try await store.study(id: id) ?? study
-            try await audit(id, "study.create", ["changes": .object(AuditValues.studyChanges(from: nil, to: created))])
+            try await store.setStudySwitches(studyId: id, switches)
+            let changes = AuditValues.studyChanges(from: nil, to: created).merging(AuditValues.switchChanges(switches)) { $1 }
+            try await audit(id, "study.create", ["changes": .object(changes)])
             if let owning {
                 try await store.setStudyRole(staffId: owning.id, studyId: id, role: .owner)
                 try await audit(id, "team.set", AuditValues.member(owning, role: (nil, .owner)))
@@ -67,20 +70,39 @@ struct StudyAdministration: Sendable {
         }
     }
 
-    /// Changes a study's settings (``StudySettings``, checked by its rules); the line names each
-    /// field that changed with its old and new value. Nothing is written when nothing changed.
-    /// Returns the study as stored.
+    /// Changes a study's settings (``StudySettings``, checked by its rules) and its module
+    /// switches; the line names each field and switch that changed with its old and new value.
+    /// Nothing is written when nothing changed. Returns the study as stored.
     @discardableResult
     func update(_ studyId: String, _ settings: StudySettings) async throws -> StudyRecord {
         let before = try await existingStudy(studyId)
         let study = try await settings.apply(to: before, passwords: passwords)
-        guard !AuditValues.studyChanges(from: before, to: study).isEmpty else { return before }
+        let switches = try switchChanges(settings, from: try await store.studySwitches(studyId: studyId))
+        let changed = AuditValues.studyChanges(from: before, to: study)
+        guard !changed.isEmpty || !switches.isEmpty else { return before }
         return try await audited { store, audit in
-            try await store.updateStudy(study, now: now)
+            if !changed.isEmpty { try await store.updateStudy(study, now: now) }
+            try await store.setStudySwitches(studyId: studyId, switches)
             let after = try await store.study(id: studyId) ?? study
-            try await audit(studyId, "study.update", ["changes": .object(AuditValues.studyChanges(from: before, to: after))])
+            let changes = AuditValues.studyChanges(from: before, to: after).merging(AuditValues.switchChanges(switches)) { $1 }
+            try await audit(studyId, "study.update", ["changes": .object(changes)])
             return after
         }
+    }
+
+    /// The switches `settings` turn on or off that are not so already (`on`: those on now), by
+    /// key. Throws 422 `unknown_setting` for a name no installed module's switch has.
+    private func switchChanges(_ settings: StudySettings, from on: Set<StudySwitch.Key>) throws -> [StudySwitch.Key: Bool] {
+        var changes: [StudySwitch.Key: Bool] = [:]
+        for (name, value) in settings.switches {
+            guard let declared = store.modules.studySwitch(named: name) else {
+                let known = store.modules.studySwitches.map(\.name)
+                throw APIError.invalid("unknown_setting", "No installed module has the study setting '\(name.prefix(64))'"
+                                       + (known.isEmpty ? "." : "; they have: \(known.joined(separator: ", ")).") )
+            }
+            if on.contains(declared.key) != value { changes[declared.key] = value }
+        }
+        return changes
     }
 
     /// The study, or 404 naming it.

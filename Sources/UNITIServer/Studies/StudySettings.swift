@@ -23,7 +23,9 @@ struct StudySettings: Sendable {
     /// Module ids as given; each must be a known module (``StudyRules/enabledModules(_:)``).
     var modules: [String]?
     var schedules: JSONValue??
-    var rewards: Bool?
+    /// Module switches (``StudySwitch``) to turn on (true) or off, by name; each must be a switch
+    /// of an installed module (``StudyAdministration`` checks, `unknown_setting`).
+    var switches: [String: Bool] = [:]
 
     /// `study` with these settings, checked: a title in some language, a password of at least
     /// ``StudyRules/minimumPasswordLength`` characters and one for a password study, the end
@@ -68,7 +70,6 @@ struct StudySettings: Sendable {
         if let endsAt { study.endsAt = endsAt }
         if let modules { study.modules = modules.compactMap { try? StudyRules.knownModule($0) } }
         if let schedules { study.schedules = schedules }
-        if let rewards { study.rewards = rewards }
         if let consent { study.consent = Self.trimmed(consent) }
         return study
     }

@@ -424,10 +424,11 @@ struct ConsoleRoleTests {
             let base = "/console/studies/gamma"
             let saved = try await browser.submit("\(base)/settings", to: "\(base)/settings",
                                                  ["titleEn": "Gamma", "titleDe": "Gamma (de)", "access": "byRequest", "running": "on",
-                                                  "mayLeave": "on", "rewards": "on", "module-tyt": "on", "module-tys": "on"])
+                                                  "mayLeave": "on", "switch-rewards": "on", "module-tyt": "on", "module-tys": "on"])
             #expect(saved.headers[.location] == "\(base)/settings?notice=saved")
             #expect(try await server.store.study(id: "gamma")?.modules == [.tys, .tyt])
-            #expect(try await server.store.study(id: "gamma")?.rewards == true)
+            #expect(try await server.store.studySwitches(studyId: "gamma") == [StudySwitch.Key(module: .tyh, name: "rewards")])
+            #expect(try await browser.get("\(base)/settings").text.contains(#"name="switch-rewards" id="switch-rewards" checked"#))
             let viewer = try await fixture.enrolledStaff("vic")
             #expect(try await browser.submit("\(base)/team", to: "\(base)/team", ["email": viewer.email, "role": "viewer", "name": "Vic"]).status == .seeOther)
             // A definition with a problem: listed by path, nothing stored; markup stays text.

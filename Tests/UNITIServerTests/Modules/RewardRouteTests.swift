@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import Testing
 import UNITIProtocol
+@testable import TrackYourHearingServer
 @testable import UNITIServer
 
 /// A sheet of `questionnaire` started at `startedAt` (ended five minutes later), prompted by a
@@ -129,27 +130,44 @@ struct RewardRouteTests {
             #expect(page.sheets.first { $0.sheet.id == late.id }?.sheet.remindedAt == late.remindedAt)
             #expect(try await rewards(token, client: client).studies.map(\.onTime) == [0])
         }
-        #expect(SheetValidation.reminderForRewards(hearingSheet("2027-01-15T09:00:00+01:00", remindedBeforeStart: -301)) == nil)
+        #expect(RewardRules.plausibleReminder(hearingSheet("2027-01-15T09:00:00+01:00", remindedBeforeStart: -301)) == nil)
         let skewed = hearingSheet("2027-01-15T09:00:00+01:00", remindedBeforeStart: -300)
-        #expect(SheetValidation.reminderForRewards(skewed) == skewed.remindedAt?.date)
-        #expect(SheetValidation.reminderForRewards(hearingSheet("2027-01-15T09:00:00+01:00")) == nil)
+        #expect(RewardRules.plausibleReminder(skewed) == skewed.remindedAt?.date)
+        #expect(RewardRules.plausibleReminder(hearingSheet("2027-01-15T09:00:00+01:00")) == nil)
     }
 
-    @Test("study update --rewards on|off is stored and shown by study show and list; another value is refused")
+    @Test("""
+        study update --rewards on|off (Track Your Hearing's switch) is stored, audited and shown by study show and list; \
+        another value, an unknown switch and a stray argument are refused
+        """)
     func rewardsOption() async throws {
         let server = try await hearingServer(rewards: false)
         let db = ["--database", server.databasePath]
-        #expect(try await server.store.study(id: "hearing")?.rewards == false)
+        let rewards = TrackYourHearingServerPart.rewardsSwitch.key
+        #expect(try await server.store.studySwitches(studyId: "hearing").isEmpty)
         try await runServerCommand(["study", "update", "hearing", "--rewards", "on"] + db)
+        #expect(try await server.store.studySwitches(studyId: "hearing") == [rewards])
         let study = try #require(try await server.store.study(id: "hearing"))
-        #expect(study.rewards)
         #expect(study.modules == [.tyh, .tys]) // the other fields stay
-        #expect(try StudyCommand.overview(study, questionnaires: [])["rewards"] == .bool(true))
-        #expect(try StudyCommand.overview(study, questionnaires: [])["id"] == .string("hearing"))
-        try await runServerCommand(["study", "update", "hearing", "--rewards", "off"] + db)
-        #expect(try await server.store.study(id: "hearing")?.rewards == false)
-        #expect(throws: (any Error).self) {
-            _ = try UNITIServerCommand.parseAsRoot(["study", "update", "hearing", "--rewards", "maybe"] + db)
+        let overview = try StudyCommand.overview(study, questionnaires: [], switches: [rewards], modules: serverModuleParts)
+        #expect(overview["rewards"] == .bool(true) && overview["id"] == .string("hearing"))
+        #expect(try StudyCommand.overview(study, questionnaires: [], switches: [], modules: serverModuleParts)["rewards"] == .bool(false))
+        // The same again changes nothing and writes no line; off, as --NAME=VALUE, is one line.
+        try await runServerCommand(["study", "update", "hearing", "--rewards", "on"] + db)
+        try await runServerCommand(["study", "update", "hearing", "--rewards=off"] + db)
+        #expect(try await server.store.studySwitches(studyId: "hearing").isEmpty)
+        let lines = try await server.store.auditTrail(studyId: "hearing").filter { $0.action == "study.update" }
+        #expect(lines.map { $0.detail["changes"] } == [
+            .object(["rewards": .object(["from": .bool(false), "to": .bool(true)])]),
+            .object(["rewards": .object(["from": .bool(true), "to": .bool(false)])]),
+        ])
+        for refused in [["--rewards", "maybe"], ["--rewards"], ["--loudness", "on"], ["stray"]] {
+            #expect(throws: (any Error).self, "\(refused)") {
+                _ = try UNITIServerCommand.parseAsRoot(["study", "update", "hearing"] + refused + db)
+            }
         }
+        // A new study may start with the switch on.
+        try await runServerCommand(["study", "create", "second", "--title", "Second", "--rewards", "on"] + db)
+        #expect(try await server.store.studySwitches(studyId: "second") == [rewards])
     }
 }

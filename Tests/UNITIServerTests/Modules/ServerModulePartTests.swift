@@ -59,6 +59,10 @@ struct ServerModulePartTests {
             try await server.run { client in
                 let token = try await client.signUp("ada", on: server)
                 #expect(try await client.get("/api/v1/rewards", token: token).status == (installed ? .ok : .notFound))
+                // The served API description documents the part's route exactly when the part is there.
+                let document = try await client.get("/api/v1/openapi.yaml").text
+                #expect(document.contains("\n  /rewards:\n") == installed)
+                #expect(document.contains("\n    RewardStatus:\n") == installed)
                 // The data download carries what the parts add, and nothing of a part not built in.
                 let account = try #require(try await server.store.user(login: "ada"))
                 let json = try #require(try await PersonalDataExport(environment: server.environment).json(userId: account.id))
@@ -78,6 +82,51 @@ struct ServerModulePartTests {
                 #expect(try await browser.get("/data/record.fhir.json").status == (installed ? .ok : .notFound))
             }
         }
+    }
+}
+
+/// The parts' contributions to what the server shows: the OpenAPI document and study switches.
+@Suite("Server module parts' documents and switches", .timeLimit(.minutes(10)))
+struct ServerModulePartDocumentTests {
+    /// The top-level sections of a YAML document and the lines of each, by section name, and
+    /// the entries of a two-level section (`components` → `schemas`).
+    static func section(_ lines: [String], from header: String, indent: Int) -> [String] {
+        guard let start = lines.firstIndex(of: header) else { return [] }
+        let prefix = String(repeating: " ", count: indent + 1)
+        let body = lines[(start + 1)...].prefix { $0.isEmpty || $0.hasPrefix(prefix) }
+        let entry = String(repeating: " ", count: indent + 2)
+        return body.filter { $0.hasPrefix(entry) && !$0.hasPrefix(entry + " ") && $0.hasSuffix(":") }.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test("a part's paths join the document's paths and its schemas the components' schemas, each after the server's own")
+    func documentJoined() throws {
+        let base = String(decoding: try OpenAPIDocument.data.get(), as: UTF8.self)
+        let joined = String(decoding: try OpenAPIDocument.data(modules: serverModuleParts), as: UTF8.self)
+        let baseLines = base.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = joined.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let paths = Self.section(lines, from: "paths:", indent: 0), schemas = Self.section(lines, from: "  schemas:", indent: 2)
+        #expect(paths == Self.section(baseLines, from: "paths:", indent: 0) + ["/rewards:"])
+        #expect(schemas == Self.section(baseLines, from: "  schemas:", indent: 2) + ["RewardBadge:", "RewardStatus:", "RewardList:"])
+        // Every reference points at a schema, response, parameter or header the document has.
+        let references = Set(joined.matches(of: /\$ref: "#\/components\/(\w+)\/(\w+)"/).map { "\($0.1)/\($0.2)" })
+        #expect(references.count > 20)
+        for reference in references.sorted() {
+            let parts = reference.split(separator: "/").map(String.init)
+            #expect(Self.section(lines, from: "  \(parts[0]):", indent: 2).contains("\(parts[1]):"), "no \(reference)")
+        }
+        #expect(String(decoding: try OpenAPIDocument.data(modules: .none), as: UTF8.self) == base)
+    }
+
+    @Test("the installed modules' study switches have unique names that are none of the study's own settings")
+    func switchNames() {
+        let names = serverModuleParts.studySwitches.map(\.name)
+        #expect(names.contains("rewards"))
+        #expect(Set(names).count == names.count)
+        // The command line's options and the console form's fields of a study's own settings.
+        let own: Set = ["title", "description", "consent", "access", "password", "participants-may-leave", "running", "starts", "ends",
+                        "modules", "schedules", "database", "help"]
+        #expect(own.isDisjoint(with: names))
+        for name in names { #expect(name.wholeMatch(of: /[a-z][a-z-]*/) != nil, "\(name)") }
     }
 }
 

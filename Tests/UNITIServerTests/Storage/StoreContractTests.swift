@@ -79,7 +79,8 @@ struct StoreContractTests {
 
     func study(_ store: ServerStore, _ id: String, access: StudyAccess = .public, rewards: Bool = false) async throws {
         try await store.createStudy(StudyRecord(id: id, title: LocalizedText(["en": "Study \(id)"]), access: access,
-                                                modules: [.tyt, .tyh], rewards: rewards), now: now)
+                                                modules: [.tyt, .tyh]), now: now)
+        if rewards { try await store.setStudySwitches(studyId: id, [TrackYourHearingServerPart.rewardsSwitch.key: true]) }
     }
 
     func questionnaire(_ store: ServerStore, _ id: String = "daily", version: Int = 1, study: String,
@@ -326,10 +327,18 @@ struct StoreContractTests {
             changed.startsAt = now
             changed.schedules = .object(["daily": .array([.string("09:00")])])
             changed.running = false
-            changed.rewards = true
             try await store.updateStudy(changed, now: now.addingTimeInterval(5))
             #expect(try await store.study(id: "b-open") == changed)
             #expect(try await store.study(id: "missing") == nil)
+            // Module switches: on and off per study, kept apart from the other study's.
+            let rewards = StudySwitch.Key(module: .tyh, name: "rewards"), other = StudySwitch.Key(module: .tys, name: "sensors")
+            #expect(try await store.studySwitches(studyId: "b-open").isEmpty)
+            try await store.setStudySwitches(studyId: "b-open", [rewards: true, other: true])
+            try await store.setStudySwitches(studyId: "b-open", [rewards: true])
+            #expect(try await store.studySwitches(studyId: "b-open") == [rewards, other])
+            try await store.setStudySwitches(studyId: "b-open", [other: false])
+            #expect(try await store.studySwitches(studyId: "b-open") == [rewards])
+            #expect(try await store.studySwitches(studyId: "a-closed").isEmpty)
 
             let ada = try await user(store, "ada"), bo = try await user(store, "bo")
             #expect(try await store.membership(studyId: "a-closed", userId: ada) == MembershipStatus.none)
@@ -458,9 +467,8 @@ struct StoreContractTests {
             partial.remindedAt = OffsetTimestamp(parsing: "2027-01-16T07:55:00-05:00")!
             let empty = AnswerSheet(id: UUID(), questionnaireID: "daily", questionnaireVersion: 1, startedAt: started,
                                     endedAt: answered, clientVersion: "uniti-test 1")
-            let reminded = partial.remindedAt!.date
             let outcomes = try await store.storeSheets(userId: ada, sheets: [
-                ValidatedSheet(sheet: partial, studyId: "open", remindedAt: reminded),
+                ValidatedSheet(sheet: partial, studyId: "open"),
                 ValidatedSheet(sheet: before, studyId: "open"),
                 ValidatedSheet(sheet: empty, studyId: "open"),
             ], receivedAt: now.addingTimeInterval(0.5)).outcomes
@@ -468,18 +476,18 @@ struct StoreContractTests {
 
             let rows = try await store.database.rows("""
                 SELECT id, client_id, study_id, questionnaire_id, questionnaire_version, started_at, ended_at, received_at, sheet,
-                       finished_at, is_partial, reminded_at FROM answer_sheets WHERE user_id = \(ada) ORDER BY id
+                       finished_at, is_partial FROM answer_sheets WHERE user_id = \(ada) ORDER BY id
                 """)
             #expect(try rows.map { try $0["client_id"] as String } == [before, partial, empty].map { $0.id.uuidString.lowercased() })
             let row = rows[1]
             #expect(try row["study_id"] as String == "open" && row["questionnaire_id"] as String == "daily")
             #expect(try row["questionnaire_version"] as Int == 1 && row["is_partial"] as Bool)
             #expect(try row["started_at"] as Date == started.date && row["ended_at"] as Date? == nil)
-            #expect(try row["received_at"] as Date == now.addingTimeInterval(0.5) && row["reminded_at"] as Date? == reminded)
+            #expect(try row["received_at"] as Date == now.addingTimeInterval(0.5))
             #expect(try row["finished_at"] as String == started.text)
             #expect(try JSONCoding.decode(AnswerSheet.self, from: row["sheet"]) == partial)
             #expect(try rows[2]["ended_at"] as Date? == answered.date && rows[2]["finished_at"] as String == answered.text)
-            #expect(try !(rows[2]["is_partial"] as Bool) && rows[2]["reminded_at"] as Date? == nil)
+            #expect(try !(rows[2]["is_partial"] as Bool))
 
             let answers = try await store.database.rows("""
                 SELECT position, label, value, number, answered_at, user_id, questionnaire_id, started_at FROM answers
@@ -618,9 +626,11 @@ struct StoreContractTests {
             for id in ["hearing", "plain"] { try await store.setMembership(studyId: id, userId: ada, status: .member, now: now) }
             var partial = sheet(questionnaire: "hear")
             partial.isPartial = true
-            let counted = sheet(questionnaire: "hear")
+            var counted = sheet(questionnaire: "hear")
+            let reminded = counted.startedAt.date.addingTimeInterval(-600)
+            counted.remindedAt = OffsetTimestamp(reminded, in: TimeZone(secondsFromGMT: 3600)!)
             _ = try await store.storeSheets(userId: ada, sheets: [
-                ValidatedSheet(sheet: counted, studyId: "hearing", remindedAt: now),
+                ValidatedSheet(sheet: counted, studyId: "hearing"),
                 ValidatedSheet(sheet: partial, studyId: "hearing"),
                 ValidatedSheet(sheet: sheet(questionnaire: "daily"), studyId: "hearing"),
                 ValidatedSheet(sheet: sheet(questionnaire: "plain-q"), studyId: "plain"),
@@ -628,7 +638,7 @@ struct StoreContractTests {
             let rewards = try await store.rewardSheets(userId: ada)
             #expect(rewards.map(\.studyId) == ["hearing"])
             #expect(rewards.first?.sheets.map(\.id) == [counted.id])
-            #expect(rewards.first?.sheets.first?.remindedAt == now)
+            #expect(rewards.first?.sheets.first?.remindedAt == reminded)
             #expect(rewards.first?.sheets.first?.finishedAt == counted.endedAt)
         }
     }

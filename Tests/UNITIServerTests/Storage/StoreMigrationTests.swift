@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import UNITIProtocol
+@testable import TrackYourHearingServer
 @testable import UNITIServer
 
 @Suite("Store migrations", .timeLimit(.minutes(10)))
@@ -15,6 +16,7 @@ struct StoreMigrationTests {
             "v10-comparison-snapshots", "v11-session-refresh-grace", "v12-throttle-counts", "v12-mail-tokens-cancelled",
             "v12-study-password-minimum", "v13-comparison-in-proportion", "v14-consent-versions", "v15-prompt-events",
             "v16-staff-console", "v17-erasure-marks", "v18-audit-participants", "v18-study-invitations",
+            "v19-study-module-switches",
         ])
     }
 
@@ -93,7 +95,7 @@ struct StoreMigrationTests {
         })
     }
 
-    @Test("v5 turns rewards off for existing studies and gives existing sheets their finishing time, partial flag and possible reminder")
+    @Test("v5 gives existing sheets their finishing time and partial flag; rewards are off for existing studies and read the sheets' reminders as v5 did")
     func v5FillsRewardColumns() async throws {
         var ended = sheet(startedAt: "2027-01-15T09:00:00+01:00")
         ended.remindedAt = OffsetTimestamp(parsing: "2027-01-15T08:30:00+01:00")
@@ -111,13 +113,15 @@ struct StoreMigrationTests {
                                      try JSONCoding.string(sheet)])
             }
         }, check: { store in
-            #expect(try await store.study(id: "pilot")?.rewards == false)
+            #expect(try await store.studySwitches(studyId: "pilot").isEmpty)
             let rows = try store.pool.read { db in
-                try Row.fetchAll(db, sql: "SELECT finished_at, is_partial, reminded_at FROM answer_sheets ORDER BY id")
+                try Row.fetchAll(db, sql: "SELECT finished_at, is_partial, sheet FROM answer_sheets ORDER BY id")
             }
             #expect(rows.map { $0["finished_at"] as String } == ["2027-01-15T09:05:00+01:00", "2027-01-16T09:00:00-05:00"])
             #expect(rows.map { $0["is_partial"] as Bool } == [false, true])
-            #expect(rows.map { $0["reminded_at"] as Double? } == [ended.remindedAt?.date.timeIntervalSince1970, nil])
+            // v5 kept a reminder only when possible; the rewards read the sheets by the same rule.
+            let reminders = try rows.map { RewardRules.plausibleReminder(try JSONCoding.decode(AnswerSheet.self, from: $0["sheet"] as String)) }
+            #expect(reminders == [ended.remindedAt?.date, nil])
         })
     }
 

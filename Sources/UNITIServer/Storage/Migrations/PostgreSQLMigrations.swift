@@ -28,6 +28,7 @@ enum PostgreSQLMigrations {
         ("pg14-erasure-marks", ErasureSchema.pg14),
         ("pg15-audit-participants", TeamSchema.pg15Participants),
         ("pg16-study-invitations", TeamSchema.pg16Invitations),
+        ("pg17-study-module-switches", StudySwitchSchema.pg17),
     ]
 
     /// The lock key that serialises migrations across processes.

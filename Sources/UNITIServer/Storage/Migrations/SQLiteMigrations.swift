@@ -42,6 +42,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("v17-erasure-marks") { db in try db.execute(sql: ErasureSchema.v17) }
         migrator.registerMigration("v18-audit-participants") { db in try db.execute(sql: TeamSchema.v18Participants) }
         migrator.registerMigration("v18-study-invitations") { db in try db.execute(sql: TeamSchema.v18Invitations) }
+        migrator.registerMigration("v19-study-module-switches") { db in try db.execute(sql: StudySwitchSchema.v19) }
         for (identifier, step) in modules.migrations {
             migrator.registerMigration(identifier) { db in try db.execute(sql: step.sqlite) }
         }
@@ -143,8 +144,9 @@ enum SheetSchema {
     /// not decode every sheet: `finished_at`, the sheet's `endedAt` else `startedAt` as sent (ISO
     /// 8601 with the person's offset, which decides the local day); `is_partial`; `reminded_at`
     /// (UTC seconds), the reminder that prompted the sheet when it is possible, else NULL
-    /// (``SheetValidation/reminderForRewards(_:)``; the sheet's JSON keeps what was sent).
-    /// Sheets stored before get them from their JSON.
+    /// (the sheet's JSON keeps what was sent). Sheets stored before get them from their JSON.
+    /// `v19-study-module-switches` drops `reminded_at` again: the rewards read the reminder from
+    /// the sheet's JSON (``StudySwitchSchema``).
     static func v5(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE answer_sheets ADD COLUMN finished_at TEXT;
@@ -347,6 +349,9 @@ enum StudySchema {
 
     /// `v5-study-rewards`: whether the study gives its participants Track Your Hearing rewards
     /// (`study update ID --rewards on|off`); off for every study until a coordinator turns it on.
+    /// Since Track Your Hearing's own step `tyh-rewards-switch` the switch is kept with the
+    /// modules' switches (``StudySwitchSchema``) and this column is dropped; a server without
+    /// that module leaves it, unread.
     static func v5(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE studies ADD COLUMN rewards INTEGER NOT NULL DEFAULT 0")
     }

@@ -22,6 +22,19 @@ extension ServerStore {
         return (page, total)
     }
 
+    /// The user's completed (not partial) sheets of the study's questionnaires that `module`
+    /// presents (the questionnaire's link as it is now, `questionnaire import --module`), in the
+    /// order stored, as sent: what a module computes its own figures from (Track Your Hearing's
+    /// rewards). Other users' sheets and other modules' never.
+    package func completedSheets(userId: Int64, studyId: String, presentedBy module: ModuleID) async throws -> [AnswerSheet] {
+        try await database.rows("""
+            SELECT a.sheet FROM answer_sheets a
+            JOIN questionnaire_links l ON l.questionnaire_id = a.questionnaire_id AND l.study_id = a.study_id
+            WHERE a.user_id = \(userId) AND a.study_id = \(studyId) AND a.is_partial = \(false) AND l.module = \(module.rawValue)
+            ORDER BY a.id
+            """).map { try JSONCoding.decode(AnswerSheet.self, from: try $0["sheet"] as String) }
+    }
+
     /// One of the user's sheets by its id; nil when the user has none with it (another person's is
     /// as unknown as a made-up id).
     func sheet(userId: Int64, id: UUID) async throws -> StoredAnswerSheet? {

@@ -29,7 +29,7 @@ extension ServerStore {
 
         struct SheetRow: Sendable {
             let clientId: String, studyId: String, questionnaireId: String, questionnaireVersion: Int
-            let startedAt: Double, endedAt: Double?, sheet: String, finishedAt: String, isPartial: Bool, remindedAt: Double?
+            let startedAt: Double, endedAt: Double?, sheet: String, finishedAt: String, isPartial: Bool
         }
 
         /// Named by its sheet's client id, since the sheet has no row id yet.
@@ -44,8 +44,7 @@ extension ServerStore {
                 return SheetRow(clientId: sheet.id.uuidString.lowercased(), studyId: row.studyId, questionnaireId: sheet.questionnaireID,
                                 questionnaireVersion: sheet.questionnaireVersion, startedAt: sheet.startedAt.date.timeIntervalSince1970,
                                 endedAt: sheet.endedAt?.date.timeIntervalSince1970, sheet: try JSONCoding.string(sheet),
-                                finishedAt: (sheet.endedAt ?? sheet.startedAt).text, isPartial: sheet.isPartial,
-                                remindedAt: row.remindedAt?.timeIntervalSince1970)
+                                finishedAt: (sheet.endedAt ?? sheet.startedAt).text, isPartial: sheet.isPartial)
             }
             answerRows = try zip(sheets, sheetRows).map { sheet, row in
                 try sheet.answers.keys.sorted().enumerated().map { position, label in
@@ -95,10 +94,9 @@ extension ServerStore {
         for (sheet, answers) in zip(upload.sheetRows, upload.answerRows) {
             guard let id: Int64 = try db.rows("""
                 INSERT INTO answer_sheets (user_id, client_id, study_id, questionnaire_id, questionnaire_version,
-                    started_at, ended_at, received_at, sheet, finished_at, is_partial, reminded_at)
+                    started_at, ended_at, received_at, sheet, finished_at, is_partial)
                 VALUES (\(upload.userId), \(sheet.clientId), \(sheet.studyId), \(sheet.questionnaireId), \(sheet.questionnaireVersion),
-                    \(sheet.startedAt), \(sheet.endedAt), \(upload.receivedAt), \(sheet.sheet), \(sheet.finishedAt), \(sheet.isPartial),
-                    \(sheet.remindedAt))
+                    \(sheet.startedAt), \(sheet.endedAt), \(upload.receivedAt), \(sheet.sheet), \(sheet.finishedAt), \(sheet.isPartial))
                 ON CONFLICT (user_id, client_id) DO NOTHING
                 RETURNING id
                 """).first?["id"] else { continue }
@@ -138,12 +136,12 @@ struct PostgreSQLSheetInsert: PostgresPreparedStatement {
             SELECT pg_advisory_xact_lock($3, $4)
         ), stored AS (
             INSERT INTO answer_sheets (user_id, client_id, study_id, questionnaire_id, questionnaire_version,
-                started_at, ended_at, received_at, sheet, finished_at, is_partial, reminded_at)
+                started_at, ended_at, received_at, sheet, finished_at, is_partial)
             SELECT $1, client_id, study_id, questionnaire_id, questionnaire_version,
-                started_at, NULLIF(ended_at, 'NaN'), $2, sheet, finished_at, is_partial, NULLIF(reminded_at, 'NaN')
+                started_at, NULLIF(ended_at, 'NaN'), $2, sheet, finished_at, is_partial
             FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::float8[], $12::float8[],
-                $13::float8[], $14::boolean[]) WITH ORDINALITY AS s(client_id, study_id, questionnaire_id, sheet, finished_at,
-                questionnaire_version, started_at, ended_at, reminded_at, is_partial, n)
+                $13::boolean[]) WITH ORDINALITY AS s(client_id, study_id, questionnaire_id, sheet, finished_at,
+                questionnaire_version, started_at, ended_at, is_partial, n)
             CROSS JOIN locked
             ORDER BY n
             ON CONFLICT (user_id, client_id) DO NOTHING
@@ -151,7 +149,7 @@ struct PostgreSQLSheetInsert: PostgresPreparedStatement {
         ), answered AS (
             INSERT INTO answers (sheet_id, position, label, value, number, answered_at, user_id, questionnaire_id, started_at)
             SELECT s.id, a.position, a.label, a.value, NULLIF(a.number, 'NaN'), a.answered_at, $1, s.questionnaire_id, s.started_at
-            FROM unnest($15::text[], $16::text[], $17::text[], $18::text[], $19::bigint[], $20::float8[])
+            FROM unnest($14::text[], $15::text[], $16::text[], $17::text[], $18::bigint[], $19::float8[])
                 AS a(client_id, label, value, answered_at, position, number)
             JOIN stored s ON s.client_id = a.client_id
             RETURNING questionnaire_id, label, number, started_at
@@ -171,16 +169,16 @@ struct PostgreSQLSheetInsert: PostgresPreparedStatement {
         typealias SheetRow = ServerStore.SheetUpload.SheetRow
         typealias AnswerRow = ServerStore.SheetUpload.AnswerRow
         let sheets = upload.sheetRows, answers = Array(upload.answerRows.joined())
-        var bindings = PostgresBindings(capacity: 20)
+        var bindings = PostgresBindings(capacity: 19)
         bindings.append(upload.userId)
         bindings.append(upload.receivedAt.timeIntervalSince1970)
         // The lock's key as ``PostgreSQLDatabase`` takes it for ``StoreLock/person(_:_:)``.
         bindings.append(StoreLock.PersonWrites.sheets.rawValue)
         bindings.append(Int32(truncatingIfNeeded: upload.userId))
-        // The columns in the statement's order, $5 to $20.
+        // The columns in the statement's order, $5 to $19.
         for text in [\SheetRow.clientId, \.studyId, \.questionnaireId, \.sheet, \.finishedAt] { bindings.append(sheets.map { $0[keyPath: text] }) }
         bindings.append(sheets.map(\.questionnaireVersion))
-        for time in [{ $0.startedAt }, { $0.endedAt }, { $0.remindedAt }] as [(SheetRow) -> Double?] {
+        for time in [{ $0.startedAt }, { $0.endedAt }] as [(SheetRow) -> Double?] {
             bindings.append(sheets.map { time($0) ?? .nan })
         }
         bindings.append(sheets.map(\.isPartial))

@@ -28,13 +28,11 @@ public struct StudyRecord: Sendable, Hashable {
     public var modules: [ModuleID]
     /// Schedules as the coordinator wrote them (JSON), passed to the client unchanged.
     public var schedules: JSONValue?
-    /// Whether members get Track Your Hearing rewards for their sheets (`GET /api/v1/rewards`).
-    public var rewards: Bool
 
     public init(id: String, title: LocalizedText, description: LocalizedText? = nil, consent: LocalizedText? = nil,
                 startsAt: Date? = nil, endsAt: Date? = nil, running: Bool = true, access: StudyAccess = .public,
                 passwordHash: String? = nil, passwordMinimumLength: Int? = nil, participantsMayLeave: Bool = true,
-                modules: [ModuleID] = [], schedules: JSONValue? = nil, rewards: Bool = false, consentVersion: Int? = nil) {
+                modules: [ModuleID] = [], schedules: JSONValue? = nil, consentVersion: Int? = nil) {
         self.id = id
         self.title = title
         self.description = description
@@ -48,7 +46,6 @@ public struct StudyRecord: Sendable, Hashable {
         self.participantsMayLeave = participantsMayLeave
         self.modules = modules
         self.schedules = schedules
-        self.rewards = rewards
         self.consentVersion = consentVersion
     }
 }
@@ -73,7 +70,7 @@ extension ServerStore {
         let inserted = try await database.transaction { db in
             let inserted = try await db.rows("""
                 INSERT INTO studies (id, title, description, consent, starts_at, ends_at, running, access, password_hash,
-                    password_minimum, participants_may_leave, modules, schedules, rewards, created_at, updated_at)
+                    password_minimum, participants_may_leave, modules, schedules, created_at, updated_at)
                 VALUES (\(study.id), \(try Self.fields(study)), \(now), \(now))
                 ON CONFLICT (id) DO NOTHING
                 RETURNING id
@@ -93,7 +90,7 @@ extension ServerStore {
             // Everything but the id and the creation time.
             try await db.execute("""
                 UPDATE studies SET (title, description, consent, starts_at, ends_at, running, access, password_hash,
-                    password_minimum, participants_may_leave, modules, schedules, rewards, updated_at) = (\(try Self.fields(study)), \(now))
+                    password_minimum, participants_may_leave, modules, schedules, updated_at) = (\(try Self.fields(study)), \(now))
                 WHERE id = \(study.id)
                 """)
             if let consent, consent != before { try await Self.addConsentVersion(db, studyId: study.id, now: now) }
@@ -202,17 +199,17 @@ extension ServerStore {
         """
         SELECT id, title, description, consent, starts_at, ends_at, running, access, password_hash, password_minimum,
             participants_may_leave,
-            modules, schedules, rewards, consent_version FROM studies
+            modules, schedules, consent_version FROM studies
         """
     }
 
-    /// The values of the columns from `title` to `rewards`, in the order of ``selectStudies``.
+    /// The values of the columns from `title` to `schedules`, in the order of ``selectStudies``.
     private static func fields(_ study: StudyRecord) throws -> SQL {
         """
         \(try JSONCoding.string(study.title)), \(try study.description.map(JSONCoding.string)),
         \(try study.consent.map(JSONCoding.string)), \(study.startsAt), \(study.endsAt), \(study.running), \(study.access.rawValue),
         \(study.passwordHash), \(study.passwordMinimumLength), \(study.participantsMayLeave), \(try JSONCoding.string(study.modules)),
-        \(try study.schedules.map(JSONCoding.string)), \(study.rewards)
+        \(try study.schedules.map(JSONCoding.string))
         """
     }
 
@@ -230,6 +227,6 @@ extension ServerStore {
             participantsMayLeave: try row["participants_may_leave"],
             modules: try JSONCoding.decode([ModuleID].self, from: try row["modules"] as String),
             schedules: try schedules.map { try JSONCoding.decode(JSONValue.self, from: $0) },
-            rewards: try row["rewards"], consentVersion: try row["consent_version"])
+            consentVersion: try row["consent_version"])
     }
 }
