@@ -40,6 +40,8 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "csv, json, jsonl (JSON lines), fhir-ndjson (FHIR R4 resources, one per line) or spss (data and syntax).")
     var format: Format = .csv
     @Option(help: "Directory to write into (created if needed, readable by you only).") var out: String
+    @Flag(help: "Also write the prompt table: one row per prompt of every participant, with its outcome (<study>-prompts.csv; see Documentation/adherence.md).")
+    var prompts = false
     @Option(help: "Only this questionnaire's sheets.") var questionnaire: String?
     @Option(help: "Only sheets started on or after this UTC day, YYYY-MM-DD.") var from: String?
     @Option(help: "Only sheets started on or before this UTC day, YYYY-MM-DD.") var to: String?
@@ -87,6 +89,11 @@ struct ExportCommand: AsyncParsableCommand {
             let file = try ExportFile(directory.appendingPathComponent(beside.name))
             do { try file.write(beside.text); try file.finish() } catch { file.abandon(); throw error }
             print("Wrote \(format == .csv ? "the codebook" : "the SPSS syntax") to \(file.destination.path).")
+        }
+        if prompts {
+            let file = try ExportFile(directory.appendingPathComponent("\(study)-prompts.csv"))
+            let rows = try await exports.prompts(of: study, into: file)
+            print("Wrote \(rows) prompts to \(file.destination.path).")
         }
     }
 }

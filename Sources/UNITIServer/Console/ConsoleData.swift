@@ -16,7 +16,8 @@ extension ConsolePage {
     }
 
     /// This feature's pages, in the order of its tabs (``all``).
-    static let dataPages: [ConsolePage] = [data, export, codebook, spssSyntax, adherenceReport]
+    static let promptTable = study("promptTable", "studies/:study/data/prompts.csv", .editor) { try await $0.promptTable($2) }
+    static let dataPages: [ConsolePage] = [data, export, codebook, spssSyntax, adherenceReport, promptTable]
 }
 
 extension ConsoleRoutes {
@@ -87,6 +88,12 @@ extension ConsoleRoutes {
             lines.withLock { $0.append(CSV.line(line.cells)) }
         }
         return Self.download(lines.withLock { $0.joined() }, name: "\(studyId)-adherence.csv", type: "text/csv; charset=utf-8")
+    }
+
+    /// The prompt table (``PromptTable``): a row per prompt of every participant, with its outcome.
+    func promptTable(_ context: StudyContext) async throws -> Response {
+        let studyId = context.study.study.id
+        return Self.download(try await exports(context).prompts(of: studyId), name: "\(studyId)-prompts.csv", type: "text/csv; charset=utf-8")
     }
 
     /// The codebook of the study's questionnaires, every version (``Codebook``), as a download of its own.

@@ -91,4 +91,32 @@ struct StudyExports: Sendable {
         try await administration.recordExport(studyId: studyId, format: "adherence-\(form)", filters: filters, rows: rows)
         return rows
     }
+
+    /// The prompt table (``PromptTable``) written to `file` (`<study>-prompts.csv`): its header,
+    /// then a line per prompt, streamed; the audit line says `prompts-csv` and the rows.
+    @discardableResult
+    func prompts(of studyId: String, into file: ExportFile) async throws -> Int {
+        _ = try await existingStudy(studyId)
+        let rows: Int
+        do {
+            try file.write(CSV.line(PromptTable.header))
+            rows = try await PromptTable.rows(of: studyId, in: store) { try file.write(CSV.line($0.cells)) }
+            try file.finish()
+        } catch {
+            file.abandon()
+            throw error
+        }
+        try await administration.recordExport(studyId: studyId, format: "prompts-csv", filters: [:], rows: rows)
+        return rows
+    }
+
+    /// The prompt table as one text (the console's download): a study's prompts at a few hundred
+    /// bytes each.
+    func prompts(of studyId: String) async throws -> String {
+        _ = try await existingStudy(studyId)
+        let lines = Mutex([CSV.line(PromptTable.header)])
+        let rows = try await PromptTable.rows(of: studyId, in: store) { row in lines.withLock { $0.append(CSV.line(row.cells)) } }
+        try await administration.recordExport(studyId: studyId, format: "prompts-csv", filters: [:], rows: rows)
+        return lines.withLock { $0.joined() }
+    }
 }

@@ -67,6 +67,15 @@ struct ExportRoundTripTests {
                 }
                 let sent = try await client.json(.post, "/api/v1/sheets", token: token, body: AnswerSheetBatch(sheets: batch))
                 #expect(sent.status == .ok, "\(sent.text)")
+                // The first sheet answered a prompt; a second prompt was missed.
+                let due = batch[0].startedAt
+                let events = [PromptEventKind.planned, .delivered, .completed].map {
+                    PromptEvent(promptId: "tys/daily/a", moduleId: "tys", questionnaireId: "daily", kind: $0, at: due, dueAt: due,
+                                sheetId: $0 == .completed ? batch[0].id : nil)
+                } + [PromptEventKind.planned, .delivered, .expired].map {
+                    PromptEvent(promptId: "tys/daily/b", moduleId: "tys", questionnaireId: "daily", kind: $0, at: due, dueAt: due)
+                }
+                #expect(try await client.json(.post, "/api/v1/prompts/events", token: token, body: PromptEventBatch(events: events)).status == .ok)
 
                 let editor = try await fixture.enrolledStaff("ed")
                 try await fixture.role(.editor, editor, "alpha")
@@ -75,7 +84,7 @@ struct ExportRoundTripTests {
                 let base = "/console/studies/alpha/data"
                 let downloads = ["alpha-answers.csv": "\(base)/export?format=csv", "alpha-answers-spss.csv": "\(base)/export?format=spss",
                                  "alpha-codebook.csv": "\(base)/codebook.csv", "alpha-adherence.csv": "\(base)/adherence.csv",
-                                 "alpha-answers.sps": "\(base)/answers.sps"]
+                                 "alpha-answers.sps": "\(base)/answers.sps", "alpha-prompts.csv": "\(base)/prompts.csv"]
                 for (name, path) in downloads {
                     let response = try await browser.get(path)
                     #expect(response.status == .ok, "\(path)")
@@ -84,8 +93,8 @@ struct ExportRoundTripTests {
 
                 // Python's csv module: every row as many cells as the header, the notes as sent
                 // (neutralised), the SPSS data's escapes only where line breaks and backslashes were.
-                let python = try Self.pythonRows(["alpha-answers.csv", "alpha-answers-spss.csv", "alpha-codebook.csv", "alpha-adherence.csv"],
-                                                 in: directory)
+                let python = try Self.pythonRows(["alpha-answers.csv", "alpha-answers-spss.csv", "alpha-codebook.csv", "alpha-adherence.csv",
+                                                  "alpha-prompts.csv"], in: directory)
                 for (file, rows) in python {
                     #expect(rows.count > 1 && rows.allSatisfy { $0.count == rows[0].count }, "\(file): \(rows.map(\.count))")
                 }
@@ -97,6 +106,10 @@ struct ExportRoundTripTests {
                 #expect(spssRows.count == answers.count)
                 #expect(spssRows.allSatisfy { !$0.joined().contains("\n") && !$0.joined().contains("\r") })
                 #expect(try #require(python["alpha-codebook.csv"]).contains { $0[2] == "note" && $0[4] == "'" + Self.itemText })
+                let prompts = try #require(python["alpha-prompts.csv"])
+                #expect(prompts.first == PromptTable.header)
+                #expect(prompts.dropFirst().map { $0[PromptTable.header.firstIndex(of: "outcome")!] } == ["completed", "missed"])
+                #expect(prompts[1][PromptTable.header.firstIndex(of: "sheet")!] == batch[0].id.uuidString.lowercased())
 
                 // PSPP: the SPSS syntax reads the SPSS data into one case per sheet with each note
                 // exactly as the CSV has it; the codebook and the adherence CSV read cell for cell
@@ -110,9 +123,10 @@ struct ExportRoundTripTests {
                 // The command line writes the same bytes.
                 let out = directory.appendingPathComponent("cli")
                 for format in ["csv", "spss"] {
-                    try await runServerCommand(["export", "--study", "alpha", "--format", format, "--out", out.path, "--database", opened.location])
+                    try await runServerCommand(["export", "--study", "alpha", "--format", format, "--out", out.path, "--database", opened.location]
+                                               + (format == "csv" ? ["--prompts"] : []))
                 }
-                for name in ["alpha-answers.csv", "alpha-answers-spss.csv", "alpha-codebook.csv", "alpha-answers.sps"] {
+                for name in ["alpha-answers.csv", "alpha-answers-spss.csv", "alpha-codebook.csv", "alpha-answers.sps", "alpha-prompts.csv"] {
                     #expect(try Data(contentsOf: out.appendingPathComponent(name)) == Data(contentsOf: directory.appendingPathComponent(name)), "\(name)")
                 }
                 let (status, adherence) = try ServerBinaryTests.runCommand(["adherence", "--study", "alpha", "--format", "csv", "--below", "0.5",

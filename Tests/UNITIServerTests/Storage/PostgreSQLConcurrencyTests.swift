@@ -297,23 +297,25 @@ struct PostgreSQLConcurrencyTests {
         let url = try cluster.createDatabase()
         let database = String(url.split(separator: "/").last!)
         let now = TestTime.now
-        async let one = StoreLocation(parsing: url).open(now: now)
-        async let two = StoreLocation(parsing: url).open(now: now)
+        async let one = StoreLocation(parsing: url).open(now: now, modules: serverModuleParts)
+        async let two = StoreLocation(parsing: url).open(now: now, modules: serverModuleParts)
         let stores = try await [one, two]
-        #expect(try cluster.query("SELECT identifier FROM schema_migrations ORDER BY identifier", database: database)
-                == PostgreSQLMigrations.steps.map(\.identifier).sorted())
+        // The server's steps and the installed modules' (Track Your Hearing's), each once.
+        let steps = PostgreSQLMigrations.steps.map(\.identifier) + serverModuleParts.migrations.map(\.identifier)
+        #expect(steps.contains("tyh-rewards-switch"))
+        #expect(try cluster.query("SELECT identifier FROM schema_migrations ORDER BY identifier", database: database) == steps.sorted())
         #expect(try cluster.query("SELECT DISTINCT applied_at::bigint FROM schema_migrations", database: database) == ["1800000000"])
         for store in stores { await store.close() }
 
         _ = try cluster.query("INSERT INTO schema_migrations VALUES ('pg99-from-the-future', 0)", database: database)
         do {
-            let store = try await StoreLocation(parsing: url).open(now: Date())
+            let store = try await StoreLocation(parsing: url).open(now: Date(), modules: serverModuleParts)
             await store.close()
             Issue.record("a database with an unknown schema step was opened")
         } catch {
             #expect("\(error)".contains("pg99-from-the-future"), "\(error)")
         }
-        #expect(try cluster.query("SELECT count(*) FROM schema_migrations", database: database) == [String(PostgreSQLMigrations.steps.count + 1)])
+        #expect(try cluster.query("SELECT count(*) FROM schema_migrations", database: database) == [String(steps.count + 1)])
     }
 
     /// Follows both cursors in pages of 7 until `writing` turns false, then drains once more.

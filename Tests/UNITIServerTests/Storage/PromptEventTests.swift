@@ -106,6 +106,92 @@ struct PromptEventTests {
         }
     }
 
+    @Test("""
+        the prompt table has a row per prompt with its outcome (adding up to the adherence lines), the study day and index \
+        in the participant's local day, delivery, opening and the answering sheet's timing
+        """, arguments: StoreKind.allCases)
+    func promptTable(_ kind: StoreKind) async throws {
+        try await with(kind) { store in
+            let zone = TimeZone(secondsFromGMT: 3600)!
+            let ada = try await store.createUser(username: "ada", email: "ada@example.org", passwordHash: "h", language: "en",
+                                                 pseudonym: "p-ada", now: now)
+            let bo = try await store.createUser(username: "bo", email: "bo@example.org", passwordHash: "h", language: "en",
+                                                pseudonym: "p-bo", now: now)
+            try await store.createStudy(StudyRecord(id: "s1", title: LocalizedText(["en": "s1"]), access: .public, modules: [.tys]), now: now)
+            let document = try QuestionnaireImport.document(from: Data(dailyQuestionnaireJSON(id: "daily").utf8), studyId: "s1")
+            _ = try await store.addQuestionnaire(document, module: .tys, now: now)
+            // Ada joins at 23:30 local time (22:30 UTC); her first prompts are the next local day.
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let joined = calendar.date(from: DateComponents(year: 2027, month: 1, day: 14, hour: 23, minute: 30))!
+            try await store.setMembership(studyId: "s1", userId: ada, status: .member, now: joined)
+            try await store.setMembership(studyId: "s1", userId: bo, status: .member, now: joined)
+            func at(_ day: Int, _ hour: Int, _ minute: Int = 0, _ second: Int = 0) -> OffsetTimestamp {
+                OffsetTimestamp(calendar.date(from: DateComponents(year: 2027, month: 1, day: day, hour: hour, minute: minute, second: second))!, in: zone)
+            }
+            // The sheet that answers the first prompt: first answer 90 s, saved 300 s after delivery (09:02).
+            var answering = sheet(startedAt: at(15, 9, 3).text)
+            answering.answers = answering.answers.mapValues { Answer(value: $0.value, answeredAt: at(15, 9, 3, 30)) }
+            answering.answers["mood"] = Answer(value: .number(2), answeredAt: at(15, 9, 7))
+            answering.endedAt = at(15, 9, 7)
+            _ = try await store.storeSheets(userId: ada, sheets: [ValidatedSheet(sheet: answering, studyId: "s1")], receivedAt: now)
+            func prompt(_ id: String, due: OffsetTimestamp, _ kinds: [PromptEventKind], delivered: OffsetTimestamp? = nil,
+                        sheet: UUID? = nil) -> [PromptEvent] {
+                kinds.map { kind in
+                    let time = kind == .planned ? due : (delivered ?? due)
+                    return PromptEvent(promptId: id, moduleId: "tys", questionnaireId: "daily", kind: kind, at: time, dueAt: due,
+                                       expiresAt: kind == .delivered ? OffsetTimestamp(time.date.addingTimeInterval(1800), in: zone) : nil,
+                                       channel: kind == .delivered ? "shell" : nil,
+                                       sheetId: kind == .completed || kind == .late ? (sheet ?? UUID()) : nil)
+                }
+            }
+            let adaEvents = prompt("tys/daily/2027-01-15T09:00", due: at(15, 9), [.planned, .delivered, .opened, .completed],
+                                   delivered: at(15, 9, 2), sheet: answering.id)
+                + prompt("tys/daily/2027-01-15T13:00", due: at(15, 13), [.planned, .delivered, .snoozed, .expired, .late])
+                + prompt("tys/daily/2027-01-15T23:30", due: at(15, 23, 30), [.planned, .delivered, .expired])
+                + prompt("tys/daily/2027-01-16T00:30", due: at(16, 0, 30), [.planned, .withdrawn])
+                + prompt("tys/daily/2027-01-16T10:00", due: at(16, 10), [.planned, .delivered])
+                + prompt("tys/daily/2027-01-16T18:00", due: at(16, 18), [.planned])
+            // Sent in another order than they happened: the table orders by due time.
+            _ = try await store.storePromptEvents(userId: ada, events: adaEvents.reversed(), receivedAt: now)
+            _ = try await store.storePromptEvents(userId: bo, events: prompt("tys/daily/2027-01-15T09:00", due: at(15, 9), [.planned, .delivered, .completed]),
+                                                  receivedAt: now)
+
+            let rows = Mutex<[PromptTable.Row]>([])
+            let count = try await PromptTable.rows(of: "s1", in: store) { row in rows.withLock { $0.append(row) } }
+            let table = rows.withLock { $0 }
+            #expect(count == 7 && table.count == 7)
+            let adas = table.filter { $0.participant == "p-ada" }
+            #expect(adas.map(\.outcome) == ["completed", "late", "missed", "withdrawn", "open", "planned"])
+            #expect(adas.map(\.studyDay) == [2, 2, 2, 3, 3, 3])
+            #expect(adas.map(\.dayIndex) == [1, 2, 3, 1, 2, 3])
+            let first = adas[0]
+            #expect(first.delivered == at(15, 9, 2) && first.channel == "shell" && first.opened == at(15, 9, 2) && !first.snoozed)
+            #expect(first.sheet == answering.id && first.secondsToFirstAnswer == 90 && first.secondsToSaving == 300)
+            #expect(adas[1].snoozed && adas[1].sheet != nil && adas[1].secondsToSaving == nil)  // its sheet is not on the server
+            #expect(first.cells[PromptTable.header.firstIndex(of: "scheduled_local")!] == "2027-01-15T09:00:00+01:00")
+            #expect(first.cells[PromptTable.header.firstIndex(of: "scheduled_utc")!] == "2027-01-15T08:00:00Z")
+            #expect(first.cells[PromptTable.header.firstIndex(of: "utc_offset")!] == "+01:00")
+            #expect(first.cells.count == PromptTable.header.count)
+            // Per participant, the outcomes add up to the adherence report's line.
+            let lines = try await adherence(store, study: "s1")
+            for participant in ["p-ada", "p-bo"] {
+                var counts = AdherenceCounts()
+                for row in table where row.participant == participant {
+                    switch row.outcome {
+                    case "completed": counts.add(PromptFlags(delivered: true, completed: true))
+                    case "late": counts.add(PromptFlags(delivered: true, late: true))
+                    case "missed": counts.add(PromptFlags(delivered: true, expired: true))
+                    case "open": counts.add(PromptFlags(delivered: true))
+                    case "withdrawn": counts.add(PromptFlags(withdrawn: true))
+                    default: break
+                    }
+                }
+                #expect(lines["\(participant) daily"] == counts, "\(participant)")
+            }
+        }
+    }
+
     @Test("the route takes 1 to 500 events, refuses an id its prompt and kind do not give, and names the ids it holds")
     func routeLimits() async throws {
         let server = try TestServer()
