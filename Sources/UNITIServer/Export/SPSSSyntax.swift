@@ -114,7 +114,7 @@ enum SPSSSyntax {
     static func time(_ text: String, into name: String, offset: Bool) -> [String] {
         let digits = { (start: String, count: Int) in "NUMBER(SUBSTR(\(text), \(start), \(count)), F\(count).0)" }
         return [
-            offset ? "NUMERIC \(name) (DATETIME20) \(name)_offset (F5.0)." : "NUMERIC \(name) (DATETIME20).",
+            offset ? "NUMERIC \(name) (DATETIME20) /\(name)_offset (F5.0)." : "NUMERIC \(name) (DATETIME20).",
             "DO IF LENGTH(RTRIM(\(text))) >= 20.",
             "COMPUTE #length = LENGTH(RTRIM(\(text))).",
             "COMPUTE #zone = #length.",

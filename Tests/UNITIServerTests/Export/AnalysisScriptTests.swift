@@ -57,12 +57,16 @@ struct AnalysisScriptTests {
                 _ = try await administration.importQuestionnaire(Data(Self.questionnaire.utf8), into: "midl", module: "tys")
                 _ = try await administration.importQuestionnaire(Data(dailyQuestionnaireJSON().utf8), into: "midl", module: "tys")
                 var index = 0
+                var times: [String: String] = [:]  // sheet id: started_at as seconds since 1970 (UTC) and offset in minutes
                 for name in ["ada", "ben", "cleo"] {
                     let token = try await fixture.participant(client, name, joining: "midl")
                     var batch = [sheet(startedAt: "2027-01-15T0\(index % 9):00:00+01:00")]
+                    times[batch[0].id.uuidString.lowercased()] = "\(Int(batch[0].startedAt.date.timeIntervalSince1970)) 60"
                     for hour in 0..<3 {
                         let started = OffsetTimestamp(parsing: "2027-01-1\(hour + 1)T1\(hour):0\(index % 9):00\(hour == 2 ? "-05:00" : "+02:00")")!
-                        batch.append(AnswerSheet(id: UUID(), questionnaireID: "mood-ema", questionnaireVersion: 1,
+                        let id = UUID()
+                        times[id.uuidString.lowercased()] = "\(Int(started.date.timeIntervalSince1970)) \(started.offsetSeconds / 60)"
+                        batch.append(AnswerSheet(id: id, questionnaireID: "mood-ema", questionnaireVersion: 1,
                                                  answers: Self.answers(index, at: started), startedAt: started, endedAt: started,
                                                  clientVersion: "uniti-test 1"))
                         index += 1
@@ -123,12 +127,14 @@ struct AnalysisScriptTests {
                 #expect(r.levels["midl-daily-wide.csv/mood"] == ["bad", "so-so", "good"])
                 #expect(Set(r.notes) == Set(Self.notes), "free text comes back as sent: \(r.notes)")
                 #expect(r.offsets == [120, -300], "the participants' offsets, kept beside the UTC times")
+                #expect(r.times == times, "R: each sheet's start as the instant it was and the offset it was recorded in")
                 #expect(r.conditional == [4: 5], "the conditional item: answered on the 4 sheets that showed it, empty on the 5 that did not")
 
                 // PSPP: the syntax reads the SPSS data into one case per sheet, every variable
                 // labelled, every choice's values labelled, the multiple choice as a set.
                 let pspp = try Self.psppReport(in: console)
                 #expect(pspp.cases == sheets)
+                #expect(pspp.times == times, "PSPP: each sheet's start as the instant it was and the offset it was recorded in")
                 #expect(pspp.unlabelled.isEmpty, "\(pspp.unlabelled)")
                 #expect(pspp.levels["mood_ema_v1_place"] == "Nominal" && pspp.levels["mood_ema_v1_mood"] == "Ordinal"
                         && pspp.levels["mood_ema_v1_stress"] == "Scale" && pspp.levels["mood_ema_v1_doing_1"] == "Nominal", "\(pspp.levels)")
@@ -179,6 +185,7 @@ struct AnalysisScriptTests {
         var notes: [String] = []
         var offsets: [Int] = []
         var conditional: [Int: Int] = [:]
+        var times: [String: String] = [:]
     }
 
     /// Sources the downloaded script in R and reports, one fact a line (texts as hex, so any
@@ -194,13 +201,14 @@ struct AnalysisScriptTests {
               for (n in names(d)) {
                 label <- attr(d[[n]], "label")
                 if (is.null(label) || !nzchar(label)) cat("unlabelled", file, n, "\n")
-                cat("class", paste0(file, "/", n), class(d[[n]])[length(class(d[[n]]))], "\n")
+                cat("class", paste0(file, "/", n), class(d[[n]])[1], "\n")
                 if (is.factor(d[[n]])) cat("levels", paste0(file, "/", n), vapply(levels(d[[n]]), hex, ""), "\n")
               }
             }
             w <- wide[["mood-ema"]]
             for (note in unique(w$note)) cat("note", hex(note), "\n")
             cat("offsets", sort(unique(w$started_at_offset), decreasing = TRUE), "\n")
+            for (d in uniti_read_files[-1]) for (i in seq_len(nrow(d))) cat("time", d$sheet[i], format(as.numeric(d$started_at[i]), scientific = FALSE), d$started_at_offset[i], "\n")
             cat("conditional", sum(!is.na(w$with_whom)), sum(is.na(w$with_whom)), "\n")
             """#
         try Data(check.utf8).write(to: directory.appendingPathComponent("check.R"))
@@ -216,6 +224,7 @@ struct AnalysisScriptTests {
             case "levels": report.levels[words[1]] = words.dropFirst(2).map { ExportRoundTripTests.text(hex: Substring($0)) }
             case "note": report.notes.append(ExportRoundTripTests.text(hex: Substring(words[1])))
             case "offsets": report.offsets = words.dropFirst().compactMap { Int($0) }
+            case "time": report.times[words[1]] = "\(words[2]) \(words[3])"
             case "conditional": report.conditional = [Int(words[1])!: Int(words[2])!]
             default: break
             }
@@ -230,12 +239,15 @@ struct AnalysisScriptTests {
         var levels: [String: String] = [:]
         var formats: [String: String] = [:]
         var valueLabels: [String: [String: String]] = [:]
+        var times: [String: String] = [:]
     }
 
     /// Runs the downloaded syntax in PSPP with the dictionary shown, its tables written as CSV.
     static func psppReport(in directory: URL) throws -> PSPPReport {
         let syntax = try String(contentsOf: directory.appendingPathComponent("midl-answers.sps"), encoding: .utf8)
-            + "DISPLAY DICTIONARY.\nMRSETS /DISPLAY NAME=ALL.\nCOMPUTE one = 1.\nAGGREGATE /OUTFILE=* /BREAK=one /cases = N.\nLIST cases.\n"
+            + "DISPLAY DICTIONARY.\nMRSETS /DISPLAY NAME=ALL.\n"
+            // SPSS counts seconds from 1582-10-14, Unix from 1970-01-01: 141,428 days apart.
+            + "COMPUTE unix = started_at - 12219379200.\nWRITE OUTFILE='times.txt' /sheet (A36) ' ' unix (F12.0) ' ' started_at_offset (F5.0).\nCOMPUTE one = 1.\nAGGREGATE /OUTFILE=* /BREAK=one /cases = N.\nLIST cases.\n"
         try Data(syntax.utf8).write(to: directory.appendingPathComponent("check.sps"))
         let output = try run("pspp", ["-o", "check.csv", "check.sps"], in: directory)
         #expect(!output.lowercased().contains("error") && !output.lowercased().contains("warning"), "\(output)")
@@ -243,21 +255,30 @@ struct AnalysisScriptTests {
         #expect(!text.lowercased().contains("error") && !text.lowercased().contains("warning:"), "\(text)")
         var report = PSPPReport(output: text)
         let rows = try ExportRoundTripTests.pythonRows(["check.csv"], in: directory)["check.csv"] ?? []
-        var table = "", header: [String] = []
+        for line in try String(contentsOf: directory.appendingPathComponent("times.txt"), encoding: .utf8).split(separator: "\n") {
+            let words = line.split(separator: " ").map(String.init)
+            if words.count == 3 { report.times[words[0]] = "\(words[1]) \(words[2])" }
+        }
+        // Each table is a line "Table: <title>", its header, its rows, then an empty line. The
+        // value labels name their variable by its label.
+        var table = "", header: [String] = [], labelled: [String: String] = [:], current = ""
         for row in rows {
-            if row.count == 1 { table = row[0]; header = []; continue }
-            if row.isEmpty { continue }
+            if row.count == 1, row[0].hasPrefix("Table: ") { table = String(row[0].dropFirst(7)); header = []; continue }
+            if row.allSatisfy(\.isEmpty) { continue }
             if header.isEmpty { header = row; continue }
             func cell(_ name: String) -> String? { header.firstIndex(of: name).flatMap { $0 < row.count ? row[$0] : nil } }
-            if table == "Variables", let name = cell("Name") {
-                if (cell("Label") ?? "").isEmpty { report.unlabelled.append(name) }
+            switch table {
+            case "Variables":
+                guard let name = cell("Name") else { continue }
+                if (cell("Label") ?? "").isEmpty { report.unlabelled.append(name) } else { labelled[cell("Label")!] = labelled[cell("Label")!] ?? name }
                 report.levels[name] = cell("Measurement Level")
                 report.formats[name] = cell("Print Format")
-            } else if table == "Value Labels", let value = cell("Value"), let label = cell("Label") {
-                let variable = row[0].isEmpty ? report.valueLabels.keys.max() ?? "" : row[0]
-                report.valueLabels[variable, default: [:]][value] = label
-            } else if header.first == "cases" || header.contains("cases") {
-                report.cases = Int(row.last!.trimmingCharacters(in: .whitespaces)) ?? -1
+            case "Value Labels" where row.count >= 3:
+                if !row[0].isEmpty { current = labelled[row[0]] ?? row[0] }
+                report.valueLabels[current, default: [:]][row[1]] = row[2]
+            case "Data List":
+                if let cases = cell("cases") { report.cases = Int(cases.trimmingCharacters(in: .whitespaces)) ?? -1 }
+            default: break
             }
         }
         return report
