@@ -177,6 +177,14 @@ struct AnalysisScriptTests {
         }
     }
 
+    @Test("the columns the scripts and codebooks describe are the long file's, in its order; a wide file's sheet columns are those a sheet has once")
+    func columnsAgree() {
+        #expect(ExportColumn.long.map(\.name) == StudyExport.header)
+        #expect(SPSSSyntax.columns.map(\.name) == StudyExport.header)
+        #expect(SPSSSyntax.columns.map(\.perSheet) == ExportColumn.long.map(\.perSheet))
+        #expect(!WideLayout.sheetColumns.map(\.name).contains("value") && WideLayout.sheetColumns.map(\.name).contains("prompt_id"))
+    }
+
     struct RReport {
         var rows: [String: Int] = [:]
         var unlabelled: [String] = []
