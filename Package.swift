@@ -168,6 +168,8 @@ var targets: [Target] = [
             // is what Hummingbird's MetricsMiddleware and the stores record through.
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+            // The console's one download of a study's files (data, codebooks, syntax, README).
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ],
         path: "Sources/UNITIServer",
         // The OpenAPI document and the portal's templates, style sheet and script, compiled in.
@@ -294,6 +296,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/JohnSundell/Ink", .upToNextMinor(from: "0.6.0")),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", .upToNextMinor(from: "0.9.20")),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

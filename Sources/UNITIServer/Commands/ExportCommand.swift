@@ -16,7 +16,11 @@ import UNITIProtocol
 /// - `fhir-ndjson`: FHIR R4 bulk-data style, one resource per line and one file per type:
 ///   `ID-Patient.ndjson`, `ID-Questionnaire.ndjson`, `ID-QuestionnaireResponse.ndjson` (``FHIRBulkExport``);
 /// - `spss`: the CSV's rows one record per line (``CSV/LineBreaks/escaped``) and the SPSS syntax
-///   that reads them (``SPSSSyntax``).
+///   that reads them (``SPSSSyntax``);
+/// - `wide`: one row per sheet, a file per questionnaire (``WideLayout``), and the wide codebook.
+///
+/// `--with-syntax` writes the R script (``RScript``) and the SPSS syntax beside any format, by the
+/// names the console's downloads have (``ExportFileNames``).
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Export a study's answers.",
@@ -31,14 +35,21 @@ struct ExportCommand: AsyncParsableCommand {
             SPSS: ID-answers-spss.csv has the CSV's rows, a line break inside a cell written as \\n or \\r \
             (SPSS and PSPP read one record per line), and ID-answers.sps reads it back with the codebook's \
             types and labels.
+
+            Wide: ID-QUESTIONNAIRE-wide.csv, one row per sheet and one column per item, for each \
+            questionnaire (only --questionnaire's when given), and ID-wide-codebook.csv, a row per column.
+
+            --with-syntax: also ID-answers.R (base R: reads ID-answers.csv and the wide files in its folder) \
+            and ID-answers.sps (reads ID-answers-spss.csv).
             """)
 
     typealias Format = ExportFormat
 
     @OptionGroup var database: DatabaseOptions
     @Option(help: "Study id.") var study: String
-    @Option(help: "csv, json, jsonl (JSON lines), fhir-ndjson (FHIR R4 resources, one per line) or spss (data and syntax).")
+    @Option(help: "csv, json, jsonl (JSON lines), fhir-ndjson (FHIR R4 resources, one per line), spss (data and syntax) or wide (a file per questionnaire, one row per sheet).")
     var format: Format = .csv
+    @Flag(help: "Also write the R script and the SPSS syntax that read the files.") var withSyntax = false
     @Option(help: "Directory to write into (created if needed, readable by you only).") var out: String
     @Flag(help: "Also write the prompt table: one row per prompt of every participant, with its outcome (<study>-prompts.csv; see Documentation/adherence.md).")
     var prompts = false
@@ -79,19 +90,28 @@ struct ExportCommand: AsyncParsableCommand {
             print("Wrote \(written.patients) Patient, \(written.questionnaires) Questionnaire and \(written.rows) QuestionnaireResponse resources to \(directory.path).")
         case .spss:
             print("Wrote \(written.rows) rows to \(written.files[0].path).")
+        case .wide:
+            print("Wrote \(written.rows) sheets to \(written.files.map(\.lastPathComponent).joined(separator: ", ")) in \(directory.path).")
         }
-        let beside: (name: String, text: String)? = switch format {
-        case .csv: ("\(study)-codebook.csv", try await exports.codebook(of: study))
-        case .spss: ("\(study)-answers.sps", try await exports.spssSyntax(of: study))
-        case .json, .jsonl, .fhirNDJSON: nil
+        var beside: [(what: String, name: String, text: () async throws -> String)] = []
+        switch format {
+        case .csv: beside.append(("the codebook", ExportFileNames.codebook(study: study), { try await exports.codebook(of: study) }))
+        case .wide: beside.append(("the wide codebook", ExportFileNames.wideCodebook(study: study), { try await exports.wideCodebook(of: study) }))
+        case .spss, .json, .jsonl, .fhirNDJSON: break
         }
-        if let beside {
-            let file = try ExportFile(directory.appendingPathComponent(beside.name))
-            do { try file.write(beside.text); try file.finish() } catch { file.abandon(); throw error }
-            print("Wrote \(format == .csv ? "the codebook" : "the SPSS syntax") to \(file.destination.path).")
+        if format == .spss || withSyntax {
+            beside.append(("the SPSS syntax", ExportFileNames.spssSyntax(study: study), { try await exports.spssSyntax(of: study) }))
+        }
+        if withSyntax {
+            beside.append(("the R script", ExportFileNames.rScript(study: study), { try await exports.rScript(of: study) }))
+        }
+        for (what, name, text) in beside {
+            let file = try ExportFile(directory.appendingPathComponent(name))
+            do { try file.write(try await text()); try file.finish() } catch { file.abandon(); throw error }
+            print("Wrote \(what) to \(file.destination.path).")
         }
         if prompts {
-            let file = try ExportFile(directory.appendingPathComponent("\(study)-prompts.csv"))
+            let file = try ExportFile(directory.appendingPathComponent(ExportFileNames.prompts(study: study)))
             let rows = try await exports.prompts(of: study, into: file)
             print("Wrote \(rows) prompts to \(file.destination.path).")
         }

@@ -5,27 +5,39 @@ import UNITIProtocol
 import UNITIText
 import Synchronization
 
-/// Data: the answers' exports, the codebook, the SPSS syntax and the adherence report (``StudyExports``).
+/// Data: the answers' exports (long, and wide per questionnaire), the codebooks, the R script, the
+/// SPSS syntax, all of them as one ZIP, and the adherence report (``StudyExports``).
 extension ConsolePage {
     static let data = study("data", "studies/:study/data", .viewer, tab: "data") { try await $0.data($2) }
     static let export = study("export", "studies/:study/data/export", .editor) { try await $0.export($1, $2) }
     static let codebook = study("codebook", "studies/:study/data/codebook.csv", .editor) { try await $0.codebook($2) }
     static let spssSyntax = study("spssSyntax", "studies/:study/data/answers.sps", .editor) { try await $0.spssSyntax($2) }
+    static let wideCodebook = study("wideCodebook", "studies/:study/data/wide-codebook.csv", .editor) { try await $0.wideCodebook($2) }
+    static let rScript = study("rScript", "studies/:study/data/answers.R", .editor) { try await $0.rScript($2) }
+    static let archive = study("archive", "studies/:study/data/export.zip", .editor) { try await $0.archive($2) }
     static let adherenceReport = study("adherenceReport", "studies/:study/data/adherence.csv", .editor) {
         try await $0.adherenceReport($1, $2)
     }
 
     /// This feature's pages, in the order of its tabs (``all``).
     static let promptTable = study("promptTable", "studies/:study/data/prompts.csv", .editor) { try await $0.promptTable($2) }
-    static let dataPages: [ConsolePage] = [data, export, codebook, spssSyntax, adherenceReport, promptTable]
+    static let dataPages: [ConsolePage] = [data, export, codebook, spssSyntax, wideCodebook, rScript, archive, adherenceReport, promptTable]
 }
 
 extension ConsoleRoutes {
 
     func data(_ context: StudyContext) async throws -> Response {
         let current = context.study
-        let ids = try await store.latestQuestionnaires(studyId: current.study.id).map(\.id)
-        return try await page(ConsoleDataPage(questionnaires: ids, canExport: ConsolePage.export.allows(current.role)), context)
+        let studyId = current.study.id
+        let ids = try await store.latestQuestionnaires(studyId: studyId).map(\.id)
+        return try await page(ConsoleDataPage(
+            questionnaires: ids, canExport: ConsolePage.export.allows(current.role),
+            wideFiles: ids.map { ConsoleDataPage.WideFile(questionnaire: $0, file: ExportFileNames.wide(study: studyId, questionnaire: $0)) },
+            files: ConsoleDataPage.Files(
+                answers: ExportFileNames.answers(study: studyId), codebook: ExportFileNames.codebook(study: studyId),
+                wideCodebook: ExportFileNames.wideCodebook(study: studyId), rScript: ExportFileNames.rScript(study: studyId),
+                spssData: ExportFileNames.spssData(study: studyId), spssSyntax: ExportFileNames.spssSyntax(study: studyId),
+                archive: ExportFileNames.archive(study: studyId))), context)
     }
 
     /// Streams the export in the chosen format and filters (``StudyExports``): the rows go to
@@ -40,6 +52,10 @@ extension ConsoleRoutes {
         }
         var filter = ExportFilter()
         if let questionnaire = query["questionnaire"].map(String.init), !questionnaire.isEmpty { filter.questionnaire = questionnaire }
+        // A wide file is one questionnaire's: one download, one file.
+        guard format != .wide || filter.questionnaire != nil else {
+            throw ConsoleRefusal(.unprocessableContent, "console.error.wideQuestionnaire")
+        }
         (filter.from, filter.to) = try Self.days(query)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-console-\(UUID().uuidString)")
         let written: StudyExports.Written
@@ -50,7 +66,17 @@ extension ConsoleRoutes {
             throw error
         }
         let files = written.files
-        let name = format == .fhirNDJSON ? "\(studyId)-fhir.ndjson" : format.fileNames(study: studyId)[0]
+        guard let first = files.first else {
+            try? FileManager.default.removeItem(at: directory)
+            throw ConsoleRefusal(.unprocessableContent, "console.error.wideQuestionnaire")
+        }
+        let name = format == .fhirNDJSON ? "\(studyId)-fhir.ndjson" : first.lastPathComponent
+        return Self.stream(files, from: directory, name: name, type: format.mediaType)
+    }
+
+    /// The files one after the other as one download, read in chunks; `directory` is removed
+    /// when the last byte is sent.
+    static func stream(_ files: [URL], from directory: URL, name: String, type: String) -> Response {
         let body = ResponseBody { writer in
             defer { try? FileManager.default.removeItem(at: directory) }
             for url in files {
@@ -62,7 +88,36 @@ extension ConsoleRoutes {
             }
             try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: [.contentType: format.mediaType, .contentDisposition: "attachment; filename=\"\(name)\""], body: body)
+        return Response(status: .ok, headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(name)\""], body: body)
+    }
+
+    /// Everything of the study as one ZIP (``StudyExports/archive(of:into:)``), written to a
+    /// private temporary folder and streamed from it.
+    func archive(_ context: StudyContext) async throws -> Response {
+        let studyId = context.study.study.id
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-console-\(UUID().uuidString)")
+        let written: StudyExports.Written
+        do {
+            written = try await exports(context).archive(of: studyId, into: directory)
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+        return Self.stream(written.files, from: directory, name: ExportFileNames.archive(study: studyId), type: "application/zip")
+    }
+
+    /// The codebook of the wide files, a row per column (``Codebook/wideCSV(_:)``).
+    func wideCodebook(_ context: StudyContext) async throws -> Response {
+        let studyId = context.study.study.id
+        return Self.download(try await exports(context).wideCodebook(of: studyId), name: ExportFileNames.wideCodebook(study: studyId),
+                             type: "text/csv; charset=utf-8")
+    }
+
+    /// The R script that reads the answers and the wide files as downloaded (``RScript``).
+    func rScript(_ context: StudyContext) async throws -> Response {
+        let studyId = context.study.study.id
+        return Self.download(try await exports(context).rScript(of: studyId), name: ExportFileNames.rScript(study: studyId),
+                             type: "text/plain; charset=utf-8")
     }
 
     /// The query's `from` and `to` days (`YYYY-MM-DD`, UTC) as the start of the first and the end
@@ -93,20 +148,20 @@ extension ConsoleRoutes {
     /// The prompt table (``PromptTable``): a row per prompt of every participant, with its outcome.
     func promptTable(_ context: StudyContext) async throws -> Response {
         let studyId = context.study.study.id
-        return Self.download(try await exports(context).prompts(of: studyId), name: "\(studyId)-prompts.csv", type: "text/csv; charset=utf-8")
+        return Self.download(try await exports(context).prompts(of: studyId), name: ExportFileNames.prompts(study: studyId), type: "text/csv; charset=utf-8")
     }
 
     /// The codebook of the study's questionnaires, every version (``Codebook``), as a download of its own.
     func codebook(_ context: StudyContext) async throws -> Response {
         let studyId = context.study.study.id
-        return Self.download(try await exports(context).codebook(of: studyId), name: "\(studyId)-codebook.csv", type: "text/csv; charset=utf-8")
+        return Self.download(try await exports(context).codebook(of: studyId), name: ExportFileNames.codebook(study: studyId), type: "text/csv; charset=utf-8")
     }
 
     /// SPSS syntax that reads the SPSS data export with the codebook's types and value labels
     /// (``SPSSSyntax``).
     func spssSyntax(_ context: StudyContext) async throws -> Response {
         let studyId = context.study.study.id
-        return Self.download(try await exports(context).spssSyntax(of: studyId), name: "\(studyId)-answers.sps", type: "text/plain; charset=utf-8")
+        return Self.download(try await exports(context).spssSyntax(of: studyId), name: ExportFileNames.spssSyntax(study: studyId), type: "text/plain; charset=utf-8")
     }
 
     static func download(_ text: String, name: String, type: String) -> Response {

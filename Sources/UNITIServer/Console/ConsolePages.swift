@@ -178,6 +178,25 @@ struct ConsoleDataPage: PortalPage {
     var template: String { "console_data" }
     var questionnaires: [String]
     var canExport: Bool
+    /// Each questionnaire's wide file, by the name it downloads under.
+    var wideFiles: [WideFile]
+    /// The names the downloads have (``ExportFileNames``), which the R and SPSS lines name.
+    var files: Files
+
+    struct WideFile: Sendable {
+        var questionnaire: String
+        var file: String
+    }
+
+    struct Files: Sendable {
+        var answers: String
+        var codebook: String
+        var wideCodebook: String
+        var rScript: String
+        var spssData: String
+        var spssSyntax: String
+        var archive: String
+    }
 }
 
 struct ConsoleQuestionnairesPage: PortalPage {

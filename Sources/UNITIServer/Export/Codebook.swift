@@ -20,6 +20,28 @@ enum Codebook {
         return text
     }
 
+    static let wideHeader = ["file", "column", "questionnaire", "versions", "item", "type", "level", "text", "values"]
+
+    /// The wide files' codebook: a row per column of each wide file (``WideLayout``), the sheet's
+    /// columns included: which versions of the questionnaire an item's column covers (empty for
+    /// the sheet's own), its type, measurement level, text and how its cells are written.
+    static func wideCSV(_ layouts: [WideLayout]) -> String {
+        var text = CSV.line(wideHeader)
+        for layout in layouts {
+            for column in WideLayout.sheetColumns {
+                text += CSV.line([layout.file, column.name, layout.questionnaire, "", "", column.type.name, column.level.rawValue,
+                                  column.text, column.type.values])
+            }
+            for variable in layout.variables {
+                for column in variable.columns {
+                    text += CSV.line([layout.file, column.name, layout.questionnaire, variable.versions.map(String.init).joined(separator: " "),
+                                      variable.label, column.type.name, column.level.rawValue, column.text, column.type.values])
+                }
+            }
+        }
+        return text
+    }
+
     /// How an element's answer is written in the `value` column.
     static func encoding(_ element: QuestionnaireElement) -> String {
         func options(_ options: [ChoiceOption]) -> String {

@@ -33,36 +33,63 @@ public enum StudyExport {
     /// json or jsonl); returns the row count.
     static func rows(of study: String, from store: ServerStore, format: ExportFormat, to file: ExportFile,
                      filter: ExportFilter = ExportFilter()) async throws -> Int {
+        try await write(of: study, from: store, to: Sinks(rows: [(format, file)]), filter: filter).rows
+    }
+
+    /// Where one pass over a study's sheets writes: row files in their formats, and the wide
+    /// file of each questionnaire (by questionnaire id).
+    struct Sinks: Sendable {
+        var rows: [(format: ExportFormat, file: ExportFile)] = []
+        var wide: [String: (layout: WideLayout, file: ExportFile)] = [:]
+    }
+
+    /// Streams a study's sheets (those `filter` admits) once, from one snapshot, into every sink:
+    /// the row files and the wide files hold the same sheets. Returns the rows (answers) and the
+    /// sheets written.
+    static func write(of study: String, from store: ServerStore, to sinks: Sinks,
+                      filter: ExportFilter = ExportFilter()) async throws -> (rows: Int, sheets: Int) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let count = Mutex(0)
-        switch format {
-        case .csv: try file.write(CSV.line(header))
-        case .spss: try file.write(CSV.line(header, lineBreaks: .escaped))
-        case .json: try file.write("[")
-        case .jsonl, .fhirNDJSON: break
+        let count = Mutex((rows: 0, sheets: 0))
+        for (format, file) in sinks.rows {
+            switch format {
+            case .csv: try file.write(CSV.line(header))
+            case .spss: try file.write(CSV.line(header, lineBreaks: .escaped))
+            case .json: try file.write("[")
+            case .jsonl, .fhirNDJSON, .wide: break
+            }
         }
+        for (layout, file) in sinks.wide.values { try file.write(CSV.line(layout.columns.map(\.name))) }
         try await store.exportSheets(studyId: study) { exported in
             guard filter.admits(exported) else { return }
+            if let (layout, file) = sinks.wide[exported.sheet.questionnaireID] {
+                try file.write(CSV.line(layout.cells(exported)))
+            }
+            count.withLock { $0.sheets += 1 }
+            guard !sinks.rows.isEmpty else { return }
             for row in exported.rows {
                 let index = count.withLock { count in
-                    defer { count += 1 }
-                    return count
+                    defer { count.rows += 1 }
+                    return count.rows
                 }
-                switch format {
-                case .csv: try file.write(CSV.line(fields(row)))
-                case .spss: try file.write(CSV.line(fields(row), lineBreaks: .escaped))
-                case .json:
-                    try file.write(index == 0 ? "\n" : ",\n")
-                    try file.write(try encoder.encode(row))
-                case .jsonl, .fhirNDJSON:
-                    try file.write(try encoder.encode(row))
-                    try file.write("\n")
+                for (format, file) in sinks.rows {
+                    switch format {
+                    case .csv: try file.write(CSV.line(fields(row)))
+                    case .spss: try file.write(CSV.line(fields(row), lineBreaks: .escaped))
+                    case .json:
+                        try file.write(index == 0 ? "\n" : ",\n")
+                        try file.write(try encoder.encode(row))
+                    case .jsonl, .fhirNDJSON:
+                        try file.write(try encoder.encode(row))
+                        try file.write("\n")
+                    case .wide: break
+                    }
                 }
             }
         }
-        if format == .json { try file.write(count.withLock { $0 } == 0 ? "]\n" : "\n]\n") }
-        return count.withLock { $0 }
+        let counts = count.withLock { $0 }
+        for (format, file) in sinks.rows where format == .json { try file.write(counts.rows == 0 ? "]\n" : "\n]\n") }
+        return counts
     }
 
     /// Streams a study's sheets (those `filter` admits) as FHIR resources into the three files;

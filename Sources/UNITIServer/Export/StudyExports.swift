@@ -28,16 +28,24 @@ struct StudyExports: Sendable {
 
     /// Writes the answers of the sheets `filter` admits into `directory`, streamed (the memory of
     /// one row), each file under a temporary name and put in place only when every file of the
-    /// export is complete; then the audit line.
+    /// export is complete; then the audit line. A wide export writes a file per questionnaire
+    /// (only `filter`'s when it names one) and counts sheets, not answers.
     func answers(of studyId: String, format: ExportFormat, filter: ExportFilter, into directory: URL) async throws -> Written {
         _ = try await existingStudy(studyId)
         try PrivateFiles.createFolder(directory.path)
-        let files = try format.fileNames(study: studyId).map { try ExportFile(directory.appendingPathComponent($0)) }
+        let layouts = format == .wide ? try await wideLayouts(of: studyId).filter { layout in
+            filter.questionnaire.map { $0 == layout.questionnaire } ?? true
+        } : []
+        let files = try format.fileNames(study: studyId, questionnaires: layouts.map(\.questionnaire))
+            .map { try ExportFile(directory.appendingPathComponent($0)) }
         var written: Written
         do {
             switch format {
             case .csv, .json, .jsonl, .spss:
                 written = Written(files: [], rows: try await StudyExport.rows(of: studyId, from: store, format: format, to: files[0], filter: filter))
+            case .wide:
+                let sinks = StudyExport.Sinks(wide: Dictionary(uniqueKeysWithValues: zip(layouts, files).map { ($0.questionnaire, ($0, $1)) }))
+                written = Written(files: [], rows: try await StudyExport.write(of: studyId, from: store, to: sinks, filter: filter).sheets)
             case .fhirNDJSON:
                 let counts = try await StudyExport.fhir(of: studyId, from: store, patients: files[0], questionnaires: files[1],
                                                         responses: files[2], filter: filter)
@@ -51,6 +59,11 @@ struct StudyExports: Sendable {
         written.files = files.map(\.destination)
         try await administration.recordExport(studyId: studyId, format: format.rawValue, filters: filter.described, rows: written.rows)
         return written
+    }
+
+    /// The wide file of each of the study's questionnaires (``WideLayout``).
+    func wideLayouts(of studyId: String) async throws -> [WideLayout] {
+        WideLayout.layouts(study: studyId, try await store.questionnaires(studyId: studyId))
     }
 
     /// The codebook of every questionnaire version of the study (``Codebook``); its rows are the
@@ -70,6 +83,69 @@ struct StudyExports: Sendable {
         let documents = try await store.questionnaires(studyId: studyId)
         try await administration.recordExport(studyId: studyId, format: "spss-syntax", filters: [:], rows: SPSSSyntax.items(documents).count)
         return SPSSSyntax.syntax(data: SPSSSyntax.dataFileName(study: studyId), documents)
+    }
+
+    /// The codebook of the wide files (``Codebook/wideCSV(_:)``): a row per column.
+    func wideCodebook(of studyId: String) async throws -> String {
+        _ = try await existingStudy(studyId)
+        let layouts = try await wideLayouts(of: studyId)
+        try await administration.recordExport(studyId: studyId, format: "wide-codebook", filters: [:],
+                                              rows: layouts.reduce(0) { $0 + $1.columns.count })
+        return Codebook.wideCSV(layouts)
+    }
+
+    /// The R script that reads the answers and the wide files as downloaded (``RScript``); its
+    /// rows are the columns it describes.
+    func rScript(of studyId: String) async throws -> String {
+        _ = try await existingStudy(studyId)
+        let layouts = try await wideLayouts(of: studyId)
+        try await administration.recordExport(studyId: studyId, format: "r-syntax", filters: [:],
+                                              rows: ExportColumn.long.count + layouts.reduce(0) { $0 + $1.columns.count })
+        return RScript.script(study: studyId, layouts: layouts)
+    }
+
+    /// Everything of the study in one ZIP in `directory` (``StudyArchive``): the answers (CSV and
+    /// SPSS data) and the wide files from one pass over one snapshot, so they hold the same
+    /// sheets, the codebooks, the SPSS syntax, the R script and a README naming each file. One
+    /// audit line (`zip`, the answers' rows).
+    func archive(of studyId: String, into directory: URL) async throws -> Written {
+        _ = try await existingStudy(studyId)
+        let documents = try await store.questionnaires(studyId: studyId)
+        let layouts = WideLayout.layouts(study: studyId, documents)
+        try PrivateFiles.createFolder(directory.path)
+        let folder = directory.appendingPathComponent(StudyArchive.folder(study: studyId))
+        try PrivateFiles.createFolder(folder.path)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let answers = try ExportFile(folder.appendingPathComponent(ExportFileNames.answers(study: studyId)))
+        let spss = try ExportFile(folder.appendingPathComponent(ExportFileNames.spssData(study: studyId)))
+        let wide = try layouts.map { try ExportFile(folder.appendingPathComponent($0.file)) }
+        let dataFiles = [answers, spss] + wide
+        let counts: (rows: Int, sheets: Int)
+        do {
+            let sinks = StudyExport.Sinks(rows: [(.csv, answers), (.spss, spss)],
+                                          wide: Dictionary(uniqueKeysWithValues: zip(layouts, wide).map { ($0.questionnaire, ($0, $1)) }))
+            counts = try await StudyExport.write(of: studyId, from: store, to: sinks)
+            for file in dataFiles { try file.finish() }
+        } catch {
+            for file in dataFiles { file.abandon() }
+            throw error
+        }
+        let texts: [(String, String)] = [
+            (ExportFileNames.codebook(study: studyId), Codebook.csv(documents)),
+            (ExportFileNames.wideCodebook(study: studyId), Codebook.wideCSV(layouts)),
+            (ExportFileNames.spssSyntax(study: studyId), SPSSSyntax.syntax(data: ExportFileNames.spssData(study: studyId), documents)),
+            (ExportFileNames.rScript(study: studyId), RScript.script(study: studyId, layouts: layouts)),
+            (ExportFileNames.readme, StudyArchive.readme(study: studyId, layouts: layouts, rows: counts.rows, sheets: counts.sheets,
+                                                         at: administration.now)),
+        ]
+        for (name, text) in texts {
+            let file = try ExportFile(folder.appendingPathComponent(name))
+            do { try file.write(text); try file.finish() } catch { file.abandon(); throw error }
+        }
+        let zip = directory.appendingPathComponent(ExportFileNames.archive(study: studyId))
+        try StudyArchive.zip(StudyArchive.files(study: studyId, layouts: layouts), in: folder, to: zip)
+        try await administration.recordExport(studyId: studyId, format: "zip", filters: [:], rows: counts.rows)
+        return Written(files: [zip], rows: counts.rows)
     }
 
     /// The adherence report's lines for prompts due in `[from, to)`, handed to `body` one at a
