@@ -32,7 +32,7 @@ struct AdherenceEndToEndTests {
         return result
     }
 
-    @Test("four prompts a day over three days: in time, late, snoozed, missed, withdrawn; device and server agree",
+    @Test("four prompts a day over three days: in time, late, snoozed, missed, withdrawn, an answer of the participant's own; device, server and prompt table agree",
           arguments: ["sqlite", "postgres"])
     func threeDays(_ store: String) throws {
         let server = try StudyServer(database: store == "postgres" ? try PostgresCluster.shared().createDatabase() : nil)
@@ -43,7 +43,9 @@ struct AdherenceEndToEndTests {
         #expect(try server.coordinator(["study", "create", "stress", "--title", "Stress", "--access", "public", "--modules", "tys",
                                         "--running"]).status == 0)
         #expect(try server.coordinator(["questionnaire", "import", file, "--study", "stress", "--module", "tys"]).status == 0)
-        let updated = try server.coordinator(["questionnaire", "update", "stress-daily", "--study", "stress", "--completion-window", "30"])
+        // A 30-minute window, and answers begun up to 20 minutes after it still answer the prompt (late).
+        let updated = try server.coordinator(["questionnaire", "update", "stress-daily", "--study", "stress", "--completion-window", "30",
+                                              "--late-answers", "20"])
         #expect(updated.status == 0, "\(updated.err)")
 
         var calendar = Calendar(identifier: .gregorian)
@@ -100,6 +102,9 @@ struct AdherenceEndToEndTests {
         _ = try deliver(day: 2, "09:01")
         try fill(day: 2, "09:20")
         for time in ["12:01", "15:01", "18:01"] { _ = try deliver(day: 2, time) }
+        // Begun after the 18:01 prompt's window and its late allowance: the participant's own entry;
+        // that prompt stays missed (before, any sheet within a day made it late).
+        try fill(day: 2, "19:30")
 
         let report = try run("adherence --json", day: 2, "20:00")
         #expect(report.status == 0, "\(report.err)")
@@ -144,16 +149,27 @@ struct AdherenceEndToEndTests {
         #expect(today.status == 0 && !today.out.contains("silent"), "\(today.out)\(today.err)")
         #expect(try server.coordinator(["adherence", "--study", "stress", "--as-of", "yesterday"]).err.contains("--as-of 'yesterday' is not a time"))
 
-        // The export's prompt columns: three sheets, each answering a prompt, one late.
+        // The export's prompt columns: four sheets, three answering a prompt (one late), one the
+        // participant's own.
         let exportFolder = folder.path + "/export"
-        let export = try server.coordinator(["export", "--study", "stress", "--format", "json", "--out", exportFolder])
+        let export = try server.coordinator(["export", "--study", "stress", "--format", "json", "--out", exportFolder, "--prompts"])
         #expect(export.status == 0, "\(export.err)")
         let rows = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: exportFolder + "/stress-answers.json")))
             as? [[String: Any]] ?? []
         let sheets = Dictionary(grouping: rows, by: { $0["sheetId"] as? String ?? "" })
-        #expect(sheets.count == 3)
-        #expect(sheets.values.allSatisfy { ($0.first?["promptId"] as? String)?.hasPrefix("tys/") == true })
-        #expect(sheets.values.filter { $0.first?["late"] as? Bool == true }.count == 1)
+        #expect(sheets.count == 4)
+        let prompted = sheets.values.filter { $0.first?["initiatedBy"] as? String == "prompt" }
+        #expect(prompted.count == 3 && prompted.allSatisfy { ($0.first?["promptId"] as? String)?.hasPrefix("tys/") == true })
+        #expect(prompted.filter { $0.first?["late"] as? Bool == true }.count == 1)
+        let own = sheets.values.filter { $0.first?["initiatedBy"] as? String == "participant" }
+        #expect(own.count == 1 && own.first?.first?["promptId"] == nil)
+        // The prompt table: a row per prompt whose outcomes are the report's counts.
+        let promptTable = try String(contentsOfFile: exportFolder + "/stress-prompts.csv", encoding: .utf8)
+        let tableRows = promptTable.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }.map { $0.components(separatedBy: ",") }
+        let outcomeColumn = 13
+        let outcomes = Dictionary(grouping: tableRows.map { $0[outcomeColumn] }, by: { $0 }).mapValues(\.count)
+        #expect(outcomes["completed"] == 2 && outcomes["late"] == 1 && outcomes["missed"] == 3 && outcomes["withdrawn"] == 6, "\(promptTable)")
+        #expect(outcomes["open"] == nil, "\(promptTable)")
     }
 
     @Test("a prompt event the server refuses is rejected alone; the other events of its batch arrive, once")

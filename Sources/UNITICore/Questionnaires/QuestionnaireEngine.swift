@@ -70,10 +70,14 @@ public final class QuestionnaireEngine {
         let answering = keepsDraft ? try claimAnswering(definition, owner: owner, localizer: localizer) : nil
         defer { answering?.release() }
         let session = try startSession(definition, owner: owner, keepsDraft: keepsDraft, syncsDraft: syncsDraft, localizer: localizer)
-        // The prompt this answer follows, if any: opened now, answered (in time or late) when saved.
+        // The prompt this answer follows, if any, decided by when it is begun (now): opened now,
+        // answered (in time, or late when begun after the window) when saved. Begun after the
+        // window and its late allowance, it is the participant's own and the prompt stays missed.
         let prompts = PromptLog(database: services.database, clock: services.clock)
-        let prompt = keepsDraft ? try prompts.answering(moduleID: owner.rawValue, questionnaireID: definition.id, at: services.clock.now) : nil
-        if let prompt { try prompts.opened(prompt, at: services.clock.now) }
+        let begun = services.clock.now
+        let prompt = keepsDraft ? try prompts.answering(moduleID: owner.rawValue, questionnaireID: definition.id, at: begun,
+                                                        lateAllowance: definition.lateAnswerAllowance) : nil
+        if let prompt { try prompts.opened(prompt, at: begun) }
         let text = QuestionnaireText(localizer: localizer)
         console.line(text.text(definition.title))
         if let intro = definition.intro { console.line(text.text(intro)) }
@@ -125,14 +129,18 @@ public final class QuestionnaireEngine {
         if let readings = capture.stop() { session.sensors = readings }
         var sheet = try session.finish(clientVersion: Self.clientVersion)
         sheet.remindedAt = remindedAt
-        // Decided again at saving: the window may have ended while the person answered.
+        // Asked again as of the beginning: the prompt may have been answered meanwhile (by a
+        // program that saved first); a window that ended while the person answered does not
+        // matter, what counts is that the answer was begun inside it.
         let saved = services.clock.now
-        let answered = keepsDraft ? try prompts.answering(moduleID: owner.rawValue, questionnaireID: definition.id, at: saved) : nil
+        let answered = keepsDraft ? try prompts.answering(moduleID: owner.rawValue, questionnaireID: definition.id, at: begun,
+                                                          lateAllowance: definition.lateAnswerAllowance) : nil
         if let answered {
             sheet.promptId = answered.promptID
             sheet.promptedAt = OffsetTimestamp(answered.deliveredAt, in: services.clock.timeZone)
             sheet.late = answered.isLate
         }
+        if keepsDraft { sheet.initiatedBy = answered == nil ? .participant : .prompt }
         let result = QuestionnaireResult(sheet: sheet, scores: QuestionnaireScorer.scores(for: definition, answers: sheet.values))
         if keepsDraft || storing != nil {
             do {

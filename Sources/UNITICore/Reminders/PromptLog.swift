@@ -146,18 +146,20 @@ public struct PromptLog: Sendable {
 
     // MARK: - Answering
 
-    /// The prompt a sheet of `questionnaireID` by `moduleID` answers at `now`: the module's latest
-    /// delivered prompt for it (within ``PromptTiming/lateAnswerLimit``), unless that one was
-    /// answered already; late when its window has ended. Nil when the sheet answers no prompt.
-    public func answering(moduleID: String, questionnaireID: String, at now: Date) throws -> Answering? {
+    /// The prompt a sheet of `questionnaireID` by `moduleID` begun at `now` answers: the module's
+    /// latest prompt for it delivered by then whose completion window, or the late allowance after
+    /// it (`lateAllowance`, the definition's ``QuestionnaireDefinition/lateAnswerAllowance``), has
+    /// not ended, unless that one was answered already; late when it is begun after the window.
+    /// Nil when the sheet answers no prompt: it is the participant's own.
+    public func answering(moduleID: String, questionnaireID: String, at now: Date, lateAllowance: TimeInterval = 0) throws -> Answering? {
         try database.writer.read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT d.promptID, d.dueAt, d.at, d.expiresAt,
                        EXISTS (SELECT 1 FROM core_prompt_events o WHERE o.promptID = d.promptID AND o.kind IN ('completed', 'late')) AS answered
                 FROM core_prompt_events d
-                WHERE d.kind = 'delivered' AND d.moduleID = ? AND d.questionnaireID = ? AND d.at <= ? AND d.at > ?
+                WHERE d.kind = 'delivered' AND d.moduleID = ? AND d.questionnaireID = ? AND d.at <= ? AND d.expiresAt > ?
                 ORDER BY d.at DESC LIMIT 1
-                """, arguments: [moduleID, questionnaireID, now, now.addingTimeInterval(-PromptTiming.lateAnswerLimit)]),
+                """, arguments: [moduleID, questionnaireID, now, now.addingTimeInterval(-lateAllowance)]),
                   !(row["answered"] as Bool), let expires: Date = row["expiresAt"] else { return nil }
             return Answering(promptID: row["promptID"], moduleID: moduleID, questionnaireID: questionnaireID, dueAt: row["dueAt"],
                              deliveredAt: row["at"], expiresAt: expires, isLate: now >= expires)
@@ -173,8 +175,9 @@ public struct PromptLog: Sendable {
         }
     }
 
-    /// Inside the transaction that stores `sheet`: records it as the prompt's answer, completed or
-    /// late (then the expiry first, at the window's end, if nobody noticed it yet).
+    /// Inside the transaction that stores `sheet`: records it as the prompt's answer, completed
+    /// (begun inside the window) or late (begun after it, inside the late allowance; then the
+    /// expiry first, at the window's end, if nobody noticed it yet).
     public func answered(_ prompt: Answering, by sheet: UUID, at now: Date, in db: Database) throws {
         if prompt.isLate {
             try Self.record(event(prompt.promptID, module: prompt.moduleID, questionnaire: prompt.questionnaireID, .expired,

@@ -88,7 +88,7 @@ public final class ReminderService: Sendable {
         }
         let snoozed = Set(try prompts.snoozedDue(at: now).map(\.promptID))
         if !snoozed.isEmpty {
-            let recent = try ReminderPlanner(timeZone: timeZone).plan(sources(), from: now.addingTimeInterval(-PromptTiming.lateAnswerLimit),
+            let recent = try ReminderPlanner(timeZone: timeZone).plan(sources(), from: now.addingTimeInterval(-PromptTiming.recentPromptLookBack),
                                                                       to: now.addingTimeInterval(1))
             for reminder in recent where snoozed.contains(reminder.id) {
                 // Logged under an id of its own, so the second announcement also comes once.

@@ -119,9 +119,10 @@ public enum PromptTiming {
     public static let defaultCompletionWindowMinutes = 60
     /// The longest completion window a definition may set: a day.
     public static let completionWindowRange = 1...1440
-    /// How long after its delivery an answer still counts as a late answer to a prompt; after
-    /// that it answers no prompt.
-    public static let lateAnswerLimit: TimeInterval = 86_400
+    /// The late-answer allowances a definition may set (``QuestionnaireDefinition/lateAnswerMinutes``).
+    public static let lateAnswerRange = 0...1440
+    /// How far back the reminder service looks for snoozed prompts to announce again: a day.
+    public static let recentPromptLookBack: TimeInterval = 86_400
     /// How much later a snoozed prompt comes again.
     public static let snoozeDelay: TimeInterval = 600
 }

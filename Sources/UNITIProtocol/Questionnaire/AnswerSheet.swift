@@ -36,9 +36,14 @@ public struct AnswerSheet: Codable, Hashable, Sendable {
     public var promptId: String?
     /// When that prompt was delivered.
     public var promptedAt: OffsetTimestamp?
-    /// True when the sheet was saved after the prompt's completion window: it is kept, but does
-    /// not count as the prompt's response in time.
+    /// True when the sheet was begun after the prompt's completion window, inside the late
+    /// answers the questionnaire allows (``QuestionnaireDefinition/lateAnswerMinutes``): it answers
+    /// the prompt, but not in time.
     public var late: Bool?
+    /// Who began this sheet: a prompt (it answers ``promptId``) or the participant on their own
+    /// (no prompt, or one whose window and late allowance had passed). Absent in sheets from
+    /// before it was recorded, and in sheets no prompt could have asked for.
+    public var initiatedBy: SheetInitiator?
 
     public init(id: UUID, questionnaireID: String, questionnaireVersion: Int, answers: [String: Answer] = [:],
                 startedAt: OffsetTimestamp, endedAt: OffsetTimestamp? = nil, clientVersion: String,
@@ -114,4 +119,10 @@ public struct LocationReading: Codable, Hashable, Sendable {
         self.altitudeMeters = altitudeMeters
         self.measuredAt = measuredAt
     }
+}
+
+/// Who began an answer sheet (``AnswerSheet/initiatedBy``): EMA analyses keep signal-contingent
+/// answers (to a prompt) apart from the participant's own entries.
+public enum SheetInitiator: String, Codable, Sendable, CaseIterable {
+    case prompt, participant
 }

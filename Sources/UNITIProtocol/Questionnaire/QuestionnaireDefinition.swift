@@ -33,10 +33,15 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
     public var sensors: [QuestionnaireSensor]
     public var items: [QuestionnaireItem]
     public var scoring: QuestionnaireScoring?
-    /// How long after a prompt is delivered an answer counts as in time (minutes, 1 to 1440);
-    /// absent means ``PromptTiming/defaultCompletionWindowMinutes``. After it the prompt expires
-    /// and an answer is marked late (``AnswerSheet/late``).
+    /// How long after a prompt is delivered an answer begun counts as in time (minutes, 1 to
+    /// 1440); absent means ``PromptTiming/defaultCompletionWindowMinutes``. After it the prompt
+    /// expires.
     public var completionWindowMinutes: Int?
+    /// How many minutes after the completion window a sheet begun still answers the prompt, as a
+    /// late answer (``AnswerSheet/late``; 0 to 1440); absent means 0: a sheet begun after the
+    /// window answers no prompt, it is the participant's own (``AnswerSheet/initiatedBy``) and
+    /// the prompt stays missed.
+    public var lateAnswerMinutes: Int?
     /// What the person is told at once after saving (``AfterSaving``); absent: nothing more.
     public var afterSaving: AfterSaving?
 
@@ -58,12 +63,13 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
         self.items = items
         self.scoring = scoring
         self.completionWindowMinutes = nil
+        self.lateAnswerMinutes = nil
         self.afterSaving = nil
     }
 
     enum CodingKeys: String, CodingKey {
         case id, version, title, intro, outro, kind, schedule, scheduleChangeable, presentation, sensors, items, scoring
-        case completionWindowMinutes, afterSaving
+        case completionWindowMinutes, lateAnswerMinutes, afterSaving
     }
 
     public init(from decoder: Decoder) throws {
@@ -81,6 +87,7 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
         items = try c.decode([QuestionnaireItem].self, forKey: .items)
         scoring = try c.decodeIfPresent(QuestionnaireScoring.self, forKey: .scoring)
         completionWindowMinutes = try c.decodeIfPresent(Int.self, forKey: .completionWindowMinutes)
+        lateAnswerMinutes = try c.decodeIfPresent(Int.self, forKey: .lateAnswerMinutes)
         afterSaving = try c.decodeIfPresent(AfterSaving.self, forKey: .afterSaving)
     }
 
@@ -99,12 +106,18 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
         try c.encode(items, forKey: .items)
         try c.encodeIfPresent(scoring, forKey: .scoring)
         try c.encodeIfPresent(completionWindowMinutes, forKey: .completionWindowMinutes)
+        try c.encodeIfPresent(lateAnswerMinutes, forKey: .lateAnswerMinutes)
         try c.encodeIfPresent(afterSaving, forKey: .afterSaving)
     }
 
     /// The completion window in seconds (the definition's, or the default).
     public var completionWindow: TimeInterval {
         TimeInterval(completionWindowMinutes ?? PromptTiming.defaultCompletionWindowMinutes) * 60
+    }
+
+    /// How long after the completion window a sheet begun is still a late answer, in seconds.
+    public var lateAnswerAllowance: TimeInterval {
+        TimeInterval(lateAnswerMinutes ?? 0) * 60
     }
 
     /// The item with `label`, if any.

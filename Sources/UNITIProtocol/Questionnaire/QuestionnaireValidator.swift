@@ -60,6 +60,9 @@ public enum QuestionnaireValidator {
         if let minutes = d.completionWindowMinutes, !PromptTiming.completionWindowRange.contains(minutes) {
             p.add("completionWindowMinutes", .invalidScheduleNumber, "must be 1 to 1440 minutes")
         }
+        if let minutes = d.lateAnswerMinutes, !PromptTiming.lateAnswerRange.contains(minutes) {
+            p.add("lateAnswerMinutes", .invalidScheduleNumber, "must be 0 to 1440 minutes")
+        }
         if d.title.values.isEmpty { p.add("title", .missingEnglish, "must have English text (\"en\")") }
         p.requireEnglish(d.title, at: "title")
         p.requireEnglish(d.intro, at: "intro")

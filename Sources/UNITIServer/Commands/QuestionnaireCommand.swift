@@ -54,33 +54,48 @@ struct QuestionnaireCommand: AsyncParsableCommand {
         }
     }
 
-    /// `questionnaire update ID --study S --completion-window MINUTES`: a new version of the
-    /// newest definition with the completion window set (devices take it at their next sync);
-    /// sheets of older versions stay valid.
+    /// `questionnaire update ID --study S [--completion-window MINUTES] [--late-answers MINUTES]`:
+    /// a new version of the newest definition with the completion window and the late-answer
+    /// allowance set (devices take it at their next sync); sheets of older versions stay valid.
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Set how long after a prompt an answer counts as in time: stored as a new version of the questionnaire.")
+            abstract: "Set how long after a prompt an answer begun counts as in time, and how much later still as late: stored as a new version of the questionnaire.")
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "Questionnaire id.") var id: String
         @OptionGroup var study: StudyOption
-        @Option(name: .customLong("completion-window"), help: "Minutes, 1 to 1440.") var completionWindow: Int
+        @Option(name: .customLong("completion-window"), help: "Minutes, 1 to 1440.") var completionWindow: Int?
+        @Option(name: .customLong("late-answers"),
+                help: "Minutes after the window in which an answer begun is still a late answer to the prompt, 0 to 1440 (new questionnaires: 0, so an answer begun after the window is the participant's own).")
+        var lateAnswers: Int?
 
-        func run() async throws {
-            guard PromptTiming.completionWindowRange.contains(completionWindow) else {
+        func validate() throws {
+            guard completionWindow != nil || lateAnswers != nil else { throw ValidationError("Give --completion-window, --late-answers or both.") }
+            if let completionWindow, !PromptTiming.completionWindowRange.contains(completionWindow) {
                 throw ValidationError("--completion-window \(completionWindow) is not a window; give 1 to 1440 minutes.")
             }
+            if let lateAnswers, !PromptTiming.lateAnswerRange.contains(lateAnswers) {
+                throw ValidationError("--late-answers \(lateAnswers) is not an allowance; give 0 to 1440 minutes.")
+            }
+        }
+
+        func run() async throws {
             let store = try await database.openStore()
             let studyId = try await study.existingStudy(in: store)
             guard let before = try await store.latestQuestionnaires(studyId: studyId).first(where: { $0.id == id }) else {
                 await store.close()
                 throw ValidationError("Study '\(studyId)' has no questionnaire '\(id)'; see 'questionnaire list --study \(studyId)'.")
             }
-            guard before.definition.completionWindowMinutes != completionWindow else {
-                await store.close()
-                return print("\(id) version \(before.version) already has a completion window of \(completionWindow) minutes.")
-            }
             var document = before.nextVersion()
-            document.definition.completionWindowMinutes = completionWindow
+            if let completionWindow { document.definition.completionWindowMinutes = completionWindow }
+            if let lateAnswers { document.definition.lateAnswerMinutes = lateAnswers }
+            let window = document.definition.completionWindowMinutes ?? PromptTiming.defaultCompletionWindowMinutes
+            let late = document.definition.lateAnswerMinutes ?? 0
+            let settings = "a completion window of \(window) minutes and late answers for \(late) minutes after it"
+            guard document.definition.completionWindowMinutes != before.definition.completionWindowMinutes
+                    || document.definition.lateAnswerMinutes != before.definition.lateAnswerMinutes else {
+                await store.close()
+                return print("\(id) version \(before.version) already has \(settings).")
+            }
             do {
                 _ = try await StudyAdministration(store: store, actor: .operator, now: Date()).updateQuestionnaire(document, from: before)
             } catch let error as APIError {
@@ -88,7 +103,7 @@ struct QuestionnaireCommand: AsyncParsableCommand {
                 throw ValidationError(error.message)
             }
             await store.close()
-            print("Stored \(id) version \(document.version) in study \(studyId) with a completion window of \(completionWindow) minutes.")
+            print("Stored \(id) version \(document.version) in study \(studyId) with \(settings).")
         }
     }
 

@@ -68,6 +68,7 @@ struct QuestionnaireSettingsFields {
     var frequency = "", timing = "", at = "", start = "", end = "", every = "", amount = "", startOnDay = ""
     var scheduleChangeable = false
     var completionWindow = ""
+    var lateAnswers = ""
     /// The message after saving, by language.
     var messages: [String: String] = [:]
 
@@ -84,6 +85,7 @@ struct QuestionnaireSettingsFields {
         }
         scheduleChangeable = definition.scheduleChangeable
         completionWindow = definition.completionWindowMinutes.map(String.init) ?? ""
+        lateAnswers = definition.lateAnswerMinutes.map(String.init) ?? ""
         messages = definition.afterSaving?.message?.values ?? [:]
     }
 
@@ -91,6 +93,7 @@ struct QuestionnaireSettingsFields {
         func value(_ name: String) -> String { form[name].trimmingCharacters(in: .whitespacesAndNewlines) }
         (frequency, timing, at, start, end) = (value("frequency"), value("timing"), value("at"), value("start"), value("end"))
         (every, amount, startOnDay, completionWindow) = (value("every"), value("amount"), value("startOnDay"), value("completionWindow"))
+        lateAnswers = value("lateAnswers")
         scheduleChangeable = form["scheduleChangeable"] == "on"
         for language in languages { messages[language] = value("message-\(language)") }
     }
@@ -114,6 +117,7 @@ struct QuestionnaireSettingsFields {
         func day(_ text: String) -> String? { text.isEmpty ? nil : text }
         let every = number(self.every, "every"), amount = number(self.amount, "amount"), startOnDay = number(self.startOnDay, "startOnDay")
         definition.completionWindowMinutes = number(completionWindow, "completionWindow")
+        definition.lateAnswerMinutes = number(lateAnswers, "lateAnswers")
         if frequency.isEmpty {
             definition.schedule = nil
         } else if let frequency = QuestionnaireSchedule.Frequency(rawValue: self.frequency) {
@@ -145,6 +149,7 @@ struct QuestionnaireSettingsFields {
         case "schedule.amount": "amount"
         case "schedule.startOnDay": "startOnDay"
         case "completionWindowMinutes": "completionWindow"
+        case "lateAnswerMinutes": "lateAnswers"
         case "afterSaving.message": "message-en"
         default: nil
         }
@@ -169,7 +174,7 @@ struct QuestionnaireSettingsFields {
             frequencies: choices([""] + QuestionnaireSchedule.Frequency.allCases.map(\.rawValue), frequency, "console.qsettings.frequency"),
             timings: choices(QuestionnaireSchedule.Timing.allCases.map(\.rawValue), timing, "console.qsettings.timing"),
             at: at, start: start, end: end, every: every, amount: amount, startOnDay: startOnDay,
-            scheduleChangeable: scheduleChangeable, completionWindow: completionWindow,
+            scheduleChangeable: scheduleChangeable, completionWindow: completionWindow, lateAnswers: lateAnswers,
             defaultWindow: PromptTiming.defaultCompletionWindowMinutes,
             messages: Self.languages(document.definition).map {
                 .init(code: $0, language: ConsoleRoutes.languageName($0, language), text: messages[$0] ?? "", fieldError: errors["message-\($0)"])
@@ -193,6 +198,7 @@ struct ConsoleQuestionnaireSettingsPage: PortalPage {
     var startOnDay: String
     var scheduleChangeable: Bool
     var completionWindow: String
+    var lateAnswers: String
     var defaultWindow: Int
     var messages: [Message]
     /// The line beside each field that is wrong, by field name.

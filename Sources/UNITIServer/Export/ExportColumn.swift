@@ -108,6 +108,7 @@ extension ExportColumn {
         ExportColumn(name: "consent_version", text: "Newest consent version the participant agreed to", type: .integer, level: .ordinal),
         ExportColumn(name: "prompt_id", text: "Prompt the sheet answers (empty: answered without a prompt)", type: .text, level: .nominal),
         ExportColumn(name: "prompted_at", text: "Time the prompt was delivered", type: .localTime, level: .scale),
-        ExportColumn(name: "late", text: "Answered after the prompt's completion window", type: .boolean, level: .nominal),
+        ExportColumn(name: "late", text: "Begun after the prompt's completion window, inside its late allowance", type: .boolean, level: .nominal),
+        ExportColumn(name: "initiated_by", text: "Who began the sheet: prompt or participant (empty: not recorded)", type: .text, level: .nominal),
     ]
 }

@@ -55,6 +55,8 @@ public struct ExportRow: Sendable, Codable, Hashable {
     public var promptId: String?
     public var promptedAt: String?
     public var late: Bool?
+    /// Who began the sheet (``AnswerSheet/initiatedBy``): `prompt` or `participant`.
+    public var initiatedBy: String?
 
     public init(participant: String, sheetId: String, questionnaireId: String, questionnaireVersion: Int, label: String,
                 value: String, answeredAt: String, startedAt: String, endedAt: String?, receivedAt: String) {
@@ -96,6 +98,7 @@ extension ExportRow {
         base.promptId = sheet.promptId
         base.promptedAt = sheet.promptedAt?.text
         base.late = sheet.late
+        base.initiatedBy = sheet.initiatedBy?.rawValue
         guard !sheet.answers.isEmpty else { return [base] }
         let labels = sheet.answers.keys.sorted { a, b in
             let first = sheet.answers[a]!.answeredAt.date, second = sheet.answers[b]!.answeredAt.date

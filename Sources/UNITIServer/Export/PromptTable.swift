@@ -13,7 +13,7 @@ enum PromptTable {
     static let header = [
         "participant", "questionnaire", "module", "prompt", "study_day", "day_index",
         "scheduled_utc", "scheduled_local", "delivered_utc", "delivered_local", "channel", "opened_utc", "snoozed",
-        "outcome", "sheet", "seconds_to_first_answer", "seconds_to_saving", "utc_offset",
+        "outcome", "sheet", "seconds_to_first_answer", "seconds_to_saving", "utc_offset_minutes",
     ]
 
     /// One prompt as its row shows it.
@@ -46,13 +46,7 @@ enum PromptTable {
             return [participant, questionnaire, module, prompt, studyDay.map(String.init) ?? "", String(dayIndex),
                     utc(scheduled), local(scheduled), utc(delivered), local(delivered), channel ?? "", utc(opened), snoozed ? "1" : "0",
                     outcome, sheet?.uuidString.lowercased() ?? "", seconds(secondsToFirstAnswer), seconds(secondsToSaving),
-                    Self.offset(scheduled.offsetSeconds)]
-        }
-
-        /// "+01:00".
-        static func offset(_ seconds: Int) -> String {
-            let sign = seconds < 0 ? "-" : "+", minutes = abs(seconds) / 60
-            return String(format: "%@%02d:%02d", sign, minutes / 60, minutes % 60)
+                    String(scheduled.offsetSeconds / 60)]
         }
     }
 

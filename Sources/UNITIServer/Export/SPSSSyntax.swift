@@ -185,6 +185,7 @@ enum SPSSSyntax {
         Column(name: "location_measured_at", format: "A40", perSheet: true, time: .local),
         Column(name: "consent_version", format: "F8.0", perSheet: true), Column(name: "prompt_id", format: "A200", perSheet: true),
         Column(name: "prompted_at", format: "A40", perSheet: true, time: .local), Column(name: "late", format: "A5", perSheet: true),
+        Column(name: "initiated_by", format: "A12", perSheet: true),
     ]
 
     /// One questionnaire item as a variable.

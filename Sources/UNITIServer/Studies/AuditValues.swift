@@ -54,6 +54,7 @@ enum AuditValues {
         setting("schedule") { json($0.schedule) }
         setting("scheduleChangeable") { .bool($0.scheduleChangeable) }
         setting("completionWindowMinutes") { $0.completionWindowMinutes.map { .number(Double($0)) } ?? .null }
+        setting("lateAnswerMinutes") { $0.lateAnswerMinutes.map { .number(Double($0)) } ?? .null }
         setting("afterSaving") { json($0.afterSaving) }
         return changes
     }

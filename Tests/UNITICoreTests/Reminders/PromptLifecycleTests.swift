@@ -84,7 +84,7 @@ struct PromptLifecycleTests {
         #expect(try queued(harness.database) == 4)
     }
 
-    @Test("the window's edge: one second before it an answer is in time; at it the prompt expires and an answer is late")
+    @Test("the window's edge: one second before it an answer begun is in time; at it the prompt expires, and without a late allowance an answer begun then answers no prompt")
     func expiryAtTheEdge() throws {
         let (clock, harness, _, _) = try deliveredAtNine()
         let log = PromptLog(database: harness.database, clock: clock)
@@ -96,21 +96,24 @@ struct PromptLifecycleTests {
         clock.advance(by: 1)
         try log.expire(at: clock.now)
         #expect(try kinds(id, in: harness.database) == [.planned, .delivered, .expired])
-        let late = try #require(try log.answering(moduleID: "rtm", questionnaireID: "q", at: clock.now))
+        // No late allowance (the default): the participant's own answer; the prompt stays missed.
+        #expect(try log.answering(moduleID: "rtm", questionnaireID: "q", at: clock.now) == nil)
+        // With 30 minutes of late answers, one begun then answers it, late, up to the allowance's end.
+        let late = try #require(try log.answering(moduleID: "rtm", questionnaireID: "q", at: clock.now, lateAllowance: 1800))
         #expect(late.isLate)
+        #expect(try log.answering(moduleID: "rtm", questionnaireID: "q", at: clock.now.addingTimeInterval(1799), lateAllowance: 1800) != nil)
+        #expect(try log.answering(moduleID: "rtm", questionnaireID: "q", at: clock.now.addingTimeInterval(1800), lateAllowance: 1800) == nil)
         try harness.database.writer.write { db in try log.answered(late, by: UUID(), at: clock.now, in: db) }
         #expect(try kinds(id, in: harness.database) == [.planned, .delivered, .expired, .late])
-        // A day after the delivery a sheet answers no prompt any more.
-        clock.advance(by: PromptTiming.lateAnswerLimit)
-        #expect(try log.answering(moduleID: "rtm", questionnaireID: "q", at: clock.now) == nil)
+        #expect(try log.answering(moduleID: "rtm", questionnaireID: "q", at: clock.now, lateAllowance: 1800) == nil, "answered once")
     }
 
-    @Test("an answer saved after the window without anyone noticing the expiry records the expiry at the window's end, then late")
+    @Test("a late answer without anyone noticing the expiry records the expiry at the window's end, then late")
     func lateWithoutNoticedExpiry() throws {
         let (clock, harness, _, _) = try deliveredAtNine()
         clock.advance(by: 2 * 3600)
         let log = PromptLog(database: harness.database, clock: clock)
-        let late = try #require(try log.answering(moduleID: "rtm", questionnaireID: "q", at: clock.now))
+        let late = try #require(try log.answering(moduleID: "rtm", questionnaireID: "q", at: clock.now, lateAllowance: 3 * 3600))
         try harness.database.writer.write { db in try log.answered(late, by: UUID(), at: clock.now, in: db) }
         let expiredAt = try harness.database.writer.read { db in
             try Date.fetchOne(db, sql: "SELECT at FROM core_prompt_events WHERE kind = 'expired'")
@@ -184,8 +187,39 @@ struct PromptLifecycleTests {
         #expect(result.sheet.promptId == "rtm/d/2026-11-23T09:00")
         #expect(result.sheet.promptedAt?.date == F.date("2026-11-23 09:00"))
         #expect(result.sheet.late == false)
+        #expect(result.sheet.initiatedBy == .prompt)
         #expect(stored?.promptId == result.sheet.promptId)
         #expect(try kinds("rtm/d/2026-11-23T09:00", in: harness.database) == [.planned, .delivered, .opened, .completed])
+    }
+
+    @Test("""
+        a sheet begun inside the window answers the prompt in time; begun after the window it is the participant's own \
+        and the prompt stays missed; with a late allowance, begun inside it, it is late
+        """, arguments: [(begin: 59.0, late: 0, outcome: PromptOutcome.answeredInTime, initiator: SheetInitiator.prompt),
+                          (begin: 61.0, late: 0, outcome: .missed, initiator: .participant),
+                          (begin: 61.0, late: 30, outcome: .late, initiator: .prompt),
+                          (begin: 91.0, late: 30, outcome: .missed, initiator: .participant)])
+    func begunDecides(begin: Double, late: Int, outcome: PromptOutcome, initiator: SheetInitiator) throws {
+        let clock = FixedClock(F.date("2026-11-23 08:59"), timeZone: F.berlin)
+        let module = try module(["09:00"])
+        let harness = try ModuleHarness([module], input: ["7"], clock: clock)
+        let service = F.service(module, services: harness.services)
+        try service.noteRules()
+        clock.advance(by: 60)
+        try service.deliverDue(through: RecordingNotifier())
+        var definition = QuestionnaireDefinition(id: "q", version: 1, title: "Q", items: [
+            QuestionnaireItem(label: "level", text: "Level", element: .slider(SliderRange(min: 0, max: 10, step: 1))),
+        ])
+        definition.lateAnswerMinutes = late
+        clock.advance(by: begin * 60)
+        let sheet = try QuestionnaireEngine(services: harness.services, localizer: Localizer(language: .english))
+            .answer(definition, owner: module.descriptor.id) { _, _ in }.sheet
+        #expect(sheet.initiatedBy == initiator)
+        #expect((sheet.promptId != nil) == (initiator == .prompt))
+        #expect(sheet.late == (initiator == .prompt ? (outcome == .late) : nil))
+        let log = PromptLog(database: harness.database, clock: clock)
+        try log.expire(at: clock.now)
+        #expect(try log.prompts(dueFrom: .distantPast, to: .distantFuture).compactMap(\.flags.outcome) == [outcome])
     }
 
     @Test("rates from a fixed list of prompts: in time, late, missed, open, withdrawn and only planned")

@@ -171,7 +171,7 @@ struct PromptEventTests {
             #expect(adas[1].snoozed && adas[1].sheet != nil && adas[1].secondsToSaving == nil)  // its sheet is not on the server
             #expect(first.cells[PromptTable.header.firstIndex(of: "scheduled_local")!] == "2027-01-15T09:00:00+01:00")
             #expect(first.cells[PromptTable.header.firstIndex(of: "scheduled_utc")!] == "2027-01-15T08:00:00Z")
-            #expect(first.cells[PromptTable.header.firstIndex(of: "utc_offset")!] == "+01:00")
+            #expect(first.cells[PromptTable.header.firstIndex(of: "utc_offset_minutes")!] == "60")
             #expect(first.cells.count == PromptTable.header.count)
             // Per participant, the outcomes add up to the adherence report's line.
             let lines = try await adherence(store, study: "s1")
@@ -234,6 +234,18 @@ struct PromptEventTests {
         }
         await #expect(throws: Error.self) {
             try await runServerCommand(["questionnaire", "update", "nope", "--study", "pilot", "--completion-window", "30"] + db)
+        }
+        // The late-answer allowance: a version of its own, the window kept; the same again stores nothing.
+        try await runServerCommand(["questionnaire", "update", "daily", "--study", "pilot", "--late-answers", "15"] + db)
+        try await runServerCommand(["questionnaire", "update", "daily", "--study", "pilot", "--late-answers", "15"] + db)
+        let late = try #require(try await server.store.latestQuestionnaires(studyId: "pilot").first)
+        #expect(late.version == 3 && late.definition.lateAnswerMinutes == 15 && late.definition.completionWindowMinutes == 30)
+        let changes = try await server.store.auditTrail(studyId: "pilot").last?.detail["changes"]
+        #expect(changes?["lateAnswerMinutes"] == .object(["from": .null, "to": .number(15)]))
+        for refused in [["--late-answers", "-1"], ["--late-answers", "1441"], []] {
+            #expect(throws: (any Error).self, "\(refused)") {
+                _ = try UNITIServerCommand.parseAsRoot(["questionnaire", "update", "daily", "--study", "pilot"] + refused + db)
+            }
         }
     }
 }
