@@ -51,7 +51,8 @@ enum SPSSSyntax {
         lines.append("IF late_text = 'true' late = 1.")
         lines.append("IF late_text = 'false' late = 0.")
         for item in items {
-            let match = "(questionnaire = '\(escape(item.questionnaire))' AND version = \(item.version) AND label = '\(escape(item.label))')"
+            let versions = item.versions.map(String.init).joined(separator: ", ")
+            let match = "(questionnaire = '\(escape(item.questionnaire))' AND ANY(version, \(versions)) AND label = '\(escape(item.label))')"
             switch item.kind {
             case .number(let format):
                 // F32.0 reads a written decimal point as it stands ("42.5"); F32.d would put one
@@ -193,7 +194,10 @@ enum SPSSSyntax {
         enum Kind { case number(String), text, date }
         var name: String
         var questionnaire: String
-        var version: Int
+        /// The questionnaire's versions whose answers this variable holds: every version in
+        /// which the item has the same label, type and encoding (a change of settings alone, or
+        /// of other items, keeps it).
+        var versions: [Int]
         var label: String
         var text: String
         var kind: Kind
@@ -203,19 +207,30 @@ enum SPSSSyntax {
         var options: [(name: String, value: Int, text: String)] = []
     }
 
-    /// The items that take answers, each with a variable name of its own: `questionnaire_vN_label`
-    /// made a valid SPSS name, or `itemN` where that is too long or taken; a multiple choice's
-    /// options `<name>_<value>`.
+    /// The items that take answers, each a variable keyed by its meaning, not by version: one per
+    /// questionnaire, label, type and encoding, covering every version that has the item so
+    /// (``Item/versions``), named `questionnaire_label` made a valid SPSS name; an item whose type
+    /// or encoding changed gets `questionnaire_vN_label` for the version that changed it, and
+    /// `itemN` where a name is too long or taken. A multiple choice's options are `<name>_<value>`.
     static func items(_ documents: [QuestionnaireDocument]) -> [Item] {
         var names = Set(columns.map { $0.readName.lowercased() } + sheetVariables.map { $0.name.lowercased() } + ["answers"])
         var items: [Item] = []
+        var byMeaning: [String: Int] = [:]
         for document in documents {
             for item in document.definition.items where item.element.isQuestion {
-                var name = variableName("\(document.id)_v\(document.version)_\(item.label)")
-                if name.utf8.count > 64 || names.contains(name.lowercased()) { name = "item\(items.count + 1)" }
+                let meaning = [document.id, item.label, item.element.typeName, Codebook.encoding(item.element)].joined(separator: "\u{0}")
+                if let known = byMeaning[meaning] {
+                    items[known].versions.append(document.version)
+                    continue
+                }
+                func free(_ name: String) -> Bool { name.utf8.count <= 64 && !names.contains(name.lowercased()) }
+                var name = variableName("\(document.id)_\(item.label)")
+                if !free(name) { name = variableName("\(document.id)_v\(document.version)_\(item.label)") }
+                if !free(name) { name = "item\(items.count + 1)" }
                 names.insert(name.lowercased())
+                byMeaning[meaning] = items.count
                 let column = WideLayout.column(name, item.text?.text(in: "en") ?? item.label, item.element)
-                var variable = Item(name: name, questionnaire: document.id, version: document.version, label: item.label,
+                var variable = Item(name: name, questionnaire: document.id, versions: [document.version], label: item.label,
                                     text: column.text, kind: kind(item.element), level: column.level,
                                     valueLabels: [])
                 if case .choice(let options) = column.type { variable.valueLabels = options.map { (String($0.value), $0.text) } }
@@ -245,8 +260,8 @@ enum SPSSSyntax {
     }
 
     /// Letters, digits and `_`, beginning with a letter (SPSS's and PSPP's rule, without the
-    /// few special characters, so no name is a reserved word such as `AND` or `TO`: every one
-    /// has a `_v`).
+    /// few special characters, so no name is a reserved word such as `AND` or `TO`: every item's
+    /// name joins questionnaire and label with a `_`).
     static func variableName(_ text: String) -> String {
         let cleaned = String(text.unicodeScalars.map { scalar -> Character in
             scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar)) ? Character(scalar) : "_"

@@ -59,9 +59,9 @@ struct WideLayout: Sendable {
     /// The items of a questionnaire's versions as variables (see the type's description).
     static func variables(_ versions: [QuestionnaireDocument]) -> [Variable] {
         var taken = Set(sheetColumns.map { $0.name.lowercased() })
-        func claim(_ wanted: String, fallback: () -> String) -> String {
-            var name = wanted
-            if name.utf8.count > 64 || taken.contains(name.lowercased()) { name = fallback() }
+        // The first candidate that is short enough and free (else the last, made free with `_`).
+        func claim(_ candidates: [String]) -> String {
+            var name = candidates.first { $0.utf8.count <= 64 && !taken.contains($0.lowercased()) } ?? candidates[candidates.count - 1]
             while taken.contains(name.lowercased()) { name += "_" }
             taken.insert(name.lowercased())
             return name
@@ -76,14 +76,14 @@ struct WideLayout: Sendable {
                     continue
                 }
                 let base = SPSSSyntax.variableName(item.label)
-                let name = claim(base) { claim("\(base)_v\(document.version)") { "item\(variables.count + 1)" } }
+                let name = claim([base, "\(base)_v\(document.version)", "item\(variables.count + 1)"])
                 let text = item.text?.text(in: "en") ?? item.label
                 var columns = [column(name, text, item.element)]
                 var options: [Int] = []
                 if case .multipleChoice(let choices, _, _) = item.element {
                     for choice in choices {
                         let suffix = choice.value < 0 ? "m\(-choice.value)" : String(choice.value)
-                        let option = claim("\(name)_\(suffix)") { "\(name)_option\(suffix)" }
+                        let option = claim(["\(name)_\(suffix)", "\(name)_option\(suffix)"])
                         columns.append(ExportColumn(name: option, text: "\(text): \(choice.text.text(in: "en"))", type: .chosen, level: .nominal))
                         options.append(choice.value)
                     }

@@ -340,7 +340,7 @@ struct ConsoleSetupTests {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             try Data(csv.text.utf8).write(to: directory.appendingPathComponent("alpha-answers-spss.csv"))
-            try Data((syntax.text + "LIST /VARIABLES=sheet daily_v1_loudness daily_v1_mood daily_v1_note.\nDISPLAY DICTIONARY.\n").utf8)
+            try Data((syntax.text + "LIST /VARIABLES=sheet daily_loudness daily_mood daily_note.\nDISPLAY DICTIONARY.\n").utf8)
                 .write(to: directory.appendingPathComponent("alpha-answers.sps"))
             let pspp = Process()
             pspp.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -136,14 +136,14 @@ struct AnalysisScriptTests {
                 #expect(pspp.cases == sheets)
                 #expect(pspp.times == times, "PSPP: each sheet's start as the instant it was and the offset it was recorded in")
                 #expect(pspp.unlabelled.isEmpty, "\(pspp.unlabelled)")
-                #expect(pspp.levels["mood_ema_v1_place"] == "Nominal" && pspp.levels["mood_ema_v1_mood"] == "Ordinal"
-                        && pspp.levels["mood_ema_v1_stress"] == "Scale" && pspp.levels["mood_ema_v1_doing_1"] == "Nominal", "\(pspp.levels)")
-                #expect(pspp.formats["started_at"]?.hasPrefix("DATETIME") == true && pspp.formats["mood_ema_v1_since"]?.hasPrefix("DATE") == true,
+                #expect(pspp.levels["mood_ema_place"] == "Nominal" && pspp.levels["mood_ema_mood"] == "Ordinal"
+                        && pspp.levels["mood_ema_stress"] == "Scale" && pspp.levels["mood_ema_doing_1"] == "Nominal", "\(pspp.levels)")
+                #expect(pspp.formats["started_at"]?.hasPrefix("DATETIME") == true && pspp.formats["mood_ema_since"]?.hasPrefix("DATE") == true,
                         "\(pspp.formats)")
-                #expect(pspp.valueLabels["mood_ema_v1_place"] == ["1": "home, sweet \"home\"", "2": "Büro/Straße α"], "\(pspp.valueLabels)")
-                #expect(pspp.valueLabels["mood_ema_v1_alone"] == ["0": "yes", "1": "no"])
-                #expect(pspp.valueLabels["mood_ema_v1_doing_3"] == ["0": "not chosen", "1": "chosen"])
-                #expect(pspp.output.contains("$mood_ema_v1_doing"), "the multiple-response set")
+                #expect(pspp.valueLabels["mood_ema_place"] == ["1": "home, sweet \"home\"", "2": "Büro/Straße α"], "\(pspp.valueLabels)")
+                #expect(pspp.valueLabels["mood_ema_alone"] == ["0": "yes", "1": "no"])
+                #expect(pspp.valueLabels["mood_ema_doing_3"] == ["0": "not chosen", "1": "chosen"])
+                #expect(pspp.output.contains("$mood_ema_doing"), "the multiple-response set")
 
                 // The command line writes the same files by the same names.
                 let out = directory.appendingPathComponent("cli")
@@ -183,6 +183,34 @@ struct AnalysisScriptTests {
         #expect(SPSSSyntax.columns.map(\.name) == StudyExport.header)
         #expect(SPSSSyntax.columns.map(\.perSheet) == ExportColumn.long.map(\.perSheet))
         #expect(!WideLayout.sheetColumns.map(\.name).contains("value") && WideLayout.sheetColumns.map(\.name).contains("prompt_id"))
+    }
+
+    @Test("variables are keyed by meaning: a settings change keeps every variable; a changed item gets a variable of its own, and each says which versions it holds")
+    func variablesByMeaning() throws {
+        let first = try QuestionnaireImport.document(from: Data(Self.questionnaire.utf8), studyId: "midl")
+        // Version 2: a settings change only (as the console's settings form or `questionnaire update` makes it).
+        var second = first.nextVersion()
+        second.definition.completionWindowMinutes = 30
+        second.definition.lateAnswerMinutes = 10
+        // Version 3: the mood scale's range changes (a new encoding); every other item stays.
+        var third = second.nextVersion()
+        let mood = try #require(third.definition.items.firstIndex { $0.label == "mood" })
+        third.definition.items[mood] = try JSONDecoder().decode(QuestionnaireItem.self, from: Data(
+            #"{"type": "scale", "label": "mood", "text": {"en": "Mood"}, "min": 1, "max": 5}"#.utf8))
+        let documents = [first, second, third]
+
+        let spss = SPSSSyntax.items(documents)
+        #expect(spss.map(\.name) == ["mood_ema_alone", "mood_ema_with_whom", "mood_ema_place", "mood_ema_doing", "mood_ema_stress",
+                                     "mood_ema_mood", "mood_ema_valence", "mood_ema_arousal", "mood_ema_since", "mood_ema_note",
+                                     "mood_ema_v3_mood"])
+        #expect(spss.first { $0.name == "mood_ema_mood" }?.versions == [1, 2])
+        #expect(spss.first { $0.name == "mood_ema_v3_mood" }?.versions == [3])
+        #expect(spss.first { $0.name == "mood_ema_place" }?.versions == [1, 2, 3])
+
+        let wide = WideLayout.variables(documents)
+        #expect(wide.filter { $0.label == "mood" }.map(\.versions) == [[1, 2], [3]])
+        #expect(wide.filter { $0.label != "mood" }.allSatisfy { $0.versions == [1, 2, 3] })
+        #expect(wide.filter { $0.label == "mood" }.map { $0.columns[0].name } == ["mood", "mood_v3"])
     }
 
     struct RReport {

@@ -161,7 +161,7 @@ struct ExportRoundTripTests {
     /// spaces PSPP pads a string variable with.
     static func psppNotes(in directory: URL) throws -> [UUID: String] {
         let syntax = try String(contentsOf: directory.appendingPathComponent("alpha-answers.sps"), encoding: .utf8)
-            + "WRITE OUTFILE='notes.txt' /sheet (A36) daily_v1_note (AHEX\(2 * SPSSSyntax.textWidth)).\nEXECUTE.\n"
+            + "WRITE OUTFILE='notes.txt' /sheet (A36) daily_note (AHEX\(2 * SPSSSyntax.textWidth)).\nEXECUTE.\n"
         try Data(syntax.utf8).write(to: directory.appendingPathComponent("notes.sps"))
         let output = try run("pspp", ["notes.sps"], in: directory)
         #expect(!output.contains("error") && !output.contains("warning"), "\(output)")
