@@ -120,9 +120,30 @@ struct FHIRMappingTests {
             "scale": .integer(6), "valence": .integer(3), "arousal": .integer(5), "line": .text("short"),
             "para": .text("two\nlines"), "when": .text("2026-10-30"), "future": .text("a sketch"),
         ]
-        let sheet = AnswerSheet(id: UUID(), questionnaireID: "all-types", questionnaireVersion: 3,
+        var sheet = AnswerSheet(id: UUID(), questionnaireID: "all-types", questionnaireVersion: 3,
                                 answers: values.mapValues { Answer(value: $0, answeredAt: stamp) },
                                 startedAt: stamp, endedAt: stamp, clientVersion: "test", language: "de")
+        // It answers a prompt, late: the prompt's extension goes with it.
+        sheet.promptId = "tyt/daily/2026-10-30T09:00"
+        sheet.promptedAt = stamp
+        sheet.late = true
+        sheet.initiatedBy = .prompt
+        let prompt = try #require(sheet.fhirPromptExtension)
+        #expect(prompt["url"] == .string(FHIR.promptExtension))
+        #expect(prompt["extension"] == .array([
+            .object(["url": .string("initiatedBy"), "valueCode": .string("prompt")]),
+            .object(["url": .string("promptId"), "valueString": .string("tyt/daily/2026-10-30T09:00")]),
+            .object(["url": .string("deliveredAt"), "valueDateTime": .string(stamp.text)]),
+            .object(["url": .string("timing"), "valueCode": .string("late")]),
+        ]))
+        var own = sheet
+        (own.promptId, own.promptedAt, own.late, own.initiatedBy) = (nil, nil, nil, .participant)
+        #expect(own.fhirPromptExtension?["extension"] == .array([
+            .object(["url": .string("initiatedBy"), "valueCode": .string("participant")]),
+            .object(["url": .string("timing"), "valueCode": .string("self-initiated")]),
+        ]))
+        own.initiatedBy = nil
+        #expect(own.fhirPromptExtension == nil, "an older client's sheet says nothing of prompts")
         let path = try FHIRValidator.writeBundle([
             FHIRBundleEntry(id: patient, resource: .object(["resourceType": .string("Patient")])),
             FHIRBundleEntry(id: url, resource: Self.allTypes.fhirQuestionnaire(url: url.fullURL)),

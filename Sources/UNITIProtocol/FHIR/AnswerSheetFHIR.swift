@@ -44,7 +44,26 @@ extension AnswerSheet {
             "authored": .string((endedAt ?? startedAt).text),
             "language": FHIR.string(language),
             "item": items.isEmpty ? nil : .array(items),
+            "extension": fhirPromptExtension.map { .array([$0]) },
         ])
+    }
+
+    /// The prompt this sheet answers, as ``FHIR/promptExtension`` with the parts `initiatedBy`
+    /// (`prompt` or `participant`), `promptId`, `deliveredAt` (the delivery, with the person's
+    /// offset) and `timing` (`in-time`, `late` or `self-initiated`); nil for a sheet that records
+    /// neither a prompt nor who began it (older clients).
+    public var fhirPromptExtension: JSONValue? {
+        guard promptId != nil || initiatedBy != nil else { return nil }
+        var parts: [JSONValue] = []
+        func part(_ url: String, _ key: String, _ value: String?) {
+            if let value { parts.append(.object(["url": .string(url), key: .string(value)])) }
+        }
+        let answered = promptId != nil
+        part("initiatedBy", "valueCode", (initiatedBy ?? (answered ? .prompt : .participant)).rawValue)
+        part("promptId", "valueString", promptId)
+        part("deliveredAt", "valueDateTime", promptedAt?.text)
+        part("timing", "valueCode", answered ? (late == true ? "late" : "in-time") : "self-initiated")
+        return .object(["url": .string(FHIR.promptExtension), "extension": .array(parts)])
     }
 
     private static func fhirItem(label: String, text: String?, values: [(String, JSONValue)]) -> JSONValue {

@@ -28,6 +28,11 @@ public enum FHIR {
     /// Core extensions for the smallest and largest answer of a questionnaire item.
     public static let minValueExtension = "http://hl7.org/fhir/StructureDefinition/minValue"
     public static let maxValueExtension = "http://hl7.org/fhir/StructureDefinition/maxValue"
+    /// UNITI's own extension of a `QuestionnaireResponse`: the EMA prompt it answers, or that the
+    /// participant began it on their own (``AnswerSheet/fhirPromptExtension``). A URN, since the
+    /// project publishes no StructureDefinition server; its parts are documented in
+    /// `Documentation/analysing-a-study.md`.
+    public static let promptExtension = "urn:uniti:fhir:StructureDefinition:ema-prompt"
 
     /// An object of the members that are present (nil members are left out, as FHIR JSON
     /// requires: it has no `null`).
