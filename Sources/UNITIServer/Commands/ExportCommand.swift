@@ -39,7 +39,9 @@ struct ExportCommand: AsyncParsableCommand {
             Wide: ID-QUESTIONNAIRE-wide.csv, one row per sheet and one column per item, for each \
             questionnaire (only --questionnaire's when given), and ID-wide-codebook.csv, a row per column.
 
-            --with-syntax: also ID-answers.R (base R: reads ID-answers.csv and the wide files in its folder) \
+            --prompts: also ID-prompts.csv, the prompt table (a row per prompt of every participant).
+
+            --with-syntax: also ID-answers.R (base R: reads ID-answers.csv, ID-prompts.csv and the wide files in its folder) \
             and ID-answers.sps (reads ID-answers-spss.csv).
             """)
 

@@ -37,7 +37,7 @@ extension ConsoleRoutes {
                 answers: ExportFileNames.answers(study: studyId), codebook: ExportFileNames.codebook(study: studyId),
                 wideCodebook: ExportFileNames.wideCodebook(study: studyId), rScript: ExportFileNames.rScript(study: studyId),
                 spssData: ExportFileNames.spssData(study: studyId), spssSyntax: ExportFileNames.spssSyntax(study: studyId),
-                archive: ExportFileNames.archive(study: studyId))), context)
+                archive: ExportFileNames.archive(study: studyId), prompts: ExportFileNames.prompts(study: studyId))), context)
     }
 
     /// Streams the export in the chosen format and filters (``StudyExports``): the rows go to

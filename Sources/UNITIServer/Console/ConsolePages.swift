@@ -196,6 +196,7 @@ struct ConsoleDataPage: PortalPage {
         var spssData: String
         var spssSyntax: String
         var archive: String
+        var prompts: String
     }
 }
 

@@ -10,10 +10,29 @@ import UNITIProtocol
 /// questionnaire the rows' outcomes add up to `uniti-server adherence`'s line exactly.
 /// Streamed: the memory of one prompt, whatever the study's size.
 enum PromptTable {
-    static let header = [
-        "participant", "questionnaire", "module", "prompt", "study_day", "day_index",
-        "scheduled_utc", "scheduled_local", "delivered_utc", "delivered_local", "channel", "opened_utc", "snoozed",
-        "outcome", "sheet", "seconds_to_first_answer", "seconds_to_saving", "utc_offset_minutes",
+    /// The columns' names, in order (``columns`` says what each is).
+    static let header = columns.map(\.name)
+
+    /// What each column is, for the R script, the README and the codebooks (``ExportColumn``).
+    static let columns: [ExportColumn] = [
+        ExportColumn(name: "participant", text: "Participant's study pseudonym", type: .text, level: .nominal),
+        ExportColumn(name: "questionnaire", text: "Questionnaire the prompt asks for", type: .text, level: .nominal),
+        ExportColumn(name: "module", text: "Module that prompted", type: .text, level: .nominal),
+        ExportColumn(name: "prompt", text: "Prompt id (module, rule, local date and time)", type: .text, level: .nominal),
+        ExportColumn(name: "study_day", text: "Study day (1 = the local day of joining)", type: .integer, level: .scale),
+        ExportColumn(name: "day_index", text: "The prompt's number in its local day (for this questionnaire)", type: .integer, level: .ordinal),
+        ExportColumn(name: "scheduled_utc", text: "Time the prompt was due (UTC)", type: .utcTime, level: .scale),
+        ExportColumn(name: "scheduled_local", text: "Time the prompt was due (participant's local time)", type: .localTime, level: .scale),
+        ExportColumn(name: "delivered_utc", text: "Time the prompt was delivered (UTC)", type: .utcTime, level: .scale),
+        ExportColumn(name: "delivered_local", text: "Time the prompt was delivered (participant's local time)", type: .localTime, level: .scale),
+        ExportColumn(name: "channel", text: "What delivered it: shell or daemon", type: .text, level: .nominal),
+        ExportColumn(name: "opened_utc", text: "Time the questionnaire was begun from it (UTC)", type: .utcTime, level: .scale),
+        ExportColumn(name: "snoozed", text: "Snoozed once (1) or not (0)", type: .chosen, level: .nominal),
+        ExportColumn(name: "outcome", text: "completed, late, missed, open, withdrawn or planned", type: .text, level: .nominal),
+        ExportColumn(name: "sheet", text: "The sheet that answered it", type: .text, level: .nominal),
+        ExportColumn(name: "seconds_to_first_answer", text: "Seconds from the delivery to the first answer", type: .integer, level: .scale),
+        ExportColumn(name: "seconds_to_saving", text: "Seconds from the delivery to saving the sheet", type: .integer, level: .scale),
+        ExportColumn(name: "utc_offset_minutes", text: "The prompt's UTC offset in minutes", type: .integer, level: .scale),
     ]
 
     /// One prompt as its row shows it.

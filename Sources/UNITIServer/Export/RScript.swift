@@ -20,7 +20,7 @@ enum RScript {
             # UNITI: reads the export of the study \(study) as downloaded, with base R only.
             # Put this file beside the files and run it there: Rscript \(ExportFileNames.rScript(study: study))
             # (or in R: setwd("<that folder>"); source("\(ExportFileNames.rScript(study: study))")).
-            # It reads \(ExportFileNames.answers(study: study)) into `answers` and each wide file it finds into
+            # It reads \(ExportFileNames.answers(study: study)) into `answers`, \(ExportFileNames.prompts(study: study)) into `prompts` and each wide file it finds into
             # `wide[["<questionnaire>"]]`: times as UTC POSIXct with <name>_offset (minutes east of UTC,
             # local time = UTC + offset), choices as factors, multiple-choice options as logicals, and
             # each column's label in attr(column, "label").
@@ -29,13 +29,14 @@ enum RScript {
 
             """
         text += "answers <- uniti_read(\(literal(ExportFileNames.answers(study: study))), \(specification(ExportColumn.long)))\n"
+        text += "prompts <- uniti_read(\(literal(ExportFileNames.prompts(study: study))), \(specification(PromptTable.columns)))\n"
         text += "wide <- list()\n"
         for layout in layouts {
             text += "wide[[\(literal(layout.questionnaire))]] <- uniti_read(\(literal(layout.file)), \(specification(layout.columns)))\n"
         }
         text += """
             wide <- wide[!vapply(wide, is.null, logical(1))]
-            if (is.null(answers) && length(wide) == 0) {
+            if (is.null(answers) && is.null(prompts) && length(wide) == 0) {
               stop("none of the export's files is in ", getwd(), ": run this script in their folder")
             }
             for (uniti_name in names(uniti_read_files)) {

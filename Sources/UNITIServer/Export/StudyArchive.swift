@@ -14,7 +14,7 @@ enum StudyArchive {
     static func files(study: String, layouts: [WideLayout]) -> [String] {
         [ExportFileNames.readme, ExportFileNames.answers(study: study), ExportFileNames.codebook(study: study)]
             + layouts.map(\.file)
-            + [ExportFileNames.wideCodebook(study: study), ExportFileNames.rScript(study: study),
+            + [ExportFileNames.prompts(study: study), ExportFileNames.wideCodebook(study: study), ExportFileNames.rScript(study: study),
                ExportFileNames.spssData(study: study), ExportFileNames.spssSyntax(study: study)]
     }
 
@@ -70,6 +70,11 @@ enum StudyArchive {
                 """
         }
         text += """
+            \(ExportFileNames.prompts(study: study))
+                The prompt table: one row per prompt (reminder) of every participant, with when it
+                was due, delivered and opened, its outcome (completed, late, missed, open,
+                withdrawn, or planned when it has not come yet), the sheet that answered it and
+                how long the answer took. Columns: see "Columns of the prompt table" below.
             \(ExportFileNames.wideCodebook(study: study))
                 One row per column of every wide file: the file, the column, the questionnaire
                 versions an item's column covers, the item's label, the type, the measurement
@@ -83,7 +88,7 @@ enum StudyArchive {
                 as the attribute "label". It prints a summary of each file.
                 Run it in this folder: Rscript \(r)
                 or in R: setwd("<this folder>"); source("\(r)")
-                It leaves the data frames answers and wide (a list by questionnaire id).
+                It leaves the data frames answers, prompts and wide (a list by questionnaire id).
             \(spssData)
                 The long file for SPSS and GNU PSPP: the same rows, each on one line (a line
                 break inside an answer is written as \\n or \\r, a backslash as \\b).
@@ -99,6 +104,10 @@ enum StudyArchive {
 
             """
         for column in ExportColumn.long {
+            text += "\(column.name): \(column.text) (\(column.type.name))\n"
+        }
+        text += "\nCOLUMNS OF THE PROMPT TABLE\n\n"
+        for column in PromptTable.columns {
             text += "\(column.name): \(column.text) (\(column.type.name))\n"
         }
         text += """

@@ -106,8 +106,8 @@ struct StudyExports: Sendable {
 
     /// Everything of the study in one ZIP in `directory` (``StudyArchive``): the answers (CSV and
     /// SPSS data) and the wide files from one pass over one snapshot, so they hold the same
-    /// sheets, the codebooks, the SPSS syntax, the R script and a README naming each file. One
-    /// audit line (`zip`, the answers' rows).
+    /// sheets, the prompt table, the codebooks, the SPSS syntax, the R script and a README naming
+    /// each file. One audit line (`zip`, the answers' rows).
     func archive(of studyId: String, into directory: URL) async throws -> Written {
         _ = try await existingStudy(studyId)
         let documents = try await store.questionnaires(studyId: studyId)
@@ -130,6 +130,7 @@ struct StudyExports: Sendable {
             for file in dataFiles { file.abandon() }
             throw error
         }
+        _ = try await writePrompts(of: studyId, into: try ExportFile(folder.appendingPathComponent(ExportFileNames.prompts(study: studyId))))
         let texts: [(String, String)] = [
             (ExportFileNames.codebook(study: studyId), Codebook.csv(documents)),
             (ExportFileNames.wideCodebook(study: studyId), Codebook.wideCSV(layouts)),
@@ -173,17 +174,22 @@ struct StudyExports: Sendable {
     @discardableResult
     func prompts(of studyId: String, into file: ExportFile) async throws -> Int {
         _ = try await existingStudy(studyId)
-        let rows: Int
+        let rows = try await writePrompts(of: studyId, into: file)
+        try await administration.recordExport(studyId: studyId, format: "prompts-csv", filters: [:], rows: rows)
+        return rows
+    }
+
+    /// The prompt table into `file`, put in place (or abandoned on a failure); no audit line.
+    private func writePrompts(of studyId: String, into file: ExportFile) async throws -> Int {
         do {
             try file.write(CSV.line(PromptTable.header))
-            rows = try await PromptTable.rows(of: studyId, in: store) { try file.write(CSV.line($0.cells)) }
+            let rows = try await PromptTable.rows(of: studyId, in: store) { try file.write(CSV.line($0.cells)) }
             try file.finish()
+            return rows
         } catch {
             file.abandon()
             throw error
         }
-        try await administration.recordExport(studyId: studyId, format: "prompts-csv", filters: [:], rows: rows)
-        return rows
     }
 
     /// The prompt table as one text (the console's download): a study's prompts at a few hundred

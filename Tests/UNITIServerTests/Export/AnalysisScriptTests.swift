@@ -73,6 +73,17 @@ struct AnalysisScriptTests {
                     }
                     let sent = try await client.json(.post, "/api/v1/sheets", token: token, body: AnswerSheetBatch(sheets: batch))
                     #expect(sent.status == .ok, "\(sent.text)")
+                    if name == "ada" {
+                        // Two prompts: the first mood sheet answered one, the other was missed.
+                        let due = batch[1].startedAt
+                        let events = [PromptEventKind.planned, .delivered, .opened, .completed].map {
+                            PromptEvent(promptId: "tys/mood/1", moduleId: "tys", questionnaireId: "mood-ema", kind: $0, at: due, dueAt: due,
+                                        channel: $0 == .delivered ? "daemon" : nil, sheetId: $0 == .completed ? batch[1].id : nil)
+                        } + [PromptEventKind.planned, .delivered, .snoozed, .expired].map {
+                            PromptEvent(promptId: "tys/mood/2", moduleId: "tys", questionnaireId: "mood-ema", kind: $0, at: due, dueAt: due)
+                        }
+                        #expect(try await client.json(.post, "/api/v1/prompts/events", token: token, body: PromptEventBatch(events: events)).status == .ok)
+                    }
                     if name == "cleo" {
                         // Withdrawn: left the study, answers kept.
                         #expect(try await client.post("/api/v1/studies/midl/leave", token: token).status == .ok)
@@ -95,7 +106,7 @@ struct AnalysisScriptTests {
                 try FileManager.default.createDirectory(at: console, withIntermediateDirectories: true)
                 var downloaded: [String] = []
                 for path in ["export?format=csv", "export?format=spss", "codebook.csv", "wide-codebook.csv", "answers.R", "answers.sps",
-                             "export?format=wide&questionnaire=mood-ema", "export?format=wide&questionnaire=daily", "export.zip"] {
+                             "export?format=wide&questionnaire=mood-ema", "export?format=wide&questionnaire=daily", "prompts.csv", "export.zip"] {
                     let response = try await browser.get("\(base)/\(path)")
                     #expect(response.status == .ok, "\(path)")
                     let disposition = try #require(response.headers[.contentDisposition], "\(path)")
@@ -108,14 +119,18 @@ struct AnalysisScriptTests {
                     }
                 }
                 #expect(downloaded == ["midl-answers.csv", "midl-answers-spss.csv", "midl-codebook.csv", "midl-wide-codebook.csv",
-                                       "midl-answers.R", "midl-answers.sps", "midl-mood-ema-wide.csv", "midl-daily-wide.csv", "midl-export.zip"])
+                                       "midl-answers.R", "midl-answers.sps", "midl-mood-ema-wide.csv", "midl-daily-wide.csv", "midl-prompts.csv",
+                                       "midl-export.zip"])
                 #expect(page.text.contains("Rscript midl-answers.R") && !page.text.contains("read.csv(&quot;answers.csv"))
 
                 // R, as downloaded: no error, no warning, in a plain C locale.
                 let plain = try Self.run("Rscript", ["midl-answers.R"], environment: ["LANG": "C", "LC_ALL": "C"], in: console)
                 #expect(!plain.contains("Warning") && !plain.contains("Error") && !plain.contains("not here"), "\(plain)")
                 let r = try Self.rReport(in: console)
-                #expect(r.rows == ["midl-answers.csv": answers, "midl-mood-ema-wide.csv": moodSheets, "midl-daily-wide.csv": sheets - moodSheets])
+                #expect(r.rows == ["midl-answers.csv": answers, "midl-mood-ema-wide.csv": moodSheets, "midl-daily-wide.csv": sheets - moodSheets,
+                                   "midl-prompts.csv": 2])
+                #expect(r.classes["midl-prompts.csv/scheduled_utc"] == "POSIXct" && r.classes["midl-prompts.csv/snoozed"] == "logical"
+                        && r.classes["midl-prompts.csv/study_day"] == "integer", "\(r.classes.filter { $0.key.hasPrefix("midl-prompts") })")
                 #expect(r.unlabelled.isEmpty, "\(r.unlabelled)")
                 #expect(r.classes["midl-mood-ema-wide.csv/started_at"] == "POSIXct" && r.classes["midl-mood-ema-wide.csv/started_at_offset"] == "integer")
                 #expect(r.classes["midl-answers.csv/answered_at"] == "POSIXct" && r.classes["midl-answers.csv/late"] == "logical")
@@ -149,7 +164,7 @@ struct AnalysisScriptTests {
                 let out = directory.appendingPathComponent("cli")
                 for format in ["csv", "spss", "wide"] {
                     try await runServerCommand(["export", "--study", "midl", "--format", format, "--with-syntax", "--out", out.path,
-                                                "--database", opened.location])
+                                                "--database", opened.location] + (format == "csv" ? ["--prompts"] : []))
                 }
                 for name in downloaded where name != "midl-export.zip" {
                     #expect(try Data(contentsOf: out.appendingPathComponent(name)) == Data(contentsOf: console.appendingPathComponent(name)), "\(name)")
@@ -244,7 +259,7 @@ struct AnalysisScriptTests {
             w <- wide[["mood-ema"]]
             for (note in unique(w$note)) cat("note", hex(note), "\n")
             cat("offsets", sort(unique(w$started_at_offset), decreasing = TRUE), "\n")
-            for (d in uniti_read_files[-1]) for (i in seq_len(nrow(d))) cat("time", d$sheet[i], format(as.numeric(d$started_at[i]), scientific = FALSE), d$started_at_offset[i], "\n")
+            for (d in wide) for (i in seq_len(nrow(d))) cat("time", d$sheet[i], format(as.numeric(d$started_at[i]), scientific = FALSE), d$started_at_offset[i], "\n")
             cat("conditional", sum(!is.na(w$with_whom)), sum(is.na(w$with_whom)), "\n")
             """#
         try Data(check.utf8).write(to: directory.appendingPathComponent("check.R"))
