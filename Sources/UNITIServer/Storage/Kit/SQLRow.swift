@@ -24,17 +24,31 @@ package enum SQLRow: @unchecked Sendable {
             }
         }
     }
+
+    /// Whether `column` is NULL; throws when the row has no such column.
+    func isNull(_ column: String) throws -> Bool {
+        switch self {
+        case .sqlite(let row):
+            guard row.hasColumn(column) else { throw SQLRowError.missing(column) }
+            return (row[column] as DatabaseValue).isNull
+        case .postgres(let row):
+            guard row.contains(column) else { throw SQLRowError.missing(column) }
+            return row[column].bytes == nil
+        }
+    }
 }
 
 /// A row that does not hold what the query asked for: a bug, or a database edited by hand.
 enum SQLRowError: Error, CustomStringConvertible {
     case missing(String)
     case mismatch(String, expected: String)
+    case null(String, expected: String)
 
     var description: String {
         switch self {
         case .missing(let column): "the database returned no column \(column)"
         case .mismatch(let column, let expected): "the database's column \(column) does not hold \(expected)"
+        case .null(let column, let expected): "the database's column \(column) is NULL, not \(expected)"
         }
     }
 }

@@ -27,14 +27,24 @@ extension ServerStore {
         /// Each sheet's answers, in label order (their position).
         let answerRows: [[AnswerRow]]
 
-        struct SheetRow: Sendable {
+        /// The columns of `answer_sheets` but the person's, the time received and the row id.
+        struct SheetRow: Sendable, Equatable, StoreRecord {
             let clientId: String, studyId: String, questionnaireId: String, questionnaireVersion: Int
             let startedAt: Double, endedAt: Double?, sheet: String, finishedAt: String, isPartial: Bool, remindedAt: Double?
+
+            enum CodingKeys: CodingKey, CaseIterable {
+                case clientId, studyId, questionnaireId, questionnaireVersion, startedAt, endedAt, sheet, finishedAt, isPartial, remindedAt
+            }
         }
 
-        /// Named by its sheet's client id, since the sheet has no row id yet.
-        struct AnswerRow: Sendable {
+        /// The columns of `answers` that are the answer's own; named by its sheet's client id
+        /// (not a column), since the sheet has no row id yet.
+        struct AnswerRow: Sendable, StoreRecord {
             let clientId: String, position: Int, label: String, value: String, number: Double?, answeredAt: String
+
+            enum CodingKeys: CodingKey, CaseIterable {
+                case clientId, position, label, value, number, answeredAt
+            }
         }
 
         init(userId: Int64, sheets validated: [ValidatedSheet], receivedAt: Date) throws {
@@ -93,22 +103,21 @@ extension ServerStore {
     static func store(_ db: SQLiteDatabase.Statements, _ upload: SheetUpload) throws -> StoredBatch {
         var stored: [(id: Int64, clientId: String)] = []
         for (sheet, answers) in zip(upload.sheetRows, upload.answerRows) {
+            var columns = try SQLColumns(sheet)
+            columns.set("user_id", upload.userId)
+            columns.set("received_at", upload.receivedAt)
             guard let id: Int64 = try db.rows("""
-                INSERT INTO answer_sheets (user_id, client_id, study_id, questionnaire_id, questionnaire_version,
-                    started_at, ended_at, received_at, sheet, finished_at, is_partial, reminded_at)
-                VALUES (\(upload.userId), \(sheet.clientId), \(sheet.studyId), \(sheet.questionnaireId), \(sheet.questionnaireVersion),
-                    \(sheet.startedAt), \(sheet.endedAt), \(upload.receivedAt), \(sheet.sheet), \(sheet.finishedAt), \(sheet.isPartial),
-                    \(sheet.remindedAt))
-                ON CONFLICT (user_id, client_id) DO NOTHING
-                RETURNING id
+                INSERT INTO answer_sheets \(insert: columns) ON CONFLICT (user_id, client_id) DO NOTHING RETURNING id
                 """).first?["id"] else { continue }
             stored.append((id, sheet.clientId))
             for answer in answers {
-                try db.execute("""
-                    INSERT INTO answers (sheet_id, position, label, value, number, answered_at, user_id, questionnaire_id, started_at)
-                    VALUES (\(id), \(answer.position), \(answer.label), \(answer.value), \(answer.number), \(answer.answeredAt),
-                        \(upload.userId), \(sheet.questionnaireId), \(sheet.startedAt))
-                    """)
+                var columns = try SQLColumns(answer, omitting: [.clientId])
+                columns.set("sheet_id", id)
+                // The sheet's, for the comparison's index.
+                columns.set("user_id", upload.userId)
+                columns.set("questionnaire_id", sheet.questionnaireId)
+                columns.set("started_at", sheet.startedAt)
+                try db.execute("INSERT INTO answers \(insert: columns)")
             }
         }
         let storedIds = Set(stored.map(\.clientId))
@@ -132,6 +141,13 @@ extension ServerStore {
 /// comparison's totals (``ComparisonSums``). postgres-nio binds no optional array elements: an
 /// absent time or number is sent as NaN, stored as NULL; a real NaN never gets here (encoding
 /// the sheet for its row throws on one).
+///
+/// The one write that binds by position, PostgreSQL's own: a column of the upload is one array
+/// parameter, and the `unnest(…) AS s(…)` lists name each array's column in the order of
+/// ``makeBindings()``. A new column of ``ServerStore/SheetUpload/SheetRow`` (which the SQLite
+/// write takes by name from its coding keys) needs its array here too, in three places: the
+/// `INSERT` list, the `unnest` parameters with their names, and the bindings. The contract test
+/// `uploadColumns` reads every column back on both stores.
 struct PostgreSQLSheetInsert: PostgresPreparedStatement {
     static let sql = """
         WITH locked AS (
