@@ -203,7 +203,7 @@ extension ServerStore {
     /// The session's id and its account for a live access token (one lookup: every request needs it).
     func session(accessHash: String, now: Date) async throws -> (sessionId: Int64, account: UserAccount)? {
         guard let row = try await database.frequentRows(SessionRead.self, """
-            SELECT s.id AS session_id, \(UserAccount.columns(of: "u")) FROM sessions s JOIN users u ON u.id = s.user_id
+            SELECT s.id AS session_id, \(Accounts.sessionColumns) FROM sessions s JOIN users u ON u.id = s.user_id
             WHERE s.access_hash = \(accessHash) AND s.revoked_at IS NULL AND s.access_expires_at > \(now)
             """).first else { return nil }
         return (sessionId: try row["session_id"], account: try Accounts.account(row))
@@ -287,6 +287,8 @@ extension ServerStore {
 /// Reading `users` rows.
 enum Accounts {
     static let select: SQL = "SELECT \(UserAccount.columns()) FROM users"
+    /// The account's columns in ``ServerStore/session(accessHash:now:)``, which every request reads.
+    static let sessionColumns = UserAccount.columns(of: "u")
 
     static func account(_ row: SQLRow) throws -> UserAccount {
         try row.decode(UserAccount.self)
