@@ -97,3 +97,10 @@ public enum StoreConflict: Error, Sendable, Equatable {
     case emailTaken
     case studyExists
 }
+
+// The documents the store keeps as JSON text (sorted keys), which the row coders read and
+// write so (``SQLJSONColumn``): texts in several languages, free JSON, definitions and sheets.
+extension LocalizedText: SQLJSONColumn {}
+extension JSONValue: SQLJSONColumn {}
+extension QuestionnaireDefinition: SQLJSONColumn {}
+extension AnswerSheet: SQLJSONColumn {}

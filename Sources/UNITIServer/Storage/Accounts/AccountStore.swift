@@ -21,8 +21,8 @@ public enum SessionRotation: Sendable, Equatable {
     case revokedAfterReuse(userId: Int64)
 }
 
-/// A participant account as the store keeps it.
-public struct UserAccount: Sendable, Hashable {
+/// A participant account as the store keeps it: a row of `users`, by the names of its keys.
+public struct UserAccount: Sendable, Hashable, Codable, StoreRecord {
     public var id: Int64
     public var username: String
     public var email: String
@@ -38,6 +38,10 @@ public struct UserAccount: Sendable, Hashable {
     /// Stable, random, not derived from the username: what exports show instead of the person.
     public var pseudonym: String
     public var createdAt: Date
+
+    enum CodingKeys: CodingKey, CaseIterable {
+        case id, username, email, passwordHash, firstName, lastName, gender, language, activated, active, pseudonym, createdAt
+    }
 }
 
 /// Purposes of the single-use tokens sent by mail.
@@ -199,7 +203,7 @@ extension ServerStore {
     /// The session's id and its account for a live access token (one lookup: every request needs it).
     func session(accessHash: String, now: Date) async throws -> (sessionId: Int64, account: UserAccount)? {
         guard let row = try await database.frequentRows(SessionRead.self, """
-            SELECT s.id AS session_id, \(Accounts.columns(of: "u")) FROM sessions s JOIN users u ON u.id = s.user_id
+            SELECT s.id AS session_id, \(Accounts.sessionColumns) FROM sessions s JOIN users u ON u.id = s.user_id
             WHERE s.access_hash = \(accessHash) AND s.revoked_at IS NULL AND s.access_expires_at > \(now)
             """).first else { return nil }
         return (sessionId: try row["session_id"], account: try Accounts.account(row))
@@ -282,19 +286,11 @@ extension ServerStore {
 
 /// Reading `users` rows.
 enum Accounts {
-    static func columns(of table: String) -> SQL {
-        let names = ["id", "username", "email", "password_hash", "first_name", "last_name", "gender", "language", "activated",
-                     "active", "pseudonym", "created_at"]
-        return SQL(raw: names.map { "\(table).\($0)" }.joined(separator: ", "))
-    }
-
-    static let select: SQL = "SELECT \(columns(of: "users")) FROM users"
+    static let select: SQL = "SELECT \(UserAccount.columns()) FROM users"
+    /// The account's columns in ``ServerStore/session(accessHash:now:)``, which every request reads.
+    static let sessionColumns = UserAccount.columns(of: "u")
 
     static func account(_ row: SQLRow) throws -> UserAccount {
-        UserAccount(
-            id: try row["id"], username: try row["username"], email: try row["email"], passwordHash: try row["password_hash"],
-            firstName: try row["first_name"], lastName: try row["last_name"],
-            gender: Gender(rawValue: try row["gender"]) ?? .undisclosed, language: try row["language"],
-            activated: try row["activated"], active: try row["active"], pseudonym: try row["pseudonym"], createdAt: try row["created_at"])
+        try row.decode(UserAccount.self)
     }
 }

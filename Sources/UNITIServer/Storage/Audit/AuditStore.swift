@@ -100,14 +100,18 @@ extension ServerStore {
             SELECT a.id, a.at, a.staff_id, a.participant, a.study_id, a.action, a.detail, s.name AS staff_name, s.email AS staff_email
             FROM audit_log a LEFT JOIN staff s ON s.id = a.staff_id WHERE \(condition) ORDER BY a.id
             """).map { row in
-            let staffId: Int64? = try row["staff_id"], participant: String? = try row["participant"]
-            let name: String? = try row["staff_name"]
-            let email: String? = try row["staff_email"]
-            let actor: AuditActor = if let staffId { .staff(staffId) } else if let participant { .participant(participant) } else { .operator }
-            return AuditEntry(id: try row["id"], at: try row["at"], actor: actor,
-                              actorName: name.map { n in email.map { "\(n) <\($0)>" } ?? n }, studyId: try row["study_id"],
-                              action: try row["action"],
-                              detail: try JSONCoding.decode(JSONValue.self, from: try row["detail"] as String))
+            let line = try row.decode(AuditLine.self)
+            let actor: AuditActor = if let staffId = line.staffId { .staff(staffId) }
+                else if let participant = line.participant { .participant(participant) } else { .operator }
+            return AuditEntry(id: line.id, at: line.at, actor: actor,
+                              actorName: line.staffName.map { n in line.staffEmail.map { "\(n) <\($0)>" } ?? n },
+                              studyId: line.studyId, action: line.action, detail: line.detail)
         }
+    }
+
+    /// A row of `audit_log` with its staff member's name and address.
+    private struct AuditLine: Decodable {
+        var id: Int64, at: Date, staffId: Int64?, participant: String?, studyId: String?, action: String, detail: JSONValue
+        var staffName: String?, staffEmail: String?
     }
 }

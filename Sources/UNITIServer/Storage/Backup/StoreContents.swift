@@ -7,7 +7,7 @@ import GRDB
 ///
 /// The counts are one statement, written once for both stores; the SQLite backup reads it on a
 /// plain GRDB connection (the copy is no ``StoreDatabase``: opening one would turn on WAL).
-struct StoreContents: Sendable, Equatable, CustomStringConvertible {
+struct StoreContents: Sendable, Equatable, Decodable, CustomStringConvertible {
     var accounts: Int64
     var studies: Int64
     var sheets: Int64
@@ -39,7 +39,7 @@ struct StoreContents: Sendable, Equatable, CustomStringConvertible {
 
     init(row: SQLRow?) throws {
         guard let row else { throw StoreCorruption("the counts of the store returned no row") }
-        self.init(accounts: try row["accounts"], studies: try row["studies"], sheets: try row["sheets"], records: try row["records"])
+        self = try row.decode(StoreContents.self)
     }
 
     /// The counts of a store whose schema may not exist yet (a database never served from, the

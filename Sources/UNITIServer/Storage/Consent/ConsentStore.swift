@@ -2,7 +2,7 @@ import Foundation
 import UNITIProtocol
 
 /// A consent version a person agreed to, with its text as it was then.
-public struct ConsentAgreement: Sendable, Hashable {
+public struct ConsentAgreement: Sendable, Hashable, Decodable {
     public var studyId: String
     public var version: Int
     public var agreedAt: Date
@@ -11,7 +11,7 @@ public struct ConsentAgreement: Sendable, Hashable {
 
 /// One version of a study's consent as the team sees it: its text, when it was published and
 /// how many people agreed to it.
-public struct ConsentVersion: Sendable, Hashable {
+public struct ConsentVersion: Sendable, Hashable, Decodable {
     public var version: Int
     public var publishedAt: Date
     public var text: LocalizedText
@@ -61,23 +61,17 @@ extension ServerStore {
             JOIN consent_versions v ON v.study_id = a.study_id AND v.version = a.version WHERE a.user_id = \(userId)
             """
         if let studyId { sql += " AND a.study_id = \(studyId)" }
-        return try await db.rows(sql + " ORDER BY a.agreed_at, a.study_id, a.version").map { row in
-            ConsentAgreement(studyId: try row["study_id"], version: try row["version"], agreedAt: try row["agreed_at"],
-                             text: try JSONCoding.decode(LocalizedText.self, from: try row["text"] as String))
-        }
+        return try await db.rows(sql + " ORDER BY a.agreed_at, a.study_id, a.version").map { try $0.decode(ConsentAgreement.self) }
     }
 
     /// Every consent version of the study, newest first, each with the number of agreements to it
     /// (the console's consent page).
     func consentVersions(studyId: String) async throws -> [ConsentVersion] {
         try await database.rows("""
-            SELECT v.version, v.created_at, v.text,
+            SELECT v.version, v.created_at AS published_at, v.text,
                 (SELECT COUNT(*) FROM consent_agreements a WHERE a.study_id = v.study_id AND a.version = v.version) AS agreements
             FROM consent_versions v WHERE v.study_id = \(studyId) ORDER BY v.version DESC
-            """).map { row in
-            ConsentVersion(version: try row["version"], publishedAt: try row["created_at"],
-                           text: try JSONCoding.decode(LocalizedText.self, from: try row["text"] as String), agreements: try row["agreements"])
-        }
+            """).map { try $0.decode(ConsentVersion.self) }
     }
 
     /// The newest consent version each member of the study agreed to, by user id (none: absent).

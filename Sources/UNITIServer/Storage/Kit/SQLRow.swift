@@ -13,15 +13,67 @@ package enum SQLRow: @unchecked Sendable {
     /// The value of `column`; throws when the column is missing or holds another type. A column
     /// that may be NULL is read as an optional (`let note: String? = try row["note"]`).
     package subscript<T: SQLDecodable>(_ column: String) -> T {
-        get throws {
-            switch self {
-            case .sqlite(let row):
-                guard row.hasColumn(column) else { throw SQLRowError.missing(column) }
-                return try T(sqlite: row[column] as DatabaseValue, column: column)
-            case .postgres(let row):
-                guard row.contains(column) else { throw SQLRowError.missing(column) }
-                return try T(postgres: row[column], column: column)
+        get throws { try cell(column).read(column: column) }
+    }
+
+    /// Whether `column` is NULL; throws when the row has no such column.
+    func isNull(_ column: String) throws -> Bool {
+        try cell(column).isNull
+    }
+
+    /// The value of `column` as the row holds it, found once, to be read by type
+    /// (``SQLCell/read(column:)``); throws when the row has no such column.
+    ///
+    /// A SQLite row is searched for the name as written first (a comparison of a few bytes per
+    /// column), then as GRDB finds it, ignoring case; GRDB alone lowercases every column's name on
+    /// every call, and rows are read column by column on every request.
+    func cell(_ column: String) throws -> SQLCell {
+        var position = 0
+        return try cell(column, at: &position)
+    }
+
+    /// ``cell(_:)``, trying the column at `position` first (a decoder reads the columns in the
+    /// order its query lists them), and leaving `position` at the column after the one found.
+    func cell(_ column: String, at position: inout Int) throws -> SQLCell {
+        switch self {
+        case .sqlite(let row):
+            if position < row.count {
+                let (name, value) = row[row.index(row.startIndex, offsetBy: position)]
+                if name == column {
+                    position += 1
+                    return .sqlite(value)
+                }
             }
+            if let index = row.firstIndex(where: { $0.0 == column }) {
+                position = row.distance(from: row.startIndex, to: index) + 1
+                return .sqlite(row[index].1)
+            }
+            guard row.hasColumn(column) else { throw SQLRowError.missing(column) }
+            return .sqlite(row[column] as DatabaseValue)
+        case .postgres(let row):
+            guard row.contains(column) else { throw SQLRowError.missing(column) }
+            return .postgres(row[column])
+        }
+    }
+}
+
+/// One column's value of a ``SQLRow``, read by its type.
+enum SQLCell {
+    case sqlite(DatabaseValue)
+    case postgres(PostgresCell)
+
+    var isNull: Bool {
+        switch self {
+        case .sqlite(let value): value.isNull
+        case .postgres(let cell): cell.bytes == nil
+        }
+    }
+
+    /// The value as a `T`; `column` names it in the error when it holds another type.
+    func read<T: SQLDecodable>(_ type: T.Type = T.self, column: String) throws -> T {
+        switch self {
+        case .sqlite(let value): try T(sqlite: value, column: column)
+        case .postgres(let cell): try T(postgres: cell, column: column)
         }
     }
 }
@@ -30,11 +82,13 @@ package enum SQLRow: @unchecked Sendable {
 enum SQLRowError: Error, CustomStringConvertible {
     case missing(String)
     case mismatch(String, expected: String)
+    case null(String, expected: String)
 
     var description: String {
         switch self {
         case .missing(let column): "the database returned no column \(column)"
         case .mismatch(let column, let expected): "the database's column \(column) does not hold \(expected)"
+        case .null(let column, let expected): "the database's column \(column) is NULL, not \(expected)"
         }
     }
 }

@@ -52,8 +52,6 @@ extension ServerStore {
     private static let selectResources: SQL = "SELECT module_id, name, content, updated_at FROM module_resources"
 
     private static func resource(_ row: SQLRow) throws -> StoredModuleResource {
-        StoredModuleResource(moduleId: try row["module_id"], name: try row["name"],
-                             content: try JSONCoding.decode(JSONValue.self, from: try row["content"] as String),
-                             updatedAt: try row["updated_at"])
+        try row.decode(StoredModuleResource.self)
     }
 }

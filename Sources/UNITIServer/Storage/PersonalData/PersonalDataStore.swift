@@ -120,10 +120,9 @@ extension ServerStore {
             var memberships = try await db.rows("""
                 SELECT study_id, status, requested_at, updated_at, joined_at FROM memberships WHERE user_id = \(userId)
                 ORDER BY requested_at, study_id
-                """).map { row in
-                PersonalData.Membership(studyId: try row["study_id"], status: try row["status"],
-                                        requestedAt: Timestamps.format(try row["requested_at"]),
-                                        updatedAt: Timestamps.format(try row["updated_at"]), joinedAt: time(try row["joined_at"]))
+                """).map { try $0.decode(Rows.Membership.self) }.map {
+                PersonalData.Membership(studyId: $0.studyId, status: $0.status, requestedAt: Timestamps.format($0.requestedAt),
+                                        updatedAt: Timestamps.format($0.updatedAt), joinedAt: time($0.joinedAt))
             }
             for agreement in try await Self.consentAgreements(db, userId: userId) {
                 guard let index = memberships.firstIndex(where: { $0.studyId == agreement.studyId }) else { continue }
@@ -134,28 +133,35 @@ extension ServerStore {
             let records = try await db.rows("\(ModuleRecords.select) WHERE user_id = \(userId) ORDER BY sequence").map(ModuleRecords.record)
             let sessions = try await db.rows("""
                 SELECT created_at, access_expires_at, revoked_at FROM sessions WHERE user_id = \(userId) ORDER BY id
-                """).map { row in
-                PersonalData.Session(createdAt: Timestamps.format(try row["created_at"]),
-                                     expiresAt: Timestamps.format(try row["access_expires_at"]), revokedAt: time(try row["revoked_at"]))
+                """).map { try $0.decode(Rows.Session.self) }.map {
+                PersonalData.Session(createdAt: Timestamps.format($0.createdAt), expiresAt: Timestamps.format($0.accessExpiresAt),
+                                     revokedAt: time($0.revokedAt))
             }
             let codes = try await db.rows("""
                 SELECT purpose, expires_at, used_at, cancelled_at FROM mail_tokens WHERE user_id = \(userId) ORDER BY expires_at
-                """).map { row in
-                PersonalData.MailedCode(purpose: try row["purpose"], expiresAt: Timestamps.format(try row["expires_at"]),
-                                        usedAt: time(try row["used_at"]), cancelledAt: time(try row["cancelled_at"]))
+                """).map { try $0.decode(Rows.MailedCode.self) }.map {
+                PersonalData.MailedCode(purpose: $0.purpose, expiresAt: Timestamps.format($0.expiresAt), usedAt: time($0.usedAt),
+                                        cancelledAt: time($0.cancelledAt))
             }
             let failures = try await db.rows("""
                 SELECT study_id, failures, first_failure, last_failure FROM study_password_failures WHERE user_id = \(userId)
                 ORDER BY study_id
-                """).map { row in
-                PersonalData.StudyPasswordFailures(studyId: try row["study_id"], failures: try row["failures"],
-                                                   firstFailure: Timestamps.format(try row["first_failure"]),
-                                                   lastFailure: Timestamps.format(try row["last_failure"]))
+                """).map { try $0.decode(Rows.Failures.self) }.map {
+                PersonalData.StudyPasswordFailures(studyId: $0.studyId, failures: $0.failures, firstFailure: Timestamps.format($0.firstFailure),
+                                                   lastFailure: Timestamps.format($0.lastFailure))
             }
             var data = PersonalData(account: PersonalData.Account(account), memberships: memberships, sheets: sheets, records: records,
                                     sessions: sessions, mailedCodes: codes, studyPasswordFailures: failures)
             data.promptEvents = try await PromptEvents.all(userId: userId, in: db)
             return data
         }
+    }
+
+    /// The rows read for the download, their times as stored (the download writes them as text).
+    private enum Rows {
+        struct Membership: Decodable { var studyId: String, status: String, requestedAt: Date, updatedAt: Date, joinedAt: Date? }
+        struct Session: Decodable { var createdAt: Date, accessExpiresAt: Date, revokedAt: Date? }
+        struct MailedCode: Decodable { var purpose: String, expiresAt: Date, usedAt: Date?, cancelledAt: Date? }
+        struct Failures: Decodable { var studyId: String, failures: Int, firstFailure: Date, lastFailure: Date }
     }
 }

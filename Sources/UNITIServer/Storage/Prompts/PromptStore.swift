@@ -79,8 +79,8 @@ extension ServerStore {
             JOIN users u ON u.id = g.user_id
             ORDER BY u.pseudonym, g.questionnaire_id
             """) { row in
-            let participant: String = try row["pseudonym"], questionnaire: String = try row["questionnaire_id"]
-            let kinds: Int64 = try row["kinds"], count: Int64 = try row["prompts"], lastSync: Double = try row["last_sync"]
+            let group = try row.decode(PromptGroup.self)
+            let (participant, questionnaire) = (group.pseudonym, group.questionnaireId)
             let finished = current.withLock { line -> AdherenceLine? in
                 var done: AdherenceLine?
                 if let open = line, open.participant != participant || open.questionnaireId != questionnaire {
@@ -89,14 +89,19 @@ extension ServerStore {
                 }
                 var next = line ?? AdherenceLine(participant: participant, questionnaireId: questionnaire, counts: AdherenceCounts(),
                                                  lastSync: nil)
-                next.counts.add(PromptKinds.flags(Int(kinds)), count: Int(count))
-                next.lastSync = max(next.lastSync ?? .distantPast, Date(timeIntervalSince1970: lastSync))
+                next.counts.add(PromptKinds.flags(group.kinds), count: group.prompts)
+                next.lastSync = max(next.lastSync ?? .distantPast, group.lastSync)
                 line = next
                 return done
             }
             if let finished { try body(finished) }
         }
         if let last = current.withLock({ $0 }) { try body(last) }
+    }
+
+    /// A participant's prompts of one questionnaire with one combination of event kinds.
+    private struct PromptGroup: Decodable {
+        var pseudonym: String, questionnaireId: String, kinds: Int, prompts: Int, lastSync: Date
     }
 }
 
@@ -116,8 +121,8 @@ extension ServerStore {
             FROM prompts p WHERE p.questionnaire_id IN (\(list: questionnaires)) AND p.due_at >= \(from) AND p.due_at < \(to)
             GROUP BY 1, 2
             """) {
-            let day: Int = try row["day"], kinds: Int64 = try row["kinds"], count: Int64 = try row["prompts"]
-            days[day, default: AdherenceCounts()].add(PromptKinds.flags(Int(kinds)), count: Int(count))
+            let group = try row.decode(PromptDay.self)
+            days[group.day, default: AdherenceCounts()].add(PromptKinds.flags(group.kinds), count: group.prompts)
         }
         return days
     }
@@ -133,6 +138,11 @@ extension ServerStore {
                  AND p.questionnaire_id IN (SELECT questionnaire_id FROM questionnaire_links WHERE study_id = \(studyId)))
             ORDER BY u.pseudonym
             """).map { try $0["pseudonym"] }
+    }
+
+    /// A day's prompts with one combination of event kinds.
+    private struct PromptDay: Decodable {
+        var day: Int, kinds: Int, prompts: Int
     }
 }
 

@@ -147,11 +147,14 @@ extension ServerStore {
                    l.questionnaire_id, l.study_id, l.module, l.deactivated_at
             FROM (SELECT 1 AS one) AS one LEFT JOIN questionnaire_links l ON l.questionnaire_id = \(questionnaireId)
             """).first else { throw StoreCorruption("the upload's access check came back without a row") }
-        let status: String? = try row["status"]
-        let linked: String? = try row["questionnaire_id"]
-        let current: Int? = try row["consent_version"], agreed: Int? = try row["agreed_version"]
-        let missing = current.flatMap { $0 > (agreed ?? 0) ? $0 : nil }
-        return (status.flatMap(MembershipStatus.init(rawValue:)) ?? .none, try linked.map { _ in try QuestionnaireLinks.link(row) }, missing)
+        let access = try row.decode(SheetAccess.self)
+        let missing = access.consentVersion.flatMap { $0 > (access.agreedVersion ?? 0) ? $0 : nil }
+        return (access.status ?? .none, try access.questionnaireId.map { _ in try QuestionnaireLinks.link(row) }, missing)
+    }
+
+    /// What ``sheetAccess(questionnaireId:studyId:userId:)`` reads besides the link.
+    private struct SheetAccess: Decodable {
+        var status: MembershipStatus?, consentVersion: Int?, agreedVersion: Int?, questionnaireId: String?
     }
 
     /// Every upload's read.
@@ -188,15 +191,19 @@ extension ServerStore {
             WHERE m.user_id = \(userId) AND m.status = 'member'
             ORDER BY joined_at, m.study_id, l.sequence
             """).map { row in
-            MemberQuestionnaire(link: try QuestionnaireLinks.link(row), version: try row["version"],
-                                definition: try JSONCoding.decode(JSONValue.self, from: try row["definition"] as String),
-                                joinedAt: try row["joined_at"])
+            let newest = try row.decode(Newest.self)
+            return MemberQuestionnaire(link: try QuestionnaireLinks.link(row), version: newest.version, definition: newest.definition,
+                                       joinedAt: newest.joinedAt)
         }
     }
 
+    /// What ``memberQuestionnaires(userId:)`` reads besides the link.
+    private struct Newest: Decodable {
+        var version: Int, definition: JSONValue, joinedAt: Date
+    }
+
     private static func document(_ row: SQLRow) throws -> QuestionnaireDocument {
-        QuestionnaireDocument(id: try row["id"], version: try row["version"], studyId: try row["study_id"],
-                              definition: try JSONCoding.decode(QuestionnaireDefinition.self, from: try row["definition"] as String))
+        try row.decode(QuestionnaireDocument.self)
     }
 }
 
@@ -205,11 +212,6 @@ enum QuestionnaireLinks {
     static let select: SQL = "SELECT questionnaire_id, study_id, module, deactivated_at FROM questionnaire_links"
 
     static func link(_ row: SQLRow) throws -> QuestionnaireLink {
-        let module: String = try row["module"]
-        guard let moduleId = ModuleID(rawValue: module) else {
-            throw StoreCorruption("questionnaire_links.module '\(module)' is not a module id")
-        }
-        return QuestionnaireLink(questionnaireId: try row["questionnaire_id"], studyId: try row["study_id"], module: moduleId,
-                                 deactivatedAt: try row["deactivated_at"])
+        try row.decode(QuestionnaireLink.self)
     }
 }

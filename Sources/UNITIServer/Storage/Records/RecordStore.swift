@@ -72,8 +72,8 @@ extension ServerStore {
         if let moduleId { query += " AND module_id = \(moduleId.rawValue)" }
         if let updatedSince { query += " AND updated_at >= \(updatedSince)" }
         let rows = try await database.rows(query + " ORDER BY sequence LIMIT \(limit + 1)")
-        let page = try rows.prefix(limit).map { row in (try row["sequence"] as Int64, try ModuleRecords.record(row)) }
-        return (page.map(\.1), page.last?.0 ?? cursor, rows.count > limit)
+        let page = try rows.prefix(limit).map { try $0.decode(ModuleRecords.Row.self) }
+        return (page.map(\.record), page.last?.sequence ?? cursor, rows.count > limit)
     }
 
     /// One record of the user by its address (tombstones included), nil when there is none: the
@@ -87,12 +87,20 @@ extension ServerStore {
 
 /// Reading `module_records` rows (also for the person's data download).
 enum ModuleRecords {
-    static let select: SQL = "SELECT module_id, client_id, updated_at, deleted, payload, sequence FROM module_records"
+    /// What is read of a row: the time to the millisecond, the payload as JSON text.
+    struct Row: StoreRecord {
+        var moduleId: String, clientId: String, updatedAt: Date, deleted: Bool, payload: JSONValue?, sequence: Int64
+        enum CodingKeys: CodingKey, CaseIterable { case moduleId, clientId, updatedAt, deleted, payload, sequence }
+
+        var record: ModuleRecord {
+            ModuleRecord(moduleId: moduleId, clientId: clientId, updatedAt: Timestamps.formatMilliseconds(updatedAt),
+                         deleted: deleted, payload: payload)
+        }
+    }
+
+    static let select: SQL = "SELECT \(Row.columns()) FROM module_records"
 
     static func record(_ row: SQLRow) throws -> ModuleRecord {
-        let payload: String? = try row["payload"]
-        return ModuleRecord(moduleId: try row["module_id"], clientId: try row["client_id"],
-                            updatedAt: Timestamps.formatMilliseconds(try row["updated_at"]), deleted: try row["deleted"],
-                            payload: try payload.map { try JSONCoding.decode(JSONValue.self, from: $0) })
+        try row.decode(Row.self).record
     }
 }

@@ -49,10 +49,9 @@ extension ServerStore {
     /// so a sheet stored later never appears behind a cursor already handed out.
     func sheetChanges(userId: Int64, after cursor: Int64, limit: Int) async throws -> (sheets: [StoredSheetJSON], cursor: Int64, more: Bool) {
         let rows = try await database.rows("\(StoredSheets.select) WHERE user_id = \(userId) AND id > \(cursor) ORDER BY id LIMIT \(limit + 1)")
-        let page = try rows.prefix(limit).map {
-            StoredSheetJSON(json: try $0["sheet"], studyId: try $0["study_id"], receivedAt: Timestamps.format(try $0["received_at"]))
-        }
-        return (page, try rows.prefix(limit).last.map { try $0["id"] } ?? cursor, rows.count > limit)
+            .map { try $0.decode(StoredSheets.Row.self) }
+        let page = rows.prefix(limit).map { StoredSheetJSON(json: $0.sheet, studyId: $0.studyId, receivedAt: Timestamps.format($0.receivedAt)) }
+        return (page, rows.prefix(limit).last?.id ?? cursor, rows.count > limit)
     }
 
     /// The changes cursor past an upload's sheets, for the device that sent them with its cursor
@@ -79,14 +78,15 @@ extension ServerStore {
     func exportSheets(studyId: String, _ body: @escaping @Sendable (ExportedSheet) throws -> Void) async throws {
         // One snapshot, whatever is stored meanwhile, read one row at a time.
         try await database.forEachRow("""
-            SELECT u.pseudonym, s.sheet, s.received_at, l.module,
+            SELECT u.pseudonym AS participant, s.sheet, s.received_at, l.module,
                 (SELECT MAX(c.version) FROM consent_agreements c WHERE c.user_id = s.user_id AND c.study_id = s.study_id) AS consent_version
             FROM answer_sheets s JOIN users u ON u.id = s.user_id
             LEFT JOIN questionnaire_links l ON l.questionnaire_id = s.questionnaire_id
             WHERE s.study_id = \(studyId) ORDER BY u.pseudonym, s.started_at, s.id
             """) { row in
-            try body(ExportedSheet(participant: try row["pseudonym"], sheet: try JSONCoding.decode(AnswerSheet.self, from: try row["sheet"] as String),
-                                   receivedAt: try row["received_at"], module: try row["module"], consentVersion: try row["consent_version"]))
+            let row = try row.decode(StoredSheets.Exported.self)
+            try body(ExportedSheet(participant: row.participant, sheet: row.sheet, receivedAt: row.receivedAt, module: row.module,
+                                   consentVersion: row.consentVersion))
         }
     }
 
@@ -101,11 +101,23 @@ extension ServerStore {
 
 /// Reading `answer_sheets` rows as their owner reads them back.
 enum StoredSheets {
-    static let select: SQL = "SELECT id, sheet, study_id, received_at FROM answer_sheets"
+    /// What is read of a row: the sheet still the JSON text it was stored as.
+    struct Row: StoreRecord {
+        var id: Int64, sheet: String, studyId: String, receivedAt: Date
+        enum CodingKeys: CodingKey, CaseIterable { case id, sheet, studyId, receivedAt }
+    }
+
+    /// A row of a study's export (``ExportedSheet``).
+    struct Exported: Decodable {
+        var participant: String, sheet: AnswerSheet, receivedAt: Date, module: String?, consentVersion: Int?
+    }
+
+    static let select: SQL = "SELECT \(Row.columns()) FROM answer_sheets"
 
     static func sheet(_ row: SQLRow) throws -> StoredAnswerSheet {
-        StoredAnswerSheet(sheet: try JSONCoding.decode(AnswerSheet.self, from: try row["sheet"] as String), studyId: try row["study_id"],
-                          receivedAt: Timestamps.format(try row["received_at"]))
+        let row = try row.decode(Row.self)
+        return StoredAnswerSheet(sheet: try JSONCoding.decode(AnswerSheet.self, from: row.sheet), studyId: row.studyId,
+                                 receivedAt: Timestamps.format(row.receivedAt))
     }
 }
 

@@ -26,18 +26,33 @@ extension ServerStore {
         let sheetRows: [SheetRow]
         /// Each sheet's answers, in label order (their position).
         let answerRows: [[AnswerRow]]
+        /// The SQLite write's insert of each sheet (``store(_:_:)``), its columns by name, made with
+        /// the rows when asked for: outside the writer's turn, which every upload waits for (made
+        /// inside it, they had cost a tenth of the uploads a second, `Scripts/bench/server`).
+        let sqliteInserts: [SQL]?
 
-        struct SheetRow: Sendable {
+        /// The columns of `answer_sheets` but the person's, the time received and the row id.
+        struct SheetRow: Sendable, Equatable, StoreRecord {
             let clientId: String, studyId: String, questionnaireId: String, questionnaireVersion: Int
             let startedAt: Double, endedAt: Double?, sheet: String, finishedAt: String, isPartial: Bool
+
+            enum CodingKeys: CodingKey, CaseIterable {
+                case clientId, studyId, questionnaireId, questionnaireVersion, startedAt, endedAt, sheet, finishedAt, isPartial
+            }
         }
 
-        /// Named by its sheet's client id, since the sheet has no row id yet.
-        struct AnswerRow: Sendable {
+        /// The columns of `answers` that are the answer's own; named by its sheet's client id
+        /// (not a column), since the sheet has no row id yet.
+        struct AnswerRow: Sendable, StoreRecord {
             let clientId: String, position: Int, label: String, value: String, number: Double?, answeredAt: String
+
+            enum CodingKeys: CodingKey, CaseIterable {
+                case clientId, position, label, value, number, answeredAt
+            }
         }
 
-        init(userId: Int64, sheets validated: [ValidatedSheet], receivedAt: Date) throws {
+        /// The rows of `validated`; with `forSQLite`, SQLite's inserts of the sheets too.
+        init(userId: Int64, sheets validated: [ValidatedSheet], receivedAt: Date, forSQLite: Bool = false) throws {
             (self.userId, self.receivedAt, sheets) = (userId, receivedAt, validated.map(\.sheet))
             sheetRows = try validated.map { row in
                 let sheet = row.sheet
@@ -54,6 +69,17 @@ extension ServerStore {
                                      value: try answer.value.integer.map(String.init) ?? JSONCoding.string(answer.value),
                                      number: answer.value.number, answeredAt: answer.answeredAt.text)
                 }
+            }
+            self.sqliteInserts = forSQLite ? try Self.sqliteInserts(userId: userId, receivedAt: receivedAt, sheetRows) : nil
+        }
+
+        /// The insert of each sheet, its columns by name.
+        static func sqliteInserts(userId: Int64, receivedAt: Date, _ sheetRows: [SheetRow]) throws -> [SQL] {
+            try sheetRows.map { sheet in
+                var columns = try SQLColumns(sheet)
+                columns.set("user_id", userId)
+                columns.set("received_at", receivedAt)
+                return "INSERT INTO answer_sheets \(insert: columns) ON CONFLICT (user_id, client_id) DO NOTHING RETURNING id"
             }
         }
 
@@ -73,7 +99,7 @@ extension ServerStore {
 
     /// Stores the batch in one transaction; a client id the user already sent is reported as duplicate.
     func storeSheets(userId: Int64, sheets: [ValidatedSheet], receivedAt: Date) async throws -> StoredBatch {
-        let upload = try SheetUpload(userId: userId, sheets: sheets, receivedAt: receivedAt)
+        let upload = try SheetUpload(userId: userId, sheets: sheets, receivedAt: receivedAt, forSQLite: sheetWrites != nil)
         let stored = if let sheetWrites {
             try await sheetWrites.submit(upload)
         } else {
@@ -91,16 +117,14 @@ extension ServerStore {
     /// `Scripts/bench/sync` and `Scripts/bench/server`, and was dropped.)
     static func store(_ db: SQLiteDatabase.Statements, _ upload: SheetUpload) throws -> StoredBatch {
         var stored: [(id: Int64, clientId: String)] = []
-        for (sheet, answers) in zip(upload.sheetRows, upload.answerRows) {
-            guard let id: Int64 = try db.rows("""
-                INSERT INTO answer_sheets (user_id, client_id, study_id, questionnaire_id, questionnaire_version,
-                    started_at, ended_at, received_at, sheet, finished_at, is_partial)
-                VALUES (\(upload.userId), \(sheet.clientId), \(sheet.studyId), \(sheet.questionnaireId), \(sheet.questionnaireVersion),
-                    \(sheet.startedAt), \(sheet.endedAt), \(upload.receivedAt), \(sheet.sheet), \(sheet.finishedAt), \(sheet.isPartial))
-                ON CONFLICT (user_id, client_id) DO NOTHING
-                RETURNING id
-                """).first?["id"] else { continue }
+        let inserts = try upload.sqliteInserts ?? SheetUpload.sqliteInserts(userId: upload.userId, receivedAt: upload.receivedAt, upload.sheetRows)
+        for ((sheet, answers), insert) in zip(zip(upload.sheetRows, upload.answerRows), inserts) {
+            guard let id: Int64 = try db.rows(insert).first?["id"] else { continue }
             stored.append((id, sheet.clientId))
+            // By position, unlike the sheet: a sheet has several answers, and making their columns
+            // by name (``SQLColumns``) cost a few percent of the uploads a second
+            // (`Scripts/bench/server`). The last three are the sheet's, for the comparison's index;
+            // the contract test `sheetRoundTrip` reads every column back by name.
             for answer in answers {
                 try db.execute("""
                     INSERT INTO answers (sheet_id, position, label, value, number, answered_at, user_id, questionnaire_id, started_at)
@@ -130,6 +154,13 @@ extension ServerStore {
 /// comparison's totals (``ComparisonSums``). postgres-nio binds no optional array elements: an
 /// absent time or number is sent as NaN, stored as NULL; a real NaN never gets here (encoding
 /// the sheet for its row throws on one).
+///
+/// The one write that binds by position, PostgreSQL's own: a column of the upload is one array
+/// parameter, and the `unnest(…) AS s(…)` lists name each array's column in the order of
+/// ``makeBindings()``. A new column of ``ServerStore/SheetUpload/SheetRow`` (which the SQLite
+/// write takes by name from its coding keys) needs its array here too, in three places: the
+/// `INSERT` list, the `unnest` parameters with their names, and the bindings. The contract test
+/// `uploadColumns` reads every column back on both stores.
 struct PostgreSQLSheetInsert: PostgresPreparedStatement {
     static let sql = """
         WITH locked AS (

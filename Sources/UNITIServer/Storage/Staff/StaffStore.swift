@@ -1,7 +1,7 @@
 import Foundation
 
 /// A study team member (``StaffSchema``): never a participant account, and never mixed with one.
-public struct StaffMember: Sendable, Hashable {
+public struct StaffMember: Sendable, Hashable, Codable, StoreRecord {
     public var id: Int64
     public var name: String
     public var email: String
@@ -11,11 +11,14 @@ public struct StaffMember: Sendable, Hashable {
     /// The TOTP secret in base32, nil until enrolled.
     public var totpSecret: String?
     public var enrolled: Bool { passwordHash != nil && totpSecret != nil }
+
+    /// The columns read of `staff` (read as `staff_…` beside another table's).
+    enum CodingKeys: CodingKey, CaseIterable { case id, name, email, admin, passwordHash, totpSecret }
 }
 
 /// An owner's invitation of a staff account to a study's team, open until the invited person
 /// accepts (the role is theirs then) or declines in the console.
-public struct StudyInvitation: Sendable, Hashable {
+public struct StudyInvitation: Sendable, Hashable, Decodable {
     public var studyId: String
     public var staffId: Int64
     public var role: StudyRole
@@ -28,7 +31,7 @@ public struct StudyInvitation: Sendable, Hashable {
 /// A role a staff member has in one study (issue 31): an owner does everything there, including
 /// adding team members and reading the audit trail; an editor sets the study up and handles
 /// participants; a viewer reads, and never exports.
-public enum StudyRole: String, Sendable, CaseIterable, Comparable {
+public enum StudyRole: String, Sendable, CaseIterable, Comparable, Codable {
     case viewer, editor, owner
 
     private var rank: Int { Self.allCases.firstIndex(of: self)! }
@@ -281,10 +284,10 @@ extension ServerStore {
             """).first.flatMap(Self.invitation)
     }
 
+    /// An invitation of a role this server does not know (a database edited by hand) is none.
     private static func invitation(_ row: SQLRow) throws -> StudyInvitation? {
-        guard let role = StudyRole(rawValue: try row["role"]) else { return nil }
-        return StudyInvitation(studyId: try row["study_id"], staffId: try row["staff_id"], role: role, name: try row["name"],
-                               email: try row["email"], invitedAt: try row["invited_at"])
+        guard StudyRole(rawValue: try row["role"]) != nil else { return nil }
+        return try row.decode(StudyInvitation.self)
     }
 
     // MARK: Rows
@@ -292,12 +295,10 @@ extension ServerStore {
     private static var staffSelect: SQL { staffColumns(of: "staff") }
 
     private static func staffColumns(of table: String) -> SQL {
-        let columns = ["id", "name", "email", "admin", "password_hash", "totp_secret"]
-        return SQL(raw: columns.map { "\(table).\($0) AS staff_\($0)" }.joined(separator: ", "))
+        StaffMember.columns(of: table, prefix: "staff_")
     }
 
     private static func staffMember(_ row: SQLRow) throws -> StaffMember {
-        StaffMember(id: try row["staff_id"], name: try row["staff_name"], email: try row["staff_email"], admin: try row["staff_admin"],
-                    passwordHash: try row["staff_password_hash"], totpSecret: try row["staff_totp_secret"])
+        try row.decode(StaffMember.self, prefix: "staff_")
     }
 }

@@ -3,7 +3,7 @@ import UNITIProtocol
 
 /// A study's participant as its team sees it in the console: a pseudonym, never a name, address
 /// or IP.
-public struct StudyParticipant: Sendable, Hashable {
+public struct StudyParticipant: Sendable, Hashable, Decodable {
     public var userId: Int64
     public var pseudonym: String
     public var status: MembershipStatus
@@ -25,16 +25,11 @@ extension ServerStore {
             SELECT m.user_id, u.pseudonym, m.status, m.joined_at, m.requested_at,
                 (SELECT MAX(c.version) FROM consent_agreements c WHERE c.user_id = m.user_id AND c.study_id = m.study_id) AS consent_version,
                 (SELECT COUNT(*) FROM answer_sheets s WHERE s.user_id = m.user_id AND s.study_id = m.study_id) AS sheets,
-                (SELECT MAX(s.received_at) FROM answer_sheets s WHERE s.user_id = m.user_id AND s.study_id = m.study_id) AS last_sheet
+                (SELECT MAX(s.received_at) FROM answer_sheets s WHERE s.user_id = m.user_id AND s.study_id = m.study_id) AS last_sheet_at
             FROM memberships m JOIN users u ON u.id = m.user_id
             WHERE m.study_id = \(studyId) AND m.status IN (\(list: [MembershipStatus.member, .pending, .denied].map(\.rawValue)))
             ORDER BY u.pseudonym
-            """).map { row in
-            StudyParticipant(userId: try row["user_id"], pseudonym: try row["pseudonym"],
-                             status: MembershipStatus(rawValue: try row["status"]) ?? MembershipStatus.none, joinedAt: try row["joined_at"],
-                             requestedAt: try row["requested_at"], consentVersion: try row["consent_version"],
-                             sheets: try row["sheets"], lastSheetAt: try row["last_sheet"])
-        }
+            """).map { try $0.decode(StudyParticipant.self) }
     }
 
     /// The number of a study's sheets started on each UTC day (days as seconds since 1970 / 86,400).

@@ -2,8 +2,9 @@ import Foundation
 import UNITIProtocol
 
 
-/// A study as the coordinator defines it.
-public struct StudyRecord: Sendable, Hashable {
+/// A study as the coordinator defines it: a row of `studies`, read and written by the names of
+/// ``CodingKeys`` (a new setting is a property, its key, and its column in both schemas).
+public struct StudyRecord: Sendable, Hashable, Codable, StoreRecord {
     public var id: String
     public var title: LocalizedText
     public var description: LocalizedText?
@@ -48,6 +49,12 @@ public struct StudyRecord: Sendable, Hashable {
         self.schedules = schedules
         self.consentVersion = consentVersion
     }
+
+    /// The columns of `studies`, besides the times of creation and change.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, title, description, consent, consentVersion, startsAt, endsAt, running, access, passwordHash
+        case passwordMinimumLength = "password_minimum", participantsMayLeave, modules, schedules
+    }
 }
 
 /// A pending (or decided) request to join a by-request study.
@@ -68,13 +75,10 @@ extension ServerStore {
     /// text becomes its version 1.
     func createStudy(_ study: StudyRecord, now: Date) async throws {
         let inserted = try await database.transaction { db in
-            let inserted = try await db.rows("""
-                INSERT INTO studies (id, title, description, consent, starts_at, ends_at, running, access, password_hash,
-                    password_minimum, participants_may_leave, modules, schedules, created_at, updated_at)
-                VALUES (\(study.id), \(try Self.fields(study)), \(now), \(now))
-                ON CONFLICT (id) DO NOTHING
-                RETURNING id
-                """)
+            var columns = try SQLColumns(study, omitting: [.consentVersion])
+            columns.set("created_at", now)
+            columns.set("updated_at", now)
+            let inserted = try await db.rows("INSERT INTO studies \(insert: columns) ON CONFLICT (id) DO NOTHING RETURNING id")
             if !inserted.isEmpty, study.consent != nil { try await Self.addConsentVersion(db, studyId: study.id, now: now) }
             return inserted
         }
@@ -87,23 +91,21 @@ extension ServerStore {
         let consent = try study.consent.map(JSONCoding.string)
         try await database.transaction { db in
             let before: String? = try await db.row("SELECT consent FROM studies WHERE id = \(study.id)")?["consent"]
-            // Everything but the id and the creation time.
-            try await db.execute("""
-                UPDATE studies SET (title, description, consent, starts_at, ends_at, running, access, password_hash,
-                    password_minimum, participants_may_leave, modules, schedules, updated_at) = (\(try Self.fields(study)), \(now))
-                WHERE id = \(study.id)
-                """)
+            // Everything but the id, the consent's version (counted by the store) and the creation time.
+            var columns = try SQLColumns(study, omitting: [.id, .consentVersion])
+            columns.set("updated_at", now)
+            try await db.execute("UPDATE studies SET \(set: columns) WHERE id = \(study.id)")
             if let consent, consent != before { try await Self.addConsentVersion(db, studyId: study.id, now: now) }
         }
     }
 
     func study(id: String) async throws -> StudyRecord? {
-        try await database.row("\(Self.selectStudies) WHERE id = \(id)").map(Self.study)
+        try await database.row("SELECT \(StudyRecord.columns()) FROM studies WHERE id = \(id)").map { try $0.decode(StudyRecord.self) }
     }
 
     /// Every study, by id.
     func studies() async throws -> [StudyRecord] {
-        try await database.rows("\(Self.selectStudies) ORDER BY id").map(Self.study)
+        try await database.rows("SELECT \(StudyRecord.columns()) FROM studies ORDER BY id").map { try $0.decode(StudyRecord.self) }
     }
 
     /// The user's standing in a study; `.none` when the user never asked to join.
@@ -153,10 +155,7 @@ extension ServerStore {
         let requests = try await database.rows("""
             SELECT m.study_id, m.user_id, u.username, m.status, m.requested_at \(from)
             ORDER BY m.requested_at, m.user_id LIMIT \(limit) OFFSET \(offset)
-            """).map { row in
-            JoinRequestRecord(studyId: try row["study_id"], userId: try row["user_id"], username: try row["username"],
-                              status: MembershipStatus(rawValue: try row["status"]) ?? .pending, requestedAt: try row["requested_at"])
-        }
+            """).map { try $0.decode(JoinRequestRecord.self) }
         return (requests, total)
     }
 
@@ -193,40 +192,5 @@ extension ServerStore {
             try await db.execute("DELETE FROM study_password_failures WHERE user_id = \(userId) AND study_id = \(studyId)")
             try await Self.finishThrottledAttempt(clearing: [], takingBack: [StudyPasswordThrottle.studyKey(studyId)], in: db)
         }
-    }
-
-    private static var selectStudies: SQL {
-        """
-        SELECT id, title, description, consent, starts_at, ends_at, running, access, password_hash, password_minimum,
-            participants_may_leave,
-            modules, schedules, consent_version FROM studies
-        """
-    }
-
-    /// The values of the columns from `title` to `schedules`, in the order of ``selectStudies``.
-    private static func fields(_ study: StudyRecord) throws -> SQL {
-        """
-        \(try JSONCoding.string(study.title)), \(try study.description.map(JSONCoding.string)),
-        \(try study.consent.map(JSONCoding.string)), \(study.startsAt), \(study.endsAt), \(study.running), \(study.access.rawValue),
-        \(study.passwordHash), \(study.passwordMinimumLength), \(study.participantsMayLeave), \(try JSONCoding.string(study.modules)),
-        \(try study.schedules.map(JSONCoding.string))
-        """
-    }
-
-    private static func study(_ row: SQLRow) throws -> StudyRecord {
-        let description: String? = try row["description"]
-        let consent: String? = try row["consent"]
-        let schedules: String? = try row["schedules"]
-        return StudyRecord(
-            id: try row["id"], title: try JSONCoding.decode(LocalizedText.self, from: try row["title"] as String),
-            description: try description.map { try JSONCoding.decode(LocalizedText.self, from: $0) },
-            consent: try consent.map { try JSONCoding.decode(LocalizedText.self, from: $0) },
-            startsAt: try row["starts_at"], endsAt: try row["ends_at"],
-            running: try row["running"], access: StudyAccess(rawValue: try row["access"]) ?? .byRequest,
-            passwordHash: try row["password_hash"], passwordMinimumLength: try row["password_minimum"],
-            participantsMayLeave: try row["participants_may_leave"],
-            modules: try JSONCoding.decode([ModuleID].self, from: try row["modules"] as String),
-            schedules: try schedules.map { try JSONCoding.decode(JSONValue.self, from: $0) },
-            consentVersion: try row["consent_version"])
     }
 }
