@@ -51,13 +51,14 @@ struct ExplicitChoiceStorageTests {
         #expect(json == Self.leftEmpty)
     }
 
-    /// Stored by the widgets before issue 29 for the keys of ``everyElementChosen()``.
+    /// Stored by the widgets before issue 29 for the keys of ``everyElementChosen()`` (with, since
+    /// issue 46, who began the sheet: no prompt was open, so the participant).
     static let chosen = #"""
-    {"answers":{"arousal":{"answeredAt":"2026-11-18T12:06:40+01:00","value":3},"company":{"answeredAt":"2026-11-18T12:06:40+01:00","value":[1,4]},"hears-noise":{"answeredAt":"2026-11-18T12:06:40+01:00","value":0},"loudness":{"answeredAt":"2026-11-18T12:06:40+01:00","value":60},"note":{"answeredAt":"2026-11-18T12:06:40+01:00","value":"quiet\nday"},"onset":{"answeredAt":"2026-11-18T12:06:40+01:00","value":"2026-01-02"},"place":{"answeredAt":"2026-11-18T12:06:40+01:00","value":2},"stress":{"answeredAt":"2026-11-18T12:06:40+01:00","value":3},"valence":{"answeredAt":"2026-11-18T12:06:40+01:00","value":7}},"clientVersion":"CLIENT","endedAt":"2026-11-18T12:06:40+01:00","id":"SHEET-ID","isPartial":false,"language":"en","questionnaireID":"every-element","questionnaireVersion":3,"startedAt":"2026-11-18T12:06:40+01:00"}
+    {"answers":{"arousal":{"answeredAt":"2026-11-18T12:06:40+01:00","value":3},"company":{"answeredAt":"2026-11-18T12:06:40+01:00","value":[1,4]},"hears-noise":{"answeredAt":"2026-11-18T12:06:40+01:00","value":0},"loudness":{"answeredAt":"2026-11-18T12:06:40+01:00","value":60},"note":{"answeredAt":"2026-11-18T12:06:40+01:00","value":"quiet\nday"},"onset":{"answeredAt":"2026-11-18T12:06:40+01:00","value":"2026-01-02"},"place":{"answeredAt":"2026-11-18T12:06:40+01:00","value":2},"stress":{"answeredAt":"2026-11-18T12:06:40+01:00","value":3},"valence":{"answeredAt":"2026-11-18T12:06:40+01:00","value":7}},"clientVersion":"CLIENT","endedAt":"2026-11-18T12:06:40+01:00","id":"SHEET-ID","initiatedBy":"participant","isPartial":false,"language":"en","questionnaireID":"every-element","questionnaireVersion":3,"startedAt":"2026-11-18T12:06:40+01:00"}
     """#
 
-    /// Stored by the widgets before issue 29 for the keys of ``optionalLeftEmpty()``.
+    /// Stored by the widgets before issue 29 for the keys of ``optionalLeftEmpty()`` (and `initiatedBy`).
     static let leftEmpty = #"""
-    {"answers":{"hears-noise":{"answeredAt":"2026-11-18T12:06:40+01:00","value":1},"stress":{"answeredAt":"2026-11-18T12:06:40+01:00","value":7},"valence":{"answeredAt":"2026-11-18T12:06:40+01:00","value":1}},"clientVersion":"CLIENT","endedAt":"2026-11-18T12:06:40+01:00","id":"SHEET-ID","isPartial":false,"language":"en","questionnaireID":"every-element","questionnaireVersion":3,"startedAt":"2026-11-18T12:06:40+01:00"}
+    {"answers":{"hears-noise":{"answeredAt":"2026-11-18T12:06:40+01:00","value":1},"stress":{"answeredAt":"2026-11-18T12:06:40+01:00","value":7},"valence":{"answeredAt":"2026-11-18T12:06:40+01:00","value":1}},"clientVersion":"CLIENT","endedAt":"2026-11-18T12:06:40+01:00","id":"SHEET-ID","initiatedBy":"participant","isPartial":false,"language":"en","questionnaireID":"every-element","questionnaireVersion":3,"startedAt":"2026-11-18T12:06:40+01:00"}
     """#
 }

@@ -126,6 +126,12 @@ struct AnalysisScriptTests {
                 // R, as downloaded: no error, no warning, in a plain C locale.
                 let plain = try Self.run("Rscript", ["midl-answers.R"], environment: ["LANG": "C", "LC_ALL": "C"], in: console)
                 #expect(!plain.contains("Warning") && !plain.contains("Error") && !plain.contains("not here"), "\(plain)")
+                // The worked example of Documentation/analysing-a-study.md runs on this download.
+                let guide = try String(contentsOf: repositoryRoot.appendingPathComponent("Documentation/analysing-a-study.md"), encoding: .utf8)
+                let example = try #require(guide.firstMatch(of: /```r\n([\s\S]*?)```/)?.1)
+                try Data(example.utf8).write(to: console.appendingPathComponent("example.R"))
+                let worked = try Self.run("Rscript", ["example.R"], environment: ["LANG": "C.UTF-8"], in: console)
+                #expect(!worked.contains("Warning") && !worked.contains("Error") && worked.contains("median compliance: 0.5"), "\(worked)")
                 let r = try Self.rReport(in: console)
                 #expect(r.rows == ["midl-answers.csv": answers, "midl-mood-ema-wide.csv": moodSheets, "midl-daily-wide.csv": sheets - moodSheets,
                                    "midl-prompts.csv": 2])
