@@ -103,10 +103,24 @@ struct InstalledProgramsTests {
 
         // Served byte for byte as committed: the files compiled in are the repository's.
         let sources = Repository.root.appendingPathComponent("Sources/UNITIServer/Resources")
-        for (path, file) in [("/api/v1/openapi.yaml", "openapi.yaml"), ("/portal.css", "Portal/portal.css"), ("/portal.js", "Portal/portal.js")] {
+        for (path, file) in [("/portal.css", "Portal/portal.css"), ("/portal.js", "Portal/portal.js")] {
             let served = try Program.run("/usr/bin/curl", ["-sS", "-f", server.url + path])
             #expect(served.status == 0, "\(path): \(served.err)")
             #expect(served.out == (try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)), "\(path)")
         }
+        // The OpenAPI document: the committed one, every line in its order, with the installed
+        // modules' routes joined in (Track Your Hearing's rewards).
+        let document = try Program.run("/usr/bin/curl", ["-sS", "-f", server.url + "/api/v1/openapi.yaml"])
+        #expect(document.status == 0, "\(document.err)")
+        var served = document.out.split(separator: "\n", omittingEmptySubsequences: false)[...]
+        for line in try String(contentsOf: sources.appendingPathComponent("openapi.yaml"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false) {
+            guard let found = served.firstIndex(of: line) else {
+                Issue.record("the served OpenAPI document lacks, or reorders, the committed line: \(line)")
+                break
+            }
+            served = served[(found + 1)...]
+        }
+        #expect(document.out.contains("\n  /rewards:\n"))
     }
 }
