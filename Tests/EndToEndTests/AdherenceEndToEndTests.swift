@@ -165,8 +165,9 @@ struct AdherenceEndToEndTests {
         #expect(own.count == 1 && own.first?.first?["promptId"] == nil)
         // The prompt table: a row per prompt whose outcomes are the report's counts.
         let promptTable = try String(contentsOfFile: exportFolder + "/stress-prompts.csv", encoding: .utf8)
-        let tableRows = promptTable.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }.map { $0.components(separatedBy: ",") }
-        let outcomeColumn = 13
+        let promptRecords = promptTable.components(separatedBy: "\r\n").filter { !$0.isEmpty }.map { $0.components(separatedBy: ",") }
+        let outcomeColumn = try #require(promptRecords.first?.firstIndex(of: "outcome"), "\(promptTable)")
+        let tableRows = promptRecords.dropFirst()
         let outcomes = Dictionary(grouping: tableRows.map { $0[outcomeColumn] }, by: { $0 }).mapValues(\.count)
         #expect(outcomes["completed"] == 2 && outcomes["late"] == 1 && outcomes["missed"] == 3 && outcomes["withdrawn"] == 6, "\(promptTable)")
         #expect(outcomes["open"] == nil, "\(promptTable)")
