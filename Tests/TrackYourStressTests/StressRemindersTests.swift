@@ -21,7 +21,7 @@ struct StressRemindersTests {
             from: now, to: now.addingTimeInterval(Double(days) * 86_400))
     }
 
-    @Test("standard reminders: the schedule's amount per day inside the windows, 15 minutes apart; weekly and monthly once")
+    @Test("standard reminders: the schedule's amount per day inside the windows, a completion window (60 minutes) apart; weekly and monthly once")
     func standard() throws {
         let fixture = try Self.answered()
         let planned = try Self.planned(fixture)
@@ -30,7 +30,7 @@ struct StressRemindersTests {
         let times = daily.filter { $0.localDate == tomorrow }.map(\.localTime)
         #expect(times.count == 2)
         #expect(times.allSatisfy { $0 >= TimeOfDay(hour: 8, minute: 0) && $0 <= TimeOfDay(hour: 22, minute: 0) })
-        #expect(times[1].minutes - times[0].minutes >= 15)
+        #expect(times[1].minutes - times[0].minutes >= 60)
         #expect(planned.filter { $0.questionnaireID == "tys-demo-weekly" }.count == 1)
         #expect(planned.allSatisfy { $0.command.hasPrefix("tys fill ") })
         // The same times on a second run (the reminder daemon and the shell agree).
@@ -69,13 +69,14 @@ struct StressRemindersTests {
     @Test("a count that does not fit the window is refused with the largest that fits, and nothing changes")
     func countTooLarge() throws {
         let fixture = try Self.answered()
-        #expect(fixture.run("tys reminders window tys-demo-daily mon 08:00 09:00").succeeded)
-        let refused = fixture.run("tys reminders standard tys-demo-daily 6")
+        // Prompts are a completion window (60 minutes, the default) apart: three fit 08:00-10:00.
+        #expect(fixture.run("tys reminders window tys-demo-daily mon 08:00 10:00").succeeded)
+        let refused = fixture.run("tys reminders standard tys-demo-daily 4")
         #expect(!refused.succeeded)
-        #expect(refused.err.contains("5"))
+        #expect(refused.err.contains("at least 60 minutes apart") && refused.err.contains("at most 3 fit"), "\(refused.err)")
         let shown = try JSONSerialization.jsonObject(with: Data(fixture.run("tys reminders show tys-demo-daily --json").out.utf8)) as! [[String: Any]]
         #expect(shown.first?["perDay"] as? Int == 2)
-        #expect(fixture.run("tys reminders standard tys-demo-daily 4").succeeded)
+        #expect(fixture.run("tys reminders standard tys-demo-daily 3").succeeded)
         let reset = fixture.run("tys reminders reset tys-demo-daily")
         #expect(reset.succeeded)
         let after = try JSONSerialization.jsonObject(with: Data(fixture.run("tys reminders show tys-demo-daily --json").out.utf8)) as! [[String: Any]]
@@ -103,5 +104,85 @@ struct StressRemindersTests {
             #expect(!result.succeeded)
             #expect(result.err.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines).split(separator: "\n").count == 1, "\(line): \(result.err)")
         }
+    }
+
+    // MARK: - The study's windows, gap, shift and days (issue 47)
+
+    /// A daily questionnaire of a server study: four prompts a day, a 30-minute completion window.
+    static func ema(_ schedule: QuestionnaireSchedule, version: Int = 1, changeable: Bool = false) -> QuestionnaireDefinition {
+        var definition = QuestionnaireDefinition(
+            id: "ema-mood", version: version, title: "Mood", kind: .repeating, schedule: schedule, scheduleChangeable: changeable,
+            items: [QuestionnaireItem(label: "mood", text: "Mood?", required: true, element: .slider(SliderRange(min: 0, max: 100, step: 1)))])
+        definition.completionWindowMinutes = 30
+        return definition
+    }
+
+    static let weekdaysAndWeekends = [PromptWindow(days: ["mon", "tue", "wed", "thu", "fri"], from: "08:00", to: "22:00"),
+                                      PromptWindow(days: ["sat", "sun"], from: "10:00", to: "22:00")]
+
+    @Test("the study's windows per weekday and its gap place every prompt; the first and last day bound them; the device plans what the console previews")
+    func studyWindows() throws {
+        let fixture = try StressFixture()
+        let schedule = QuestionnaireSchedule(frequency: .daily, timing: .between, amount: 4, startOnDay: 1, endOnDay: 9,
+                                             windows: Self.weekdaysAndWeekends, minimumGapMinutes: 45)
+        try fixture.joinServerStudy([(Self.ema(schedule), true)])
+        let planned = try Self.planned(fixture, days: 14).filter { $0.questionnaireID == "ema-mood" }
+        let joined = LocalDate(StressFixture.now, in: ModuleHarness.berlin)
+        let days = Dictionary(grouping: planned, by: \.localDate)
+        // Day 0 (the day of joining) has none; days 1 to 9 have four each; none after.
+        #expect(days.keys.sorted() == (1...9).map { joined.adding(days: $0) })
+        for (date, prompts) in days {
+            let times = prompts.map(\.localTime.minutes).sorted()
+            let earliest = date.weekday.rawValue >= 6 ? 600 : 480
+            #expect(times.count == 4 && times.allSatisfy { (earliest...1320).contains($0) }, "\(date): \(times)")
+            #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 45 }, "\(date): \(times)")
+        }
+        // The console's preview is drawn by the same algorithm: the device's rule, given the
+        // preview's seed, plans the preview's times.
+        let rule = try RandomReminders(count: 4, days: StudyQuestionnaire(
+            studyID: "s", studyTitle: "S", module: "tys", isActive: true, joinedAt: StressFixture.now, definition: Self.ema(schedule)).studyDays,
+            minimumGap: 45, seed: 42)
+        let preview = try #require(schedule.preview(seed: 42, joinedOnDayNumber: joined.dayNumber, days: 14, completionWindowMinutes: 30))
+        for day in preview {
+            let device = day.dayAfterJoining >= 1 && day.dayAfterJoining <= 9 ? try rule.times(on: LocalDate(dayNumber: day.dayNumber)).map(\.minutes) : []
+            #expect(day.minutes == device, "day \(day.dayAfterJoining)")
+        }
+    }
+
+    @Test("without a gap, prompts are a completion window apart, so two are never open at once")
+    func gapIsTheCompletionWindow() throws {
+        let fixture = try StressFixture()
+        try fixture.joinServerStudy([(Self.ema(QuestionnaireSchedule(frequency: .daily, timing: .between, amount: 6)), true)])
+        let planned = try Self.planned(fixture, days: 30).filter { $0.questionnaireID == "ema-mood" }
+        #expect(planned.count == 6 * 30)
+        for (_, prompts) in Dictionary(grouping: planned, by: \.localDate) {
+            let times = prompts.map(\.date).sorted()
+            #expect(zip(times, times.dropFirst()).allSatisfy { $1.timeIntervalSince($0) >= 30 * 60 })
+        }
+    }
+
+    @Test("a participant moves a window only as far as the study allows; a new schedule at the next sync replaces a choice it no longer allows")
+    func shiftWithinLimits() throws {
+        let fixture = try StressFixture()
+        let schedule = QuestionnaireSchedule(frequency: .daily, timing: .between, amount: 2, windows: Self.weekdaysAndWeekends,
+                                             windowShiftMinutes: 120)
+        try fixture.joinServerStudy([(Self.ema(schedule, changeable: true), true)])
+        // Saturday's window is 10:00-22:00: 08:00 is two hours earlier, 07:30 too early.
+        #expect(fixture.run("tys reminders window ema-mood sat 08:00 22:00").succeeded)
+        let early = fixture.run("tys reminders window ema-mood sat 07:30 22:00")
+        #expect(!early.succeeded && early.err.contains("07:30") && early.err.contains("120 minutes"), "\(early.err)")
+        let custom = fixture.run("tys reminders custom ema-mood 06:00 12:00")
+        #expect(!custom.succeeded && custom.err.contains("06:00"), "\(custom.err)")
+        let saturday = LocalDate(year: 2026, month: 11, day: 28)
+        var times = try Self.planned(fixture).filter { $0.localDate == saturday }.map(\.localTime.minutes)
+        #expect(times.count == 2 && times.allSatisfy { (480...1320).contains($0) })
+
+        // The study narrows the shift to 30 minutes: the stored 08:00 is no longer allowed, and the
+        // study's own windows apply again (the prompts planned before are withdrawn by the plan's change).
+        var narrower = schedule
+        narrower.windowShiftMinutes = 30
+        try fixture.joinServerStudy([(Self.ema(narrower, version: 2, changeable: true), true)])
+        times = try Self.planned(fixture).filter { $0.localDate == saturday }.map(\.localTime.minutes)
+        #expect(times.count == 2 && times.allSatisfy { (600...1320).contains($0) }, "\(times)")
     }
 }

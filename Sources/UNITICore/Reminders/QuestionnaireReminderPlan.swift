@@ -16,7 +16,7 @@ public struct QuestionnaireReminderPlan: Sendable, Hashable {
 
     /// How a daily questionnaire's reminders are placed.
     public enum Option: Sendable, Hashable {
-        /// `amount` random times inside each enabled day's window, 15 minutes apart.
+        /// `amount` random times inside each enabled day's window, at least ``minimumGap`` minutes apart.
         case random(amount: Int)
         /// The same times on every enabled day.
         case fixed([TimeOfDay])
@@ -31,10 +31,13 @@ public struct QuestionnaireReminderPlan: Sendable, Hashable {
     public let time: TimeOfDay
     public let lockReason: String?
     public let tone: String?
+    /// Minutes between two random reminders of one day: the study's gap
+    /// (``StudyQuestionnaire/promptGap``), 15 in the theses.
+    public let minimumGap: Int
 
     public init(questionnaireID: String, command: String, frequency: Frequency, option: Option = .random(amount: 1),
                 days: [DayWindow] = DayWindow.week(), time: TimeOfDay = TimeOfDay(hour: 18, minute: 0),
-                lockReason: String? = nil, tone: String? = nil) {
+                lockReason: String? = nil, tone: String? = nil, minimumGap: Int = RandomReminders.standardGap) {
         self.questionnaireID = questionnaireID
         self.command = command
         self.frequency = frequency
@@ -43,6 +46,7 @@ public struct QuestionnaireReminderPlan: Sendable, Hashable {
         self.time = time
         self.lockReason = lockReason
         self.tone = tone
+        self.minimumGap = minimumGap
     }
 
     /// The rule, with the seed for random times drawn from `random`.
@@ -58,7 +62,7 @@ public struct QuestionnaireReminderPlan: Sendable, Hashable {
         case .daily:
             switch option {
             case .random(let amount):
-                cadence = .daily(try DailyReminders(random: RandomReminders(count: amount, days: days, random: random)))
+                cadence = .daily(try DailyReminders(random: RandomReminders(count: amount, days: days, minimumGap: minimumGap, random: random)))
             case .fixed(let times):
                 let enabled = days.filter(\.isEnabled).map(\.weekday)
                 cadence = .daily(try DailyReminders(fixed: enabled.flatMap { day in

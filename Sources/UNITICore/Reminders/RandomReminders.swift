@@ -1,3 +1,5 @@
+import UNITIProtocol
+
 /// N reminders a day at random times inside each weekday's window, at least `minimumGap`
 /// minutes apart (Track Your Tinnitus thesis, 5.1; the "standard" option of Track Your Stress,
 /// 5.4.6; the daily limit of Track Your Hearing).
@@ -92,7 +94,7 @@ public struct RandomReminders: Sendable, Hashable, Codable {
         let day = day(date.weekday)
         guard day.isEnabled else { return [] }
         let key = pattern == .freshEachDay ? Int64(date.dayNumber) : Int64(-date.weekday.rawValue)
-        let source = SeededRandomSource(seed: SeededRandomSource.mix(seed ^ SeededRandomSource.mix(UInt64(bitPattern: key))))
+        let source = SeededRandomSource(seed: PromptDraw.daySeed(seed, key: key))
         return try ReminderPlanner.distribute(count: count, in: day.window, minimumGap: minimumGap, using: source)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import UNITIProtocol
 
 /// Where reminder planning (and anything else that draws by chance) gets its randomness.
 ///
@@ -64,12 +65,7 @@ public final class SeededRandomSource: RandomSource, @unchecked Sendable {
         }
     }
 
-    /// The SplitMix64 output function: also a good way to derive an independent seed from
-    /// structured input (a rule's seed combined with a day number).
-    public static func mix(_ value: UInt64) -> UInt64 {
-        var z = value
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    /// The SplitMix64 output function (``PromptDraw/mix(_:)``, shared with the server): also a
+    /// good way to derive an independent seed from structured input.
+    public static func mix(_ value: UInt64) -> UInt64 { PromptDraw.mix(value) }
 }

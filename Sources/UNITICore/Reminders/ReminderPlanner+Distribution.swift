@@ -1,4 +1,7 @@
-/// Random times inside a window with a minimum gap: the algorithm of the Track Your Tinnitus
+import UNITIProtocol
+
+/// Random times inside a window with a minimum gap (drawn by ``PromptDraw``, which the server
+/// shares to preview a study's week): the algorithm of the Track Your Tinnitus
 /// thesis, 5.1 ("Gleichmäßige Verteilung von Notifications"), with its intent kept and its
 /// flaws removed.
 ///
@@ -21,13 +24,9 @@ extension ReminderPlanner {
     public static func distribute(count: Int, in window: TimeWindow, minimumGap: Int,
                                   using random: any RandomSource) throws -> [TimeOfDay] {
         try checkFeasible(count: count, in: window, minimumGap: minimumGap)
-        let gap = max(minimumGap, 0)
-        let slack = window.length - (count - 1) * gap
-        var offsets = (0..<count).map { _ in random.integer(in: 0...slack) }
-        offsets.sort()
-        return offsets.enumerated().map { index, offset in
-            TimeOfDay(minutes: window.start.minutes + offset + index * gap)
-        }
+        var generator = RandomSourceGenerator(source: random)
+        return PromptDraw.minutes(count: count, in: window.start.minutes...window.end.minutes, gap: minimumGap, using: &generator)
+            .map(TimeOfDay.init(minutes:))
     }
 
     /// Refuses a count that is below 1 or does not fit into the window with the gap.

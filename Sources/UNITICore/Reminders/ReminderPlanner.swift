@@ -39,7 +39,11 @@ public struct ReminderPlanner: Sendable {
                 if let days = rule.activeDays, !days.isActive(on: date) { continue }
                 let times = try rule.cadence.times(on: date)
                 guard !times.isEmpty else { continue }
-                for (time, instant) in zip(times, date.instants(at: times, in: timeZone, steadyOffset: offset)) {
+                var pairs = Array(zip(times, date.instants(at: times, in: timeZone, steadyOffset: offset)))
+                if offset == nil, case .daily(let daily) = rule.cadence, daily.fixed.isEmpty, let gap = daily.random?.minimumGap, gap > 0 {
+                    pairs = Self.keepingGap(pairs, minutes: gap)
+                }
+                for (time, instant) in pairs {
                     guard instant >= start, instant < end else { continue }
                     if offset == nil, !seen.insert("\(rule.id)|\(instant.timeIntervalSince1970)").inserted { continue }
                     if rule.skipWhenAnswered, let questionnaire = rule.questionnaireID {
@@ -58,5 +62,17 @@ public struct ReminderPlanner: Sendable {
             }
         }
         return result
+    }
+
+    /// On a day the clocks change, random times in `pairs` that lie closer than `minutes` in real
+    /// time, the later of each such pair dropped: a wall time the clocks skip (02:30 when they go
+    /// from 02:00 to 03:00) is read an hour later (``LocalDate/instant(at:in:)``) and may land
+    /// beside another prompt, and two prompts must never be open at once.
+    static func keepingGap(_ pairs: [(TimeOfDay, Date)], minutes: Int) -> [(TimeOfDay, Date)] {
+        var kept: [(TimeOfDay, Date)] = []
+        for pair in pairs.sorted(by: { $0.1 < $1.1 }) where kept.last.map({ pair.1.timeIntervalSince($0.1) >= Double(minutes * 60) }) ?? true {
+            kept.append(pair)
+        }
+        return kept
     }
 }

@@ -48,12 +48,20 @@ public struct StudyCatalog: Sendable {
         return stored + [Self.defaultStudy]
     }
 
-    /// The shared baseline questionnaires: those the active studies declare, in order and
-    /// without repeats, or the default study's when none declares any.
+    /// The shared baseline questionnaires of the active studies, in order and without repeats
+    /// (``baseline(of:)``).
     public func baselineQuestionnaireIDs() throws -> [String] {
         var ids: [String] = []
-        for id in try activeStudies().flatMap({ $0.baseline ?? [] }) where !ids.contains(id) { ids.append(id) }
-        return ids.isEmpty ? (Self.defaultStudy.baseline ?? []) : ids
+        for id in try activeStudies().flatMap(Self.baseline) where !ids.contains(id) { ids.append(id) }
+        return ids
+    }
+
+    /// A study's baseline: its own, or else the default study's when it enables one of the
+    /// default's `baselineModules` (a study of other modules asks for none).
+    static func baseline(of study: StudyDescriptor) -> [String] {
+        if let own = study.baseline { return own }
+        let sharing = Set(defaultStudy.baselineModules ?? [])
+        return study.id == defaultStudy.id || !sharing.isDisjoint(with: study.modules) ? defaultStudy.baseline ?? [] : []
     }
 
     /// Ids of the enabled modules.

@@ -41,7 +41,9 @@ public struct ScheduleCalendar: Sendable, Hashable {
         }
         let start = schedule.start.flatMap { try? LocalDate(parsing: $0) }
         firstDay = max(start ?? joined, joined)
-        lastDay = schedule.end.flatMap { try? LocalDate(parsing: $0) }
+        let end = schedule.end.flatMap { try? LocalDate(parsing: $0) }
+        let endOfStudyDays = schedule.endOnDay.map { joinedOn.adding(days: max(0, $0)) }
+        lastDay = [end, endOfStudyDays].compactMap { $0 }.min()
     }
 
     public enum Phase: Sendable, Hashable {

@@ -38,3 +38,41 @@ public struct StudyQuestionnaire: Sendable, Hashable {
         definition.schedule.map { ScheduleCalendar($0, joinedOn: LocalDate(joinedAt, in: timeZone)) }
     }
 }
+
+extension StudyQuestionnaire {
+    /// The study's window of each weekday (``QuestionnaireSchedule/week``), Monday first, as the
+    /// planner's days: a weekday without a window is off.
+    public var studyDays: [DayWindow] {
+        let week = definition.schedule?.week ?? Array(repeating: QuestionnaireSchedule.standardWindow, count: 7)
+        return Weekday.allCases.map { weekday in
+            guard let range = week[weekday.rawValue - 1],
+                  let window = try? TimeWindow(start: TimeOfDay(minutes: range.lowerBound), end: TimeOfDay(minutes: min(range.upperBound, 1439)))
+            else { return DayWindow(weekday: weekday, isEnabled: false) }
+            return DayWindow(weekday: weekday, window: window)
+        }
+    }
+
+    /// The least minutes between two of its prompts on one day (``QuestionnaireSchedule/gap(completionWindowMinutes:)``).
+    public var promptGap: Int {
+        definition.schedule?.gap(completionWindowMinutes: definition.completionWindowMinutes ?? PromptTiming.defaultCompletionWindowMinutes)
+            ?? RandomReminders.standardGap
+    }
+
+    /// Refuses days and times a participant chose that leave the study's windows by more than the
+    /// schedule's `windowShiftMinutes` (on a day the study prompts on none, no window is allowed).
+    public func checkWindowShift(days: [DayWindow], times: [TimeOfDay] = []) throws {
+        guard let shift = definition.schedule?.windowShiftMinutes else { return }
+        for (chosen, study) in zip(days, studyDays) where chosen.isEnabled {
+            let earliest = study.window.start.minutes - shift, latest = study.window.end.minutes + shift
+            let limits = "\(TimeOfDay(minutes: max(0, earliest)))–\(TimeOfDay(minutes: min(1439, latest)))"
+            guard study.isEnabled else {
+                throw UNITIError(L("reminders.error.studyDayOff", ["day": chosen.weekday.localizedName]))
+            }
+            let outside = ([chosen.window.start, chosen.window.end] + times).first { $0.minutes < earliest || $0.minutes > latest }
+            if let outside {
+                throw UNITIError(L("reminders.error.shift", ["time": "\(outside)", "day": chosen.weekday.localizedName,
+                                                              "limits": limits, "shift": "\(shift)"]))
+            }
+        }
+    }
+}

@@ -29,9 +29,22 @@ public struct QuestionnaireSchedule: Codable, Hashable, Sendable {
     public var amount: Int?
     /// Begin on day N after joining (default 0).
     public var startOnDay: Int?
+    /// End on day N after joining, counted as ``startOnDay`` (absent: no end but ``end``).
+    public var endOnDay: Int?
+    /// When prompts of a daily schedule may come, per weekday (``PromptWindow``); a weekday no
+    /// window names has none. Absent: 08:00–22:00 every day.
+    public var windows: [PromptWindow]?
+    /// The least minutes between two prompts of one day, at least the questionnaire's completion
+    /// window so that prompts never overlap; absent: the completion window
+    /// (``gap(completionWindowMinutes:)``).
+    public var minimumGapMinutes: Int?
+    /// How many minutes a participant may move the start or the end of a day's window, where the
+    /// questionnaire's reminders may be changed (`scheduleChangeable`); absent: as far as they like.
+    public var windowShiftMinutes: Int?
 
     public init(frequency: Frequency, timing: Timing, at: String? = nil, start: String? = nil,
-                end: String? = nil, every: Int? = nil, amount: Int? = nil, startOnDay: Int? = nil) {
+                end: String? = nil, every: Int? = nil, amount: Int? = nil, startOnDay: Int? = nil,
+                endOnDay: Int? = nil, windows: [PromptWindow]? = nil, minimumGapMinutes: Int? = nil, windowShiftMinutes: Int? = nil) {
         self.frequency = frequency
         self.timing = timing
         self.at = at
@@ -40,6 +53,10 @@ public struct QuestionnaireSchedule: Codable, Hashable, Sendable {
         self.every = every
         self.amount = amount
         self.startOnDay = startOnDay
+        self.endOnDay = endOnDay
+        self.windows = windows
+        self.minimumGapMinutes = minimumGapMinutes
+        self.windowShiftMinutes = windowShiftMinutes
     }
 }
 

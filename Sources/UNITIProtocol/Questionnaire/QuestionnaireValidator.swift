@@ -105,6 +105,50 @@ public enum QuestionnaireValidator {
         if let every = s.every, every < 1 { p.add("schedule.every", .invalidScheduleNumber, "must be at least 1") }
         if let amount = s.amount, amount < 1 { p.add("schedule.amount", .invalidScheduleNumber, "must be at least 1") }
         if let day = s.startOnDay, day < 0 { p.add("schedule.startOnDay", .invalidScheduleNumber, "must be 0 or more") }
+        if let day = s.endOnDay, day < max(0, s.startOnDay ?? 0) {
+            p.add("schedule.endOnDay", .dateRangeNotIncreasing, "must be 0 or more and not before startOnDay")
+        }
+        checkWindows(d, s, &p)
+    }
+
+    /// The daily windows, the gap and the shift: every window readable, no weekday twice, the gap
+    /// at least the completion window (prompts never overlap) and every day's window holding the
+    /// day's prompts with it.
+    private static func checkWindows(_ d: QuestionnaireDefinition, _ s: QuestionnaireSchedule, _ p: inout Problems) {
+        var named = Set<Int>()
+        for (index, window) in (s.windows ?? []).enumerated() {
+            let at = "schedule.windows[\(index)]"
+            if window.weekdays == nil || window.days.isEmpty {
+                p.add("\(at).days", .invalidWindow, "must name weekdays: mon, tue, wed, thu, fri, sat, sun")
+            }
+            for day in window.weekdays ?? [] where !named.insert(day).inserted {
+                p.add("\(at).days", .invalidWindow, "\(PromptWindow.weekdayNames[day - 1]) already has a window")
+            }
+            if window.minutes == nil { p.add(at, .invalidWindow, "must run from HH:MM to a later HH:MM on the same day") }
+        }
+        if let windows = s.windows, windows.isEmpty { p.add("schedule.windows", .invalidWindow, "must name at least one day; leave it out for 08:00-22:00 every day") }
+        let completion = d.completionWindowMinutes ?? PromptTiming.defaultCompletionWindowMinutes
+        if let gap = s.minimumGapMinutes {
+            if !PromptTiming.completionWindowRange.contains(gap) {
+                p.add("schedule.minimumGapMinutes", .invalidScheduleNumber, "must be 1 to 1440 minutes")
+            } else if gap < completion {
+                p.add("schedule.minimumGapMinutes", .promptsOverlap,
+                      "must be at least the completion window (\(completion) minutes), or prompts overlap")
+            }
+        }
+        if let shift = s.windowShiftMinutes, !(0...720).contains(shift) {
+            p.add("schedule.windowShiftMinutes", .invalidScheduleNumber, "must be 0 to 720 minutes")
+        }
+        // A definition from before windows and gaps is planned with the gap that fits (``QuestionnaireSchedule/gap(completionWindowMinutes:)``).
+        let amount = s.amount ?? 1, gap = s.minimumGapMinutes ?? completion
+        guard s.windows != nil || s.minimumGapMinutes != nil, s.frequency == .daily, amount > 1, gap >= 1 else { return }
+        for (index, window) in s.week.enumerated() {
+            guard let window, PromptDraw.capacity(of: window, gap: gap) < amount else { continue }
+            p.add(s.windows == nil ? "schedule.amount" : "schedule.windows", .promptsDoNotFit,
+                  "\(amount) prompts \(gap) minutes apart do not fit \(PromptWindow.weekdayNames[index])'s window "
+                  + "\(PromptWindow.time(window.lowerBound))-\(PromptWindow.time(window.upperBound)); at most \(PromptDraw.capacity(of: window, gap: gap)) fit")
+            return
+        }
     }
 
     private static func checkItems(_ d: QuestionnaireDefinition, _ p: inout Problems) {

@@ -29,6 +29,7 @@ public struct ValidationProblem: Codable, Hashable, Sendable, CustomStringConver
         case noOptions, duplicateChoiceValue, invalidSelectionBounds
         case rangeNotIncreasing, invalidStep, stepDoesNotDivideRange, invalidPoints, invalidMaxLength
         case missingSchedule, invalidDate, invalidScheduleNumber, scheduleIncomplete, dateRangeNotIncreasing
+        case invalidWindow, promptsOverlap, promptsDoNotFit
         case unknownSensor, duplicateSensor
         case duplicateScoreID, scoreUnknownItem, scoreItemNotNumeric, reversedNotInItems
         case bandNotIncreasing, bandOverlap, bandGap, bandsDoNotCover

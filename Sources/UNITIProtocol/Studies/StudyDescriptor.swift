@@ -9,8 +9,12 @@ public struct StudyDescriptor: Codable, Hashable, Sendable {
     /// Ids of the feature modules this study enables (`tyt`, `son`, ...).
     public var modules: [String]
     /// Ids of the shared baseline questionnaires, answered once after the first login in the
-    /// integrated program; nil leaves the choice to the bundled default study.
+    /// integrated program; nil leaves the choice to the bundled default study
+    /// (``baselineModules``).
     public var baseline: [String]?
+    /// In the bundled default study: the modules whose studies share its ``baseline`` when they
+    /// name none (the tinnitus case history is asked in a tinnitus study, not in a mood study).
+    public var baselineModules: [String]?
     /// Ids of studies bundled with the program (`Configurations/Resources/Studies/<id>.json`)
     /// whose questionnaires a person has without a server while this study is active: the
     /// default study lists the Track Your Stress demo study here.

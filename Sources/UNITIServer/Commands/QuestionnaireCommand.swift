@@ -54,12 +54,17 @@ struct QuestionnaireCommand: AsyncParsableCommand {
         }
     }
 
-    /// `questionnaire update ID --study S [--completion-window MINUTES] [--late-answers MINUTES]`:
-    /// a new version of the newest definition with the completion window and the late-answer
-    /// allowance set (devices take it at their next sync); sheets of older versions stay valid.
+    /// `questionnaire update ID --study S [--completion-window MINUTES] [--late-answers MINUTES]
+    /// [--window DAYS=HH:MM-HH:MM ...] [--prompts N] [--gap MINUTES] [--shift MINUTES]
+    /// [--start-on-day N] [--end-on-day N]`: a new version of the newest definition with the
+    /// prompt timing and the schedule's windows changed (devices take it at their next sync and
+    /// plan by it); sheets of older versions stay valid. The validator the console and the upload
+    /// use checks the result (a gap shorter than the completion window, prompts that do not fit a
+    /// window) before anything is stored.
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Set how long after a prompt an answer begun counts as in time, and how much later still as late: stored as a new version of the questionnaire.")
+            abstract: "Set when prompts may come (windows per weekday, prompts a day, the gap between them, how far participants may move their window, first and last day) and how long answers count: stored as a new version of the questionnaire.",
+            discussion: "Windows are given per weekday, e.g. --window mon-fri=08:00-22:00 --window sat,sun=10:00-22:00; days without a window get no prompts, and --window standard goes back to 08:00-22:00 every day. Days are counted after joining (0 = the day of joining).")
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "Questionnaire id.") var id: String
         @OptionGroup var study: StudyOption
@@ -67,14 +72,38 @@ struct QuestionnaireCommand: AsyncParsableCommand {
         @Option(name: .customLong("late-answers"),
                 help: "Minutes after the window in which an answer begun is still a late answer to the prompt, 0 to 1440 (new questionnaires: 0, so an answer begun after the window is the participant's own).")
         var lateAnswers: Int?
+        @Option(name: .customLong("window"), help: "DAYS=HH:MM-HH:MM, e.g. mon-fri=08:00-22:00; repeat for other days, or 'standard'.")
+        var windows: [String] = []
+        @Option(name: .customLong("prompts"), help: "Prompts a day (the schedule's amount), at least 1.") var prompts: Int?
+        @Option(name: .customLong("gap"), help: "Least minutes between two prompts of a day, at least the completion window.") var gap: Int?
+        @Option(name: .customLong("shift"), help: "Minutes a participant may move a window's start or end, 0 to 720 (where they may change reminders).")
+        var shift: Int?
+        @Option(name: .customLong("start-on-day"), help: "The first day with prompts, counted after joining (0 = the day of joining).") var startOnDay: Int?
+        @Option(name: .customLong("end-on-day"), help: "The last day with prompts, counted after joining.") var endOnDay: Int?
+
+        var changesSchedule: Bool { !windows.isEmpty || prompts != nil || gap != nil || shift != nil || startOnDay != nil || endOnDay != nil }
 
         func validate() throws {
-            guard completionWindow != nil || lateAnswers != nil else { throw ValidationError("Give --completion-window, --late-answers or both.") }
+            guard completionWindow != nil || lateAnswers != nil || changesSchedule else {
+                throw ValidationError("Give at least one of --completion-window, --late-answers, --window, --prompts, --gap, --shift, --start-on-day, --end-on-day.")
+            }
             if let completionWindow, !PromptTiming.completionWindowRange.contains(completionWindow) {
                 throw ValidationError("--completion-window \(completionWindow) is not a window; give 1 to 1440 minutes.")
             }
             if let lateAnswers, !PromptTiming.lateAnswerRange.contains(lateAnswers) {
                 throw ValidationError("--late-answers \(lateAnswers) is not an allowance; give 0 to 1440 minutes.")
+            }
+            _ = try parsedWindows()
+        }
+
+        /// The windows given, nil for none given or `standard`.
+        func parsedWindows() throws -> [PromptWindow]? {
+            guard !windows.isEmpty, windows != ["standard"] else { return nil }
+            return try windows.map { text in
+                guard let window = PromptWindow(parsing: text) else {
+                    throw ValidationError("--window \(text) is not a window; give days and times as mon-fri=08:00-22:00 (days mon … sun, times HH:MM, the end after the start), or 'standard'.")
+                }
+                return window
             }
         }
 
@@ -88,13 +117,28 @@ struct QuestionnaireCommand: AsyncParsableCommand {
             var document = before.nextVersion()
             if let completionWindow { document.definition.completionWindowMinutes = completionWindow }
             if let lateAnswers { document.definition.lateAnswerMinutes = lateAnswers }
-            let window = document.definition.completionWindowMinutes ?? PromptTiming.defaultCompletionWindowMinutes
-            let late = document.definition.lateAnswerMinutes ?? 0
-            let settings = "a completion window of \(window) minutes and late answers for \(late) minutes after it"
-            guard document.definition.completionWindowMinutes != before.definition.completionWindowMinutes
-                    || document.definition.lateAnswerMinutes != before.definition.lateAnswerMinutes else {
+            if changesSchedule {
+                guard var schedule = document.definition.schedule else {
+                    await store.close()
+                    throw ValidationError("\(id) has no schedule (it is answered once, when the participant chooses); windows, prompts and gaps are for repeating questionnaires.")
+                }
+                if !windows.isEmpty { schedule.windows = try parsedWindows() }
+                if let prompts { schedule.amount = prompts }
+                if let gap { schedule.minimumGapMinutes = gap }
+                if let shift { schedule.windowShiftMinutes = shift }
+                if let startOnDay { schedule.startOnDay = startOnDay }
+                if let endOnDay { schedule.endOnDay = endOnDay }
+                document.definition.schedule = schedule
+            }
+            let settings = Self.describe(document.definition)
+            guard !AuditValues.settingChanges(before.definition, document.definition).isEmpty else {
                 await store.close()
                 return print("\(id) version \(before.version) already has \(settings).")
+            }
+            let problems = QuestionnaireValidator.validate(document.definition)
+            guard problems.isEmpty else {
+                await store.close()
+                throw ValidationError("Nothing was stored: " + problems.map(\.description).joined(separator: "; "))
             }
             do {
                 _ = try await StudyAdministration(store: store, actor: .operator, now: Date()).updateQuestionnaire(document, from: before)
@@ -104,6 +148,19 @@ struct QuestionnaireCommand: AsyncParsableCommand {
             }
             await store.close()
             print("Stored \(id) version \(document.version) in study \(studyId) with \(settings).")
+        }
+
+        /// The timing in one line: the window and late answers, and a daily schedule's windows, prompts and gap.
+        static func describe(_ definition: QuestionnaireDefinition) -> String {
+            let window = definition.completionWindowMinutes ?? PromptTiming.defaultCompletionWindowMinutes
+            var text = "a completion window of \(window) minutes and late answers for \(definition.lateAnswerMinutes ?? 0) minutes after it"
+            guard let schedule = definition.schedule, schedule.frequency == .daily else { return text }
+            let windows = schedule.windows.map { $0.map(\.description).joined(separator: " ") } ?? "08:00-22:00 every day"
+            text += "; \(schedule.amount ?? 1) prompt(s) a day at least \(schedule.gap(completionWindowMinutes: window)) minutes apart in \(windows)"
+            if let shift = schedule.windowShiftMinutes { text += ", movable by \(shift) minutes" }
+            if let first = schedule.startOnDay { text += ", from day \(first)" }
+            if let last = schedule.endOnDay { text += " until day \(last)" }
+            return text
         }
     }
 

@@ -5,7 +5,8 @@ import UNITIText
 
 /// Consent: a study's consent texts per language and their versions.
 extension ConsolePage {
-    static let consent = study("consent", "studies/:study/consent", .editor, tab: "consent") { try await $0.consent($1, $2) }
+    /// Viewers read every version and its agreements; publishing is an editor's.
+    static let consent = study("consent", "studies/:study/consent", .viewer, tab: "consent") { try await $0.consent($1, $2) }
     static let publishConsent = study("publishConsent", .post, "studies/:study/consent", .editor) { try await $0.publishConsent($1, $2) }
 
     /// This feature's pages, in the order of its tabs (``all``).
@@ -21,7 +22,9 @@ extension ConsolePage {
 extension ConsoleRoutes {
     func consent(_ request: Request, _ context: StudyContext) async throws -> Response {
         let study = context.study.study, language = context.console.language
-        return try await page(consentPage(study, language, texts: study.consent?.values ?? [:]), context,
+        var shown = try await consentPage(study, language, texts: study.consent?.values ?? [:])
+        shown.canEdit = ConsolePage.publishConsent.allows(context.study.role)
+        return try await page(shown, context,
                               notice: notice(request, language))
     }
 
@@ -91,6 +94,8 @@ struct ConsoleConsentPage: PortalPage {
     var fields: [Field]
     var versions: [Version]
     var current: Int?
+    /// Whether the member may publish a version (a viewer reads them only).
+    var canEdit = true
 
     struct Field: Sendable {
         var code: String

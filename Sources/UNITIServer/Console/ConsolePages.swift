@@ -207,6 +207,8 @@ struct ConsoleQuestionnairesPage: PortalPage {
     var modules: [ConsoleSettingsPage.Choice]
     var definition: String = ""
     var problems: [String] = []
+    /// Whether the member may upload and switch questionnaires (a viewer reads the list only).
+    var canEdit = true
 
     struct Row: Sendable {
         var id: String

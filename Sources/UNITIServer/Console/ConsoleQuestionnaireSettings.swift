@@ -14,7 +14,9 @@ import UNITIProtocol
 extension ConsoleRoutes {
     func questionnaireSettings(_ request: Request, _ context: StudyContext) async throws -> Response {
         let document = try await questionnaire(context), language = context.console.language
-        return try await page(QuestionnaireSettingsFields(document.definition).page(document, language), context,
+        var shown = QuestionnaireSettingsFields(document.definition).page(document, language)
+        shown.canEdit = ConsolePage.saveQuestionnaireSettings.allows(context.study.role)
+        return try await page(shown, context,
                               notice: notice(request, language))
     }
 
@@ -66,6 +68,14 @@ extension ConsoleRoutes {
 /// from a definition or from the submitted form, and put into a definition.
 struct QuestionnaireSettingsFields {
     var frequency = "", timing = "", at = "", start = "", end = "", every = "", amount = "", startOnDay = ""
+    var endOnDay = "", gap = "", shift = ""
+    /// Each weekday's window as typed, Monday first; both empty: no prompts that day.
+    var from = Array(repeating: "", count: 7), to = Array(repeating: "", count: 7)
+    /// Whether the definition names its windows (otherwise 08:00–22:00 every day is shown, and kept unnamed when saved so).
+    var windowsNamed = false
+    /// The fields of this issue's settings a form left out altogether (an older page still open):
+    /// those keep the definition's values instead of being cleared.
+    var omitted = Set<String>()
     var scheduleChangeable = false
     var completionWindow = ""
     var lateAnswers = ""
@@ -82,6 +92,14 @@ struct QuestionnaireSettingsFields {
             every = schedule.every.map(String.init) ?? ""
             amount = schedule.amount.map(String.init) ?? ""
             startOnDay = schedule.startOnDay.map(String.init) ?? ""
+            endOnDay = schedule.endOnDay.map(String.init) ?? ""
+            gap = schedule.minimumGapMinutes.map(String.init) ?? ""
+            shift = schedule.windowShiftMinutes.map(String.init) ?? ""
+            windowsNamed = schedule.windows != nil
+        }
+        for (day, window) in (definition.schedule?.week ?? Array(repeating: QuestionnaireSchedule.standardWindow, count: 7)).enumerated() {
+            from[day] = window.map { PromptWindow.time($0.lowerBound) } ?? ""
+            to[day] = window.map { PromptWindow.time($0.upperBound) } ?? ""
         }
         scheduleChangeable = definition.scheduleChangeable
         completionWindow = definition.completionWindowMinutes.map(String.init) ?? ""
@@ -94,6 +112,12 @@ struct QuestionnaireSettingsFields {
         (frequency, timing, at, start, end) = (value("frequency"), value("timing"), value("at"), value("start"), value("end"))
         (every, amount, startOnDay, completionWindow) = (value("every"), value("amount"), value("startOnDay"), value("completionWindow"))
         lateAnswers = value("lateAnswers")
+        (endOnDay, gap, shift) = (value("endOnDay"), value("gap"), value("shift"))
+        from = PromptWindow.weekdayNames.map { value("from-\($0)") }
+        to = PromptWindow.weekdayNames.map { value("to-\($0)") }
+        windowsNamed = form["windowsNamed"] == "yes"
+        omitted = Set(["endOnDay", "gap", "shift"].filter { form.fields[$0] == nil })
+        if !form.fields.keys.contains(where: { $0.hasPrefix("from-") || $0.hasPrefix("to-") }) { omitted.insert("windows") }
         scheduleChangeable = form["scheduleChangeable"] == "on"
         for language in languages { messages[language] = value("message-\(language)") }
     }
@@ -116,6 +140,12 @@ struct QuestionnaireSettingsFields {
         }
         func day(_ text: String) -> String? { text.isEmpty ? nil : text }
         let every = number(self.every, "every"), amount = number(self.amount, "amount"), startOnDay = number(self.startOnDay, "startOnDay")
+        let before = definition.schedule
+        func kept<T>(_ field: String, _ current: T?, _ read: () -> T?) -> T? { omitted.contains(field) ? current : read() }
+        let endOnDay = kept("endOnDay", before?.endOnDay) { number(self.endOnDay, "endOnDay") }
+        let gap = kept("gap", before?.minimumGapMinutes) { number(self.gap, "gap") }
+        let shift = kept("shift", before?.windowShiftMinutes) { number(self.shift, "shift") }
+        let windows = kept("windows", before?.windows) { self.windows(&errors) }
         definition.completionWindowMinutes = number(completionWindow, "completionWindow")
         definition.lateAnswerMinutes = number(lateAnswers, "lateAnswers")
         if frequency.isEmpty {
@@ -126,7 +156,8 @@ struct QuestionnaireSettingsFields {
                 return errors
             }
             definition.schedule = QuestionnaireSchedule(frequency: frequency, timing: timing, at: day(at), start: day(start), end: day(end),
-                                                        every: every, amount: amount, startOnDay: startOnDay)
+                                                        every: every, amount: amount, startOnDay: startOnDay, endOnDay: endOnDay,
+                                                        windows: windows, minimumGapMinutes: gap, windowShiftMinutes: shift)
         } else {
             errors["frequency"] = "console.qsettings.error.frequency"
         }
@@ -138,9 +169,27 @@ struct QuestionnaireSettingsFields {
         return errors
     }
 
+    /// The windows typed, grouped by equal times; nil when they are the standard 08:00–22:00 on
+    /// every day of a definition that named none. A day with one time, a time that is not `HH:MM`
+    /// or an end before the start is an error of the field `windows`.
+    private func windows(_ errors: inout [String: String]) -> [PromptWindow]? {
+        var week: [ClosedRange<Int>?] = []
+        for (start, end) in zip(from, to) {
+            if start.isEmpty, end.isEmpty { week.append(nil); continue }
+            guard let first = PromptWindow.minutes(start), let last = PromptWindow.minutes(end), first < last else {
+                errors["windows"] = "console.qsettings.error.windows"
+                return nil
+            }
+            week.append(first...last)
+        }
+        if !windowsNamed, week == Array(repeating: QuestionnaireSchedule.standardWindow, count: 7) { return nil }
+        return PromptWindow.grouped(week)
+    }
+
     /// The form field a validator problem belongs to, nil for one no field of this form causes.
     static func field(of path: String) -> String? {
-        switch path {
+        if path.hasPrefix("schedule.windows") { return "windows" }
+        return switch path {
         case "schedule": "frequency"
         case "schedule.at": "at"
         case "schedule.start": "start"
@@ -148,6 +197,9 @@ struct QuestionnaireSettingsFields {
         case "schedule.every": "every"
         case "schedule.amount": "amount"
         case "schedule.startOnDay": "startOnDay"
+        case "schedule.endOnDay": "endOnDay"
+        case "schedule.minimumGapMinutes": "gap"
+        case "schedule.windowShiftMinutes": "shift"
         case "completionWindowMinutes": "completionWindow"
         case "lateAnswerMinutes": "lateAnswers"
         case "afterSaving.message": "message-en"
@@ -159,7 +211,10 @@ struct QuestionnaireSettingsFields {
     /// schedule without its date, what is wrong.
     static func message(_ field: String, _ code: ValidationProblem.Code?) -> String {
         switch code {
+        case .dateRangeNotIncreasing? where field == "endOnDay": "console.qsettings.error.endOnDay"
         case .dateRangeNotIncreasing?: "console.qsettings.error.endBeforeStart"
+        case .promptsOverlap?: "console.qsettings.error.gapOverlap"
+        case .promptsDoNotFit?: "console.qsettings.error.doNotFit"
         case .scheduleIncomplete?: "console.qsettings.error.atMissing"
         default: "console.qsettings.error.\(field.hasPrefix("message") ? "message" : field)"
         }
@@ -169,17 +224,40 @@ struct QuestionnaireSettingsFields {
         func choices(_ values: [String], _ chosen: String, _ prefix: String) -> [ConsoleSettingsPage.Choice] {
             values.map { .init(value: $0, label: PortalText.text("\(prefix).\($0.isEmpty ? "none" : $0)", language), chosen: $0 == chosen) }
         }
+        let preview = Self.preview(document, language)
         return ConsoleQuestionnaireSettingsPage(
             id: document.id, version: document.version, title: document.definition.title.text(in: language),
             frequencies: choices([""] + QuestionnaireSchedule.Frequency.allCases.map(\.rawValue), frequency, "console.qsettings.frequency"),
             timings: choices(QuestionnaireSchedule.Timing.allCases.map(\.rawValue), timing, "console.qsettings.timing"),
-            at: at, start: start, end: end, every: every, amount: amount, startOnDay: startOnDay,
+            at: at, start: start, end: end, every: every, amount: amount, startOnDay: startOnDay, endOnDay: endOnDay, gap: gap, shift: shift,
+            days: PromptWindow.weekdayNames.enumerated().map { index, code in
+                .init(code: code, name: PortalText.text("console.weekday.\(code)", language), from: from[index], to: to[index])
+            },
+            windowsNamed: windowsNamed,
+            preview: preview ?? [], hasPreview: preview != nil,
             scheduleChangeable: scheduleChangeable, completionWindow: completionWindow, lateAnswers: lateAnswers,
             defaultWindow: PromptTiming.defaultCompletionWindowMinutes,
             messages: Self.languages(document.definition).map {
                 .init(code: $0, language: ConsoleRoutes.languageName($0, language), text: messages[$0] ?? "", fieldError: errors["message-\($0)"])
             },
             errors: errors)
+    }
+}
+
+extension QuestionnaireSettingsFields {
+    /// The first week of someone joining today, drawn by ``QuestionnaireSchedule/preview(seed:joinedOnDayNumber:days:completionWindowMinutes:)``
+    /// with a seed of the study and questionnaire; nil when the stored schedule is not daily.
+    static func preview(_ document: QuestionnaireDocument, _ language: String, now: Date = Date()) -> [ConsoleQuestionnaireSettingsPage.PreviewDay]? {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a of the study and the questionnaire
+        for byte in "\(document.studyId)/\(document.id)".utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let definition = document.definition
+        guard let days = definition.schedule?.preview(
+            seed: PromptDraw.mix(hash), joinedOnDayNumber: Int((now.timeIntervalSince1970 / 86_400).rounded(.down)),
+            completionWindowMinutes: definition.completionWindowMinutes ?? PromptTiming.defaultCompletionWindowMinutes) else { return nil }
+        return days.map { day in
+            .init(day: day.dayAfterJoining, weekday: PortalText.text("console.weekday.\(PromptWindow.weekdayNames[day.weekday - 1])", language),
+                  times: day.minutes.isEmpty ? PortalText.text("console.qsettings.previewNone", language) : day.minutes.map(PromptWindow.time).joined(separator: ", "))
+        }
     }
 }
 
@@ -196,6 +274,14 @@ struct ConsoleQuestionnaireSettingsPage: PortalPage {
     var every: String
     var amount: String
     var startOnDay: String
+    var endOnDay: String
+    var gap: String
+    var shift: String
+    var days: [Day]
+    var windowsNamed: Bool
+    /// The first week of a participant joining today; empty when the schedule is not daily or its prompts do not fit.
+    var preview: [PreviewDay]
+    var hasPreview: Bool
     var scheduleChangeable: Bool
     var completionWindow: String
     var lateAnswers: String
@@ -205,6 +291,21 @@ struct ConsoleQuestionnaireSettingsPage: PortalPage {
     var errors: [String: String]
     /// Problems no field of the form explains (the validator's own lines).
     var problems: [String] = []
+    /// Whether the member may save (a viewer reads the settings, the fields disabled).
+    var canEdit = true
+
+    struct Day: Sendable {
+        var code: String
+        var name: String
+        var from: String
+        var to: String
+    }
+
+    struct PreviewDay: Sendable {
+        var day: Int
+        var weekday: String
+        var times: String
+    }
 
     struct Message: Sendable {
         var code: String

@@ -242,4 +242,19 @@ struct StudyQuestionnaireServiceTests {
         #expect(try StudyQuestionnaires(services: harness.services, module: .tys).questionnaires().map(\.studyID)
                 == Array(repeating: "tys-demo", count: 4))
     }
+
+    @Test("the shared baseline follows the studies' modules: the default study's before joining, shared by a tinnitus study, none for a mood study, a study's own list first")
+    func baselineFollowsModules() throws {
+        let harness = try ModuleHarness([], now: Self.now)
+        let studies = harness.services.studies
+        let shared = ["uniti-case-history", "tinnitus-distress-12"]
+        #expect(try studies.baselineQuestionnaireIDs() == shared)
+        try studies.recordJoined(StudyDescriptor(id: "mood", title: "Mood", modules: ["tys"]), at: Self.now)
+        #expect(try studies.baselineQuestionnaireIDs().isEmpty, "a study without tyt or tn asks for no tinnitus baseline")
+        #expect(try Baseline.shared(harness.services).open(in: harness.services).isEmpty)
+        try studies.recordJoined(StudyDescriptor(id: "own", title: "Own", modules: ["tys"], baseline: ["mood-baseline"]), at: Self.now.addingTimeInterval(60))
+        try studies.recordJoined(StudyDescriptor(id: "tinnitus", title: "Tinnitus", modules: ["tyt"]), at: Self.now.addingTimeInterval(120))
+        #expect(try studies.baselineQuestionnaireIDs() == ["mood-baseline"] + shared)
+    }
 }
+

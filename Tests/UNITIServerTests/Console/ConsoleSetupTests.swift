@@ -65,7 +65,9 @@ struct ConsoleSetupTests {
 
                 let viewing = PortalBrowser(client)
                 try await fixture.signIn(viewing, viewer)
-                #expect(try await viewing.get(base).status == .forbidden)
+                // A viewer reads every version, and has no form to publish one.
+                let read = try await viewing.get(base)
+                #expect(read.status == .ok && read.text.contains(#"id="consent-version-2""#) && !read.text.contains(#"id="publish-consent""#))
                 let token = try #require(PortalBrowser.csrf(in: try await viewing.get("/console/studies/alpha").text))
                 #expect(try await viewing.post(base, ["csrf": token, "consent-en": "Changed", "consent-de": "Geändert"]).status == .forbidden)
                 #expect(try await fixture.store.consentVersions(studyId: "alpha").count == 2)
@@ -126,6 +128,64 @@ struct ConsoleSetupTests {
             #expect(line.detail["changes"]?.objectKeys == ["afterSaving", "completionWindowMinutes", "schedule", "scheduleChangeable"])
             #expect(line.detail["changes"]?["scheduleChangeable"] == .object(["from": .bool(false), "to": .bool(true)]))
             #expect(try await browser.get("/console/studies/alpha/questionnaires/no-such/settings").status == .notFound)
+        }
+    }
+
+    @Test("questionnaire settings: windows per weekday, the gap, the shift and the last day are fields; a gap shorter than the completion window and an unreadable window each have their line; the page previews a participant's week as the devices plan it")
+    func promptWindowSettings() async throws {
+        let server = try TestServer()
+        let fixture = ConsoleFixture(server: server)
+        try await fixture.run { client in
+            let (browser, _) = try await fixture.alphaEditor(client)
+            let path = "/console/studies/alpha/questionnaires/alpha-daily/settings"
+            let before = try await browser.get(path)
+            // A one-time questionnaire: the standard window is shown, and no preview.
+            #expect(before.text.contains(#"id="from-sun" name="from-sun" type="text" inputmode="numeric" size="5" placeholder="HH:MM" value="08:00""#))
+            #expect(!before.text.contains("<td>0</td>"))
+
+            var form = ["frequency": "daily", "timing": "between", "amount": "4", "completionWindow": "30", "gap": "20", "shift": "120",
+                        "endOnDay": "27", "message-en": "", "windowsNamed": ""]
+            for day in ["mon", "tue", "wed", "thu", "fri"] { (form["from-\(day)"], form["to-\(day)"]) = ("08:00", "22:00") }
+            (form["from-sat"], form["to-sat"]) = ("10:00", "22:00")
+            (form["from-sun"], form["to-sun"]) = ("", "")
+            let overlapping = try await browser.submit(path, to: path, form)
+            #expect(overlapping.status == .unprocessableContent)
+            #expect(overlapping.text.contains(#"id="error-gap""#) && overlapping.text.contains("at least the completion window"))
+            var unreadable = form
+            (unreadable["gap"], unreadable["from-sat"]) = ("45", "25:00")
+            let refused = try await browser.submit(path, to: path, unreadable)
+            #expect(refused.status == .unprocessableContent && refused.text.contains(#"id="error-windows""#) && refused.text.contains(#"value="25:00""#))
+            #expect(try await fixture.store.latestQuestionnaires(studyId: "alpha").first?.version == 1)
+
+            form["gap"] = "45"
+            #expect(try await browser.submit(path, to: path, form).headers[.location] == "\(path)?notice=questionnaireUpdated")
+            let schedule = try #require(try await fixture.store.latestQuestionnaires(studyId: "alpha").first?.definition.schedule)
+            #expect(schedule.windows == [PromptWindow(days: ["mon", "tue", "wed", "thu", "fri"], from: "08:00", to: "22:00"),
+                                         PromptWindow(days: ["sat"], from: "10:00", to: "22:00")])
+            #expect(schedule.minimumGapMinutes == 45 && schedule.windowShiftMinutes == 120 && schedule.endOnDay == 27 && schedule.amount == 4)
+
+            // The preview: seven days from joining, four prompts on weekdays and Saturdays (at 10:00
+            // or later), none on Sunday, each 45 minutes or more apart, as the planner draws them.
+            let shown = try await browser.get(path)
+            let section = try #require(shown.text.components(separatedBy: #"<section id="preview""#).last)
+            let rows = section.components(separatedBy: "<tr><td>").dropFirst().map { $0.components(separatedBy: "</td><td>") }
+            #expect(rows.count == 7)
+            for row in rows {
+                let times = row[2].components(separatedBy: "</td>")[0]
+                if row[1] == "Sunday" {
+                    #expect(times == "no prompts")
+                    continue
+                }
+                let minutes = times.components(separatedBy: ", ").compactMap(PromptWindow.minutes)
+                #expect(minutes.count == 4, "\(row)")
+                #expect(minutes.allSatisfy { $0 >= (row[1] == "Saturday" ? 600 : 480) && $0 <= 1320 }, "\(row)")
+                #expect(zip(minutes, minutes.dropFirst()).allSatisfy { $1 - $0 >= 45 }, "\(row)")
+            }
+            // A form from before these fields (none of them sent) keeps the windows and the gap.
+            let older = ["frequency": "daily", "timing": "between", "amount": "4", "completionWindow": "30", "message-en": "Thanks."]
+            #expect(try await browser.submit(path, to: path, older).headers[.location] == "\(path)?notice=questionnaireUpdated")
+            let kept = try #require(try await fixture.store.latestQuestionnaires(studyId: "alpha").first?.definition.schedule)
+            #expect(kept.windows == schedule.windows && kept.minimumGapMinutes == 45 && kept.endOnDay == 27)
         }
     }
 

@@ -335,7 +335,7 @@ struct ConsoleSignInTests {
 
 @Suite("Console: roles per study and the audit trail", .timeLimit(.minutes(10)))
 struct ConsoleRoleTests {
-    @Test("every study route, tried by a member of another study, is 404; a viewer is refused the export; an owner reaches all",
+    @Test("every study route, tried by a member of another study, is 404; a viewer reads the design and consent and is refused every change and the export; an owner reaches all",
           arguments: StoreKind.allCases)
     func otherStudyIsNotFound(_ kind: StoreKind) async throws {
         try await kind.with { opened in
@@ -356,6 +356,11 @@ struct ConsoleRoleTests {
                 try await fixture.signIn(ownerBrowser, owner)
                 try await fixture.signIn(viewerBrowser, viewer)
                 let csrf = try #require(PortalBrowser.csrf(in: try await strangerBrowser.get("/console").text))
+                let viewerCSRF = try #require(PortalBrowser.csrf(in: try await viewerBrowser.get("/console").text))
+                // What a monitor or PI reads: the whole design and the consent history.
+                for page in [ConsolePage.questionnaires, .preview, .questionnaireSettings, .consent, .overview, .participants] {
+                    #expect(page.allows(.viewer), "\(page.name)")
+                }
                 for page in ConsolePage.studyPages {
                     let path = page.uri(study: "alpha", questionnaire: "alpha-daily")
                     let response = page.method == .post ? try await strangerBrowser.post(path, ["csrf": csrf, "participant": "x"])
@@ -367,6 +372,10 @@ struct ConsoleRoleTests {
                         #expect(own.status == .ok, "owner: \(path)")
                         let viewed = try await viewerBrowser.get(path + (page == .export ? "?format=csv" : ""))
                         #expect(viewed.status == (page.allows(.viewer) ? .ok : .forbidden), "viewer: \(path)")
+                    } else if !page.allows(.viewer) {
+                        // Both ways: every change is refused to a viewer before its handler runs.
+                        let refused = try await viewerBrowser.post(path, ["csrf": viewerCSRF, "participant": "x", "definition": "{}", "consent-en": "x"])
+                        #expect(refused.status == .forbidden, "viewer: POST \(path)")
                     }
                 }
                 #expect(try await strangerBrowser.get("/console/studies/no-such-study").status == .notFound)

@@ -248,4 +248,46 @@ struct PromptEventTests {
             }
         }
     }
+
+    @Test("questionnaire update sets the windows per weekday, prompts a day, the gap, the shift and the days; a gap shorter than the completion window, prompts that do not fit and an unreadable window are refused and nothing is stored")
+    func scheduleCommand() async throws {
+        let server = try TestServer()
+        try await server.createStudy("pilot", modules: [.tys])
+        try await server.addQuestionnaire(study: "pilot", module: .tys)
+        let ema = #"{"id": "ema", "version": 1, "title": {"en": "Mood"}, "kind": "repeating", "schedule": {"frequency": "daily", "timing": "between", "amount": 2}, "items": [{"type": "slider", "label": "mood", "text": {"en": "Mood?"}, "min": 0, "max": 10, "step": 1}]}"#
+        _ = try await server.store.addQuestionnaire(try QuestionnaireImport.document(from: Data(ema.utf8), studyId: "pilot"), module: .tys, now: server.clock.now())
+        let db = ["--database", server.databasePath]
+        let update = ["questionnaire", "update", "ema", "--study", "pilot"]
+        try await runServerCommand(update + ["--completion-window", "30", "--window", "mon-fri=08:00-22:00", "--window", "sat,sun=10:00-22:00",
+                                             "--prompts", "4", "--gap", "45", "--shift", "120", "--start-on-day", "1", "--end-on-day", "28"] + db)
+        let newest = try #require(try await server.store.latestQuestionnaires(studyId: "pilot").first { $0.id == "ema" })
+        let schedule = try #require(newest.definition.schedule)
+        #expect(newest.version == 2)
+        #expect(schedule.windows == [PromptWindow(days: ["mon", "tue", "wed", "thu", "fri"], from: "08:00", to: "22:00"),
+                                     PromptWindow(days: ["sat", "sun"], from: "10:00", to: "22:00")])
+        #expect(schedule.amount == 4 && schedule.minimumGapMinutes == 45 && schedule.windowShiftMinutes == 120)
+        #expect(schedule.startOnDay == 1 && schedule.endOnDay == 28 && newest.definition.completionWindowMinutes == 30)
+        let line = try #require(try await server.store.auditTrail(studyId: "pilot").last)
+        #expect(line.action == "questionnaire.update" && line.detail["changes"]?.objectKeys == ["completionWindowMinutes", "schedule"])
+
+        // Refused by the validator: the gap is shorter than the completion window; 20 prompts
+        // 45 minutes apart do not fit 10:00-22:00. Nothing is stored.
+        for refused in [["--gap", "20"], ["--prompts", "20"]] {
+            await #expect(throws: (any Error).self, "\(refused)") { try await runServerCommand(update + refused + db) }
+        }
+        // Not a window at all, refused before the database is opened; a one-time questionnaire has no schedule to change.
+        for refused in [["--window", "mon-fri=22:00-08:00"], ["--window", "someday=08:00-09:00"], ["--shift"]] {
+            #expect(throws: (any Error).self, "\(refused)") { _ = try UNITIServerCommand.parseAsRoot(update + refused + db) }
+        }
+        await #expect(throws: (any Error).self) {
+            try await runServerCommand(["questionnaire", "update", "daily", "--study", "pilot", "--prompts", "3"] + db)
+        }
+        #expect(try await server.store.latestQuestionnaires(studyId: "pilot").first { $0.id == "ema" }?.version == 2)
+
+        // `standard` goes back to 08:00-22:00 every day.
+        try await runServerCommand(update + ["--window", "standard"] + db)
+        let standard = try #require(try await server.store.latestQuestionnaires(studyId: "pilot").first { $0.id == "ema" })
+        #expect(standard.version == 3 && standard.definition.schedule?.windows == nil && standard.definition.schedule?.minimumGapMinutes == 45)
+    }
 }
+

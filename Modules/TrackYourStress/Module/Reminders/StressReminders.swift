@@ -8,8 +8,11 @@ import UNITIProtocol
 /// (`scheduleChangeable`), the person's choice: standard (random times within each weekday's
 /// window) or custom (fixed times; a weekly or monthly questionnaire has exactly one).
 ///
-/// The rules are built from the schedule every time, so a study's new schedule applies at once;
-/// only the person's choice is stored (module setting `reminders.<questionnaire id>`).
+/// The rules are built from the schedule every time, so a study's new schedule (its windows per
+/// weekday, the gap between prompts, its first and last day) applies at the next sync; only the
+/// person's choice is stored (module setting `reminders.<questionnaire id>`), and a choice the
+/// new schedule no longer allows (a window moved further than `windowShiftMinutes`) gives way to
+/// the study's standard reminders.
 struct StressReminders {
     let context: ModuleContext
 
@@ -30,7 +33,10 @@ struct StressReminders {
         /// The weekday planner of a daily questionnaire, Monday first.
         var days: [DayWindow]
 
-        static let standard = Choice(mode: .standard, count: nil, times: [], days: DayWindow.week())
+        /// Random times in the study's windows.
+        static func standard(_ questionnaire: StudyQuestionnaire) -> Choice {
+            Choice(mode: .standard, count: nil, times: [], days: questionnaire.studyDays)
+        }
     }
 
     static func settingKey(_ id: String) -> String { "reminders.\(id)" }
@@ -41,7 +47,7 @@ struct StressReminders {
     func choice(for questionnaire: StudyQuestionnaire) throws -> Choice {
         guard questionnaire.definition.scheduleChangeable,
               let text = try context.moduleSetting(Self.settingKey(questionnaire.id)),
-              let stored = try? JSONDecoder().decode(Choice.self, from: Data(text.utf8)) else { return .standard }
+              let stored = try? JSONDecoder().decode(Choice.self, from: Data(text.utf8)) else { return .standard(questionnaire) }
         return stored
     }
 
@@ -98,10 +104,15 @@ struct StressReminders {
             frequency = .monthly(day: calendar.firstDay.day)
             option = .random(amount: 1)
         }
+        // The person's own days and times stay within what the study allows them to move.
+        if schedule.frequency == .daily, choice != .standard(questionnaire) {
+            try questionnaire.checkWindowShift(days: choice.days, times: choice.mode == .custom ? choice.times : [])
+        }
         let plan = QuestionnaireReminderPlan(
             questionnaireID: questionnaire.id, command: commandText(questionnaire.id), frequency: frequency, option: option,
             days: choice.days, time: time,
-            lockReason: questionnaire.definition.scheduleChangeable ? nil : L("tys.reminders.lockReason"))
+            lockReason: questionnaire.definition.scheduleChangeable ? nil : L("tys.reminders.lockReason"),
+            minimumGap: questionnaire.promptGap)
         var rule = try plan.rule(random: SeededRandomSource(seed: Self.seed(questionnaire)))
         rule.activeDays = calendar
         return rule
@@ -137,7 +148,7 @@ struct StressReminders {
         var amounts: [String: Int] = [:]
         for questionnaire in questionnaires {
             // A questionnaire whose choice no longer fits (a changed window) falls back to the standard one.
-            guard let rule = try (try? rule(for: questionnaire)) ?? rule(for: questionnaire, choice: .standard) else { continue }
+            guard let rule = try (try? rule(for: questionnaire)) ?? rule(for: questionnaire, choice: .standard(questionnaire)) else { continue }
             rules.append(rule)
             amounts[questionnaire.id] = questionnaire.calendar(in: context.clock.timeZone)?.amount ?? 1
         }
