@@ -51,6 +51,16 @@ struct ValidationRuleCoverageTests {
         cases.append((.scheduleIncomplete, d))
         d = QuestionnaireFixtures.make([yesNo("a")]); d.schedule = QuestionnaireSchedule(frequency: .daily, timing: .between, start: "2026-02-01", end: "2026-01-31")
         cases.append((.dateRangeNotIncreasing, d))
+        d = QuestionnaireFixtures.make([yesNo("a")])
+        d.schedule = QuestionnaireSchedule(frequency: .daily, timing: .between, windows: [PromptWindow(days: ["mon"], from: "20:00", to: "08:00")])
+        cases.append((.invalidWindow, d))
+        // A gap of 20 minutes beside the default completion window of 60: two prompts open at once.
+        d = QuestionnaireFixtures.make([yesNo("a")]); d.schedule = QuestionnaireSchedule(frequency: .daily, timing: .between, amount: 2, minimumGapMinutes: 20)
+        cases.append((.promptsOverlap, d))
+        // Three prompts an hour apart do not fit 08:00-09:00.
+        d = QuestionnaireFixtures.make([yesNo("a")])
+        d.schedule = QuestionnaireSchedule(frequency: .daily, timing: .between, amount: 3, windows: [PromptWindow(days: ["mon"], from: "08:00", to: "09:00")])
+        cases.append((.promptsDoNotFit, d))
         d = QuestionnaireFixtures.make([yesNo("a")]); d.sensors = [QuestionnaireSensor(rawValue: "gps")]; cases.append((.unknownSensor, d))
         d = QuestionnaireFixtures.make([yesNo("a")]); d.sensors = [.location, .location]; cases.append((.duplicateSensor, d))
         cases.append((.duplicateScoreID, QuestionnaireFixtures.make([yesNo("a")], scoring: QuestionnaireScoring(scores: [
