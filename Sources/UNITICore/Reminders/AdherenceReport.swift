@@ -38,15 +38,6 @@ public struct AdherenceReport: Encodable, Sendable, Equatable {
                                overall: overall, questionnaires: questionnaires)
     }
 
-    /// One cell of the heat-map: how much of a day's decided prompts were answered in time
-    /// (`·` nothing delivered, `░` none, `▒` under half, `▓` half or more, `█` all).
-    public static func cell(_ counts: AdherenceCounts) -> String {
-        guard let rate = counts.rate else { return "·" }
-        switch rate {
-        case 1...: return "█"
-        case 0.5...: return "▓"
-        case 0 where counts.answeredInTime == 0: return "░"
-        default: return "▒"
-        }
-    }
+    /// One cell of the heat-map (``AdherenceCounts/heatCell``, which the console's participant page draws too).
+    public static func cell(_ counts: AdherenceCounts) -> String { counts.heatCell }
 }

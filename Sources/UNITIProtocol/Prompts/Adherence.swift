@@ -126,3 +126,31 @@ public enum PromptTiming {
     /// How much later a snoozed prompt comes again.
     public static let snoozeDelay: TimeInterval = 600
 }
+
+extension AdherenceCounts {
+    /// One cell of a day heat-map: how much of a day's decided prompts were answered in time
+    /// (`·` nothing delivered, `░` none, `▒` under half, `▓` half or more, `█` all). The shell's
+    /// `adherence` and the console's participant page draw the same cells.
+    public var heatCell: String {
+        guard let rate else { return "·" }
+        switch rate {
+        case 1...: return "█"
+        case 0.5...: return "▓"
+        case 0 where answeredInTime == 0: return "░"
+        default: return "▒"
+        }
+    }
+
+    /// Adds one prompt by its outcome as the prompt table writes it (`completed`, `late`,
+    /// `missed`, `open`, `withdrawn`; `planned` is not counted).
+    public mutating func add(outcome: String) {
+        switch outcome {
+        case "completed": delivered += 1; answeredInTime += 1
+        case "late": delivered += 1; late += 1
+        case "missed": delivered += 1; missed += 1
+        case "open": delivered += 1; open += 1
+        case "withdrawn": withdrawn += 1
+        default: break
+        }
+    }
+}

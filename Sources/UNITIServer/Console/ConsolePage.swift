@@ -124,9 +124,10 @@ struct ConsolePage: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The page's address, with the study's id (and a questionnaire's) filled in.
-    func uri(study: String = "", questionnaire: String = "") -> String {
+    /// The page's address, with the study's id (and a questionnaire's, a participant's) filled in.
+    func uri(study: String = "", questionnaire: String = "", participant: String = "") -> String {
         "/console/" + path.replacingOccurrences(of: ":study", with: study).replacingOccurrences(of: ":questionnaire", with: questionnaire)
+            .replacingOccurrences(of: ":participant", with: participant)
     }
 
     /// The study's pages.

@@ -115,19 +115,24 @@ struct ConsoleOverviewPage: PortalPage {
 
 struct ConsoleParticipantsPage: PortalPage {
     var template: String { "console_participants" }
+    /// Members, then those who left (with their answers, or withdrawn without them).
     var members: [Member]
     var requests: [Request]
     /// Requests an editor denied; shown so the team sees every decision, not only in the audit
     /// trail, and may still approve one (as `join-requests approve` may).
     var denied: [Request]
     var canDecide: Bool
+    /// How many deleted their account while in the study (a count: nothing else of them is kept).
+    var accountsDeleted: String?
 
     struct Member: Sendable {
         var pseudonym: String
+        var status: String
         var joined: String
-        var lastSheet: String
+        /// When their newest sheet was answered.
+        var lastAnswer: String
         var consent: String
-        var sheets: Int
+        var sheets: String
         var rate: String
         var flags: String
     }

@@ -15,14 +15,16 @@ extension ConsolePage {
     }
 
     /// This feature's pages, in the order of its tabs (``all``).
-    static let participantPages: [ConsolePage] = [participants, decideRequest]
+    static let participantPages: [ConsolePage] = [participants, participant, decideRequest]
 }
 
 extension ConsoleRoutes {
-    /// Members by pseudonym with their sheets and adherence (flagged by the report's rule,
-    /// ``AdherenceReport/console``: below half, or no prompt event for a week), the open join
-    /// requests, and those denied (as `join-requests list --all` lists them; an approved one is a
-    /// member).
+    /// Members by pseudonym, each linked to their page (``ConsolePage/participant``), with their
+    /// sheets, their last answer and adherence (flagged by the report's rule,
+    /// ``AdherenceReport/console``: below half, or no prompt event for a week, and by a consent
+    /// version they have not agreed to); then those who left (withdrawn ones without data), how
+    /// many deleted their account, the open join requests, and those denied (as
+    /// `join-requests list --all` lists them; an approved one is a member).
     func participants(_ request: Request, _ context: StudyContext) async throws -> Response {
         let current = context.study, language = context.console.language
         let now = environment.clock.now()
@@ -30,20 +32,35 @@ extension ConsoleRoutes {
         try await store.adherence(studyId: current.study.id, from: nil, to: nil) { line in counts.add(line) }
         let adherence = counts.byParticipant
         let everyone = try await store.studyParticipants(studyId: current.study.id)
-        let members = everyone.filter { $0.status == .member }.map { person -> ConsoleParticipantsPage.Member in
-            let line = adherence[person.pseudonym]
-            let flags = AdherenceReport.console.flags(rate: line?.counts.rate, lastSync: line?.lastSync, now: now).map {
-                PortalText.text($0 == .below ? "console.participants.flagBelow" : "console.participants.flagSilent", language)
+        let departures = try await store.departures(studyId: current.study.id)
+        let members = everyone.filter { $0.status == .member || $0.status == .left }.sorted { ($0.status == .left ? 1 : 0, $0.pseudonym) < ($1.status == .left ? 1 : 0, $1.pseudonym) }
+            .map { person -> ConsoleParticipantsPage.Member in
+                let withdrawn = person.status == .left && departures.answersDeleted[person.pseudonym] == true
+                let status = PortalText.text("console.participant.status.\(withdrawn ? "withdrawn" : person.status.rawValue)", language)
+                guard !withdrawn else {
+                    return .init(pseudonym: person.pseudonym, status: status, joined: "", lastAnswer: "", consent: "", sheets: "", rate: "", flags: "")
+                }
+                let line = adherence[person.pseudonym]
+                var flags = person.status == .left ? [] : AdherenceReport.console.flags(rate: line?.counts.rate, lastSync: line?.lastSync, now: now).map {
+                    PortalText.text($0 == .below ? "console.participants.flagBelow" : "console.participants.flagSilent", language)
+                }
+                if person.status == .member, let version = current.study.consentVersion, (person.consentVersion ?? 0) < version {
+                    flags.append(PortalText.text("console.participants.flagConsent", language, ["version": "\(version)"]))
+                }
+                return .init(pseudonym: person.pseudonym, status: status, joined: person.joinedAt.map(Self.day) ?? "",
+                             lastAnswer: person.lastAnswerAt.map(Timestamps.format) ?? "",
+                             consent: person.consentVersion.map(String.init) ?? "", sheets: String(person.sheets),
+                             rate: line?.counts.rate.map { String(format: "%.0f %%", $0 * 100) } ?? "", flags: flags.joined(separator: ", "))
             }
-            return .init(pseudonym: person.pseudonym, joined: person.joinedAt.map(Self.day) ?? "", lastSheet: person.lastSheetAt.map(Self.day) ?? "",
-                         consent: person.consentVersion.map(String.init) ?? "", sheets: person.sheets,
-                         rate: line?.counts.rate.map { String(format: "%.0f %%", $0 * 100) } ?? "", flags: flags.joined(separator: ", "))
-        }
+        let deleted = departures.accountsDeleted
         func requests(_ status: MembershipStatus) -> [ConsoleParticipantsPage.Request] {
             everyone.filter { $0.status == status }.map { .init(pseudonym: $0.pseudonym, requested: $0.requestedAt.map(Self.day) ?? "") }
         }
         return try await page(ConsoleParticipantsPage(members: members, requests: requests(.pending), denied: requests(.denied),
-                                                      canDecide: ConsolePage.decideRequest.allows(current.role)), context,
+                                                      canDecide: ConsolePage.decideRequest.allows(current.role),
+                                                      accountsDeleted: deleted == 0 ? nil : PortalText.text(
+                                                        "console.participants.accountsDeleted.\(deleted == 1 ? "one" : "other")", language, ["count": "\(deleted)"])),
+                              context,
                               notice: notice(request, language))
     }
 

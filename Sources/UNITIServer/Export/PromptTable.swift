@@ -81,12 +81,13 @@ enum PromptTable {
         }
     }
 
-    /// The study's prompts, ordered by pseudonym, questionnaire and due time, handed to `body`
-    /// one at a time; returns how many.
+    /// The study's prompts (with `userId`, that person's), ordered by pseudonym, questionnaire and
+    /// due time, handed to `body` one at a time; returns how many.
     @discardableResult
-    static func rows(of studyId: String, in store: ServerStore, _ body: @escaping @Sendable (Row) throws -> Void) async throws -> Int {
+    static func rows(of studyId: String, in store: ServerStore, userId: Int64? = nil,
+                     _ body: @escaping @Sendable (Row) throws -> Void) async throws -> Int {
         let builder = Mutex(Builder())
-        try await store.promptEvents(studyId: studyId) { event in
+        try await store.promptEvents(studyId: studyId, userId: userId) { event in
             if let row = try builder.withLock({ try $0.add(event) }) { try body(row) }
         }
         if let last = builder.withLock({ $0.finish() }) { try body(last) }
@@ -184,9 +185,10 @@ extension ServerStore {
     /// prompt's due time and id, and the order they arrived in; handed to `body` one at a time.
     /// A prompt's events come after each other, `delivered` before `completed` or `late` (the
     /// device records them in that order).
-    func promptEvents(studyId: String, _ body: @escaping @Sendable (StudyPromptEvent) throws -> Void) async throws {
+    func promptEvents(studyId: String, userId: Int64? = nil, _ body: @escaping @Sendable (StudyPromptEvent) throws -> Void) async throws {
         let questionnaires = try await questionnaireLinks(studyId: studyId).map(\.questionnaireId)
         guard !questionnaires.isEmpty else { return }
+        let person: SQL = userId.map { " AND e.user_id = \($0)" } ?? ""
         try await database.forEachRow("""
             SELECT e.user_id, u.pseudonym, e.prompt_id, e.questionnaire_id, e.event, m.joined_at, s.ended_at, s.started_at,
                 (SELECT MIN(a.answered_at) FROM answers a WHERE a.sheet_id = s.id) AS first_answer
@@ -194,7 +196,7 @@ extension ServerStore {
             JOIN users u ON u.id = e.user_id
             LEFT JOIN memberships m ON m.user_id = e.user_id AND m.study_id = \(studyId)
             LEFT JOIN answer_sheets s ON e.sheet_id IS NOT NULL AND s.user_id = e.user_id AND s.client_id = e.sheet_id
-            WHERE e.questionnaire_id IN (\(list: questionnaires))
+            WHERE e.questionnaire_id IN (\(list: questionnaires))\(person)
             ORDER BY u.pseudonym, e.questionnaire_id, e.due_at, e.prompt_id, e.id
             """) { row in
             let ended: Date? = try row["ended_at"], started: Date? = try row["started_at"], first: String? = try row["first_answer"]

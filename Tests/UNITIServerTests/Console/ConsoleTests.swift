@@ -351,6 +351,9 @@ struct ConsoleRoleTests {
                 try await fixture.role(.viewer, viewer, "alpha")
                 _ = try await StudyAdministration(store: fixture.store, actor: .operator, now: fixture.clock.now()).addQuestionnaire(
                     try QuestionnaireImport.document(from: Data(dailyQuestionnaireJSON(id: "alpha-daily").utf8), studyId: "alpha"), module: nil)
+                let member = try await fixture.store.createUser(username: "pat", email: "pat@example.org", passwordHash: "x", language: "en",
+                                                                pseudonym: "p-000000000001", now: fixture.clock.now())
+                try await fixture.store.setMembership(studyId: "alpha", userId: member, status: .member, now: fixture.clock.now())
                 let strangerBrowser = PortalBrowser(client), ownerBrowser = PortalBrowser(client), viewerBrowser = PortalBrowser(client)
                 try await fixture.signIn(strangerBrowser, stranger)
                 try await fixture.signIn(ownerBrowser, owner)
@@ -358,11 +361,11 @@ struct ConsoleRoleTests {
                 let csrf = try #require(PortalBrowser.csrf(in: try await strangerBrowser.get("/console").text))
                 let viewerCSRF = try #require(PortalBrowser.csrf(in: try await viewerBrowser.get("/console").text))
                 // What a monitor or PI reads: the whole design and the consent history.
-                for page in [ConsolePage.questionnaires, .preview, .questionnaireSettings, .consent, .overview, .participants] {
+                for page in [ConsolePage.questionnaires, .preview, .questionnaireSettings, .consent, .overview, .participants, .participant] {
                     #expect(page.allows(.viewer), "\(page.name)")
                 }
                 for page in ConsolePage.studyPages {
-                    let path = page.uri(study: "alpha", questionnaire: "alpha-daily")
+                    let path = page.uri(study: "alpha", questionnaire: "alpha-daily", participant: "p-000000000001")
                     let response = page.method == .post ? try await strangerBrowser.post(path, ["csrf": csrf, "participant": "x"])
                                                         : try await strangerBrowser.get(path)
                     #expect(response.status == .notFound, "\(page.method) \(path)")

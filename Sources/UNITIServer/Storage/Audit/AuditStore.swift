@@ -95,6 +95,25 @@ extension ServerStore {
         try await auditLines(where: "1 = 1")
     }
 
+    /// The lines of a study about one participant, oldest first: what they did (joined, asked,
+    /// agreed, left) and the team's decisions on their requests.
+    func participantHistory(studyId: String, pseudonym: String) async throws -> [AuditEntry] {
+        try await auditLines(where: "a.study_id = \(studyId) AND (a.participant = \(pseudonym) OR a.action LIKE 'joinRequest.%')")
+            .filter { $0.actor == .participant(pseudonym) || $0.detail["participant"] == .string(pseudonym) }
+    }
+
+    /// How a study's participants left it and whether their answers went with them, by
+    /// pseudonym (the newest leaving counts), and how many deleted their account while in it.
+    func departures(studyId: String) async throws -> (answersDeleted: [String: Bool], accountsDeleted: Int) {
+        var deleted: [String: Bool] = [:]
+        var accounts = Set<String>()
+        for line in try await auditLines(where: "a.study_id = \(studyId) AND a.action IN ('participant.leave', 'participant.deleteAccount')") {
+            guard case .participant(let pseudonym) = line.actor else { continue }
+            if line.action == "participant.deleteAccount" { accounts.insert(pseudonym) } else { deleted[pseudonym] = line.detail["answers"] == .string("deleted") }
+        }
+        return (deleted, accounts.count)
+    }
+
     private func auditLines(where condition: SQL) async throws -> [AuditEntry] {
         try await database.rows("""
             SELECT a.id, a.at, a.staff_id, a.participant, a.study_id, a.action, a.detail, s.name AS staff_name, s.email AS staff_email
