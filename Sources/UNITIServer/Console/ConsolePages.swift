@@ -122,8 +122,22 @@ struct ConsoleParticipantsPage: PortalPage {
     /// trail, and may still approve one (as `join-requests approve` may).
     var denied: [Request]
     var canDecide: Bool
+    var paging: Paging?
+    var sorts: [Sort]
     /// How many deleted their account while in the study (a count: nothing else of them is kept).
     var accountsDeleted: String?
+
+    struct Paging: Sendable {
+        var text: String
+        var previous: String?
+        var next: String?
+    }
+
+    struct Sort: Sendable {
+        var href: String
+        var label: String
+        var chosen: Bool
+    }
 
     struct Member: Sendable {
         var pseudonym: String

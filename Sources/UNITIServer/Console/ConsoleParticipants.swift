@@ -33,12 +33,14 @@ extension ConsoleRoutes {
         let adherence = counts.byParticipant
         let everyone = try await store.studyParticipants(studyId: current.study.id)
         let departures = try await store.departures(studyId: current.study.id)
-        let members = everyone.filter { $0.status == .member || $0.status == .left }.sorted { ($0.status == .left ? 1 : 0, $0.pseudonym) < ($1.status == .left ? 1 : 0, $1.pseudonym) }
-            .map { person -> ConsoleParticipantsPage.Member in
+        let sorting = ParticipantSorting(request.uri.queryParameters)
+        let rows = everyone.filter { $0.status == .member || $0.status == .left }
+            .map { person -> (row: ConsoleParticipantsPage.Member, key: ParticipantSorting.Key) in
                 let withdrawn = person.status == .left && departures.answersDeleted[person.pseudonym] == true
                 let status = PortalText.text("console.participant.status.\(withdrawn ? "withdrawn" : person.status.rawValue)", language)
                 guard !withdrawn else {
-                    return .init(pseudonym: person.pseudonym, status: status, joined: "", lastAnswer: "", consent: "", sheets: "", rate: "", flags: "")
+                    return (.init(pseudonym: person.pseudonym, status: status, joined: "", lastAnswer: "", consent: "", sheets: "", rate: "", flags: ""),
+                            .init(pseudonym: person.pseudonym, left: true, rate: nil, lastAnswer: nil, flags: 0))
                 }
                 let line = adherence[person.pseudonym]
                 var flags = person.status == .left ? [] : AdherenceReport.console.flags(rate: line?.counts.rate, lastSync: line?.lastSync, now: now).map {
@@ -47,17 +49,24 @@ extension ConsoleRoutes {
                 if person.status == .member, let version = current.study.consentVersion, (person.consentVersion ?? 0) < version {
                     flags.append(PortalText.text("console.participants.flagConsent", language, ["version": "\(version)"]))
                 }
-                return .init(pseudonym: person.pseudonym, status: status, joined: person.joinedAt.map(Self.day) ?? "",
-                             lastAnswer: person.lastAnswerAt.map(Timestamps.format) ?? "",
-                             consent: person.consentVersion.map(String.init) ?? "", sheets: String(person.sheets),
-                             rate: line?.counts.rate.map { String(format: "%.0f %%", $0 * 100) } ?? "", flags: flags.joined(separator: ", "))
+                return (.init(pseudonym: person.pseudonym, status: status, joined: person.joinedAt.map(Self.day) ?? "",
+                              lastAnswer: person.lastAnswerAt.map(Timestamps.format) ?? "",
+                              consent: person.consentVersion.map(String.init) ?? "", sheets: String(person.sheets),
+                              rate: line?.counts.rate.map { String(format: "%.0f %%", $0 * 100) } ?? "", flags: flags.joined(separator: ", ")),
+                        .init(pseudonym: person.pseudonym, left: person.status == .left, rate: line?.counts.rate, lastAnswer: person.lastAnswerAt,
+                              flags: flags.count))
             }
+        let sorted = rows.sorted { sorting.order($0.key, $1.key) }.map(\.row)
+        let pages = max(1, (sorted.count + ParticipantSorting.pageSize - 1) / ParticipantSorting.pageSize), shown = min(sorting.page, pages)
+        let members = Array(sorted.dropFirst((shown - 1) * ParticipantSorting.pageSize).prefix(ParticipantSorting.pageSize))
         let deleted = departures.accountsDeleted
         func requests(_ status: MembershipStatus) -> [ConsoleParticipantsPage.Request] {
             everyone.filter { $0.status == status }.map { .init(pseudonym: $0.pseudonym, requested: $0.requestedAt.map(Self.day) ?? "") }
         }
         return try await page(ConsoleParticipantsPage(members: members, requests: requests(.pending), denied: requests(.denied),
                                                       canDecide: ConsolePage.decideRequest.allows(current.role),
+                                                      paging: sorting.links(page: shown, of: pages, language: language),
+                                                      sorts: sorting.choices(language),
                                                       accountsDeleted: deleted == 0 ? nil : PortalText.text(
                                                         "console.participants.accountsDeleted.\(deleted == 1 ? "one" : "other")", language, ["count": "\(deleted)"])),
                               context,
@@ -65,7 +74,6 @@ extension ConsoleRoutes {
     }
 
     static func day(_ date: Date) -> String { String(Timestamps.format(date).prefix(10)) }
-
     func decideRequest(_ request: Request, _ context: StudyContext) async throws -> Response {
         let form = try await PortalForm.read(request), studyId = context.study.study.id
         guard let person = try await store.studyParticipants(studyId: studyId).first(where: { $0.pseudonym == form["participant"] }),
@@ -96,4 +104,54 @@ final class AdherenceTotals: Sendable {
     }
 
     var byParticipant: [String: Total] { totals.withLock { $0 } }
+}
+
+
+/// The participants page's order and page (`?sort=rate&page=3`): 100 a page, so a study of
+/// 10,000 participants is a hundred pages, not one table the browser must lay out. By
+/// pseudonym (those who left last), by rate (lowest first, none last), by last answer (the
+/// longest silent first) or by flags (most first); ties by pseudonym.
+struct ParticipantSorting {
+    static let pageSize = 100
+    static let orders = ["pseudonym", "rate", "lastAnswer", "flags"]
+    let sort: String
+    let page: Int
+
+    struct Key {
+        var pseudonym: String
+        var left: Bool
+        var rate: Double?
+        var lastAnswer: Date?
+        var flags: Int
+    }
+
+    init(_ query: some Sequence<(key: Substring, value: Substring)>) {
+        var sort = "pseudonym", page = 1
+        for (key, value) in query {
+            if key == "sort", Self.orders.contains(String(value)) { sort = String(value) }
+            if key == "page", let number = Int(value), number >= 1 { page = number }
+        }
+        (self.sort, self.page) = (sort, page)
+    }
+
+    func order(_ a: Key, _ b: Key) -> Bool {
+        if a.left != b.left { return !a.left }
+        switch sort {
+        case "rate" where a.rate != b.rate: return (a.rate ?? .infinity) < (b.rate ?? .infinity)
+        case "lastAnswer" where a.lastAnswer != b.lastAnswer: return (a.lastAnswer ?? .distantPast) < (b.lastAnswer ?? .distantPast)
+        case "flags" where a.flags != b.flags: return a.flags > b.flags
+        default: return a.pseudonym < b.pseudonym
+        }
+    }
+
+    func links(page: Int, of pages: Int, language: String) -> ConsoleParticipantsPage.Paging? {
+        guard pages > 1 else { return nil }
+        func link(_ number: Int) -> String? { (1...pages).contains(number) ? "participants?sort=\(sort)&page=\(number)" : nil }
+        return .init(text: PortalText.text("console.participants.page", language, ["page": "\(page)", "pages": "\(pages)"]),
+                     previous: link(page - 1), next: link(page + 1))
+    }
+
+    func choices(_ language: String) -> [ConsoleParticipantsPage.Sort] {
+        Self.orders.map { .init(href: "participants?sort=\($0)", label: PortalText.text("console.participants.sort.\($0)", language), chosen: $0 == sort) }
+    }
 }

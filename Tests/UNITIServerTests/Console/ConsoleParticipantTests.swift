@@ -98,4 +98,47 @@ struct ConsoleParticipantTests {
             }
         }
     }
+
+    @Test("the participants page comes 100 a page, ordered by pseudonym, by rate (lowest first), by last answer or by flags")
+    func pagedAndSorted() async throws {
+        let fixture = ConsoleFixture(server: try TestServer())
+        let store = fixture.store, now = fixture.clock.now()
+        try await fixture.run { client in
+            let (browser, _) = try await fixture.alphaEditor(client)
+            var ids: [Int64] = []
+            for index in 0..<230 {
+                let id = try await store.createUser(username: "m\(index)", email: "m\(index)@example.org", passwordHash: "h", language: "en",
+                                                    pseudonym: String(format: "p-m-%03d", index), now: now)
+                try await store.setMembership(studyId: "alpha", userId: id, status: .member, now: now)
+                ids.append(id)
+            }
+            let utc = TimeZone(identifier: "UTC")!
+            func prompt(_ id: String, _ last: PromptEventKind) -> [PromptEvent] {
+                let at = OffsetTimestamp(now.addingTimeInterval(-7200), in: utc)
+                return [.planned, .delivered, last].map { kind in
+                    PromptEvent(promptId: id, moduleId: "tys", questionnaireId: "alpha-daily", kind: kind, at: at, dueAt: at,
+                                expiresAt: kind == .delivered ? OffsetTimestamp(now.addingTimeInterval(-3600), in: utc) : nil,
+                                channel: kind == .delivered ? "daemon" : nil, sheetId: kind == .completed ? UUID() : nil)
+                }
+            }
+            _ = try await store.storePromptEvents(userId: ids[150], events: prompt("tys/alpha-daily/1", .expired), receivedAt: now)
+            _ = try await store.storePromptEvents(userId: ids[7], events: prompt("tys/alpha-daily/1", .completed), receivedAt: now)
+            func pseudonyms(_ query: String) async throws -> (rows: [String], paging: String?) {
+                let page = try await browser.get("/console/studies/alpha/participants\(query)")
+                #expect(page.status == .ok)
+                let rows = page.text.matches(of: #/id="participant-(p-m-\d{3})"/#).map { String($0.output.1) }
+                let paging = page.text.firstMatch(of: #/page \d+ of \d+/#).map { String($0.output) }
+                return (rows, paging)
+            }
+            let first = try await pseudonyms("")
+            #expect(first.rows.count == 100 && first.rows.first == "p-m-000" && first.paging == "page 1 of 3")
+            let last = try await pseudonyms("?page=3")
+            #expect(last.rows.count == 30 && last.rows.last == "p-m-229" && last.paging == "page 3 of 3")
+            #expect(try await pseudonyms("?page=99").rows == last.rows, "a page past the end shows the last")
+            let byRate = try await pseudonyms("?sort=rate")
+            #expect(Array(byRate.rows.prefix(3)) == ["p-m-150", "p-m-007", "p-m-000"], "0 %, 100 %, then those without a rate")
+            #expect(try await pseudonyms("?sort=nonsense").rows == first.rows)
+        }
+    }
 }
+
