@@ -11,6 +11,17 @@ import UNITITesting
 /// and history, and one who withdrew with deletion has a page without data.
 @Suite("Console: a page per participant", .timeLimit(.minutes(10)))
 struct ConsoleParticipantTests {
+    /// A prompt's events as a device sends them, all at its due time in UTC; delivered with a
+    /// window of an hour, completed with a sheet.
+    static func events(_ id: String, questionnaire: String, due: Date, _ kinds: [PromptEventKind]) -> [PromptEvent] {
+        let utc = TimeZone(identifier: "UTC")!, at = OffsetTimestamp(due, in: utc)
+        return kinds.map { kind in
+            PromptEvent(promptId: id, moduleId: "tys", questionnaireId: questionnaire, kind: kind, at: at, dueAt: at,
+                        expiresAt: kind == .delivered ? OffsetTimestamp(due.addingTimeInterval(3600), in: utc) : nil,
+                        channel: kind == .delivered ? "daemon" : nil, sheetId: kind == .completed ? UUID() : nil)
+        }
+    }
+
     @Test("the participants page shows every standing; each participant's page shows what the team may know of them, and nothing of one who withdrew with deletion",
           arguments: StoreKind.allCases)
     func participantPages(_ kind: StoreKind) async throws {
@@ -36,14 +47,8 @@ struct ConsoleParticipantTests {
                 #expect(try await browser.submit(consent, to: consent, ["consent-en": "Second text.", "consent-de": "Zweiter Text."]).status == .seeOther)
 
                 // Ann's prompts: yesterday one answered and one missed, today one answered.
-                let utc = TimeZone(identifier: "UTC")!
                 func prompt(_ id: String, due: TimeInterval, _ kinds: [PromptEventKind]) -> [PromptEvent] {
-                    let at = OffsetTimestamp(now.addingTimeInterval(due), in: utc)
-                    return kinds.map { kind in
-                        PromptEvent(promptId: id, moduleId: "tys", questionnaireId: "alpha-ema", kind: kind, at: at, dueAt: at,
-                                    expiresAt: kind == .delivered ? OffsetTimestamp(now.addingTimeInterval(due + 3600), in: utc) : nil,
-                                    channel: kind == .delivered ? "daemon" : nil, sheetId: kind == .completed ? UUID() : nil)
-                    }
+                    Self.events(id, questionnaire: "alpha-ema", due: now.addingTimeInterval(due), kinds)
                 }
                 _ = try await store.storePromptEvents(userId: ids["ann"]!, events: prompt("tys/alpha-ema/1", due: -day, [.planned, .delivered, .completed])
                     + prompt("tys/alpha-ema/2", due: -day + 7200, [.planned, .delivered, .expired])
@@ -112,14 +117,8 @@ struct ConsoleParticipantTests {
                 try await store.setMembership(studyId: "alpha", userId: id, status: .member, now: now)
                 ids.append(id)
             }
-            let utc = TimeZone(identifier: "UTC")!
             func prompt(_ id: String, _ last: PromptEventKind) -> [PromptEvent] {
-                let at = OffsetTimestamp(now.addingTimeInterval(-7200), in: utc)
-                return [.planned, .delivered, last].map { kind in
-                    PromptEvent(promptId: id, moduleId: "tys", questionnaireId: "alpha-daily", kind: kind, at: at, dueAt: at,
-                                expiresAt: kind == .delivered ? OffsetTimestamp(now.addingTimeInterval(-3600), in: utc) : nil,
-                                channel: kind == .delivered ? "daemon" : nil, sheetId: kind == .completed ? UUID() : nil)
-                }
+                Self.events(id, questionnaire: "alpha-daily", due: now.addingTimeInterval(-7200), [.planned, .delivered, last])
             }
             _ = try await store.storePromptEvents(userId: ids[150], events: prompt("tys/alpha-daily/1", .expired), receivedAt: now)
             _ = try await store.storePromptEvents(userId: ids[7], events: prompt("tys/alpha-daily/1", .completed), receivedAt: now)
