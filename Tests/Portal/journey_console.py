@@ -197,6 +197,11 @@ try:
     driver.get(f"{BASE}/console/studies/{STUDY}/participants")
     shoot(driver, "participants")
     check("pat@example.org" not in text(driver) and "pat" not in text(driver).split(), "an address or name on the page")
+    # The participant's own page (axe checks it as it opens): standing, consent, devices, 14 days of prompts.
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "#participants tbody a"))
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#heat-map span")) == 14, f"the participant page has no 14-day heat-map: {text(driver)}")
+    check("pat@example.org" not in text(driver), "an address on the participant's page")
+    shoot(driver, "participant")
     driver.get(f"{BASE}/console/studies/{STUDY}")
     check(driver.find_element(By.ID, "sheets").text == "1", f"the overview does not count the sheet: {text(driver)}")
     shoot(driver, "overview")
