@@ -4,8 +4,9 @@ import UNITITesting
 
 /// The staff console in headless Chromium against a real `uniti-server` (Tests/Portal/
 /// journey_console.py): enrolment with TOTP codes from pyotp, a study set up by its owner, a
-/// participant's sheet exported with its codebook, a viewer refused the export, another study's
-/// owner refused every page, the audit trail.
+/// participant's sheet exported with its codebook, prompt windows with the week's preview, a
+/// safety alert mailed within a minute and marked seen, a viewer refused the export, another
+/// study's owner refused every page, the audit trail.
 @Suite("Staff console in a browser", .serialized, .timeLimit(.minutes(15)))
 struct ConsoleBrowserTests {
     @Test("admin, owner, viewer and a stranger through the console; the audit trail holds each step")
@@ -19,9 +20,10 @@ struct ConsoleBrowserTests {
         #expect(try server.coordinator(["study", "create", "other", "--title", "Other"]).status == 0)
         #expect(try server.coordinator(["staff", "role", "other", "sam@team.example.org", "owner"]).status == 0)
         try PortalJourney.run("journey_console.py", server: server,
-                              expecting: ["admin journey", "owner set-up journey", "export journey", "roles journey", "audit journey"])
+                              expecting: ["admin journey", "owner set-up journey", "export journey", "alert journey", "roles journey", "audit journey"])
         let audit = try server.coordinator(["audit", "--study", "journey", "--json"])
         #expect(audit.status == 0)
         #expect(audit.out.contains("\"action\" : \"export\""))
+        #expect(audit.out.contains("\"action\" : \"alert.seen\"") && audit.out.contains("\"actor\" : \"server\""))
     }
 }

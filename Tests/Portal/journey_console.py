@@ -5,8 +5,11 @@ study with an owner; the owner enrols with codes from pyotp, enables modules, up
 questionnaire with an error (listed by path), fixes it, previews it (the portal's form with
 the shell's lines beside it) and submits the preview
 (checked, nothing stored), deactivates and activates it, sets its completion window (a new
-version), publishes the consent text, and invites a viewer; a participant joins after agreeing to it and sends a sheet through the API (as an app does); the owner sees
-the member, exports the CSV with its codebook and reads both back; the viewer accepts the
+version), sets the prompt windows per weekday and a gap and reads the week's preview, makes a
+safety alert rule, publishes the consent text, and invites a viewer; a participant joins after agreeing to it and sends a sheet through the API (as an app does); the owner sees
+the member, exports the CSV with its codebook and reads both back; the participant answers above
+the rule's threshold, the alert mail arrives within a minute and its link opens the participant's
+page, where the alert is marked seen with a note; the viewer accepts the
 invitation in the console and is refused the export; the owner of another study reaches nothing
 of this one by URL (every study page tried); the audit trail holds each step.
 
@@ -15,6 +18,7 @@ first. Arguments: BASE SPOOL. With CONSOLE_SCREENSHOTS=DIR it also saves the pag
 tablet (820 px) and laptop (1280 px) width, for Documentation/console.
 """
 import csv
+import glob
 import io
 import json
 import os
@@ -23,6 +27,7 @@ import urllib.request
 import uuid
 
 import pyotp
+from selenium.webdriver.support.ui import Select
 
 from portal_kit import *
 
@@ -169,6 +174,49 @@ try:
     check("notice=questionnaireUpdated" in driver.current_url, f"the window was not saved: {text(driver)}")
     shoot(driver, "questionnaire-settings")
 
+    # When prompts come: four a day, on weekdays 08:00-22:00 and on Saturday 10:00-22:00, none on
+    # Sunday, at least 45 minutes apart; the preview draws the week with the devices' planner.
+    driver.get(f"{BASE}/console/studies/{STUDY}/questionnaires/journey-daily/settings")
+    Select(driver.find_element(By.ID, "frequency")).select_by_value("daily")
+    Select(driver.find_element(By.ID, "timing")).select_by_value("between")
+    days = {day: ("08:00", "22:00") for day in ("mon", "tue", "wed", "thu", "fri")}
+    days.update(sat=("10:00", "22:00"), sun=("", ""))
+    for day, (start, end) in days.items():
+        for field, value in ((f"from-{day}", start), (f"to-{day}", end)):
+            box = driver.find_element(By.ID, field)
+            box.clear()
+            box.send_keys(value)
+    for field, value in (("amount", "4"), ("gap", "45")):
+        box = driver.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    click_and_wait(driver, driver.find_element(By.ID, "save-settings"))
+    check("notice=questionnaireUpdated" in driver.current_url, f"the windows were not saved: {text(driver)}")
+    week = [row.find_elements(By.TAG_NAME, "td") for row in driver.find_elements(By.CSS_SELECTOR, "#preview tbody tr")]
+    check(len(week) == 7, f"the preview has not one week: {text(driver)}")
+    for cells in week:
+        times = [t for t in cells[2].text.split(", ") if ":" in t]
+        if cells[1].text == "Sunday":
+            check(not times, f"prompts on a Sunday without a window: {cells[2].text}")
+            continue
+        minutes = sorted(int(t[:2]) * 60 + int(t[3:]) for t in times)
+        first = 600 if cells[1].text == "Saturday" else 480
+        check(len(minutes) == 4 and minutes[0] >= first and minutes[-1] <= 1320
+              and all(b - a >= 45 for a, b in zip(minutes, minutes[1:])), f"the preview's {cells[1].text}: {cells[2].text}")
+    shoot(driver, "questionnaire-windows")
+
+    # A safety rule: a loudness of 80 or more is mailed to the owners, who look at every one.
+    driver.get(f"{BASE}/console/studies/{STUDY}/alerts")
+    driver.find_element(By.ID, "rule-name").send_keys("Very loud")
+    Select(driver.find_element(By.ID, "rule-kind")).select_by_value("safety")
+    Select(driver.find_element(By.ID, "rule-target")).select_by_value("journey-daily|item|loudness")
+    Select(driver.find_element(By.ID, "rule-comparison")).select_by_value("atLeast")
+    driver.find_element(By.ID, "rule-threshold").send_keys("80")
+    driver.find_element(By.ID, "rule-reviewed").click()
+    click_and_wait(driver, driver.find_element(By.ID, "add-rule"))
+    check("notice=alertRuleAdded" in driver.current_url and "Very loud" in text(driver), f"the rule was not saved: {text(driver)}")
+    shoot(driver, "alerts")
+
     # The consent text, published as version 1.
     driver.get(f"{BASE}/console/studies/{STUDY}/consent")
     driver.find_element(By.ID, "consent-en").send_keys("We keep your answers for the study.")
@@ -217,6 +265,37 @@ try:
     check(status == 200 and entries[0]["label"] == "loudness" and entries[0]["type"] == "slider", f"codebook: {codebook}")
     print("export journey")
 
+    # The participant answers above the threshold: within a minute the owner has a mail naming the
+    # pseudonym and the rule, no answer; its link opens the participant's page, where the alert is
+    # marked seen with a note.
+    started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    api("POST", "/api/v1/sheets", {"sheets": [{
+        "id": str(uuid.uuid4()), "questionnaireID": "journey-daily", "questionnaireVersion": 1, "isPartial": False,
+        "answers": {"loudness": {"value": 91, "answeredAt": started}}, "startedAt": started, "endedAt": started,
+        "clientVersion": "journey 1"}]}, token)
+    sent = time.monotonic()
+    alert = None
+    while alert is None and time.monotonic() - sent < 60:
+        for path in glob.glob(os.path.join(SPOOL, "*.eml")):
+            mail = open(path, encoding="utf-8").read()
+            if "To: olga@team.example.org" in mail and "Subject: UNITI alert: Very loud" in mail:
+                alert = mail
+        time.sleep(0.5)
+    check(alert is not None, "no alert mail within a minute of the sheet")
+    print(f"alert mailed {time.monotonic() - sent:.1f} s after the sheet")
+    check("91" not in alert.split("\r\n\r\n", 1)[1], "an answer value in the alert mail")
+    link = next(line for line in alert.splitlines() if "/participants/" in line).strip()
+    driver.get(link if link.startswith("http") else BASE + link)
+    check("Very loud" in text(driver), f"the participant's page shows no alert: {text(driver)}")
+    note = driver.find_element(By.CSS_SELECTOR, ".alert textarea")
+    note.send_keys("Phoned; the hearing aid had been turned up.")
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, ".alert button"))
+    check("notice=alertSeen" in driver.current_url and "Phoned; the hearing aid" in text(driver), f"not marked seen: {text(driver)}")
+    shoot(driver, "participant-alert")
+    driver.get(f"{BASE}/console/studies/{STUDY}")
+    check(driver.find_element(By.ID, "open-alerts").text == "0", f"the overview still counts the alert: {text(driver)}")
+    print("alert journey")
+
     # The viewer accepts the invitation, and is refused the export.
     _, vic_codes = enrol(driver, "vic@team.example.org")
     sign_in(driver, "vic@team.example.org", vic_codes[0])
@@ -232,7 +311,7 @@ try:
     sign_in(driver, "sam@team.example.org", sam_codes[0])
     for page in ("", "/participants", "/settings", "/questionnaires", "/data", "/data/export?format=csv",
                  "/data/codebook.csv", "/data/answers.sps", "/data/adherence.csv", "/questionnaires/journey-daily/preview",
-                 "/questionnaires/journey-daily/settings", "/consent", "/team", "/audit"):
+                 "/questionnaires/journey-daily/settings", "/consent", "/alerts", "/team", "/audit"):
         status, body = download(driver, f"/console/studies/{STUDY}{page}")
         check(status == 404 and "Journey study" not in body, f"another study's owner reached {page}: {status}")
     print("roles journey")
@@ -242,8 +321,8 @@ try:
     driver.get(f"{BASE}/console/studies/{STUDY}/audit")
     actions = [row.find_elements(By.TAG_NAME, "td")[2].text for row in driver.find_elements(By.CSS_SELECTOR, "#audit tbody tr")]
     expected = ["study.create", "team.set", "study.update", "questionnaire.add", "questionnaire.deactivate",
-                "questionnaire.activate", "questionnaire.update", "study.update", "team.invite", "participant.join",
-                "export", "export", "team.accept"]
+                "questionnaire.activate", "questionnaire.update", "questionnaire.update", "alertRule.add", "study.update",
+                "team.invite", "participant.join", "export", "export", "alert.raise", "alert.mail", "alert.seen", "team.accept"]
     check(actions == expected, f"the audit trail is {actions}")
     shoot(driver, "audit")
     print("audit journey")

@@ -91,11 +91,6 @@ public struct AnswerRescue: Sendable {
 
     /// A short, stable name for a data directory's path (FNV-1a, 64 bits).
     static func key(for path: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in path.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return String(hash, radix: 16)
+        String(StableHash.fnv1a(path), radix: 16)
     }
 }

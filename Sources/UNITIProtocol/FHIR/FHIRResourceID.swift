@@ -22,8 +22,8 @@ public struct FHIRResourceID: Hashable, Sendable, Comparable, CustomStringConver
     /// (were the two hashes independent, a collision among a million names would have a chance
     /// of about 10⁻²⁵).
     public static func named(_ name: String) -> FHIRResourceID {
-        let high = mix(fnv1a(name, basis: 0xCBF2_9CE4_8422_2325))
-        let low = mix(fnv1a(name, basis: 0x6C62_272E_07BB_0142))
+        let high = mix(StableHash.fnv1a(name))
+        let low = mix(StableHash.fnv1a(name, basis: 0x6C62_272E_07BB_0142))
         let uuid = UUID(high: high, low: low, version: 8)
         return FHIRResourceID(uuid: uuid)
     }
@@ -34,15 +34,6 @@ public struct FHIRResourceID: Hashable, Sendable, Comparable, CustomStringConver
     public var description: String { fullURL }
 
     public static func < (lhs: FHIRResourceID, rhs: FHIRResourceID) -> Bool { lhs.uuid < rhs.uuid }
-
-    private static func fnv1a(_ text: String, basis: UInt64) -> UInt64 {
-        var hash = basis
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
-        }
-        return hash
-    }
 
     private static func mix(_ value: UInt64) -> UInt64 {
         var z = value

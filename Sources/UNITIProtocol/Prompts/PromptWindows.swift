@@ -136,6 +136,13 @@ public enum PromptDraw {
         return z ^ (z >> 31)
     }
 
+    /// The seed of one participant's random prompts of a questionnaire: the same on every run (and
+    /// in the reminder daemon), different for each questionnaire and each time the person joins.
+    /// The console's preview draws with the seed of someone joining at the moment it is shown.
+    public static func seed(study: String, questionnaire: String, joinedAt: Date) -> UInt64 {
+        mix(StableHash.fnv1a("\(study)/\(questionnaire)") ^ UInt64(bitPattern: Int64(joinedAt.timeIntervalSince1970)))
+    }
+
     /// SplitMix64 as a generator.
     public struct Generator: RandomNumberGenerator, Sendable {
         public var state: UInt64

@@ -122,7 +122,7 @@ public enum QuestionnaireScorer {
     }
 
     /// The number an answer contributes: its value, or the sum of selected values.
-    static func numericValue(of answer: AnswerValue, for element: QuestionnaireElement) -> Double? {
+    public static func numericValue(of answer: AnswerValue, for element: QuestionnaireElement) -> Double? {
         switch (answer, element) {
         case (.number(let value), _): return value
         case (.choices(let list), .multipleChoice): return Double(list.reduce(0, +))

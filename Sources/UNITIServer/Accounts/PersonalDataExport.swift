@@ -21,6 +21,8 @@ struct PersonalDataExport: Sendable {
         var studyPasswordFailures: [PersonalData.StudyPasswordFailures]
         /// Every prompt lifecycle event the person's devices sent (issue 30).
         var promptEvents: [PromptEvent] = []
+        /// The alerts study teams' rules raised about the person (issue 47).
+        var alerts: [PersonalData.Alert] = []
     }
 
     struct Membership: Codable, Sendable {
@@ -49,6 +51,7 @@ struct PersonalDataExport: Sendable {
                                 memberships: memberships, sheets: data.sheets, records: data.records,
                                 sessions: data.sessions, mailedCodes: data.mailedCodes, studyPasswordFailures: data.studyPasswordFailures)
         document.promptEvents = data.promptEvents
+        document.alerts = data.alerts
         return document
     }
 

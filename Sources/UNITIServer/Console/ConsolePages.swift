@@ -111,6 +111,10 @@ struct ConsoleOverviewPage: PortalPage {
     var sheets: Int
     /// Sheets per day, participants over time (joined per day and in all), adherence per day.
     var charts: [DayChart]
+    /// How many alerts wait to be seen, and the newest ten of them.
+    var openAlerts: Int
+    var alerts: [ConsoleAlertsPage.Alert]
+    var alertsHref: String
 }
 
 struct ConsoleParticipantsPage: PortalPage {

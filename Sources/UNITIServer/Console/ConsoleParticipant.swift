@@ -9,11 +9,11 @@ import UNITIProtocol
 /// table's rows) and sheets, and the history of their requests and decisions. Someone who left
 /// and had their answers deleted is shown without data, as erasure requires.
 extension ConsolePage {
-    static let participant = study("participant", "studies/:study/participants/:participant", .viewer) { try await $0.participant($2) }
+    static let participant = study("participant", "studies/:study/participants/:participant", .viewer) { try await $0.participant($1, $2) }
 }
 
 extension ConsoleRoutes {
-    func participant(_ context: StudyContext) async throws -> Response {
+    func participant(_ request: Request, _ context: StudyContext) async throws -> Response {
         let study = context.study.study, language = context.console.language, now = environment.clock.now()
         guard let pseudonym = context.parameters.get("participant"),
               let person = try await store.studyParticipants(studyId: study.id, pseudonym: pseudonym).first else {
@@ -35,7 +35,9 @@ extension ConsoleRoutes {
         page.history = try await store.participantHistory(studyId: study.id, pseudonym: pseudonym).map {
             .init(at: Timestamps.format($0.at), action: PortalText.text("console.participant.action.\($0.action)", language))
         }
-        guard !withdrawn else { return try await self.page(page, context) }
+        guard !withdrawn else { return try await self.page(page, context, notice: notice(request, language)) }
+        page.alerts = try await store.studyAlerts(studyId: study.id, pseudonym: pseudonym).map { alertRow($0, study: study.id, language) }
+        page.canMarkSeen = ConsolePage.markAlertSeen.allows(context.study.role)
         page.devices = try await store.deviceSessions(userId: person.userId).map {
             .init(started: Timestamps.format($0.started), renewed: $0.renewed.map(Timestamps.format) ?? "", ended: $0.ended.map(Timestamps.format) ?? "")
         }
@@ -52,7 +54,7 @@ extension ConsoleRoutes {
             .init(id: $0.id.uuidString.lowercased(), questionnaire: "\($0.questionnaireID) v\($0.questionnaireVersion)", started: $0.startedAt.text,
                   ended: $0.endedAt?.text ?? "", initiatedBy: $0.initiatedBy.map { t("console.participant.initiatedBy.\($0.rawValue)") } ?? "")
         }
-        return try await self.page(page, context)
+        return try await self.page(page, context, notice: notice(request, language))
     }
 
     /// The last 14 days of the participant's prompts, by the local day of their scheduled time
@@ -97,6 +99,9 @@ struct ConsoleParticipantPage: PortalPage {
     var prompts: [Prompt] = []
     var sheets: [Sheet] = []
     var history: [History] = []
+    /// The alerts about them, newest first; open ones with the form that marks them seen.
+    var alerts: [ConsoleAlertsPage.Alert] = []
+    var canMarkSeen = false
 
     struct Agreement: Sendable { var version: Int; var agreed: String }
     struct Device: Sendable { var started: String; var renewed: String; var ended: String }

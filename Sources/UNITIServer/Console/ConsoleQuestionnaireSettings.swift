@@ -14,7 +14,7 @@ import UNITIProtocol
 extension ConsoleRoutes {
     func questionnaireSettings(_ request: Request, _ context: StudyContext) async throws -> Response {
         let document = try await questionnaire(context), language = context.console.language
-        var shown = QuestionnaireSettingsFields(document.definition).page(document, language)
+        var shown = QuestionnaireSettingsFields(document.definition).page(document, language, now: environment.clock.now())
         shown.canEdit = ConsolePage.saveQuestionnaireSettings.allows(context.study.role)
         return try await page(shown, context,
                               notice: notice(request, language))
@@ -36,7 +36,7 @@ extension ConsoleRoutes {
             }
         }
         guard errors.isEmpty, others.isEmpty else {
-            var page = fields.page(before, language, errors: errors.mapValues { PortalText.text($0, language) })
+            var page = fields.page(before, language, now: environment.clock.now(), errors: errors.mapValues { PortalText.text($0, language) })
             page.problems = others
             return try await self.page(page, context, status: .unprocessableContent, error: PortalText.text("console.error.fields", language))
         }
@@ -46,7 +46,7 @@ extension ConsoleRoutes {
                 return context.console.base.redirect(to: path + "?notice=settingsUnchanged")
             }
         } catch let error as APIError {
-            var page = fields.page(before, language)
+            var page = fields.page(before, language, now: environment.clock.now())
             page.problems = [error.message]
             return try await self.page(page, context, status: .unprocessableContent, error: PortalText.text("console.error.fields", language))
         }
@@ -220,11 +220,11 @@ struct QuestionnaireSettingsFields {
         }
     }
 
-    func page(_ document: QuestionnaireDocument, _ language: String, errors: [String: String] = [:]) -> ConsoleQuestionnaireSettingsPage {
+    func page(_ document: QuestionnaireDocument, _ language: String, now: Date, errors: [String: String] = [:]) -> ConsoleQuestionnaireSettingsPage {
         func choices(_ values: [String], _ chosen: String, _ prefix: String) -> [ConsoleSettingsPage.Choice] {
             values.map { .init(value: $0, label: PortalText.text("\(prefix).\($0.isEmpty ? "none" : $0)", language), chosen: $0 == chosen) }
         }
-        let preview = Self.preview(document, language)
+        let preview = Self.preview(document, language, now: now)
         return ConsoleQuestionnaireSettingsPage(
             id: document.id, version: document.version, title: document.definition.title.text(in: language),
             frequencies: choices([""] + QuestionnaireSchedule.Frequency.allCases.map(\.rawValue), frequency, "console.qsettings.frequency"),
@@ -247,12 +247,10 @@ struct QuestionnaireSettingsFields {
 extension QuestionnaireSettingsFields {
     /// The first week of someone joining today, drawn by ``QuestionnaireSchedule/preview(seed:joinedOnDayNumber:days:completionWindowMinutes:)``
     /// with a seed of the study and questionnaire; nil when the stored schedule is not daily.
-    static func preview(_ document: QuestionnaireDocument, _ language: String, now: Date = Date()) -> [ConsoleQuestionnaireSettingsPage.PreviewDay]? {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a of the study and the questionnaire
-        for byte in "\(document.studyId)/\(document.id)".utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+    static func preview(_ document: QuestionnaireDocument, _ language: String, now: Date) -> [ConsoleQuestionnaireSettingsPage.PreviewDay]? {
         let definition = document.definition
         guard let days = definition.schedule?.preview(
-            seed: PromptDraw.mix(hash), joinedOnDayNumber: Int((now.timeIntervalSince1970 / 86_400).rounded(.down)),
+            seed: PromptDraw.seed(study: document.studyId, questionnaire: document.id, joinedAt: now), joinedOnDayNumber: Int((now.timeIntervalSince1970 / 86_400).rounded(.down)),
             completionWindowMinutes: definition.completionWindowMinutes ?? PromptTiming.defaultCompletionWindowMinutes) else { return nil }
         return days.map { day in
             .init(day: day.dayAfterJoining, weekday: PortalText.text("console.weekday.\(PromptWindow.weekdayNames[day.weekday - 1])", language),

@@ -95,7 +95,11 @@ extension ConsoleRoutes {
             DayChart(id: "adherence-chart", label: PortalText.text("console.overview.adherencePerDay", language),
                      bars: adherence.compactMapValues(\.rate), today: now, top: 1, format: { "\(Int(($0 * 100).rounded())) %" }),
         ]
+        let open = try await store.studyAlerts(studyId: studyId, openOnly: true, limit: 10)
         return try await page(ConsoleOverviewPage(members: members.count, pending: participants.filter { $0.status == .pending }.count,
-                                                  sheets: perDay.reduce(0) { $0 + $1.sheets }, charts: charts), context)
+                                                  sheets: perDay.reduce(0) { $0 + $1.sheets }, charts: charts,
+                                                  openAlerts: try await store.openAlertCount(studyId: studyId),
+                                                  alerts: open.map { alertRow($0, study: studyId, language) },
+                                                  alertsHref: ConsolePage.alerts.uri(study: studyId)), context)
     }
 }

@@ -67,9 +67,10 @@ public enum ServerApplication {
     }
 
     /// The services that run beside the HTTP server: the mail queue (``MailQueue``), started with
-    /// it and stopped after it, so that mail of the last requests still goes out.
+    /// it and stopped after it, so that mail of the last requests still goes out, and the alert
+    /// rules' checks (``AlertMonitor``), stopped before the queue, so that their mail goes out too.
     public static func services(_ environment: ServerEnvironment) -> [any Service] {
-        [environment.mail]
+        [environment.mail, AlertMonitor(environment: environment)]
     }
 
     /// The application listening on `host:port`. SIGTERM and SIGINT shut it down gracefully

@@ -232,7 +232,8 @@ extension PortalRoutes {
             throw PortalRefusal(status: .notFound, messageKey: "portal.data.noSuchSheet")
         }
         let sheet = stored.sheet
-        let definition = try await environment.store.questionnaire(id: sheet.questionnaireID, version: sheet.questionnaireVersion)?.definition
+        let document = try await environment.store.questionnaire(id: sheet.questionnaireID, version: sheet.questionnaireVersion)
+        let definition = document?.definition
         var answers: [SheetPage.Answer] = []
         var shown: Set<String> = []
         for item in definition?.items ?? [] where item.element.isQuestion {
@@ -246,11 +247,18 @@ extension PortalRoutes {
             let answer = sheet.answers[label]!
             answers.append(.init(question: label, answer: Self.valueText(answer.value, visit.language), at: answer.answeredAt.minuteText))
         }
-        // Just saved: the study's message after saving and the help for a score that reached its threshold.
-        let afterSaving = request.uri.queryParameters["saved"] == nil ? [] : (definition.map { definition in
-            definition.textsAfterSaving(scores: QuestionnaireScorer.scores(for: definition, answers: sheet.values))
+        // Just saved: the study's message after saving and the help for a score that reached its
+        // threshold; when a safety rule whose alerts the team reviews matches, that the team will look.
+        var afterSaving: [String] = []
+        if request.uri.queryParameters["saved"] != nil, let document {
+            let definition = document.definition
+            afterSaving = definition.textsAfterSaving(scores: QuestionnaireScorer.scores(for: definition, answers: sheet.values))
                 .map { $0.text(in: visit.language) }
-        } ?? [])
+            if try await environment.store.alertRules(studyId: document.studyId)
+                .contains(where: { $0.rule.reviewed && $0.rule.matches(sheet, definition: definition) }) {
+                afterSaving.append(PortalText.text("portal.alerts.reviewed", visit.language))
+            }
+        }
         return try page(SheetPage(title: definition?.title.text(in: visit.language) ?? sheet.questionnaireID,
                                   started: sheet.startedAt.minuteText, ended: sheet.endedAt?.minuteText, partial: sheet.isPartial,
                                   answers: answers, afterSaving: afterSaving), visit)

@@ -542,6 +542,10 @@ struct PortalDataTests {
             #expect(try await anna.submit("/studies", to: "/studies/join", ["study": "secret", "password": "guess"]).status == .forbidden)
             let annaToken = try await client.apiToken("anna")
             _ = try await client.json(.post, "/api/v1/studies/open/join", token: annaToken, body: JoinStudyRequest())
+            // The team's rule raises an alert about anna's loud answer: it is hers to read too.
+            var loud = AlertRule(name: "Loud answer", kind: .safety, roles: [.owner], reviewed: false)
+            (loud.questionnaireId, loud.item, loud.comparison, loud.threshold) = ("daily", "loudness", .atLeast, 70)
+            _ = try await server.store.addAlertRule(studyId: "open", loud, actor: .operator, now: server.clock.now())
             let annaSheet = sheet(loudness: 77, mood: 3)
             #expect(try await client.json(.post, "/api/v1/sheets", token: annaToken, body: AnswerSheetBatch(sheets: [annaSheet])).status == .ok)
             _ = try await client.json(.post, "/api/v1/records", token: annaToken, body: ModuleRecordBatch(records: [
@@ -559,6 +563,8 @@ struct PortalDataTests {
                 ModuleRecordUpsert(moduleId: "tn", clientId: "bert-event", updatedAt: "2027-01-01T08:00:00Z", payload: .string("bert's secret")),
             ]))
 
+            server.clock.advance(by: 10)
+            try await AlertMonitor(environment: server.environment).check(conditions: false)
             let download = try await anna.get("/data/export.json")
             #expect(download.status == .ok)
             #expect(download.headers[.contentDisposition]?.hasPrefix("attachment; filename=\"uniti-data-") == true)
@@ -572,6 +578,7 @@ struct PortalDataTests {
             #expect((json["account"] as? [String: Any])?["email"] as? String == "anna@example.org")
             #expect(text.contains(annaSheet.id.uuidString))
             #expect(text.contains("tinnitus louder"))
+            #expect(text.contains("Loud answer"))
             #expect(text.contains(annaPrompt.id.uuidString.lowercased()) || text.contains(annaPrompt.id.uuidString))
             #expect(text.contains("\"rewards\""))
             // No secret: no hash of the password, a session, a refresh token or a mailed code.

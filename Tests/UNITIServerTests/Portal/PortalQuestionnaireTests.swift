@@ -160,7 +160,7 @@ struct PortalQuestionnaireTests {
         }
     }
 
-    @Test("after saving, the study's message and the help for a score at its threshold are shown with the sheet, escaped; below the threshold only the message",
+    @Test("after saving, the study's message and the help for a score at its threshold are shown with the sheet, escaped; below the threshold only the message; that the team looks only where a reviewed alert rule matched",
           arguments: [("8", true), ("7", false)])
     func textsAfterSaving(_ distress: String, _ helps: Bool) async throws {
         let server = try TestServer()
@@ -176,6 +176,12 @@ struct PortalQuestionnaireTests {
                 """
             let document = try QuestionnaireImport.document(from: Data(json.utf8), studyId: "pilot")
             _ = try await server.store.addQuestionnaire(document, module: .tys, now: server.clock.now())
+            // The team looks at a total of 8 or more; a rule on every sheet is not reviewed and promises nothing.
+            var reviewed = AlertRule(name: "High distress", kind: .safety, roles: [.owner], reviewed: true)
+            reviewed.questionnaireId = "distress"; reviewed.score = "total"; reviewed.comparison = .atLeast; reviewed.threshold = 8
+            var unreviewed = reviewed
+            unreviewed.reviewed = false; unreviewed.threshold = 0
+            for rule in [reviewed, unreviewed] { _ = try await server.store.addAlertRule(studyId: "pilot", rule, actor: .operator, now: server.clock.now()) }
             try await server.portalAccount(browser, "anna")
             try await server.store.setMembership(studyId: "pilot", userId: try await server.userId("anna"), status: .member,
                                                  now: server.clock.now())
@@ -189,6 +195,7 @@ struct PortalQuestionnaireTests {
             let texts = try #require(element("after-saving", in: page.text.replacingOccurrences(of: "</p>", with: "")))
             #expect(texts.contains("Nobody reads these answers &lt;b&gt;at once&lt;/b&gt;."), "\(texts)")
             #expect(texts.contains("In a crisis call 112.") == helps, "\(texts)")
+            #expect(texts.contains("The study team is told of answers like these") == helps, "\(texts)")
             // The sheet's page opened later (not just saved) shows them no more.
             #expect(!(try await browser.get("/data/sheets/\(sheet.id.uuidString.lowercased())").text.contains("after-saving")))
         }

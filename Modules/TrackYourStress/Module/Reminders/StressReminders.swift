@@ -127,11 +127,7 @@ struct StressReminders {
     /// The same random times for a questionnaire on every run (and in the reminder daemon),
     /// different for each questionnaire and each time the person joins.
     static func seed(_ questionnaire: StudyQuestionnaire) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-        for byte in "\(questionnaire.studyID)/\(questionnaire.id)".utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        return SeededRandomSource.mix(hash ^ UInt64(bitPattern: Int64(questionnaire.joinedAt.timeIntervalSince1970)))
+        PromptDraw.seed(study: questionnaire.studyID, questionnaire: questionnaire.id, joinedAt: questionnaire.joinedAt)
     }
 
     /// Every running questionnaire's rule, and how to tell that a period has all its answers

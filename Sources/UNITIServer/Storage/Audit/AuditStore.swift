@@ -4,9 +4,10 @@ import UNITIProtocol
 /// Who made a change: a staff member in the console, the machine's operator with a
 /// `uniti-server` subcommand (who may be anyone with the database; the line says so), or a
 /// participant, by their pseudonym only (joining, agreeing to a consent version, leaving,
-/// deleting their account).
+/// deleting their account), or the server itself (an alert raised by a rule).
 public enum AuditActor: Sendable, Hashable {
     case `operator`
+    case server
     case staff(Int64)
     case participant(String)
 }
@@ -50,6 +51,7 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
     public var actorText: String {
         switch actor {
         case .operator: "operator"
+        case .server: "server"
         case .staff(let id): "\(actorName ?? "staff") (staff \(id))"
         case .participant(let pseudonym): "participant \(pseudonym)"
         }
@@ -72,8 +74,8 @@ extension ServerStore {
         let participant: String? = if case .participant(let pseudonym) = actor { pseudonym } else { nil }
         let text = try JSONCoding.string(detail)
         try await db.execute("""
-            INSERT INTO audit_log (at, staff_id, participant, study_id, action, detail)
-            VALUES (\(now), \(staffId), \(participant), \(studyId), \(action), \(text))
+            INSERT INTO audit_log (at, staff_id, participant, study_id, action, detail, by_server)
+            VALUES (\(now), \(staffId), \(participant), \(studyId), \(action), \(text), \(actor == .server))
             """)
     }
 
@@ -96,9 +98,9 @@ extension ServerStore {
     }
 
     /// The lines of a study about one participant, oldest first: what they did (joined, asked,
-    /// agreed, left) and the team's decisions on their requests.
+    /// agreed, left), the team's decisions on their requests, and the alerts about them (raised, seen).
     func participantHistory(studyId: String, pseudonym: String) async throws -> [AuditEntry] {
-        try await auditLines(where: "a.study_id = \(studyId) AND (a.participant = \(pseudonym) OR a.action LIKE 'joinRequest.%')")
+        try await auditLines(where: "a.study_id = \(studyId) AND (a.participant = \(pseudonym) OR a.action LIKE 'joinRequest.%' OR a.action LIKE 'alert.%')")
             .filter { $0.actor == .participant(pseudonym) || $0.detail["participant"] == .string(pseudonym) }
     }
 
@@ -116,12 +118,12 @@ extension ServerStore {
 
     private func auditLines(where condition: SQL) async throws -> [AuditEntry] {
         try await database.rows("""
-            SELECT a.id, a.at, a.staff_id, a.participant, a.study_id, a.action, a.detail, s.name AS staff_name, s.email AS staff_email
+            SELECT a.id, a.at, a.staff_id, a.participant, a.study_id, a.action, a.detail, a.by_server, s.name AS staff_name, s.email AS staff_email
             FROM audit_log a LEFT JOIN staff s ON s.id = a.staff_id WHERE \(condition) ORDER BY a.id
             """).map { row in
             let line = try row.decode(AuditLine.self)
             let actor: AuditActor = if let staffId = line.staffId { .staff(staffId) }
-                else if let participant = line.participant { .participant(participant) } else { .operator }
+                else if let participant = line.participant { .participant(participant) } else if line.byServer { .server } else { .operator }
             return AuditEntry(id: line.id, at: line.at, actor: actor,
                               actorName: line.staffName.map { n in line.staffEmail.map { "\(n) <\($0)>" } ?? n },
                               studyId: line.studyId, action: line.action, detail: line.detail)
@@ -130,7 +132,7 @@ extension ServerStore {
 
     /// A row of `audit_log` with its staff member's name and address.
     private struct AuditLine: Decodable {
-        var id: Int64, at: Date, staffId: Int64?, participant: String?, studyId: String?, action: String, detail: JSONValue
+        var id: Int64, at: Date, staffId: Int64?, participant: String?, studyId: String?, action: String, detail: JSONValue, byServer: Bool
         var staffName: String?, staffEmail: String?
     }
 }

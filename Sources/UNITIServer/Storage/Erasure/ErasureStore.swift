@@ -12,7 +12,7 @@ extension ServerStore {
     /// first). A module part's own tables (``ServerModulePart/personalTables``) come before `users`.
     var personalTables: [String] {
         ["answers", "comparison_totals", "answer_sheets", "module_records", "sessions", "mail_tokens", "study_password_failures",
-         "consent_agreements", "prompt_events", "prompts", "memberships"]
+         "consent_agreements", "prompt_events", "prompts", "alerts", "memberships"]
             + modules.personalTables + ["users"]
     }
 
@@ -139,12 +139,13 @@ extension ServerStore {
     /// sheets for the study, the answers and the comparison totals those fed go in the same
     /// transaction (a questionnaire belongs to one study, so the person's totals of the study's
     /// questionnaires came from these sheets alone, and the comparison stays exact), and so do
-    /// their prompts of the study's questionnaires, so adherence no longer counts them.
+    /// their prompts of the study's questionnaires, so adherence no longer counts them, and the
+    /// alerts about them in the study.
     /// `recording`: the line that says so, appended in the same transaction.
     func leaveStudy(userId: Int64, studyId: String, deleteAnswers: Bool, now: Date, recording: AuditRecord? = nil) async throws {
         let studySheets: SQL = "SELECT id FROM answer_sheets WHERE user_id = \(userId) AND study_id = \(studyId)"
         let studyQuestionnaires: SQL = "SELECT questionnaire_id FROM questionnaire_links WHERE study_id = \(studyId)"
-        let erased = ["answers", "comparison_totals", "answer_sheets", "prompt_events", "prompts"]
+        let erased = ["answers", "comparison_totals", "answer_sheets", "prompt_events", "prompts", "alerts"]
         try await database.transaction { db in
             if deleteAnswers {
                 try await db.lock(.person(userId, .sheets))
@@ -156,6 +157,7 @@ extension ServerStore {
                 try await db.execute("DELETE FROM answer_sheets WHERE user_id = \(userId) AND study_id = \(studyId)")
                 try await db.execute("DELETE FROM prompt_events WHERE user_id = \(userId) AND questionnaire_id IN (\(studyQuestionnaires))")
                 try await db.execute("DELETE FROM prompts WHERE user_id = \(userId) AND questionnaire_id IN (\(studyQuestionnaires))")
+                try await db.execute("DELETE FROM alerts WHERE user_id = \(userId) AND study_id = \(studyId)")
                 try await Self.countErasure(db)
             }
             try await Self.setMembership(db, studyId: studyId, userId: userId, status: .left, now: now)

@@ -29,6 +29,7 @@ enum PostgreSQLMigrations {
         ("pg15-audit-participants", TeamSchema.pg15Participants),
         ("pg16-study-invitations", TeamSchema.pg16Invitations),
         ("pg17-study-module-switches", StudySwitchSchema.pg17),
+        ("pg18-alerts", AlertSchema.pg18),
     ]
 
     /// The lock key that serialises migrations across processes.

@@ -71,6 +71,18 @@ public struct PersonalData: Codable, Sendable {
     public var studyPasswordFailures: [StudyPasswordFailures]
     /// Every prompt lifecycle event the person's devices sent, as sent.
     public var promptEvents: [PromptEvent] = []
+    /// The alerts the study teams' rules raised about the person: which rule, when, and when a
+    /// team member marked it seen with what note.
+    public var alerts: [Alert] = []
+
+    public struct Alert: Codable, Sendable {
+        public var studyId: String
+        public var rule: String
+        public var kind: String
+        public var raisedAt: String
+        public var seenAt: String?
+        public var note: String?
+    }
 }
 
 extension PersonalData.Account {
@@ -99,6 +111,7 @@ extension ServerStore {
             "prompt_events": "promptEvents",
             // Each prompt's kinds of event, derived from the events the download holds in full.
             "prompts": "promptEvents",
+            "alerts": "alerts",
             // Sums of the person's numeric answers, derived from the sheets the download holds in full.
             "comparison_totals": "sheets",
         ]
@@ -153,6 +166,13 @@ extension ServerStore {
             var data = PersonalData(account: PersonalData.Account(account), memberships: memberships, sheets: sheets, records: records,
                                     sessions: sessions, mailedCodes: codes, studyPasswordFailures: failures)
             data.promptEvents = try await PromptEvents.all(userId: userId, in: db)
+            data.alerts = try await db.rows("""
+                SELECT a.study_id, r.rule, a.raised_at, a.seen_at, a.note FROM alerts a JOIN alert_rules r ON r.id = a.rule_id
+                WHERE a.user_id = \(userId) ORDER BY a.id
+                """).map { try $0.decode(Rows.Alert.self) }.map {
+                PersonalData.Alert(studyId: $0.studyId, rule: $0.rule.name, kind: $0.rule.kind.rawValue, raisedAt: Timestamps.format($0.raisedAt),
+                                   seenAt: time($0.seenAt), note: $0.note)
+            }
             return data
         }
     }
@@ -163,5 +183,6 @@ extension ServerStore {
         struct Session: Decodable { var createdAt: Date, accessExpiresAt: Date, revokedAt: Date? }
         struct MailedCode: Decodable { var purpose: String, expiresAt: Date, usedAt: Date?, cancelledAt: Date? }
         struct Failures: Decodable { var studyId: String, failures: Int, firstFailure: Date, lastFailure: Date }
+        struct Alert: Decodable { var studyId: String, rule: AlertRule, raisedAt: Date, seenAt: Date?, note: String? }
     }
 }
