@@ -283,7 +283,7 @@ try:
         time.sleep(0.5)
     check(alert is not None, "no alert mail within a minute of the sheet")
     print(f"alert mailed {time.monotonic() - sent:.1f} s after the sheet")
-    check("91" not in alert.split("\r\n\r\n", 1)[1], "an answer value in the alert mail")
+    check("91" not in alert.split("\n\n", 1)[1], "an answer value in the alert mail")
     link = next(line for line in alert.splitlines() if "/participants/" in line).strip()
     driver.get(link if link.startswith("http") else BASE + link)
     check("Very loud" in text(driver), f"the participant's page shows no alert: {text(driver)}")
