@@ -76,3 +76,33 @@ extension StudyQuestionnaire {
         }
     }
 }
+
+extension StudyQuestionnaire {
+    /// Whether the study decides when this questionnaire prompts: an active, repeating, daily one.
+    public var schedulesDailyPrompts: Bool {
+        isActive && isRepeating && definition.schedule?.frequency == .daily
+    }
+
+    /// The days prompts are planned in: the person's own where the study lets them change
+    /// (`scheduleChangeable`) and they stay within `windowShiftMinutes`, else the study's windows.
+    public func promptDays(chosen: [DayWindow]?) -> [DayWindow] {
+        guard let chosen, definition.scheduleChangeable, (try? checkWindowShift(days: chosen)) != nil else { return studyDays }
+        return chosen
+    }
+
+    /// The reminder rule of a daily questionnaire the study schedules (``schedulesDailyPrompts``),
+    /// for a module that plans it itself (Track Your Hearing): the schedule's `amount` prompts a
+    /// day (fewer when the person set a lower `limit` and the study lets them change), at random
+    /// times drawn as the console's preview draws them (``PromptDraw``, seeded by the study, the
+    /// questionnaire and the time of joining) in ``promptDays(chosen:)``, at least ``promptGap``
+    /// apart, from the schedule's first to its last study day. Nil for any other questionnaire.
+    public func dailyPromptRule(command: String, chosenDays: [DayWindow]?, limit: Int?, timeZone: TimeZone) throws -> ReminderRule? {
+        guard schedulesDailyPrompts, let calendar = calendar(in: timeZone) else { return nil }
+        let amount = definition.scheduleChangeable ? min(limit ?? calendar.amount, calendar.amount) : calendar.amount
+        let plan = QuestionnaireReminderPlan(questionnaireID: id, command: command, frequency: .daily, option: .random(amount: max(1, amount)),
+                                             days: promptDays(chosen: chosenDays), minimumGap: promptGap)
+        var rule = try plan.rule(random: SeededRandomSource(seed: PromptDraw.seed(study: studyID, questionnaire: id, joinedAt: joinedAt)))
+        rule.activeDays = calendar
+        return rule
+    }
+}

@@ -28,6 +28,8 @@ public final class AlertMonitor: Service, Sendable {
     let settle: TimeInterval
     let logger: Logger
     private let lastConditions = Mutex<Date?>(nil)
+    /// Sheets read per statement while catching up.
+    static let batch = 500
 
     public init(environment: ServerEnvironment, interval: Duration = .seconds(15), conditionInterval: TimeInterval = 600,
                 settle: TimeInterval = 5, logger: Logger = Logger(label: "uniti-server.alerts")) {
@@ -81,9 +83,8 @@ public final class AlertMonitor: Service, Sendable {
         var raised: [Int64] = []
         let questionnaires = Set(rules.compactMap(\.rule.questionnaireId)).sorted()
         while true {
-            let (_, sheets) = try await store.sheetsForAlerts(studyId: studyId, questionnaires: questionnaires,
-                                                              before: now.addingTimeInterval(-settle), limit: 500)
-            guard let last = sheets.last else { break }
+            let (sheets, through) = try await store.sheetsForAlerts(studyId: studyId, questionnaires: questionnaires,
+                                                                    before: now.addingTimeInterval(-settle), limit: Self.batch)
             for sheet in sheets {
                 guard let document = try await store.questionnaire(id: sheet.sheet.questionnaireID, version: sheet.sheet.questionnaireVersion) else { continue }
                 for rule in rules where sheet.receivedAt >= rule.createdAt && rule.rule.matches(sheet.sheet, definition: document.definition) {
@@ -93,8 +94,8 @@ public final class AlertMonitor: Service, Sendable {
                     }
                 }
             }
-            try await store.advanceAlertCursor(studyId: studyId, to: last.id)
-            if sheets.count < 500 { break }
+            if let through { try await store.advanceAlertCursor(studyId: studyId, to: through) }
+            if sheets.count < Self.batch { break }
         }
         return raised
     }

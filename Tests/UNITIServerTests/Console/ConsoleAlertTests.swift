@@ -155,6 +155,51 @@ struct ConsoleAlertTests {
         }
     }
 
+    @Test("a sheet is checked once it has settled, never skipped when one with a lower id commits later, and alerted once",
+          arguments: StoreKind.allCases)
+    func safetyCursor(_ kind: StoreKind) async throws {
+        try await kind.with { opened in
+            let fixture = ConsoleFixture(store: opened.store)
+            let store = fixture.store, start = fixture.clock.now()
+            try await fixture.study("alpha")
+            try await fixture.store.addQuestionnaire(
+                try QuestionnaireImport.document(from: Data(dailyQuestionnaireJSON(id: "alpha-daily").utf8), studyId: "alpha"), module: nil, now: start)
+            var loud = AlertRule(name: "Loud", kind: .safety, roles: [.owner], reviewed: false)
+            (loud.questionnaireId, loud.item, loud.comparison, loud.threshold) = ("alpha-daily", "loudness", .atLeast, 80)
+            _ = try await store.addAlertRule(studyId: "alpha", loud, actor: .operator, now: start)
+            let ann = try await store.createUser(username: "ann", email: "ann@example.org", passwordHash: "h", language: "en",
+                                                 pseudonym: "p-ann-0000001", now: start)
+            try await store.setMembership(studyId: "alpha", userId: ann, status: .member, now: start)
+            func send(_ loudness: Double, receivedAfter seconds: TimeInterval) async throws -> UUID {
+                let answered = sheet(loudness: loudness, questionnaire: "alpha-daily")
+                _ = try await store.storeSheets(userId: ann, sheets: [ValidatedSheet(sheet: answered, studyId: "alpha")],
+                                                receivedAt: start.addingTimeInterval(seconds))
+                return answered.id
+            }
+            func alerted() async throws -> Int { try await store.studyAlerts(studyId: "alpha").count }
+            let monitor = AlertMonitor(environment: fixture.environment)
+            _ = try await send(90, receivedAfter: 0)
+            _ = try await send(95, receivedAfter: 10)
+            fixture.clock.advance(by: 8)
+            try await monitor.check(conditions: false)
+            #expect(try await alerted() == 1, "the second sheet has not settled yet")
+            fixture.clock.advance(by: 12)
+            try await monitor.check(conditions: false)
+            #expect(try await alerted() == 2)
+            // A sheet stored first but received later (its transaction was slower) is not passed over.
+            _ = try await send(99, receivedAfter: 30)
+            _ = try await send(98, receivedAfter: 25)
+            fixture.clock.advance(by: 11)  // now start + 31: the one received at 25 has settled, the one at 30 not
+            try await monitor.check(conditions: false)
+            #expect(try await alerted() == 3)
+            fixture.clock.advance(by: 9)
+            try await monitor.check(conditions: false)
+            try await monitor.check(conditions: false)
+            #expect(try await alerted() == 4)
+            #expect(try await store.auditTrail(studyId: "alpha").filter { $0.action == "alert.raise" }.count == 4)
+        }
+    }
+
     @Test("a score rule by grade and by threshold; an item has no grade; a period needs its days")
     func scoresAndThePortalsPromise() async throws {
         let definition = try JSONDecoder().decode(QuestionnaireDefinition.self, from: Data("""

@@ -7,6 +7,13 @@ import UNITIProtocol
 /// least four hours, default 08:00–22:00), each weekday on or off. Turning them off keeps the
 /// windows; turning them on again restores them. The times of a day depend only on that day's
 /// window and the plan's seed, so changing one day replans that day only.
+///
+/// When a study gives the person a daily hearing questionnaire (``StudyQuestionnaire/schedulesDailyPrompts``),
+/// the study decides when prompts come (issue 47): its number a day, its windows per weekday, its
+/// gap, its first and last day, drawn as the console's preview draws them. Where the study lets
+/// participants change their reminders, their own windows count within the study's shift and a
+/// lower count is a limit; otherwise changing the windows or the count is refused in one line.
+/// Switching reminders off and the sound stay the person's.
 struct HearingReminders {
     let context: ModuleContext
 
@@ -49,11 +56,36 @@ struct HearingReminders {
         return plan
     }
 
+    /// The daily questionnaire a study gives the person here, whose schedule decides when prompts come.
+    func studySchedule() throws -> StudyQuestionnaire? {
+        try context.studyQuestionnaires.questionnaires().first(where: \.schedulesDailyPrompts)
+    }
+
+    /// The person's own days, nil while they are the module's default (nobody chose them).
+    static func chosenDays(_ plan: Plan) -> [DayWindow]? {
+        plan.days == DayWindow.week(defaultWindow) ? nil : plan.days
+    }
+
     /// Checks a changed plan and stores it; a refused change leaves the stored plan as it was.
     @discardableResult
     func change(_ body: (inout Plan) throws -> Void) throws -> Plan {
-        var plan = try plan()
+        let stored = try plan()
+        let study = try studySchedule()
+        // Under a study's schedule the person's changes start from the days it plans in; days
+        // left as they were stay unchosen, so a later schedule's windows still reach them.
+        var before = stored
+        if let study { before.days = study.promptDays(chosen: Self.chosenDays(stored)) }
+        var plan = before
         try body(&plan)
+        if let study {
+            if plan.days != before.days || plan.perDay != before.perDay {
+                guard study.definition.scheduleChangeable else {
+                    throw UNITIError(L("tyh.reminders.studyLocked", ["study": QuestionnaireText(localizer: context.localizer).text(study.studyTitle)]))
+                }
+                try study.checkWindowShift(days: plan.days)
+            }
+            if plan.days == before.days { plan.days = stored.days }
+        }
         guard Self.perDayRange.contains(plan.perDay) else {
             throw UNITIError(L("tyh.reminders.perDayRange", ["value": "\(plan.perDay)"]))
         }
@@ -83,6 +115,13 @@ struct HearingReminders {
     /// The rule, nil while reminders are off or every day is off.
     func rule() throws -> ReminderRule? {
         let plan = try plan()
+        if let study = try studySchedule() {
+            guard try isEnabled(plan), var rule = try study.dailyPromptRule(command: command, chosenDays: Self.chosenDays(plan), limit: plan.perDay,
+                                                                            timeZone: context.clock.timeZone) else { return nil }
+            rule.sound = plan.sound
+            rule.skipWhenAnswered = false  // Track Your Hearing asks many times a day
+            return rule
+        }
         guard try isEnabled(plan), plan.days.contains(where: \.isEnabled) else { return nil }
         // The questionnaire `fill` answers now, so a sheet can answer the prompt and adherence
         // counts it (issue 30); not skipped when answered: Track Your Hearing asks many times a day.

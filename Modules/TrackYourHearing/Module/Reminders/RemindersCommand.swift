@@ -41,9 +41,18 @@ struct RemindersCommand: ShellCommand {
                 return
             }
             let console = context.console
-            console.line(L(enabled ? "tyh.reminders.stateOn" : "tyh.reminders.stateOff", ["count": "\(plan.perDay)"]))
+            var days = plan.days, count = plan.perDay
+            if let study = try reminders.studySchedule(), let calendar = study.calendar(in: context.clock.timeZone) {
+                // What the planner plans: the study's windows and number, or the person's own within its limits.
+                days = study.promptDays(chosen: HearingReminders.chosenDays(plan))
+                count = study.definition.scheduleChangeable ? min(plan.perDay, calendar.amount) : calendar.amount
+                console.line(L(study.definition.scheduleChangeable ? "tyh.reminders.studySets" : "tyh.reminders.studySetsLocked", [
+                    "study": QuestionnaireText(localizer: context.localizer).text(study.studyTitle), "gap": "\(study.promptGap)",
+                ]))
+            }
+            console.line(L(enabled ? "tyh.reminders.stateOn" : "tyh.reminders.stateOff", ["count": "\(count)"]))
             console.line(L(plan.sound ? "tyh.reminders.soundOn" : "tyh.reminders.soundOff"))
-            console.table(TextTable(columns: [.init(minimumWidth: 11)], rows: plan.days.map { day in
+            console.table(TextTable(columns: [.init(minimumWidth: 11)], rows: days.map { day in
                 [day.weekday.localizedName, day.isEnabled ? "\(day.window.start)–\(day.window.end)" : L("tyh.reminders.dayOffShown")]
             }))
             if enabled, let next {

@@ -84,20 +84,30 @@ extension ServerStore {
     }
 
     /// The next sheets of the study's `questionnaires` the safety rules have not seen, oldest
-    /// first, received before `before` (a sheet's transaction may commit after a later one's id
-    /// was taken; waiting a few seconds lets it), at most `limit`.
-    func sheetsForAlerts(studyId: String, questionnaires: [String], before: Date, limit: Int) async throws -> (cursor: Int64, sheets: [AlertSheet]) {
+    /// first, at most `limit`, and how far the cursor may then move (`through`). Only sheets
+    /// received before `before` are taken: a sheet's transaction may commit after a later one's,
+    /// and waiting a few seconds lets it. The cursor never passes a sheet received since
+    /// `before` (it may have a lower id than one received earlier), and it moves over other
+    /// studies' sheets too, so each check reads only what arrived since the last.
+    func sheetsForAlerts(studyId: String, questionnaires: [String], before: Date, limit: Int) async throws -> (sheets: [AlertSheet], through: Int64?) {
         let cursor: Int64 = try await database.row("SELECT sheet_id FROM alert_cursors WHERE study_id = \(studyId)")?["sheet_id"] ?? 0
-        guard !questionnaires.isEmpty else { return (cursor, []) }
+        let bounds = try await database.row("""
+            SELECT (SELECT MAX(id) FROM answer_sheets WHERE id > \(cursor) AND received_at < \(before)) AS settled,
+                   (SELECT MIN(id) FROM answer_sheets WHERE id > \(cursor) AND received_at >= \(before)) AS pending
+            """)
+        let settled: Int64? = try bounds?["settled"], pending: Int64? = try bounds?["pending"]
+        guard let settled, !questionnaires.isEmpty else { return ([], settled.map { min($0, (pending ?? .max) - 1) }) }
         let sheets = try await database.rows("""
             SELECT s.id, s.user_id, u.pseudonym, s.received_at, s.sheet FROM answer_sheets s JOIN users u ON u.id = s.user_id
-            WHERE s.id > \(cursor) AND s.study_id = \(studyId) AND s.questionnaire_id IN (\(list: questionnaires)) AND s.received_at < \(before)
+            WHERE s.id > \(cursor) AND s.id <= \(settled) AND s.study_id = \(studyId) AND s.questionnaire_id IN (\(list: questionnaires))
+              AND s.received_at < \(before)
             ORDER BY s.id LIMIT \(limit)
             """).map {
             AlertSheet(id: try $0["id"], userId: try $0["user_id"], pseudonym: try $0["pseudonym"], receivedAt: try $0["received_at"],
                        sheet: try JSONCoding.decode(AnswerSheet.self, from: try $0["sheet"]))
         }
-        return (cursor, sheets)
+        let reached = sheets.count == limit ? sheets.last!.id : settled
+        return (sheets, min(reached, (pending ?? .max) - 1))
     }
 
     /// Moves the study's safety cursor on to `sheetId` (never back: another process may be ahead).
@@ -106,11 +116,6 @@ extension ServerStore {
             INSERT INTO alert_cursors (study_id, sheet_id) VALUES (\(studyId), \(sheetId))
             ON CONFLICT (study_id) DO UPDATE SET sheet_id = \(sqlite: "MAX", postgres: "GREATEST")(alert_cursors.sheet_id, excluded.sheet_id)
             """)
-    }
-
-    /// The newest sheet id of all (where a new safety rule starts looking).
-    func newestSheetId() async throws -> Int64 {
-        try await database.row("SELECT COALESCE(MAX(id), 0) AS id FROM answer_sheets")?["id"] ?? 0
     }
 
     /// Raises an alert unless this rule already raised it for this person and occurrence, with its
