@@ -8,7 +8,7 @@ import UNITITesting
 /// Track Your Hearing plans by the study's schedule when a study gives the person a daily hearing
 /// questionnaire (issue 47): its number a day, its windows per weekday, its gap, its first and
 /// last day; the person's windows and count only where the study allows changes, within its shift.
-@Suite("Hearing reminders follow the study's schedule")
+@Suite("Hearing reminders follow the study's schedule", .timeLimit(.minutes(2)))
 struct HearingStudyRemindersTests {
     static let weekdays = [PromptWindow(days: ["mon", "tue", "wed", "thu", "fri"], from: "09:00", to: "17:00")]
 
