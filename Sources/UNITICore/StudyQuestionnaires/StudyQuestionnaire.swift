@@ -78,9 +78,12 @@ extension StudyQuestionnaire {
 }
 
 extension StudyQuestionnaire {
-    /// Whether the study decides when this questionnaire prompts: an active, repeating, daily one.
+    /// Whether the study decides when this questionnaire prompts: an active, repeating, daily one
+    /// whose schedule sets prompt windows or a gap (issue 47). A daily schedule without them (the
+    /// bundled hearing questionnaire's "once a day") leaves a module's own reminder plan in charge.
     public var schedulesDailyPrompts: Bool {
-        isActive && isRepeating && definition.schedule?.frequency == .daily
+        guard isActive, isRepeating, let schedule = definition.schedule, schedule.frequency == .daily else { return false }
+        return schedule.windows != nil || schedule.minimumGapMinutes != nil
     }
 
     /// The days prompts are planned in: the person's own where the study lets them change

@@ -8,12 +8,13 @@ import UNITIProtocol
 /// windows; turning them on again restores them. The times of a day depend only on that day's
 /// window and the plan's seed, so changing one day replans that day only.
 ///
-/// When a study gives the person a daily hearing questionnaire (``StudyQuestionnaire/schedulesDailyPrompts``),
-/// the study decides when prompts come (issue 47): its number a day, its windows per weekday, its
-/// gap, its first and last day, drawn as the console's preview draws them. Where the study lets
-/// participants change their reminders, their own windows count within the study's shift and a
-/// lower count is a limit; otherwise changing the windows or the count is refused in one line.
-/// Switching reminders off and the sound stay the person's.
+/// When a study gives the person a daily hearing questionnaire whose schedule sets prompt windows
+/// or a gap (``StudyQuestionnaire/schedulesDailyPrompts``), the study decides when prompts come
+/// (issue 47): its number a day, its windows per weekday, its gap, its first and last day, drawn
+/// as the console's preview draws them. Where the study lets participants change their
+/// reminders, their own windows count within the study's shift and a lower count is a limit;
+/// otherwise changing the windows or the count is refused in one line. Switching reminders off
+/// and the sound stay the person's.
 struct HearingReminders {
     let context: ModuleContext
 
