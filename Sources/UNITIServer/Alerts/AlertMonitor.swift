@@ -70,9 +70,14 @@ public final class AlertMonitor: Service, Sendable {
         var raised: [Int64] = []
         let byStudy = Dictionary(grouping: try await store.alertRulesInForce(), by: \.studyId)
         for (studyId, rules) in byStudy.sorted(by: { $0.key < $1.key }) {
-            raised += try await checkSafety(studyId: studyId, rules: rules.filter { $0.rule.kind == .safety }, now: now)
-            if conditionsDue {
-                raised += try await checkConditions(studyId: studyId, rules: rules.filter { $0.rule.kind != .safety }, now: now)
+            // One study's failure (a definition that no longer decodes) does not hold up the others.
+            do {
+                raised += try await checkSafety(studyId: studyId, rules: rules.filter { $0.rule.kind == .safety }, now: now)
+                if conditionsDue {
+                    raised += try await checkConditions(studyId: studyId, rules: rules.filter { $0.rule.kind != .safety }, now: now)
+                }
+            } catch {
+                logger.error("checking the alert rules of \(studyId) failed: \(error)")
             }
         }
         return raised
@@ -154,6 +159,10 @@ public final class AlertMonitor: Service, Sendable {
         let body = languages.map { language in
             PortalText.text("mail.alert.body", language, values.merging(["kind": PortalText.text("console.alerts.kind.\(rule.rule.kind.rawValue)", language)]) { $1 })
         }.joined(separator: "\n----\n\n")
+        guard !team.isEmpty else {
+            logger.warning("alert \(id) of \(rule.studyId): no enrolled team member has a role the rule mails")
+            return id
+        }
         try await store.appendAudit(.server, studyId: rule.studyId, action: "alert.mail", detail: .object([
             "alert": .number(Double(id)), "participant": .string(pseudonym),
             "to": .array(team.map { .number(Double($0.member.id)) }),
