@@ -3,7 +3,7 @@ import UNITICore
 
 /// A study's consent is Markdown: the portal and the console show it as HTML that holds only the
 /// elements Markdown makes, and the shell as plain text (``MarkdownText``).
-@Suite("Markdown consent texts", .timeLimit(.minutes(1)))
+@Suite("Markdown consent texts", .timeLimit(.minutes(10)))
 struct MarkdownTextTests {
     static let consent = """
         # Mood in daily life

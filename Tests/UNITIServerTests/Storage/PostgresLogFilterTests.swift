@@ -2,7 +2,7 @@ import Logging
 import Testing
 @testable import UNITIServer
 
-@Suite("PostgreSQL's background log", .timeLimit(.minutes(1)))
+@Suite("PostgreSQL's background log", .timeLimit(.minutes(10)))
 struct PostgresLogFilterTests {
     @Test("postgres-nio's warning of a lease before run() is dropped; its other warnings and errors, and their metadata, pass")
     func leaseBeforeRunIsDropped() {

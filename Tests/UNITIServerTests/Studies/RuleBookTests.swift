@@ -278,7 +278,7 @@ struct ConsentFileTests {
 
 /// The domain does not import the command line's types (issue 44): the rules are the services',
 /// and the subcommands only parse and print.
-@Suite("The domain names no command-line type", .timeLimit(.minutes(1)))
+@Suite("The domain names no command-line type", .timeLimit(.minutes(10)))
 struct DomainLayeringTests {
     @Test("outside Commands/, no file of UNITIServer imports ArgumentParser or names a command's type")
     func noCommandTypesInTheDomain() throws {
