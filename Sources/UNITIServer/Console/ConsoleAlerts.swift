@@ -183,17 +183,21 @@ extension ConsoleRoutes {
     func markAlertSeen(_ request: Request, _ context: StudyContext) async throws -> Response {
         let form = try await PortalForm.read(request), study = context.study.study
         let note = form["note"].trimmingCharacters(in: .whitespacesAndNewlines)
-        let pseudonym = form["participant"]
-        let back = form["back"] == "participant" && !pseudonym.isEmpty ? ConsolePage.participant.uri(study: study.id, participant: pseudonym)
-            : ConsolePage.alerts.uri(study: study.id)
-        guard !note.isEmpty, note.count <= 2000 else {
-            return context.console.base.redirect(to: back + "?notice=alertNoteMissing")
+        guard let id = context.parameters.get("alert").flatMap(Int64.init) else { throw ConsoleRefusal(.notFound, "console.error.notFound") }
+        // Back to the participant's page by the alert's own pseudonym (read from the store, not the form).
+        func back(_ pseudonym: String?) -> String {
+            guard form["back"] == "participant", let pseudonym else { return ConsolePage.alerts.uri(study: study.id) }
+            return ConsolePage.participant.uri(study: study.id, participant: pseudonym)
         }
-        guard let id = context.parameters.get("alert").flatMap(Int64.init),
-              try await store.markAlertSeen(studyId: study.id, id: id, staffId: context.staff.member.id, note: note, now: environment.clock.now()) else {
+        guard !note.isEmpty, note.count <= 2000 else {
+            let pseudonym = try await store.studyAlerts(studyId: study.id).first { $0.id == id }?.pseudonym
+            return context.console.base.redirect(to: back(pseudonym) + "?notice=alertNoteMissing")
+        }
+        guard let pseudonym = try await store.markAlertSeen(studyId: study.id, id: id, staffId: context.staff.member.id, note: note,
+                                                           now: environment.clock.now()) else {
             throw ConsoleRefusal(.notFound, "console.error.notFound")
         }
-        return context.console.base.redirect(to: back + "?notice=alertSeen")
+        return context.console.base.redirect(to: back(pseudonym) + "?notice=alertSeen")
     }
 }
 

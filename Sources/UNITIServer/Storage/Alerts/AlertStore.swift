@@ -134,20 +134,20 @@ extension ServerStore {
         }
     }
 
-    /// Marks an open alert of the study seen, with the member's note and its audit line; false
-    /// when the study has no such alert or it was seen already.
-    func markAlertSeen(studyId: String, id: Int64, staffId: Int64, note: String, now: Date) async throws -> Bool {
+    /// Marks an open alert of the study seen, with the member's note and its audit line; the
+    /// pseudonym it is about, or nil when the study has no such alert or it was seen already.
+    func markAlertSeen(studyId: String, id: Int64, staffId: Int64, note: String, now: Date) async throws -> String? {
         try await database.transaction { db in
             guard let row = try await db.row("""
                 UPDATE alerts SET seen_at = \(now), seen_by = \(staffId), note = \(note)
                 WHERE id = \(id) AND study_id = \(studyId) AND seen_at IS NULL
                 RETURNING (SELECT pseudonym FROM users WHERE users.id = alerts.user_id) AS pseudonym
-                """) else { return false }
+                """) else { return nil }
             let pseudonym: String = try row["pseudonym"]
             try await Self.appendAudit(db, .staff(staffId), studyId: studyId, action: "alert.seen", detail: .object([
                 "alert": .number(Double(id)), "participant": .string(pseudonym), "note": .string(note),
             ]), now: now)
-            return true
+            return pseudonym
         }
     }
 
