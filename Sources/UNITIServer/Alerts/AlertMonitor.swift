@@ -21,6 +21,9 @@ import UNITIProtocol
 /// for consent the version. The process whose insert went in writes the mail's audit line and
 /// queues the mail to the team members the rule names (``MailQueue``); the mail names the study,
 /// the rule and the pseudonym, links to the participant's page and carries no answer.
+///
+/// Every ``conditionInterval`` it also folds the day tallies' changes (``TallySchema``), alert
+/// rules or not.
 public final class AlertMonitor: Service, Sendable {
     let environment: ServerEnvironment
     let interval: Duration
@@ -68,6 +71,11 @@ public final class AlertMonitor: Service, Sendable {
             return false
         }
         var raised: [Int64] = []
+        if conditionsDue {
+            // The day tallies' changes are folded here too, so that they stay few however long
+            // nobody opens an overview (``ServerStore/foldDayTallies()``).
+            do { try await store.foldDayTallies() } catch { logger.error("folding the day tallies failed: \(error)") }
+        }
         let byStudy = Dictionary(grouping: try await store.alertRulesInForce(), by: \.studyId)
         for (studyId, rules) in byStudy.sorted(by: { $0.key < $1.key }) {
             // One study's failure (a definition that no longer decodes) does not hold up the others.

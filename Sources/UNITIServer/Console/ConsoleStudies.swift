@@ -71,7 +71,7 @@ extension ConsoleRoutes {
 
     /// The study's figures and, over the last ``DayChart/days`` UTC days: sheets per day,
     /// participants over time (members by the day they joined, and their running total), and
-    /// adherence per day of the prompts' due times (``ServerStore/adherencePerDay(studyId:from:to:)``).
+    /// adherence per day of the prompts' due times (``ServerStore/adherencePerDay(studyId:days:)``).
     func overview(_ context: StudyContext) async throws -> Response {
         let studyId = context.study.study.id, language = context.console.language, now = environment.clock.now()
         let participants = try await store.studyParticipants(studyId: studyId)
@@ -85,8 +85,7 @@ extension ConsoleRoutes {
             total += joined[day] ?? 0
             running[day] = total
         }
-        let adherence = try await store.adherencePerDay(studyId: studyId, from: Date(timeIntervalSince1970: Double(days.lowerBound) * 86_400),
-                                                        to: Date(timeIntervalSince1970: Double(days.upperBound + 1) * 86_400))
+        let adherence = try await store.adherencePerDay(studyId: studyId, days: days)
         let charts = [
             DayChart(id: "sheets-chart", label: PortalText.text("console.overview.sheetsPerDay", language),
                      bars: Dictionary(perDay.map { ($0.day, Double($0.sheets)) }, uniquingKeysWith: +), today: now),

@@ -307,7 +307,7 @@ struct ConsoleSetupTests {
                 // The store's days agree with the per-participant count for the same period.
                 let yesterday = DayChart.day(now) - 1
                 let start = Date(timeIntervalSince1970: Double(yesterday) * day)
-                let perDay = try await store.adherencePerDay(studyId: "alpha", from: start, to: start.addingTimeInterval(day))
+                let perDay = try await store.adherencePerDay(studyId: "alpha", days: yesterday...yesterday)
                 let counted = Mutex(AdherenceCounts())
                 try await store.adherence(studyId: "alpha", from: start, to: start.addingTimeInterval(day)) { line in counted.withLock { $0.add(line.counts) } }
                 #expect(perDay == [yesterday: counted.withLock { $0 }])

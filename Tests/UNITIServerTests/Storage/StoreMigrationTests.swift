@@ -16,7 +16,7 @@ struct StoreMigrationTests {
             "v10-comparison-snapshots", "v11-session-refresh-grace", "v12-throttle-counts", "v12-mail-tokens-cancelled",
             "v12-study-password-minimum", "v13-comparison-in-proportion", "v14-consent-versions", "v15-prompt-events",
             "v16-staff-console", "v17-erasure-marks", "v18-audit-participants", "v18-study-invitations",
-            "v19-study-module-switches", "v20-alerts",
+            "v19-study-module-switches", "v20-alerts", "v21-tallies",
         ])
     }
 
@@ -143,6 +143,30 @@ struct StoreMigrationTests {
             #expect(try await store.consumeMailToken(purpose: .passwordReset, tokenHash: "open-code", now: Date(timeIntervalSince1970: 1)) == 1)
             let tables = try await store.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
             #expect(tables.contains("throttle_counts") && !tables.contains("login_failures"))
+        })
+    }
+
+    @Test("v21 counts the sheets and prompts already stored into the tallies the console reads, as counting them does")
+    func v21FillsTallies() async throws {
+        try await upgraded(from: "v20-alerts", fill: { db in
+            try db.execute(sql: """
+                INSERT INTO memberships (study_id, user_id, status, requested_at, updated_at, joined_at) VALUES ('pilot', 1, 'member', 0, 0, 0);
+                INSERT INTO answer_sheets (user_id, client_id, study_id, questionnaire_id, questionnaire_version, started_at, ended_at,
+                    received_at, sheet) VALUES (1, 'a', 'pilot', 'daily', 1, 86400, 86500, 0, '{}'), (1, 'b', 'pilot', 'daily', 1, 90000, NULL, 0, '{}'),
+                    (1, 'c', 'pilot', 'daily', 1, 3 * 86400, 3 * 86400 + 60, 0, '{}');
+                INSERT INTO prompts (user_id, prompt_id, questionnaire_id, due_at, kinds, received_at)
+                    VALUES (1, 'p1', 'daily', 86400, 3, 10), (1, 'p2', 'daily', 86500, 9, 20), (1, 'p3', 'daily', 2 * 86400, 3, 30);
+                """)
+        }, check: { store in
+            let people = try await store.studyParticipants(studyId: "pilot")
+            #expect(people.map(\.sheets) == [3])
+            #expect(people.first?.lastAnswerAt == Date(timeIntervalSince1970: 3 * 86400 + 60))
+            #expect(try await store.sheetsPerDay(studyId: "pilot").map { [$0.day, $0.sheets] } == [[1, 2], [3, 1]])
+            let tallies = try await store.rows("SELECT kinds, prompts, last_received_at FROM prompt_tallies ORDER BY kinds").map {
+                [Double(try $0["kinds"] as Int64), Double(try $0["prompts"] as Int64), try $0["last_received_at"] as Double]
+            }
+            #expect(tallies == [[3, 2, 30], [9, 1, 20]])
+            #expect(try await store.dayTallies("prompts", subjects: ["daily"]).map { [$0.day, $0.kinds, $0.count] } == [[1, 3, 1], [1, 9, 1], [2, 3, 1]])
         })
     }
 }

@@ -11,8 +11,8 @@ extension ServerStore {
     /// Every table with people's rows, in the order a person's rows are deleted (children
     /// first). A module part's own tables (``ServerModulePart/personalTables``) come before `users`.
     var personalTables: [String] {
-        ["answers", "comparison_totals", "answer_sheets", "module_records", "sessions", "mail_tokens", "study_password_failures",
-         "consent_agreements", "prompt_events", "prompts", "alerts", "memberships"]
+        ["answers", "comparison_totals", "answer_sheets", "member_tallies", "module_records", "sessions", "mail_tokens",
+         "study_password_failures", "consent_agreements", "prompt_events", "prompts", "prompt_tallies", "alerts", "memberships"]
             + modules.personalTables + ["users"]
     }
 
@@ -145,7 +145,7 @@ extension ServerStore {
     func leaveStudy(userId: Int64, studyId: String, deleteAnswers: Bool, now: Date, recording: AuditRecord? = nil) async throws {
         let studySheets: SQL = "SELECT id FROM answer_sheets WHERE user_id = \(userId) AND study_id = \(studyId)"
         let studyQuestionnaires: SQL = "SELECT questionnaire_id FROM questionnaire_links WHERE study_id = \(studyId)"
-        let erased = ["answers", "comparison_totals", "answer_sheets", "prompt_events", "prompts", "alerts"]
+        let erased = ["answers", "comparison_totals", "answer_sheets", "member_tallies", "prompt_events", "prompts", "prompt_tallies", "alerts"]
         try await database.transaction { db in
             if deleteAnswers {
                 try await db.lock(.person(userId, .sheets))

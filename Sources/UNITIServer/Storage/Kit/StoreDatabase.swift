@@ -96,6 +96,9 @@ enum StoreLock: Sendable {
         case questionnaireImports = 7106
         /// Changes of one study's team (two owners stepping down at once leave one owner).
         case studyTeams = 7107
+        /// Folding the day tallies' changes (``ServerStore/foldDayTallies()``): two folds at once
+        /// would add to the same days in different orders.
+        case dayTallies = 7108
     }
 }
 

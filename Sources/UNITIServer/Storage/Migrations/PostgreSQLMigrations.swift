@@ -30,6 +30,7 @@ enum PostgreSQLMigrations {
         ("pg16-study-invitations", TeamSchema.pg16Invitations),
         ("pg17-study-module-switches", StudySwitchSchema.pg17),
         ("pg18-alerts", AlertSchema.pg18),
+        ("pg19-tallies", TallySchema.pg19),
     ]
 
     /// The lock key that serialises migrations across processes.
@@ -89,9 +90,27 @@ enum PostgreSQLMigrations {
     }
 
     /// A step's statements: the extended query protocol runs one statement at a time, so a step
-    /// is split where a line ends with `;` (no step has a `;` at a line's end inside a statement).
+    /// is split where a line ends with `;` outside a `$$`-quoted function body (no step has a `;`
+    /// at a line's end inside any other statement).
     static func statements(_ sql: String) -> [String] {
-        sql.components(separatedBy: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        var statements: [String] = [], current = ""
+        for (index, part) in sql.components(separatedBy: "$$").enumerated() {
+            if index > 0 { current += "$$" }
+            guard index % 2 == 0 else {
+                current += part
+                continue
+            }
+            let pieces = part.components(separatedBy: ";\n")
+            for (number, piece) in pieces.enumerated() {
+                current += piece
+                if number < pieces.count - 1 {
+                    statements.append(current)
+                    current = ""
+                }
+            }
+        }
+        statements.append(current)
+        return statements.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }
 
     /// `pg1-schema`: the tables of SQLite's steps up to `v5-sheet-reward-times`, in their final

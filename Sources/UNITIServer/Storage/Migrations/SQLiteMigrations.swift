@@ -44,6 +44,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("v18-study-invitations") { db in try db.execute(sql: TeamSchema.v18Invitations) }
         migrator.registerMigration("v19-study-module-switches") { db in try db.execute(sql: StudySwitchSchema.v19) }
         migrator.registerMigration("v20-alerts") { db in try db.execute(sql: AlertSchema.v20) }
+        migrator.registerMigration("v21-tallies") { db in try db.execute(sql: TallySchema.v21) }
         for (identifier, step) in modules.migrations {
             migrator.registerMigration(identifier) { db in try db.execute(sql: step.sqlite) }
         }

@@ -71,11 +71,18 @@ extension ServerStore {
         // and sorted two million prompts on disk (3.9 s against 1.5 s; Documentation/adherence.md).
         let questionnaires = try await questionnaireLinks(studyId: studyId).map(\.questionnaireId)
         guard !questionnaires.isEmpty else { return }
+        // Over the whole study the groups are kept (``TallySchema``: `prompt_tallies`); a period
+        // is counted from the prompts.
+        let groups: SQL = from == nil && to == nil ? """
+            SELECT user_id, questionnaire_id, kinds, prompts, last_received_at AS last_sync FROM prompt_tallies
+            WHERE questionnaire_id IN (\(list: questionnaires))
+            """ : """
+            SELECT p.user_id, p.questionnaire_id, p.kinds, COUNT(*) AS prompts, MAX(p.received_at) AS last_sync FROM prompts p
+            WHERE p.questionnaire_id IN (\(list: questionnaires))\(period)
+            GROUP BY p.questionnaire_id, p.user_id, p.kinds
+            """
         try await database.forEachRow("""
-            SELECT u.pseudonym, g.questionnaire_id, g.kinds, g.prompts, g.last_sync
-            FROM (SELECT p.user_id, p.questionnaire_id, p.kinds, COUNT(*) AS prompts, MAX(p.received_at) AS last_sync FROM prompts p
-                  WHERE p.questionnaire_id IN (\(list: questionnaires))\(period)
-                  GROUP BY p.questionnaire_id, p.user_id, p.kinds) AS g
+            SELECT u.pseudonym, g.questionnaire_id, g.kinds, g.prompts, g.last_sync FROM (\(groups)) AS g
             JOIN users u ON u.id = g.user_id
             ORDER BY u.pseudonym, g.questionnaire_id
             """) { row in
@@ -106,25 +113,18 @@ extension ServerStore {
 }
 
 extension ServerStore {
-    /// The adherence of a study's prompts due in `[from, to)`, summed over its participants per
-    /// UTC day of the due time (days as seconds since 1970 / 86,400): the console overview's
-    /// chart. Counted as ``adherence(studyId:from:to:_:)`` counts (prompts per combination of
-    /// event kinds, the shared ``PromptFlags`` deciding each combination's outcome), so a day's
-    /// rate is the one `uniti-server adherence --from D --to D` gives for that day.
-    package func adherencePerDay(studyId: String, from: Date, to: Date) async throws -> [Int: AdherenceCounts] {
+    /// The adherence of a study's prompts due on the UTC days `days` (seconds since 1970 /
+    /// 86,400), summed over its participants per day: the console overview's chart, from the day
+    /// tallies (``TallySchema``). Counted as ``adherence(studyId:from:to:_:)`` counts (prompts
+    /// per combination of event kinds, the shared ``PromptFlags`` deciding each combination's
+    /// outcome), so a day's rate is the one `uniti-server adherence --from D --to D` gives for that day.
+    package func adherencePerDay(studyId: String, days: ClosedRange<Int>) async throws -> [Int: AdherenceCounts] {
         let questionnaires = try await questionnaireLinks(studyId: studyId).map(\.questionnaireId)
-        guard !questionnaires.isEmpty else { return [:] }
-        var days: [Int: AdherenceCounts] = [:]
-        for row in try await database.rows("""
-            SELECT \(sqlite: "CAST(p.due_at / 86400 AS INTEGER)", postgres: "CAST(FLOOR(p.due_at / 86400) AS bigint)") AS day, p.kinds,
-                COUNT(*) AS prompts
-            FROM prompts p WHERE p.questionnaire_id IN (\(list: questionnaires)) AND p.due_at >= \(from) AND p.due_at < \(to)
-            GROUP BY 1, 2
-            """) {
-            let group = try row.decode(PromptDay.self)
-            days[group.day, default: AdherenceCounts()].add(PromptKinds.flags(group.kinds), count: group.prompts)
+        var perDay: [Int: AdherenceCounts] = [:]
+        for group in try await dayTallies("prompts", subjects: questionnaires, days: days) {
+            perDay[group.day, default: AdherenceCounts()].add(PromptKinds.flags(group.kinds), count: group.count)
         }
-        return days
+        return perDay
     }
 
     /// The pseudonyms of the study's members of whom no prompt of its questionnaires has arrived:
@@ -138,11 +138,6 @@ extension ServerStore {
                  AND p.questionnaire_id IN (SELECT questionnaire_id FROM questionnaire_links WHERE study_id = \(studyId)))
             ORDER BY u.pseudonym
             """).map { try $0["pseudonym"] }
-    }
-
-    /// A day's prompts with one combination of event kinds.
-    private struct PromptDay: Decodable {
-        var day: Int, kinds: Int, prompts: Int
     }
 }
 

@@ -20,7 +20,8 @@ public struct StudyParticipant: Sendable, Hashable, Decodable {
 }
 
 /// What the console's study pages read: members, join requests and those who left, with their
-/// sheets, and sheets per day. One query each, since a study team opens these pages a few times a day.
+/// sheets, and sheets per day: one query each, the sheets counted from the tallies the store keeps
+/// (``TallySchema``), not from the sheets.
 extension ServerStore {
     /// Members, pending and denied requests and those who left a study, by pseudonym; with
     /// `pseudonym`, that one only.
@@ -28,9 +29,9 @@ extension ServerStore {
         var sql: SQL = """
             SELECT m.user_id, u.pseudonym, m.status, m.joined_at, m.requested_at, m.updated_at,
                 (SELECT MAX(c.version) FROM consent_agreements c WHERE c.user_id = m.user_id AND c.study_id = m.study_id) AS consent_version,
-                (SELECT COUNT(*) FROM answer_sheets s WHERE s.user_id = m.user_id AND s.study_id = m.study_id) AS sheets,
-                (SELECT MAX(COALESCE(s.ended_at, s.started_at)) FROM answer_sheets s WHERE s.user_id = m.user_id AND s.study_id = m.study_id) AS last_answer_at
+                COALESCE(t.sheets, 0) AS sheets, t.last_answer_at
             FROM memberships m JOIN users u ON u.id = m.user_id
+            LEFT JOIN member_tallies t ON t.study_id = m.study_id AND t.user_id = m.user_id
             WHERE m.study_id = \(studyId) AND m.status IN (\(list: [MembershipStatus.member, .pending, .denied, .left].map(\.rawValue)))
             """
         if let pseudonym { sql += " AND u.pseudonym = \(pseudonym)" }
@@ -60,11 +61,9 @@ extension ServerStore {
             """).map { try JSONCoding.decode(AnswerSheet.self, from: try $0["sheet"] as String) }
     }
 
-    /// The number of a study's sheets started on each UTC day (days as seconds since 1970 / 86,400).
+    /// The number of a study's sheets started on each UTC day (days as seconds since 1970 / 86,400),
+    /// from the day tallies (``TallySchema``).
     func sheetsPerDay(studyId: String) async throws -> [(day: Int, sheets: Int)] {
-        try await database.rows("""
-            SELECT \(sqlite: "CAST(started_at / 86400 AS INTEGER)", postgres: "CAST(FLOOR(started_at / 86400) AS bigint)") AS day, COUNT(*) AS sheets
-            FROM answer_sheets WHERE study_id = \(studyId) GROUP BY 1 ORDER BY 1
-            """).map { (day: try $0["day"], sheets: try $0["sheets"]) }
+        try await dayTallies("sheets", subjects: [studyId]).map { (day: $0.day, sheets: $0.count) }
     }
 }
