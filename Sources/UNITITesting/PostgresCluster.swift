@@ -34,6 +34,25 @@ public final class PostgresCluster: @unchecked Sendable {
         try sharedCluster.get()
     }
 
+    /// A new database in the shared cluster, its URL; the cluster started first if need be. Both
+    /// wait for programs (`initdb`, `pg_ctl`, `createdb`), so they run on a thread of Dispatch's,
+    /// not on one of the few the tests' concurrency shares: there, every test of the run would
+    /// wait with them (the first ~70 s of a CI run did, until a one-minute time limit fell).
+    public static func newDatabase() async throws -> String {
+        try await offPool { try shared().createDatabase() }
+    }
+
+    /// The shared cluster, started (if need be) off the tests' concurrency, as ``newDatabase()``.
+    public static func started() async throws -> PostgresCluster {
+        try await offPool { try shared() }
+    }
+
+    private static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in
+            DispatchQueue.global().async { done.resume(with: Result { try work() }) }
+        }
+    }
+
     private static let sharedCluster: Result<PostgresCluster, any Error> = Result {
         let cluster = try PostgresCluster()
         atexit { try? PostgresCluster.sharedCluster.get().stop() }

@@ -34,31 +34,39 @@ extension ConsoleRoutes {
         let everyone = try await store.studyParticipants(studyId: current.study.id)
         let departures = try await store.departures(studyId: current.study.id)
         let sorting = ParticipantSorting(request.uri.queryParameters)
-        let rows = everyone.filter { $0.status == .member || $0.status == .left }
-            .map { person -> (row: ConsoleParticipantsPage.Member, key: ParticipantSorting.Key) in
-                let withdrawn = person.status == .left && departures.answersDeleted[person.pseudonym] == true
-                let status = PortalText.text("console.participant.status.\(withdrawn ? "withdrawn" : person.status.rawValue)", language)
-                guard !withdrawn else {
-                    return (.init(pseudonym: person.pseudonym, status: status, joined: "", lastAnswer: "", consent: "", sheets: "", rate: "", flags: ""),
-                            .init(pseudonym: person.pseudonym, left: true, rate: nil, lastAnswer: nil, flags: 0))
-                }
-                let line = adherence[person.pseudonym]
-                var flags = person.status == .left ? [] : AdherenceReport.console.flags(rate: line?.counts.rate, lastSync: line?.lastSync, now: now).map {
-                    PortalText.text($0 == .below ? "console.participants.flagBelow" : "console.participants.flagSilent", language)
-                }
-                if person.status == .member, let version = current.study.consentVersion, (person.consentVersion ?? 0) < version {
-                    flags.append(PortalText.text("console.participants.flagConsent", language, ["version": "\(version)"]))
-                }
-                return (.init(pseudonym: person.pseudonym, status: status, joined: person.joinedAt.map(Self.day) ?? "",
-                              lastAnswer: person.lastAnswerAt.map(Timestamps.format) ?? "",
-                              consent: person.consentVersion.map(String.init) ?? "", sheets: String(person.sheets),
-                              rate: line?.counts.rate.map { String(format: "%.0f %%", $0 * 100) } ?? "", flags: flags.joined(separator: ", ")),
-                        .init(pseudonym: person.pseudonym, left: person.status == .left, rate: line?.counts.rate, lastAnswer: person.lastAnswerAt,
-                              flags: flags.count))
-            }
-        let sorted = rows.sorted { sorting.order($0.key, $1.key) }.map(\.row)
+        let consentVersion = current.study.consentVersion
+        // Everyone's order is decided on the keys alone; the texts are made for the page shown.
+        let listed = everyone.filter { $0.status == .member || $0.status == .left }.map { person -> ParticipantSorting.Key in
+            let withdrawn = person.status == .left && departures.answersDeleted[person.pseudonym] == true
+            guard !withdrawn else { return .init(person: person, withdrawn: true, rate: nil, lastSync: nil, flags: []) }
+            let line = adherence[person.pseudonym]
+            var flags: [ParticipantSorting.Flag] = person.status == .left ? [] : AdherenceReport.console.flags(
+                rate: line?.counts.rate, lastSync: line?.lastSync, now: now).map { $0 == .below ? .below : .silent }
+            if person.status == .member, let version = consentVersion, (person.consentVersion ?? 0) < version { flags.append(.consent) }
+            return .init(person: person, withdrawn: false, rate: line?.counts.rate, lastSync: line?.lastSync, flags: flags)
+        }
+        let sorted = listed.sorted { sorting.order($0, $1) }
         let pages = max(1, (sorted.count + ParticipantSorting.pageSize - 1) / ParticipantSorting.pageSize), shown = min(sorting.page, pages)
-        let members = Array(sorted.dropFirst((shown - 1) * ParticipantSorting.pageSize).prefix(ParticipantSorting.pageSize))
+        let members = sorted.dropFirst((shown - 1) * ParticipantSorting.pageSize).prefix(ParticipantSorting.pageSize).map { key in
+            let person = key.person
+            let status = PortalText.text("console.participant.status.\(key.withdrawn ? "withdrawn" : person.status.rawValue)", language)
+            guard !key.withdrawn else {
+                return ConsoleParticipantsPage.Member(pseudonym: person.pseudonym, status: status, joined: "", lastAnswer: "", consent: "",
+                                                      sheets: "", rate: "", flags: "")
+            }
+            let flags = key.flags.map { flag in
+                switch flag {
+                case .below: PortalText.text("console.participants.flagBelow", language)
+                case .silent: PortalText.text("console.participants.flagSilent", language)
+                case .consent: PortalText.text("console.participants.flagConsent", language, ["version": "\(consentVersion ?? 0)"])
+                }
+            }
+            return ConsoleParticipantsPage.Member(pseudonym: person.pseudonym, status: status, joined: person.joinedAt.map(Self.day) ?? "",
+                                                  lastAnswer: person.lastAnswerAt.map(Timestamps.format) ?? "",
+                                                  consent: person.consentVersion.map(String.init) ?? "", sheets: String(person.sheets),
+                                                  rate: key.rate.map { String(format: "%.0f %%", $0 * 100) } ?? "",
+                                                  flags: flags.joined(separator: ", "))
+        }
         let deleted = departures.accountsDeleted
         func requests(_ status: MembershipStatus) -> [ConsoleParticipantsPage.Request] {
             everyone.filter { $0.status == status }.map { .init(pseudonym: $0.pseudonym, requested: $0.requestedAt.map(Self.day) ?? "") }
@@ -117,13 +125,23 @@ struct ParticipantSorting {
     let sort: String
     let page: Int
 
+    /// A listed participant: what the order reads, and the page's row is made from.
     struct Key {
-        var pseudonym: String
-        var left: Bool
+        var person: StudyParticipant
+        /// Left with their answers deleted: listed without data.
+        var withdrawn: Bool
         var rate: Double?
-        var lastAnswer: Date?
-        var flags: Int
+        var lastSync: Date?
+        var flags: [Flag]
+
+        var pseudonym: String { person.pseudonym }
+        var left: Bool { person.status == .left }
+        var lastAnswer: Date? { withdrawn ? nil : person.lastAnswerAt }
     }
+
+    /// The flags of a participant's row: below half answered in time, no prompt event for a
+    /// week (``AdherenceReport/console``), a consent version not agreed to.
+    enum Flag { case below, silent, consent }
 
     init(_ query: some Sequence<(key: Substring, value: Substring)>) {
         var sort = "pseudonym", page = 1
@@ -139,7 +157,7 @@ struct ParticipantSorting {
         switch sort {
         case "rate" where a.rate != b.rate: return (a.rate ?? .infinity) < (b.rate ?? .infinity)
         case "lastAnswer" where a.lastAnswer != b.lastAnswer: return (a.lastAnswer ?? .distantPast) < (b.lastAnswer ?? .distantPast)
-        case "flags" where a.flags != b.flags: return a.flags > b.flags
+        case "flags" where a.flags.count != b.flags.count: return a.flags.count > b.flags.count
         default: return a.pseudonym < b.pseudonym
         }
     }

@@ -33,7 +33,7 @@ struct ScaleOutBinaryTests {
 
     @Test("register through one process, use the token on both; one batch sent to both at once is stored once; the login throttle counts across both")
     func twoProcessesBehindNginx() async throws {
-        let database = try PostgresCluster.shared().createDatabase()
+        let database = try await PostgresCluster.newDatabase()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-scale-out-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -123,7 +123,7 @@ struct RewardsUpgradeTests {
 
     @Test("PostgreSQL: a store from before the move keeps each study's switch and every point")
     func postgres() async throws {
-        let cluster = try PostgresCluster.shared()
+        let cluster = try await PostgresCluster.started()
         let url = try cluster.createDatabase()
         let database = String(url.split(separator: "/").last!)
         // The server's schema as it was before the move (its steps up to pg16), recorded as applied.

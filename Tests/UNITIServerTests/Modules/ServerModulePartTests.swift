@@ -30,7 +30,7 @@ struct ServerModulePartTests {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             location = directory.appendingPathComponent("server.sqlite").path
         case .postgres:
-            location = try PostgresCluster.shared().createDatabase()
+            location = try await PostgresCluster.newDatabase()
         }
         let journal: SQL = kind == .sqlite ? "SELECT identifier FROM grdb_migrations" : "SELECT identifier FROM schema_migrations"
         for _ in 0..<2 {  // the second opening finds the step applied and leaves it

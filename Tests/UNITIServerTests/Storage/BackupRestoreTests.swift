@@ -23,7 +23,7 @@ struct BackupRestoreTests {
 
     @Test("PostgreSQL: a backup taken during uploads holds every sheet acknowledged before it, and the restored store answers sheets/changes as before")
     func postgresBackupWhileServing() async throws {
-        let cluster = try PostgresCluster.shared()
+        let cluster = try await PostgresCluster.started()
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try await Self.backupWhileUploading(database: try cluster.createDatabase(), restoreInto: try cluster.createDatabase(),
@@ -71,7 +71,7 @@ struct BackupRestoreTests {
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).allSatisfy { !$0.contains("partial") })
 
-        let cluster = try PostgresCluster.shared()
+        let cluster = try await PostgresCluster.started()
         let url = try cluster.createDatabase()
         let empty = directory + "/no-programs"
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)

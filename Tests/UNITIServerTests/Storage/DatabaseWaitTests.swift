@@ -23,7 +23,7 @@ struct DatabaseWaitTests {
                                         metrics: metrics)
             return (store, { try? FileManager.default.removeItem(at: directory) })
         case .postgres:
-            guard case .postgres(let location) = try StoreLocation(parsing: try PostgresCluster.shared().createDatabase()) else {
+            guard case .postgres(let location) = try StoreLocation(parsing: try await PostgresCluster.newDatabase()) else {
                 throw TestFailure("the cluster's URL is no PostgreSQL location")
             }
             let store = try await ServerStore.postgres(location, maximumConnections: 1, now: Date(), modules: serverModuleParts,

@@ -12,7 +12,7 @@ import UNITITesting
 struct FrequentReadTests {
     @Test("the session read is prepared on the connection once, and finds a live session, a revoked one not, an unknown token not")
     func sessionReadIsPrepared() async throws {
-        guard case .postgres(let location) = try StoreLocation(parsing: try PostgresCluster.shared().createDatabase()) else {
+        guard case .postgres(let location) = try StoreLocation(parsing: try await PostgresCluster.newDatabase()) else {
             throw TestFailure("the cluster's URL is no PostgreSQL location")
         }
         let now = TestTime.now

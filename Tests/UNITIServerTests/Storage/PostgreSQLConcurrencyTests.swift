@@ -293,7 +293,7 @@ struct PostgreSQLConcurrencyTests {
         a database from a newer server is refused, untouched
         """)
     func migrations() async throws {
-        let cluster = try PostgresCluster.shared()
+        let cluster = try await PostgresCluster.started()
         let url = try cluster.createDatabase()
         let database = String(url.split(separator: "/").last!)
         let now = TestTime.now

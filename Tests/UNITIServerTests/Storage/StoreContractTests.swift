@@ -24,12 +24,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 try? FileManager.default.removeItem(at: directory)
             }
         case .postgres:
-            // Starting the cluster (once per process) and `createdb` wait for programs: on a
-            // thread of Dispatch's, not of the two the tests' concurrency shares, or every test
-            // of the run waits with them (the first ~70 s of a run did, until time limits fell).
-            let url = try await withCheckedThrowingContinuation { (done: CheckedContinuation<String, any Error>) in
-                DispatchQueue.global().async { done.resume(with: Result { try PostgresCluster.shared().createDatabase() }) }
-            }
+            let url = try await PostgresCluster.newDatabase()
             return OpenedStore(store: try await StoreLocation(parsing: url).open(now: Date(), modules: serverModuleParts), location: url) {}
         }
     }

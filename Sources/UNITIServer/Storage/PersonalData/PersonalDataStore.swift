@@ -114,6 +114,10 @@ extension ServerStore {
             "alerts": "alerts",
             // Sums of the person's numeric answers, derived from the sheets the download holds in full.
             "comparison_totals": "sheets",
+            // Counts of the person's sheets and prompts (``TallySchema``), derived from what the
+            // download holds in full.
+            "member_tallies": "sheets",
+            "prompt_tallies": "promptEvents",
         ]
     }
 }
