@@ -187,4 +187,20 @@ struct StressRemindersTests {
         times = try Self.planned(fixture).filter { $0.localDate == saturday }.map(\.localTime.minutes)
         #expect(times.count == 2 && times.allSatisfy { (600...1320).contains($0) }, "\(times)")
     }
+
+    @Test("a participant's fixed times keep the study's gap (here its 30-minute completion window), so two prompts are never open at once")
+    func fixedTimesKeepTheGap() throws {
+        let fixture = try StressFixture()
+        let schedule = QuestionnaireSchedule(frequency: .daily, timing: .between, amount: 2, windows: Self.weekdaysAndWeekends,
+                                             windowShiftMinutes: 120)
+        try fixture.joinServerStudy([(Self.ema(schedule, changeable: true), true)])
+        let before = try Self.planned(fixture).map(\.date)
+        let close = fixture.run("tys reminders custom ema-mood 12:20 12:00")
+        #expect(!close.succeeded && close.err.contains("20 minutes") && close.err.contains("at least 30"), "\(close.err)")
+        #expect(close.err.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").count == 1, "\(close.err)")
+        #expect(try Self.planned(fixture).map(\.date) == before, "nothing changed")
+        #expect(fixture.run("tys reminders custom ema-mood 12:00 12:30").succeeded)
+        let times = try Self.planned(fixture).map(\.localTime.minutes)
+        #expect(Set(times) == [720, 750], "\(times)")
+    }
 }

@@ -44,11 +44,14 @@ extension TrackYourTinnitusModule: StartScreenOffering {
 }
 
 extension TrackYourTinnitusModule: ReminderProviding, ReminderToneProviding {
-    /// The check-in reminders with the chosen tone; answered periods are not skipped (see
+    /// The check-in reminders with the chosen tone, by the study's schedule where it sets one
+    /// (``ReminderPlan/studySchedule(_:)``); answered periods are not skipped (see
     /// ``ReminderPlan/rule(tone:)`` for why).
     public func reminderSource(_ context: ModuleContext) throws -> ReminderSource {
-        let plan = try ReminderPlan.load(context)
-        guard let rule = try plan.rule(tone: RingtoneCommand.chosen(context)) else { return .none }
+        let plan = try ReminderPlan.load(context), tone = try RingtoneCommand.chosen(context)
+        let chosen = try ReminderPlan.studySchedule(context).map { try plan.rule(under: $0, tone: tone, timeZone: context.clock.timeZone) }
+            ?? plan.rule(tone: tone)
+        guard let rule = chosen else { return .none }
         let results = ResultStore(database: context.database)
         return ReminderSource(rules: [rule]) { _, period in try results.hasResult(in: period) }
     }

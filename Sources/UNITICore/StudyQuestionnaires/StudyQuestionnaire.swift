@@ -78,6 +78,18 @@ extension StudyQuestionnaire {
 }
 
 extension StudyQuestionnaire {
+    /// Refuses fixed times a participant chose that come closer than the study's gap
+    /// (``promptGap``) where the study decides when prompts come (``schedulesDailyPrompts``):
+    /// the gap is never less than the completion window, so prompts never overlap.
+    public func checkFixedTimes(_ times: [TimeOfDay]) throws {
+        guard schedulesDailyPrompts else { return }
+        let sorted = times.sorted { $0.minutes < $1.minutes }
+        for (first, second) in zip(sorted, sorted.dropFirst()) where second.minutes - first.minutes < promptGap {
+            throw UNITIError(L("reminders.error.fixedGap", ["first": "\(first)", "second": "\(second)",
+                                                            "minutes": "\(second.minutes - first.minutes)", "gap": "\(promptGap)"]))
+        }
+    }
+
     /// Whether the study decides when this questionnaire prompts: an active, repeating, daily one
     /// whose schedule sets prompt windows or a gap (issue 47). A daily schedule without them (the
     /// bundled hearing questionnaire's "once a day") leaves a module's own reminder plan in charge.

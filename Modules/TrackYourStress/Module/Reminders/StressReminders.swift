@@ -107,6 +107,7 @@ struct StressReminders {
         // The person's own days and times stay within what the study allows them to move.
         if schedule.frequency == .daily, choice != .standard(questionnaire) {
             try questionnaire.checkWindowShift(days: choice.days, times: choice.mode == .custom ? choice.times : [])
+            if choice.mode == .custom { try questionnaire.checkFixedTimes(choice.times) }
         }
         let plan = QuestionnaireReminderPlan(
             questionnaireID: questionnaire.id, command: commandText(questionnaire.id), frequency: frequency, option: option,

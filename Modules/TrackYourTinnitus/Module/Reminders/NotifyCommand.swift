@@ -101,6 +101,10 @@ struct NotifyCommand: ShellCommand {
                 return
             }
             let console = context.console
+            if let study = try ReminderPlan.studySchedule(context) {
+                let values = ["study": QuestionnaireText(localizer: context.localizer).text(study.studyTitle), "gap": "\(study.promptGap)"]
+                console.line(L(study.definition.scheduleChangeable ? "tyt.notify.show.studySets" : "tyt.notify.show.studySetsLocked", values))
+            }
             console.line(plan.count == 0 ? L("tyt.notify.show.noStandard")
                                          : L("tyt.notify.show.standard", count: plan.count))
             // Weekdays 11 columns wide, so the windows start at one place in every language.

@@ -60,6 +60,51 @@ public struct ReminderPlan: Codable, Sendable, Equatable {
                                 tone: tone, cadence: .daily(daily), skipWhenAnswered: false)
     }
 
+    // MARK: - The study's schedule (issue 47)
+
+    /// The study's check-in questionnaire (``MomentaryQuestionnaire/id``) when its schedule sets
+    /// prompt windows or a gap (``StudyQuestionnaire/schedulesDailyPrompts``): then the study
+    /// decides when check-ins are prompted.
+    public static func studySchedule(_ context: ModuleContext) throws -> StudyQuestionnaire? {
+        try context.studyQuestionnaires.questionnaires().first { $0.id == MomentaryQuestionnaire.id && $0.schedulesDailyPrompts }
+    }
+
+    /// The rule under the study's schedule: its number a day, its windows per weekday, its gap and
+    /// its first and last day, drawn as the console's preview draws them; where the study lets
+    /// participants change their reminders, this plan's windows count within its shift and a
+    /// count above 0 is a limit. Custom times do not add to it. Not skipped when answered (see
+    /// ``rule(tone:)``).
+    public func rule(under study: StudyQuestionnaire, tone: String?, timeZone: TimeZone) throws -> ReminderRule? {
+        guard var rule = try study.dailyPromptRule(command: "tyt fill", chosenDays: days == DayWindow.week() ? nil : days,
+                                                   limit: count > 0 ? count : nil, timeZone: timeZone) else { return nil }
+        rule.tone = tone
+        rule.skipWhenAnswered = false
+        return rule
+    }
+
+    /// A change refused because the study decides (not wrapped into ``change(_:_:)``'s line).
+    private struct StudyRefusal: Error {
+        let error: UNITIError
+    }
+
+    /// Under a study's schedule: a changed count or windows only where the study allows changes,
+    /// windows within its shift (unless set back to the module's default); custom times not at all.
+    private static func check(_ changed: ReminderPlan, against study: StudyQuestionnaire, before: ReminderPlan, _ context: ModuleContext) throws {
+        guard changed != before else { return }
+        let title = QuestionnaireText(localizer: context.localizer).text(study.studyTitle)
+        guard study.definition.scheduleChangeable else {
+            throw StudyRefusal(error: UNITIError(L("tyt.notify.studyLocked", ["study": title])))
+        }
+        guard changed.fixed == before.fixed else {
+            throw StudyRefusal(error: UNITIError(L("tyt.notify.studyNoCustom", ["study": title])))
+        }
+        do {
+            if changed.days != before.days, changed.days != DayWindow.week() { try study.checkWindowShift(days: changed.days) }
+        } catch let error as UNITIError {
+            throw StudyRefusal(error: error)
+        }
+    }
+
     // MARK: - Storage
 
     public static func load(_ context: ModuleContext) throws -> ReminderPlan {
@@ -86,10 +131,21 @@ public struct ReminderPlan: Codable, Sendable, Equatable {
     @discardableResult
     public static func change(_ context: ModuleContext, _ body: (inout ReminderPlan) throws -> Void) throws -> ReminderPlan {
         let stored = try load(context)
-        var plan = stored
+        let study = try studySchedule(context)
+        // Under a study's schedule the person's changes start from the days it plans in; days
+        // left as they were stay unchosen, so a later schedule's windows still reach them.
+        var before = stored
+        if let study { before.days = study.promptDays(chosen: stored.days == DayWindow.week() ? nil : stored.days) }
+        var plan = before
         do {
             try body(&plan)
+            if let study {
+                try check(plan, against: study, before: before, context)
+                if plan.days == before.days { plan.days = stored.days }
+            }
             try plan.save(context)
+        } catch let refusal as StudyRefusal {
+            throw refusal.error
         } catch let error as UNITIError {
             if plan.count > plan.largestCount {
                 throw error  // the planner's own line already names the largest count that fits
