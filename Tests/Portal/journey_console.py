@@ -22,6 +22,7 @@ import glob
 import io
 import json
 import os
+import re
 import time
 import urllib.request
 import uuid
@@ -283,7 +284,9 @@ try:
         time.sleep(0.5)
     check(alert is not None, "no alert mail within a minute of the sheet")
     print(f"alert mailed {time.monotonic() - sent:.1f} s after the sheet")
-    check("91" not in alert.split("\n\n", 1)[1], "an answer value in the alert mail")
+    # The value as a word of its own: the link's port and the hex pseudonym may hold the digits "91".
+    prose = [line for line in alert.split("\n\n", 1)[1].splitlines() if "/participants/" not in line]
+    check(not any(re.search(r"\b91\b", line) for line in prose), f"an answer value in the alert mail: {alert}")
     link = next(line for line in alert.splitlines() if "/participants/" in line).strip()
     driver.get(link if link.startswith("http") else BASE + link)
     check("Very loud" in text(driver), f"the participant's page shows no alert: {text(driver)}")
