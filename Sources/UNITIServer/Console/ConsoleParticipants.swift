@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import UNITIProtocol
 import UNITIText
-import Synchronization
 
 /// Participants: a study's members with their adherence, and the join requests to decide.
 extension ConsolePage {
@@ -28,9 +27,7 @@ extension ConsoleRoutes {
     func participants(_ request: Request, _ context: StudyContext) async throws -> Response {
         let current = context.study, language = context.console.language
         let now = environment.clock.now()
-        let counts = AdherenceTotals()
-        try await store.adherence(studyId: current.study.id, from: nil, to: nil) { line in counts.add(line) }
-        let adherence = counts.byParticipant
+        let adherence = try await store.adherenceByParticipant(studyId: current.study.id)
         let everyone = try await store.studyParticipants(studyId: current.study.id)
         let departures = try await store.departures(studyId: current.study.id)
         let sorting = ParticipantSorting(request.uri.queryParameters)
@@ -39,7 +36,7 @@ extension ConsoleRoutes {
         let listed = everyone.filter { $0.status == .member || $0.status == .left }.map { person -> ParticipantSorting.Key in
             let withdrawn = person.status == .left && departures.answersDeleted[person.pseudonym] == true
             guard !withdrawn else { return .init(person: person, withdrawn: true, rate: nil, lastSync: nil, flags: []) }
-            let line = adherence[person.pseudonym]
+            let line = adherence[person.userId]
             var flags: [ParticipantSorting.Flag] = person.status == .left ? [] : AdherenceReport.console.flags(
                 rate: line?.counts.rate, lastSync: line?.lastSync, now: now).map { $0 == .below ? .below : .silent }
             if person.status == .member, let version = consentVersion, (person.consentVersion ?? 0) < version { flags.append(.consent) }
@@ -91,29 +88,6 @@ extension ConsoleRoutes {
         return context.console.base.redirect(to: "/console/studies/\(studyId)/participants?notice=decided")
     }
 }
-
-/// Adherence lines summed per participant over the study's questionnaires (the store hands them
-/// over one at a time, on its reading thread).
-final class AdherenceTotals: Sendable {
-    struct Total: Sendable {
-        var counts = AdherenceCounts()
-        var lastSync: Date?
-    }
-
-    private let totals = Mutex<[String: Total]>([:])
-
-    func add(_ line: ServerStore.AdherenceLine) {
-        totals.withLock { totals in
-            var total = totals[line.participant] ?? Total()
-            total.counts.add(line.counts)
-            total.lastSync = [total.lastSync, line.lastSync].compactMap { $0 }.max()
-            totals[line.participant] = total
-        }
-    }
-
-    var byParticipant: [String: Total] { totals.withLock { $0 } }
-}
-
 
 /// The participants page's order and page (`?sort=rate&page=3`): 100 a page, so a study of
 /// 10,000 participants is a hundred pages, not one table the browser must lay out. By

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import UNITIProtocol
 import UNITITesting
@@ -110,6 +111,14 @@ struct TallyTests {
                                                       receivedAt: now)
             }
             try await expectAgreement(store, "after the prompts")
+            // The participants page's sums per person are the report's lines counted from the prompts.
+            let counted = Mutex<[String: AdherenceCounts]>([:])
+            try await store.adherence(studyId: "s1", from: .distantPast, to: .distantFuture) { line in
+                counted.withLock { $0[line.participant, default: AdherenceCounts()].add(line.counts) }
+            }
+            let kept = try await store.adherenceByParticipant(studyId: "s1")
+            #expect(Dictionary(uniqueKeysWithValues: zip(["p-ada", "p-bo", "p-cy"], users.map { kept[$0]?.counts })) == counted.withLock { $0 })
+            #expect(kept.values.map(\.counts.delivered) == [6, 6, 6] && kept.values.allSatisfy { $0.lastSync != nil })
 
             // Ada leaves s1 with her answers deleted; bo deletes his account.
             try await store.leaveStudy(userId: users[0], studyId: "s1", deleteAnswers: true, now: now)

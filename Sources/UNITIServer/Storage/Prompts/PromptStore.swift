@@ -106,6 +106,39 @@ extension ServerStore {
         if let last = current.withLock({ $0 }) { try body(last) }
     }
 
+    /// Each participant's adherence over all of the study's questionnaires and the whole study,
+    /// by user id, from the kept groups (``TallySchema``): the participants page, which needs no
+    /// order and no pseudonym from here (its rows come with both), reads a few rows per person.
+    package func adherenceByParticipant(studyId: String) async throws -> [Int64: ParticipantAdherence] {
+        let questionnaires = try await questionnaireLinks(studyId: studyId).map(\.questionnaireId)
+        guard !questionnaires.isEmpty else { return [:] }
+        var totals: [Int64: ParticipantAdherence] = [:]
+        for row in try await database.rows("""
+            SELECT user_id, kinds, CAST(SUM(prompts) AS BIGINT) AS prompts, MAX(last_received_at) AS last_sync FROM prompt_tallies
+            WHERE questionnaire_id IN (\(list: questionnaires)) GROUP BY user_id, kinds
+            """) {
+            let group = try row.decode(UserPromptGroup.self)
+            totals[group.userId, default: ParticipantAdherence()].add(group)
+        }
+        return totals
+    }
+
+    /// A participant's adherence summed over questionnaires: counts and the last prompt event.
+    package struct ParticipantAdherence: Sendable {
+        package var counts = AdherenceCounts()
+        package var lastSync: Date?
+
+        fileprivate mutating func add(_ group: UserPromptGroup) {
+            counts.add(PromptKinds.flags(group.kinds), count: group.prompts)
+            lastSync = max(lastSync ?? .distantPast, group.lastSync)
+        }
+    }
+
+    /// A participant's prompts of all questionnaires with one combination of event kinds.
+    fileprivate struct UserPromptGroup: Decodable {
+        var userId: Int64, kinds: Int, prompts: Int, lastSync: Date
+    }
+
     /// A participant's prompts of one questionnaire with one combination of event kinds.
     private struct PromptGroup: Decodable {
         var pseudonym: String, questionnaireId: String, kinds: Int, prompts: Int, lastSync: Date
