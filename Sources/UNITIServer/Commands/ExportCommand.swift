@@ -20,7 +20,8 @@ import UNITIProtocol
 /// - `wide`: one row per sheet, a file per questionnaire (``WideLayout``), and the wide codebook.
 ///
 /// `--with-syntax` writes the R script (``RScript``) and the SPSS syntax beside any format, by the
-/// names the console's downloads have (``ExportFileNames``).
+/// names the console's downloads have (``ExportFileNames``). `--zip` writes the console's
+/// "everything" download instead (``StudyArchive``): one ZIP of every file and a README.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Export a study's answers.",
@@ -42,15 +43,20 @@ struct ExportCommand: AsyncParsableCommand {
             --prompts: also ID-prompts.csv, the prompt table (a row per prompt of every participant).
 
             --with-syntax: also ID-answers.R (base R: reads ID-answers.csv, ID-prompts.csv and the wide files in its folder) \
-            and ID-answers.sps (reads ID-answers-spss.csv).
+            and ID-answers.sps (reads ID-answers-spss.csv); with --prompts also ID-prompts.sps (reads ID-prompts.csv).
+
+            --zip: instead, ID-export.zip, as the console's data page downloads it: every file above \
+            (the long, SPSS, wide and prompt files, both codebooks, the R script, the SPSS syntax) in a \
+            folder ID-export with a README.txt naming each. It takes the whole study, so no --format, \
+            --questionnaire, --from, --to, --prompts or --with-syntax.
             """)
 
     typealias Format = ExportFormat
 
     @OptionGroup var database: DatabaseOptions
     @Option(help: "Study id.") var study: String
-    @Option(help: "csv, json, jsonl (JSON lines), fhir-ndjson (FHIR R4 resources, one per line), spss (data and syntax) or wide (a file per questionnaire, one row per sheet).")
-    var format: Format = .csv
+    @Option(help: "csv (the default), json, jsonl (JSON lines), fhir-ndjson (FHIR R4 resources, one per line), spss (data and syntax) or wide (a file per questionnaire, one row per sheet).")
+    var format: Format?
     @Flag(help: "Also write the R script and the SPSS syntax that read the files.") var withSyntax = false
     @Option(help: "Directory to write into (created if needed, readable by you only).") var out: String
     @Flag(help: "Also write the prompt table: one row per prompt of every participant, with its outcome (<study>-prompts.csv; see Documentation/adherence.md).")
@@ -58,6 +64,16 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Only this questionnaire's sheets.") var questionnaire: String?
     @Option(help: "Only sheets started on or after this UTC day, YYYY-MM-DD.") var from: String?
     @Option(help: "Only sheets started on or before this UTC day, YYYY-MM-DD.") var to: String?
+    @Flag(help: "Write everything of the study as one ZIP instead (<study>-export.zip: data, codebooks, prompts, R and SPSS syntax, a README).")
+    var zip = false
+
+    func validate() throws {
+        let chosen = [(format != nil, "--format"), (questionnaire != nil, "--questionnaire"), (from != nil, "--from"), (to != nil, "--to"),
+                      (prompts, "--prompts"), (withSyntax, "--with-syntax")].filter(\.0).map(\.1)
+        if zip, !chosen.isEmpty {
+            throw ValidationError("--zip writes every file of the whole study; leave out \(chosen.joined(separator: ", ")).")
+        }
+    }
 
     /// The filters as the console's data page takes them (``ExportFilter``).
     func exportFilter() throws -> ExportFilter {
@@ -84,6 +100,12 @@ struct ExportCommand: AsyncParsableCommand {
     private func export(_ store: ServerStore, filter: ExportFilter) async throws {
         let exports = StudyExports(administration: StudyAdministration(store: store, actor: .operator, now: Date()))
         let directory = URL(fileURLWithPath: out)
+        if zip {
+            let written = try await exports.archive(of: study, into: directory)
+            print("Wrote \(written.rows) answer rows and every file beside them to \(written.files[0].path).")
+            return
+        }
+        let format = format ?? .csv
         let written = try await exports.answers(of: study, format: format, filter: filter, into: directory)
         switch format {
         case .csv, .json, .jsonl:
@@ -116,6 +138,11 @@ struct ExportCommand: AsyncParsableCommand {
             let file = try ExportFile(directory.appendingPathComponent(ExportFileNames.prompts(study: study)))
             let rows = try await exports.prompts(of: study, into: file)
             print("Wrote \(rows) prompts to \(file.destination.path).")
+            if withSyntax {
+                let syntax = try ExportFile(directory.appendingPathComponent(ExportFileNames.promptsSyntax(study: study)))
+                do { try syntax.write(try await exports.promptsSyntax(of: study)); try syntax.finish() } catch { syntax.abandon(); throw error }
+                print("Wrote the prompt table's SPSS syntax to \(syntax.destination.path).")
+            }
         }
     }
 }

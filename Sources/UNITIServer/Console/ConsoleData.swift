@@ -21,7 +21,9 @@ extension ConsolePage {
 
     /// This feature's pages, in the order of its tabs (``all``).
     static let promptTable = study("promptTable", "studies/:study/data/prompts.csv", .editor) { try await $0.promptTable($2) }
-    static let dataPages: [ConsolePage] = [data, export, codebook, spssSyntax, wideCodebook, rScript, archive, adherenceReport, promptTable]
+    static let promptsSyntax = study("promptsSyntax", "studies/:study/data/prompts.sps", .editor) { try await $0.promptsSyntax($2) }
+    static let dataPages: [ConsolePage] = [data, export, codebook, spssSyntax, wideCodebook, rScript, archive, adherenceReport, promptTable,
+                                           promptsSyntax]
 }
 
 extension ConsoleRoutes {
@@ -37,7 +39,8 @@ extension ConsoleRoutes {
                 answers: ExportFileNames.answers(study: studyId), codebook: ExportFileNames.codebook(study: studyId),
                 wideCodebook: ExportFileNames.wideCodebook(study: studyId), rScript: ExportFileNames.rScript(study: studyId),
                 spssData: ExportFileNames.spssData(study: studyId), spssSyntax: ExportFileNames.spssSyntax(study: studyId),
-                archive: ExportFileNames.archive(study: studyId), prompts: ExportFileNames.prompts(study: studyId))), context)
+                archive: ExportFileNames.archive(study: studyId), prompts: ExportFileNames.prompts(study: studyId),
+                promptsSyntax: ExportFileNames.promptsSyntax(study: studyId))), context)
     }
 
     /// Streams the export in the chosen format and filters (``StudyExports``): the rows go to
@@ -162,6 +165,13 @@ extension ConsoleRoutes {
     func spssSyntax(_ context: StudyContext) async throws -> Response {
         let studyId = context.study.study.id
         return Self.download(try await exports(context).spssSyntax(of: studyId), name: ExportFileNames.spssSyntax(study: studyId), type: "text/plain; charset=utf-8")
+    }
+
+    /// The SPSS syntax that reads the prompt table as downloaded (``SPSSSyntax/promptTable(data:)``).
+    func promptsSyntax(_ context: StudyContext) async throws -> Response {
+        let studyId = context.study.study.id
+        return Self.download(try await exports(context).promptsSyntax(of: studyId), name: ExportFileNames.promptsSyntax(study: studyId),
+                             type: "text/plain; charset=utf-8")
     }
 
     static func download(_ text: String, name: String, type: String) -> Response {

@@ -220,6 +220,7 @@ struct ConsoleDataPage: PortalPage {
         var spssSyntax: String
         var archive: String
         var prompts: String
+        var promptsSyntax: String
     }
 }
 

@@ -20,6 +20,8 @@ enum ExportFileNames {
     static func archive(study: String) -> String { "\(study)-export.zip" }
     /// The prompt table (``PromptTable``).
     static func prompts(study: String) -> String { "\(study)-prompts.csv" }
+    /// The SPSS syntax that reads the prompt table (``SPSSSyntax/promptTable(data:)``).
+    static func promptsSyntax(study: String) -> String { "\(study)-prompts.sps" }
     /// The README inside the ZIP.
     static let readme = "README.txt"
 

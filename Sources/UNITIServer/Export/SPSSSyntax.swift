@@ -109,10 +109,51 @@ enum SPSSSyntax {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The syntax for the prompt table (``PromptTable``) in the CSV named `file`: one case per
+    /// prompt, as the CSV has it. Its cells hold no free text (ids, outcomes, numbers, times), so
+    /// the CSV is read as downloaded. A `_utc` time becomes a UTC `DATETIME`; a `_local` one the
+    /// participant's clock time as a `DATETIME` (what "prompts in the evening" asks about), its
+    /// distance from UTC being `utc_offset_minutes`. `snoozed` is 0/1 with labels; the outcome,
+    /// the ids and the channel are strings (nominal).
+    static func promptTable(data file: String) -> String {
+        var lines = [
+            "* UNITI: reads \(file) (the prompt table: one row per prompt of every participant).",
+            "* Put this file beside the CSV and run it there (in SPSS: CD 'that folder'. first).",
+            "* Times ending in _utc are UTC; those ending in _local are the participant's clock time",
+            "* (utc_offset_minutes: how far that clock was from UTC, local time = UTC + offset).",
+            "GET DATA /TYPE=TXT /FILE='\(escape(file))' /ENCODING='UTF8' /ARRANGEMENT=DELIMITED /DELCASE=LINE",
+            "  /DELIMITERS=',' /QUALIFIER='\"' /FIRSTCASE=2",
+            "  /VARIABLES=",
+        ]
+        let times = PromptTable.columns.filter { [.utcTime, .localTime].contains($0.type) }.map(\.name)
+        lines += PromptTable.columns.map { column in
+            switch column.type {
+            case .utcTime, .localTime: "    \(column.name)_text A40"
+            case .integer: "    \(column.name) F12.0"
+            case .chosen: "    \(column.name) F1.0"
+            default: "    \(column.name) A255"
+            }
+        }
+        lines[lines.count - 1] += "."
+        for column in PromptTable.columns where times.contains(column.name) {
+            lines += time("\(column.name)_text", into: column.name, offset: false, clock: column.type == .localTime)
+        }
+        lines.append("EXECUTE.")
+        lines.append("DELETE VARIABLES \(times.map { "\($0)_text" }.joined(separator: " ")).")
+        for column in PromptTable.columns {
+            let text = column.type == .utcTime || column.type == .localTime ? column.text.replacingOccurrences(of: "local time", with: "local clock time") : column.text
+            lines.append("VARIABLE LABELS \(column.name) '\(escape(limited(text, bytes: 250)))'.")
+            lines.append("VARIABLE LEVEL \(column.name) (\(column.level.rawValue.uppercased())).")
+        }
+        lines.append("VALUE LABELS snoozed 0 'no' 1 'yes'.")
+        lines.append("EXECUTE.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// Converts the ISO 8601 text in `text` (`2027-01-15T09:00:00+01:00`; a fraction of a
     /// second, `Z` and `+0100` too) into the UTC `DATETIME` `name`, and its offset in minutes into
-    /// `name_offset` when `offset`.
-    static func time(_ text: String, into name: String, offset: Bool) -> [String] {
+    /// `name_offset` when `offset`; with `clock`, into the clock time as written (not moved to UTC).
+    static func time(_ text: String, into name: String, offset: Bool, clock: Bool = false) -> [String] {
         let digits = { (start: String, count: Int) in "NUMBER(SUBSTR(\(text), \(start), \(count)), F\(count).0)" }
         return [
             offset ? "NUMERIC \(name) (DATETIME20) /\(name)_offset (F5.0)." : "NUMERIC \(name) (DATETIME20).",
@@ -128,7 +169,7 @@ enum SPSSSyntax {
             "IF #zone < #length #minutes = \(digits("#zone + 1", 2)) * 60 + \(digits("#length - 1", 2)).",
             "IF SUBSTR(\(text), #zone, 1) = '-' #minutes = -#minutes.",
             "COMPUTE \(name) = DATE.DMY(\(digits("9", 2)), \(digits("6", 2)), \(digits("1", 4)))",
-            "  + TIME.HMS(\(digits("12", 2)), \(digits("15", 2)), \(digits("18", 2))) - #minutes * 60.",
+            "  + TIME.HMS(\(digits("12", 2)), \(digits("15", 2)), \(digits("18", 2)))\(clock ? "" : " - #minutes * 60").",
             "IF SUBSTR(\(text), 20, 1) = '.' \(name) = \(name) + NUMBER(SUBSTR(\(text), 20, #zone - 20), F20.0).",
         ] + (offset ? ["COMPUTE \(name)_offset = #minutes."] : []) + ["END IF."]
     }

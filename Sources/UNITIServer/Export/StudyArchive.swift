@@ -15,7 +15,7 @@ enum StudyArchive {
         [ExportFileNames.readme, ExportFileNames.answers(study: study), ExportFileNames.codebook(study: study)]
             + layouts.map(\.file)
             + [ExportFileNames.prompts(study: study), ExportFileNames.wideCodebook(study: study), ExportFileNames.rScript(study: study),
-               ExportFileNames.spssData(study: study), ExportFileNames.spssSyntax(study: study)]
+               ExportFileNames.spssData(study: study), ExportFileNames.spssSyntax(study: study), ExportFileNames.promptsSyntax(study: study)]
     }
 
     /// Zips `names` (files in `folder`) into `destination` under the folder's name, readable by
@@ -99,6 +99,11 @@ enum StudyArchive {
                 a multiple choice as one 0/1 variable per option grouped as a multiple-response
                 set (MRSETS). Run it in this folder: pspp \(spssSyntax)
                 In SPSS, first make this folder the working directory: CD '<this folder>'.
+            \(ExportFileNames.promptsSyntax(study: study))
+                Reads \(ExportFileNames.prompts(study: study)) as one case per prompt: the _utc times
+                as DATETIME in UTC, the _local times as the participant's clock time, snoozed
+                0/1 with labels, every variable labelled. Run it in this folder:
+                pspp \(ExportFileNames.promptsSyntax(study: study))
 
             COLUMNS OF THE LONG FILE
 

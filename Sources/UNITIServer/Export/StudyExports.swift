@@ -85,6 +85,14 @@ struct StudyExports: Sendable {
         return SPSSSyntax.syntax(data: SPSSSyntax.dataFileName(study: studyId), documents)
     }
 
+    /// The SPSS syntax that reads the prompt table (``SPSSSyntax/promptTable(data:)``); its rows
+    /// are the table's columns.
+    func promptsSyntax(of studyId: String) async throws -> String {
+        _ = try await existingStudy(studyId)
+        try await administration.recordExport(studyId: studyId, format: "prompts-spss-syntax", filters: [:], rows: PromptTable.columns.count)
+        return SPSSSyntax.promptTable(data: ExportFileNames.prompts(study: studyId))
+    }
+
     /// The codebook of the wide files (``Codebook/wideCSV(_:)``): a row per column.
     func wideCodebook(of studyId: String) async throws -> String {
         _ = try await existingStudy(studyId)
@@ -113,9 +121,13 @@ struct StudyExports: Sendable {
         let documents = try await store.questionnaires(studyId: studyId)
         let layouts = WideLayout.layouts(study: studyId, documents)
         try PrivateFiles.createFolder(directory.path)
-        let folder = directory.appendingPathComponent(StudyArchive.folder(study: studyId))
+        // The files are gathered in a hidden folder of their own, so a `<study>-export` folder
+        // already in `directory` (an earlier ZIP, unpacked there) is neither used nor removed.
+        let staging = directory.appendingPathComponent(".\(StudyArchive.folder(study: studyId))-\(UUID().uuidString)")
+        try PrivateFiles.createFolder(staging.path)
+        defer { try? FileManager.default.removeItem(at: staging) }
+        let folder = staging.appendingPathComponent(StudyArchive.folder(study: studyId))
         try PrivateFiles.createFolder(folder.path)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let answers = try ExportFile(folder.appendingPathComponent(ExportFileNames.answers(study: studyId)))
         let spss = try ExportFile(folder.appendingPathComponent(ExportFileNames.spssData(study: studyId)))
         let wide = try layouts.map { try ExportFile(folder.appendingPathComponent($0.file)) }
@@ -136,6 +148,7 @@ struct StudyExports: Sendable {
             (ExportFileNames.wideCodebook(study: studyId), Codebook.wideCSV(layouts)),
             (ExportFileNames.spssSyntax(study: studyId), SPSSSyntax.syntax(data: ExportFileNames.spssData(study: studyId), documents)),
             (ExportFileNames.rScript(study: studyId), RScript.script(study: studyId, layouts: layouts)),
+            (ExportFileNames.promptsSyntax(study: studyId), SPSSSyntax.promptTable(data: ExportFileNames.prompts(study: studyId))),
             (ExportFileNames.readme, StudyArchive.readme(study: studyId, layouts: layouts, rows: counts.rows, sheets: counts.sheets,
                                                          at: administration.now)),
         ]

@@ -383,11 +383,11 @@ struct ConsoleRoleTests {
                 }
                 #expect(try await strangerBrowser.get("/console/studies/no-such-study").status == .notFound)
                 let exports = try await fixture.store.auditTrail(studyId: "alpha").filter { $0.action == "export" }
-                #expect(exports.map(\.actor) == Array(repeating: .staff(owner.id), count: 8),
-                        "the owner's export, codebooks, SPSS syntax, R script, ZIP, adherence and prompt table only; the viewer's refused ones are no export")
+                #expect(exports.map(\.actor) == Array(repeating: .staff(owner.id), count: 9),
+                        "the owner's export, codebooks, SPSS syntax, R script, ZIP, adherence, prompt table and its syntax only; the viewer's refused ones are no export")
                 #expect(Set(exports.map { $0.detail["format"] }) == [.string("csv"), .string("codebook"), .string("spss-syntax"), .string("wide-codebook"),
                                                                      .string("r-syntax"), .string("zip"), .string("adherence-csv"),
-                                                                     .string("prompts-csv")])
+                                                                     .string("prompts-csv"), .string("prompts-spss-syntax")])
             }
         }
     }

@@ -106,7 +106,8 @@ struct AnalysisScriptTests {
                 try FileManager.default.createDirectory(at: console, withIntermediateDirectories: true)
                 var downloaded: [String] = []
                 for path in ["export?format=csv", "export?format=spss", "codebook.csv", "wide-codebook.csv", "answers.R", "answers.sps",
-                             "export?format=wide&questionnaire=mood-ema", "export?format=wide&questionnaire=daily", "prompts.csv", "export.zip"] {
+                             "export?format=wide&questionnaire=mood-ema", "export?format=wide&questionnaire=daily", "prompts.csv", "prompts.sps",
+                             "export.zip"] {
                     let response = try await browser.get("\(base)/\(path)")
                     #expect(response.status == .ok, "\(path)")
                     let disposition = try #require(response.headers[.contentDisposition], "\(path)")
@@ -120,7 +121,7 @@ struct AnalysisScriptTests {
                 }
                 #expect(downloaded == ["midl-answers.csv", "midl-answers-spss.csv", "midl-codebook.csv", "midl-wide-codebook.csv",
                                        "midl-answers.R", "midl-answers.sps", "midl-mood-ema-wide.csv", "midl-daily-wide.csv", "midl-prompts.csv",
-                                       "midl-export.zip"])
+                                       "midl-prompts.sps", "midl-export.zip"])
                 #expect(page.text.contains("Rscript midl-answers.R") && !page.text.contains("read.csv(&quot;answers.csv"))
 
                 // R, as downloaded: no error, no warning, in a plain C locale.
@@ -166,6 +167,29 @@ struct AnalysisScriptTests {
                 #expect(pspp.valueLabels["mood_ema_doing_3"] == ["0": "not chosen", "1": "chosen"])
                 #expect(pspp.output.contains("$mood_ema_doing"), "the multiple-response set")
 
+                // PSPP reads the prompt table: a case per prompt, every variable labelled, the
+                // _utc times the instants of the CSV, the _local ones the clock time (UTC + offset).
+                let promptRows = try ExportRoundTripTests.pythonRows(["midl-prompts.csv"], in: console)["midl-prompts.csv"] ?? []
+                let promptHeader = try #require(promptRows.first)
+                let prompted = try Self.psppReport(in: console, syntax: "midl-prompts.sps", check: """
+                    COMPUTE unix = scheduled_utc - 12219379200.
+                    COMPUTE shift = scheduled_local - scheduled_utc.
+                    WRITE OUTFILE='times.txt' /prompt (A255) ' ' unix (F12.0) ' ' shift (F8.0) ' ' utc_offset_minutes (F5.0).
+                    COMPUTE one = 1.
+                    AGGREGATE /OUTFILE=* /BREAK=one /cases = N.
+                    LIST cases.
+
+                    """)
+                #expect(prompted.cases == promptRows.count - 1 && prompted.cases == 2)
+                #expect(prompted.unlabelled.isEmpty && prompted.formats.count == PromptTable.columns.count, "\(prompted.unlabelled) \(prompted.formats)")
+                #expect(prompted.formats["delivered_local"]?.hasPrefix("DATETIME") == true && prompted.levels["outcome"] == "Nominal"
+                        && prompted.valueLabels["snoozed"] == ["0": "no", "1": "yes"], "\(prompted.formats) \(prompted.valueLabels)")
+                let cell = { (row: [String], name: String) in row[promptHeader.firstIndex(of: name)!] }
+                let expected = Dictionary(uniqueKeysWithValues: promptRows.dropFirst().map { row in
+                    (cell(row, "prompt"), "\(Int(Timestamps.parse(cell(row, "scheduled_utc"))!.timeIntervalSince1970)) \(Int(cell(row, "utc_offset_minutes"))! * 60)")
+                })
+                #expect(prompted.times.mapValues { $0.split(separator: " ").prefix(2).joined(separator: " ") } == expected, "\(prompted.times)")
+
                 // The command line writes the same files by the same names.
                 let out = directory.appendingPathComponent("cli")
                 for format in ["csv", "spss", "wide"] {
@@ -174,6 +198,28 @@ struct AnalysisScriptTests {
                 }
                 for name in downloaded where name != "midl-export.zip" {
                     #expect(try Data(contentsOf: out.appendingPathComponent(name)) == Data(contentsOf: console.appendingPathComponent(name)), "\(name)")
+                }
+
+                // `export --zip` writes the console's ZIP; a folder of an earlier ZIP unpacked in
+                // the same place is neither used nor removed; filters are refused in one line.
+                let earlier = out.appendingPathComponent("midl-export")
+                try FileManager.default.createDirectory(at: earlier, withIntermediateDirectories: true)
+                try Data("mine".utf8).write(to: earlier.appendingPathComponent("analysis.R"))
+                try await runServerCommand(["export", "--study", "midl", "--zip", "--out", out.path, "--database", opened.location])
+                #expect(try String(contentsOf: earlier.appendingPathComponent("analysis.R"), encoding: .utf8) == "mine")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix(".") }.isEmpty, "no staging folder left")
+                let cliZip = directory.appendingPathComponent("cli-unzipped")
+                try FileManager.default.createDirectory(at: cliZip, withIntermediateDirectories: true)
+                _ = try Self.run("unzip", ["-q", out.appendingPathComponent("midl-export.zip").path], in: cliZip)
+                for name in downloaded where name.hasSuffix(".csv") {
+                    #expect(try Data(contentsOf: cliZip.appendingPathComponent("midl-export/\(name)")) == Data(contentsOf: console.appendingPathComponent(name)),
+                            "the CLI's ZIP: \(name)")
+                }
+                do {
+                    try await runServerCommand(["export", "--study", "midl", "--zip", "--from", "2027-01-01", "--out", out.path, "--database", opened.location])
+                    Issue.record("--zip with --from was taken")
+                } catch {
+                    #expect(UNITIServerCommand.message(for: error) == "--zip writes every file of the whole study; leave out --from.")
                 }
 
                 // The ZIP: real unzip and Python's zipfile read it; it holds every file and a README naming each.
@@ -299,12 +345,19 @@ struct AnalysisScriptTests {
         var times: [String: String] = [:]
     }
 
-    /// Runs the downloaded syntax in PSPP with the dictionary shown, its tables written as CSV.
-    static func psppReport(in directory: URL) throws -> PSPPReport {
-        let syntax = try String(contentsOf: directory.appendingPathComponent("midl-answers.sps"), encoding: .utf8)
-            + "DISPLAY DICTIONARY.\nMRSETS /DISPLAY NAME=ALL.\n"
-            // SPSS counts seconds from 1582-10-14, Unix from 1970-01-01: 141,428 days apart.
-            + "COMPUTE unix = started_at - 12219379200.\nWRITE OUTFILE='times.txt' /sheet (A36) ' ' unix (F12.0) ' ' started_at_offset (F5.0).\nCOMPUTE one = 1.\nAGGREGATE /OUTFILE=* /BREAK=one /cases = N.\nLIST cases.\n"
+    /// Runs the downloaded syntax in PSPP with the dictionary shown, its tables written as CSV,
+    /// then `check`, which writes `times.txt` (an id, then what is compared) and lists `cases`.
+    // SPSS counts seconds from 1582-10-14, Unix from 1970-01-01: 141,428 days apart.
+    static func psppReport(in directory: URL, syntax name: String = "midl-answers.sps", check: String = """
+        MRSETS /DISPLAY NAME=ALL.
+        COMPUTE unix = started_at - 12219379200.
+        WRITE OUTFILE='times.txt' /sheet (A36) ' ' unix (F12.0) ' ' started_at_offset (F5.0).
+        COMPUTE one = 1.
+        AGGREGATE /OUTFILE=* /BREAK=one /cases = N.
+        LIST cases.
+
+        """) throws -> PSPPReport {
+        let syntax = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) + "DISPLAY DICTIONARY.\n" + check
         try Data(syntax.utf8).write(to: directory.appendingPathComponent("check.sps"))
         let output = try run("pspp", ["-o", "check.csv", "check.sps"], in: directory)
         #expect(!output.lowercased().contains("error") && !output.lowercased().contains("warning"), "\(output)")
@@ -314,7 +367,7 @@ struct AnalysisScriptTests {
         let rows = try ExportRoundTripTests.pythonRows(["check.csv"], in: directory)["check.csv"] ?? []
         for line in try String(contentsOf: directory.appendingPathComponent("times.txt"), encoding: .utf8).split(separator: "\n") {
             let words = line.split(separator: " ").map(String.init)
-            if words.count == 3 { report.times[words[0]] = "\(words[1]) \(words[2])" }
+            if words.count >= 3 { report.times[words[0]] = words.dropFirst().joined(separator: " ") }
         }
         // Each table is a line "Table: <title>", its header, its rows, then an empty line. The
         // value labels name their variable by its label.
