@@ -151,7 +151,19 @@ extension ConsoleRoutes {
     /// The prompt table (``PromptTable``): a row per prompt of every participant, with its outcome.
     func promptTable(_ context: StudyContext) async throws -> Response {
         let studyId = context.study.study.id
-        return Self.download(try await exports(context).prompts(of: studyId), name: ExportFileNames.prompts(study: studyId), type: "text/csv; charset=utf-8")
+        // Written to a private temporary file as the store hands the events over, then streamed:
+        // 10,000 participants × 200 prompts are some 600 MB of CSV, never held at once.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-console-\(UUID().uuidString)")
+        let name = ExportFileNames.prompts(study: studyId)
+        do {
+            try PrivateFiles.createFolder(directory.path)
+            let file = try ExportFile(directory.appendingPathComponent(name))
+            try await exports(context).prompts(of: studyId, into: file)
+            return Self.stream([file.destination], from: directory, name: name, type: "text/csv; charset=utf-8")
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
     }
 
     /// The codebook of the study's questionnaires, every version (``Codebook``), as a download of its own.

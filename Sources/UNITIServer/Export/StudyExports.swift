@@ -204,14 +204,4 @@ struct StudyExports: Sendable {
             throw error
         }
     }
-
-    /// The prompt table as one text (the console's download): a study's prompts at a few hundred
-    /// bytes each.
-    func prompts(of studyId: String) async throws -> String {
-        _ = try await existingStudy(studyId)
-        let lines = Mutex([CSV.line(PromptTable.header)])
-        let rows = try await PromptTable.rows(of: studyId, in: store) { row in lines.withLock { $0.append(CSV.line(row.cells)) } }
-        try await administration.recordExport(studyId: studyId, format: "prompts-csv", filters: [:], rows: rows)
-        return lines.withLock { $0.joined() }
-    }
 }
