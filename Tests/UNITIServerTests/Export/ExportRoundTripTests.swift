@@ -39,6 +39,15 @@ struct ExportRoundTripTests {
         #expect(CSV.line(["a\rb", "c\nd", "e\"f", "g,h", "i;j"]) == "\"a\rb\",\"c\nd\",\"e\"\"f\",\"g,h\",i;j\r\n")
         for (sent, expected) in Self.notes { #expect(CSV.neutralised(sent) == expected, "\(sent.debugDescription)") }
         #expect(CSV.neutralised("-42.5") == "-42.5" && CSV.neutralised("+2") == "+2" && CSV.neutralised("-1e-07") == "-1e-07")
+        // The byte-by-byte check says what the regex of a plain number says, for every string
+        // of up to four of these characters.
+        let parts = ["-", "+", "1", ".", "e", "E", "x", " "]
+        var cells = [""]
+        for _ in 0..<4 { cells += cells.flatMap { cell in parts.map { cell + $0 } } }
+        for cell in Set(cells) {
+            #expect(CSV.isPlainNumber(cell) == (cell.wholeMatch(of: #/[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?/#) != nil), "\(cell.debugDescription)")
+        }
+        #expect(CSV.neutralised("2027-01-15T09:00:00+01:00") == "2027-01-15T09:00:00+01:00" && CSV.neutralised("-3 dB") == "'-3 dB")
         #expect(CSV.line(["x\r\ny\\z"], lineBreaks: .escaped) == "x\\r\\ny\\bz\r\n", "SPSS data: one record per line")
     }
 
