@@ -32,10 +32,15 @@ enum CSV {
     }
 
     static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+    /// ``formulaStarts`` as bytes (all are ASCII).
+    private static let formulaStartBytes: Set<UInt8> = Set(formulaStarts.map { UInt8($0.value) })
 
     /// The cell with a `'` before each line that would begin a formula (see the type's description).
     static func neutralised(_ cell: String) -> String {
-        guard cell.unicodeScalars.contains(where: { formulaStarts.contains($0) }),
+        // Only a line's first character can begin a formula: a cell whose first byte begins none
+        // and that holds no line break is as it was (every time cell has a `-`, none starts one).
+        guard let first = cell.utf8.first,
+              formulaStartBytes.contains(first) || cell.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }),
               !isPlainNumber(cell) else { return cell }
         var result = String.UnicodeScalarView()
         var lineStart = true

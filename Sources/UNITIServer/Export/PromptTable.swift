@@ -96,22 +96,22 @@ enum PromptTable {
 
     /// Gathers one prompt's events (they come together, in order) into its row.
     struct Builder {
-        private var current: (key: String, kinds: Set<PromptEventKind>, row: Row, answered: (first: Date?, saved: Date?)?)?
-        /// The participant, questionnaire and local day of the last row, and its index.
-        private var day: (key: String, index: Int)?
+        private var current: (userId: Int64, promptId: String, kinds: Int, row: Row,
+                              answered: (first: Date?, saved: Date?)?)?
+        /// The participant, questionnaire and local day (days since 1970) of the last row, and its index.
+        private var day: (pseudonym: String, questionnaire: String, day: Int, index: Int)?
         private(set) var count = 0
 
         /// Adds an event; returns the previous prompt's row when this one starts another.
         mutating func add(_ event: ServerStore.StudyPromptEvent) throws -> Row? {
-            let key = "\(event.userId)\u{0}\(event.promptId)"
             var done: Row?
-            if let open = current, open.key != key { done = finish() }
+            if let open = current, open.userId != event.userId || open.promptId != event.promptId { done = finish() }
             if current == nil {
-                current = (key, [], try start(event), nil)
+                current = (event.userId, event.promptId, 0, try start(event), nil)
             }
-            current!.kinds.insert(event.event.kind)
-            apply(event, to: &current!.row)
-            if event.event.kind == .completed || event.event.kind == .late { current!.answered = (event.firstAnswer, event.saved) }
+            current!.kinds |= PromptKinds.bit(event.kind)
+            try apply(event, to: &current!.row)
+            if event.kind == .completed || event.kind == .late { current!.answered = (event.firstAnswer, event.saved) }
             return done
         }
 
@@ -119,7 +119,8 @@ enum PromptTable {
         mutating func finish() -> Row? {
             guard var open = current else { return nil }
             current = nil
-            open.row.outcome = PromptTable.outcome(PromptFlags(kinds: open.kinds))
+            // The bits the adherence report counts by (``PromptKinds``), so the two cannot differ.
+            open.row.outcome = PromptTable.outcome(PromptKinds.flags(open.kinds))
             // Timed from the delivery, whichever of the prompt's events arrived first.
             if let delivered = open.row.delivered?.date, let answered = open.answered {
                 open.row.secondsToFirstAnswer = answered.first.map { $0.timeIntervalSince(delivered) }
@@ -130,68 +131,104 @@ enum PromptTable {
         }
 
         private mutating func start(_ event: ServerStore.StudyPromptEvent) throws -> Row {
-            let scheduled = event.event.dueAt
-            let zone = TimeZone(secondsFromGMT: scheduled.offsetSeconds) ?? TimeZone(identifier: "UTC")!
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = zone
-            let localDay = calendar.dateComponents([.year, .month, .day], from: scheduled.date)
-            let dayKey = "\(event.pseudonym)\u{0}\(event.questionnaireId)\u{0}\(localDay.year!)-\(localDay.month!)-\(localDay.day!)"
-            let index = day?.key == dayKey ? day!.index + 1 : 1
-            day = (dayKey, index)
-            let studyDay = event.joinedAt.flatMap { joined -> Int? in
-                guard let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: joined),
-                                                         to: calendar.startOfDay(for: scheduled.date)).day else { return nil }
-                return days + 1
+            let scheduled = try PromptTable.timestamp(event.due, of: event)
+            // Local days in the due time's offset: whole days of 86,400 seconds since 1970, as a
+            // calendar in that fixed offset counts them.
+            let localDay = PromptTable.day(of: scheduled.date, offsetSeconds: scheduled.offsetSeconds)
+            let index: Int
+            if let last = day, last.day == localDay, last.pseudonym == event.pseudonym, last.questionnaire == event.questionnaireId {
+                index = last.index + 1
+            } else {
+                index = 1
             }
-            return Row(participant: event.pseudonym, questionnaire: event.questionnaireId, module: event.event.moduleId,
+            day = (event.pseudonym, event.questionnaireId, localDay, index)
+            let studyDay = event.joinedAt.map { localDay - PromptTable.day(of: $0, offsetSeconds: scheduled.offsetSeconds) + 1 }
+            return Row(participant: event.pseudonym, questionnaire: event.questionnaireId, module: event.moduleId,
                        prompt: event.promptId, studyDay: studyDay, dayIndex: index, scheduled: scheduled, delivered: nil,
                        channel: nil, opened: nil, snoozed: false, outcome: "planned", sheet: nil,
                        secondsToFirstAnswer: nil, secondsToSaving: nil)
         }
 
-        private func apply(_ event: ServerStore.StudyPromptEvent, to row: inout Row) {
-            switch event.event.kind {
+        private func apply(_ event: ServerStore.StudyPromptEvent, to row: inout Row) throws {
+            switch event.kind {
             case .delivered:
-                row.delivered = event.event.at
-                row.channel = event.event.channel
-            case .opened: row.opened = event.event.at
+                row.delivered = try event.localAt.map { try PromptTable.timestamp($0, of: event) }
+                row.channel = event.channel
+            case .opened: row.opened = try event.localAt.map { try PromptTable.timestamp($0, of: event) }
             case .snoozed: row.snoozed = true
             case .completed, .late:
                 // A prompt has at most one of them (a late answer is one no completion had).
-                row.sheet = event.event.sheetId
+                row.sheet = event.sheetId.flatMap(UUID.init(uuidString:))
             case .planned, .expired, .withdrawn: break
             }
         }
     }
+
+    /// The local day of `date` at a fixed UTC offset, as days since 1970-01-01.
+    static func day(of date: Date, offsetSeconds: Int) -> Int {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + offsetSeconds
+        return seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
+    }
+
+    /// A stored event's time with its offset; a stored text that is not one is a damaged store.
+    static func timestamp(_ text: String, of event: ServerStore.StudyPromptEvent) throws -> OffsetTimestamp {
+        guard let time = OffsetTimestamp(parsing: text) else {
+            throw StoreCorruption("prompt event of \(event.promptId) holds the time \"\(text)\", not an ISO 8601 time with an offset")
+        }
+        return time
+    }
 }
 
 extension ServerStore {
-    /// One prompt event of a study's participant, with what the prompt table needs beside it.
+    /// One prompt event of a study's participant, with what the prompt table needs beside it:
+    /// the stored event's columns, and of its JSON only the two times whose offsets the columns
+    /// (UTC seconds) do not keep.
     struct StudyPromptEvent: Sendable {
         var userId: Int64
         var pseudonym: String
         var promptId: String
         var questionnaireId: String
-        var event: PromptEvent
+        var moduleId: String
+        var kind: PromptEventKind
+        /// When the prompt was due, with its offset, as the device sent it.
+        var due: String
+        /// When a delivered or opened event happened, with its offset (nil for other kinds).
+        var localAt: String?
+        var channel: String?
+        var sheetId: String?
         /// When the participant last became a member of the study (nil: unknown).
         var joinedAt: Date?
-        /// The answering sheet's first answer and its saving (completed and late events whose
-        /// sheet the server holds).
-        var firstAnswer: Date?
-        var saved: Date?
+        /// The answering sheet (completed and late events whose sheet the server holds): its end,
+        /// its start and its first answer.
+        var endedAt: Date?
+        var startedAt: Date?
+        var firstAnswerText: String?
+
+        /// When the answering sheet was saved.
+        var saved: Date? { endedAt ?? startedAt }
+        /// When its first answer was given.
+        var firstAnswer: Date? { firstAnswerText.flatMap { OffsetTimestamp(parsing: $0)?.date } }
     }
 
     /// The prompt events of the study's questionnaires, ordered by pseudonym, questionnaire, the
     /// prompt's due time and id, and the order they arrived in; handed to `body` one at a time.
     /// A prompt's events come after each other, `delivered` before `completed` or `late` (the
     /// device records them in that order).
+    ///
+    /// The fields come from the event's columns; the two offset times are taken out of its JSON
+    /// by the database (decoding the whole event in Swift was a third of a large export's time;
+    /// Scripts/bench/prompt-table).
     func promptEvents(studyId: String, userId: Int64? = nil, _ body: @escaping @Sendable (StudyPromptEvent) throws -> Void) async throws {
         let questionnaires = try await questionnaireLinks(studyId: studyId).map(\.questionnaireId)
         guard !questionnaires.isEmpty else { return }
         let person: SQL = userId.map { " AND e.user_id = \($0)" } ?? ""
         try await database.forEachRow("""
-            SELECT e.user_id, u.pseudonym, e.prompt_id, e.questionnaire_id, e.event, m.joined_at, s.ended_at, s.started_at,
-                (SELECT MIN(a.answered_at) FROM answers a WHERE a.sheet_id = s.id) AS first_answer
+            SELECT e.user_id, u.pseudonym, e.prompt_id, e.questionnaire_id, e.module_id, e.kind,
+                \(sqlite: "json_extract(e.event, '$.dueAt')", postgres: "e.event::json ->> 'dueAt'") AS due,
+                CASE WHEN e.kind IN ('delivered', 'opened')
+                     THEN \(sqlite: "json_extract(e.event, '$.at')", postgres: "e.event::json ->> 'at'") END AS local_at,
+                e.channel, e.sheet_id, m.joined_at, s.ended_at, s.started_at,
+                (SELECT MIN(a.answered_at) FROM answers a WHERE a.sheet_id = s.id) AS first_answer_text
             FROM prompt_events e
             JOIN users u ON u.id = e.user_id
             LEFT JOIN memberships m ON m.user_id = e.user_id AND m.study_id = \(studyId)
@@ -199,14 +236,22 @@ extension ServerStore {
             WHERE e.questionnaire_id IN (\(list: questionnaires))\(person)
             ORDER BY u.pseudonym, e.questionnaire_id, e.due_at, e.prompt_id, e.id
             """) { row in
-            let ended: Date? = try row["ended_at"], started: Date? = try row["started_at"], first: String? = try row["first_answer"]
+            // Read in the statement's order, each column found where it is looked for first: by
+            // hand, not by ``SQLRow/decode(_:prefix:naming:)``, whose Decodable containers cost a
+            // fifth of a large export's time here (Scripts/bench/prompt-table).
+            var position = 0
+            func column<T: SQLDecodable>(_ name: String) throws -> T { try row.cell(name, at: &position).read(column: name) }
+            let userId: Int64 = try column("user_id"), pseudonym: String = try column("pseudonym")
+            let promptId: String = try column("prompt_id"), questionnaireId: String = try column("questionnaire_id")
+            let moduleId: String = try column("module_id"), kindName: String = try column("kind")
+            guard let kind = PromptEventKind(rawValue: kindName) else {
+                throw StoreCorruption("prompt event of kind \"\(kindName)\", which no device records")
+            }
             try body(StudyPromptEvent(
-                userId: try row["user_id"], pseudonym: try row["pseudonym"], promptId: try row["prompt_id"],
-                questionnaireId: try row["questionnaire_id"],
-                event: try JSONCoding.decode(PromptEvent.self, from: try row["event"] as String),
-                joinedAt: try row["joined_at"],
-                firstAnswer: first.flatMap { OffsetTimestamp(parsing: $0)?.date },
-                saved: ended ?? started))
+                userId: userId, pseudonym: pseudonym, promptId: promptId, questionnaireId: questionnaireId, moduleId: moduleId, kind: kind,
+                due: try column("due"), localAt: try column("local_at"), channel: try column("channel"), sheetId: try column("sheet_id"),
+                joinedAt: try column("joined_at"), endedAt: try column("ended_at"), startedAt: try column("started_at"),
+                firstAnswerText: try column("first_answer_text")))
         }
     }
 }

@@ -34,14 +34,26 @@ struct AnalysisScriptTests {
     /// Free text as sent (none begins a formula, so each comes back as sent).
     static let notes = ["She said \"no\", then \"yes\".", "Zeile eins\nZeile zwei, mit Komma", "Straße, Bäume, α-Wellen", "plain"]
 
-    static func answers(_ index: Int, at started: OffsetTimestamp) -> [String: Answer] {
+    /// Version 3 changes the mood scale to 1–5 (``moodChanged``).
+    static func answers(_ index: Int, at started: OffsetTimestamp, version: Int = 1) -> [String: Answer] {
         var values: [String: AnswerValue] = [
             "alone": .number(Double(index % 2)), "place": .number(Double(1 + index % 2)), "doing": .choices(index % 2 == 0 ? [1, 3] : [2]),
-            "stress": .number(Double(index) + 0.5), "mood": .number(Double(1 + index % 7)), "valence": .number(5), "arousal": .number(3),
+            "stress": .number(Double(index) + 0.5), "mood": .number(Double(1 + index % (version == 3 ? 5 : 7))), "valence": .number(5),
+            "arousal": .number(3),
             "since": .text("2027-01-0\(1 + index % 9)"), "note": .text(notes[index % notes.count]),
         ]
         if index % 2 == 1 { values["with-whom"] = .text("Kollegin Jürgen's \"team\", α") }
         return values.mapValues { Answer(value: $0, answeredAt: started) }
+    }
+
+    /// The next version of `document` with the mood scale's range changed to 1–5: a new encoding,
+    /// so a variable of its own; every other item stays.
+    static func moodChanged(_ document: QuestionnaireDocument) throws -> QuestionnaireDocument {
+        var next = document.nextVersion()
+        let mood = try #require(next.definition.items.firstIndex { $0.label == "mood" })
+        next.definition.items[mood] = try JSONDecoder().decode(QuestionnaireItem.self, from: Data(
+            #"{"type": "scale", "label": "mood", "text": {"en": "Mood"}, "min": 1, "max": 5}"#.utf8))
+        return next
     }
 
     @Test("every script runs without an error or warning, every variable has its label, every factor level its text, the rows are the database's; the CLI writes the same files and the ZIP holds them")
@@ -54,11 +66,27 @@ struct AnalysisScriptTests {
             try await fixture.run { client in
                 try await fixture.study("midl")
                 let administration = StudyAdministration(store: fixture.store, actor: .operator, now: fixture.clock.now())
-                _ = try await administration.importQuestionnaire(Data(Self.questionnaire.utf8), into: "midl", module: "tys")
+                let first = try await administration.importQuestionnaire(Data(Self.questionnaire.utf8), into: "midl", module: "tys").document
                 _ = try await administration.importQuestionnaire(Data(dailyQuestionnaireJSON().utf8), into: "midl", module: "tys")
                 var index = 0
                 var times: [String: String] = [:]  // sheet id: started_at as seconds since 1970 (UTC) and offset in minutes
+                // Ada answers version 1. Then the coordinator changes a setting (the completion
+                // window: version 2, every variable kept), Ben answers; then an item (the mood
+                // scale's range: version 3, a variable of its own), Cleo answers.
+                var versions = [first]
                 for name in ["ada", "ben", "cleo"] {
+                    if name == "ben" {
+                        var second = first.nextVersion()
+                        second.definition.completionWindowMinutes = 45
+                        #expect(try await administration.updateQuestionnaire(second, from: first)?.versionAdded == true)
+                        versions.append(second)
+                    }
+                    if name == "cleo" {
+                        let third = try Self.moodChanged(versions[1])
+                        #expect(try await administration.addQuestionnaire(third, module: nil).versionAdded)
+                        versions.append(third)
+                    }
+                    let version = versions.count
                     let token = try await fixture.participant(client, name, joining: "midl")
                     var batch = [sheet(startedAt: "2027-01-15T0\(index % 9):00:00+01:00")]
                     times[batch[0].id.uuidString.lowercased()] = "\(Int(batch[0].startedAt.date.timeIntervalSince1970)) 60"
@@ -66,8 +94,8 @@ struct AnalysisScriptTests {
                         let started = OffsetTimestamp(parsing: "2027-01-1\(hour + 1)T1\(hour):0\(index % 9):00\(hour == 2 ? "-05:00" : "+02:00")")!
                         let id = UUID()
                         times[id.uuidString.lowercased()] = "\(Int(started.date.timeIntervalSince1970)) \(started.offsetSeconds / 60)"
-                        batch.append(AnswerSheet(id: id, questionnaireID: "mood-ema", questionnaireVersion: 1,
-                                                 answers: Self.answers(index, at: started), startedAt: started, endedAt: started,
+                        batch.append(AnswerSheet(id: id, questionnaireID: "mood-ema", questionnaireVersion: version,
+                                                 answers: Self.answers(index, at: started, version: version), startedAt: started, endedAt: started,
                                                  clientVersion: "uniti-test 1"))
                         index += 1
                     }
@@ -144,6 +172,19 @@ struct AnalysisScriptTests {
                 #expect(r.classes["midl-mood-ema-wide.csv/doing_2"] == "logical" && r.classes["midl-mood-ema-wide.csv/doing"] == "character")
                 #expect(r.classes["midl-mood-ema-wide.csv/stress"] == "numeric" && r.classes["midl-mood-ema-wide.csv/mood"] == "integer")
                 #expect(r.classes["midl-mood-ema-wide.csv/since"] == "Date")
+                // The settings change kept every variable; the item change made `mood_v3` only.
+                #expect(r.classes["midl-mood-ema-wide.csv/mood_v3"] == "integer", "\(r.classes.keys.sorted())")
+                #expect(!r.classes.keys.contains { $0.contains("_v2") }, "\(r.classes.keys.sorted())")
+                let wideRows = try #require(try ExportRoundTripTests.pythonRows(["midl-mood-ema-wide.csv"], in: console)["midl-mood-ema-wide.csv"])
+                let wideHeader = try #require(wideRows.first)
+                let column = { (row: [String], name: String) in row[wideHeader.firstIndex(of: name)!] }
+                let moodByVersion = Dictionary(grouping: wideRows.dropFirst(), by: { column($0, "version") })
+                    .mapValues { rows in rows.map { "\(column($0, "mood"))|\(column($0, "mood_v3"))" } }
+                #expect(moodByVersion["1"] == ["1|", "2|", "3|"] && moodByVersion["2"] == ["4|", "5|", "6|"]
+                        && moodByVersion["3"] == ["|2", "|3", "|4"], "\(moodByVersion)")
+                let codebook = try #require(try ExportRoundTripTests.pythonRows(["midl-wide-codebook.csv"], in: console)["midl-wide-codebook.csv"])
+                let moodColumns = codebook.filter { $0.count > 3 && $0[0] == "midl-mood-ema-wide.csv" && $0[1].hasPrefix("mood") }.map { "\($0[1]): \($0[3])" }
+                #expect(moodColumns == ["mood: 1 2", "mood_v3: 3"], "the codebook says which versions each variable covers: \(moodColumns)")
                 #expect(r.levels["midl-mood-ema-wide.csv/place"] == ["home, sweet \"home\"", "Büro/Straße α"])
                 #expect(r.levels["midl-mood-ema-wide.csv/alone"] == ["yes", "no"])
                 #expect(r.levels["midl-daily-wide.csv/mood"] == ["bad", "so-so", "good"])
@@ -166,6 +207,7 @@ struct AnalysisScriptTests {
                 #expect(pspp.valueLabels["mood_ema_alone"] == ["0": "yes", "1": "no"])
                 #expect(pspp.valueLabels["mood_ema_doing_3"] == ["0": "not chosen", "1": "chosen"])
                 #expect(pspp.output.contains("$mood_ema_doing"), "the multiple-response set")
+                #expect(pspp.levels["mood_ema_v3_mood"] == "Ordinal" && !pspp.levels.keys.contains { $0.contains("_v2_") }, "\(pspp.levels.keys.sorted())")
 
                 // PSPP reads the prompt table: a case per prompt, every variable labelled, the
                 // _utc times the instants of the CSV, the _local ones the clock time (UTC + offset).
@@ -260,10 +302,7 @@ struct AnalysisScriptTests {
         second.definition.completionWindowMinutes = 30
         second.definition.lateAnswerMinutes = 10
         // Version 3: the mood scale's range changes (a new encoding); every other item stays.
-        var third = second.nextVersion()
-        let mood = try #require(third.definition.items.firstIndex { $0.label == "mood" })
-        third.definition.items[mood] = try JSONDecoder().decode(QuestionnaireItem.self, from: Data(
-            #"{"type": "scale", "label": "mood", "text": {"en": "Mood"}, "min": 1, "max": 5}"#.utf8))
+        let third = try Self.moodChanged(second)
         let documents = [first, second, third]
 
         let spss = SPSSSyntax.items(documents)

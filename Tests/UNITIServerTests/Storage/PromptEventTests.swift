@@ -192,6 +192,22 @@ struct PromptEventTests {
         }
     }
 
+    @Test("the prompt table's local day (whole days at the due time's offset) is the day a calendar in that offset names, east and west of UTC, before and after 1970")
+    func localDayAsACalendarCountsIt() {
+        var calendar = Calendar(identifier: .gregorian), utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        for offset in [-12 * 3600, -5 * 3600, -3600 * 9 / 2, 0, 3600, 5 * 3600 + 1800, 14 * 3600] {
+            calendar.timeZone = TimeZone(secondsFromGMT: offset)!
+            for seconds in stride(from: -200_000.0, through: 2_000_000_000, by: 7_777_777) + [-1, 0, 1, 86_399, 86_400, 1_799_999_999.5] {
+                let date = Date(timeIntervalSince1970: seconds)
+                // The local date's name, counted in days from 1970-01-01.
+                let local = calendar.dateComponents([.year, .month, .day], from: date)
+                let days = utc.dateComponents([.day], from: Date(timeIntervalSince1970: 0), to: utc.date(from: local)!).day!
+                #expect(PromptTable.day(of: date, offsetSeconds: offset) == days, "\(seconds) at \(offset)")
+            }
+        }
+    }
+
     @Test("the route takes 1 to 500 events, refuses an id its prompt and kind do not give, and names the ids it holds")
     func routeLimits() async throws {
         let server = try TestServer()
