@@ -1,0 +1,136 @@
+import Foundation
+
+/// How a randomised study allocates its participants (issue 48, "Randomisation"): its arms with
+/// their allocation ratios, the stratification factors with their levels, and the method.
+///
+/// Read from the JSON a coordinator writes (`uniti-server randomisation setup --design FILE`):
+///
+///     {"arms": [{"id": "sound", "label": "Sound therapy", "ratio": 1},
+///               {"id": "counselling", "label": "Structured counselling", "ratio": 1}],
+///      "factors": [{"id": "distress", "levels": ["low", "high"]},
+///                  {"id": "site", "levels": ["ulm", "regensburg", "athens", "leuven", "madrid"]}],
+///      "method": "blocks", "blockMultiples": [1, 2, 3]}
+///
+/// `blocks` is permuted blocks with random block sizes within each stratum (a block holds
+/// `ratio × multiple` places per arm, the multiple drawn for each block from `blockMultiples`);
+/// `minimisation` is Pocock and Simon's, the arm of least imbalance taken with `probability`
+/// (0.8 when not given), another at random otherwise. ``TrialDesign/problems`` lists what is
+/// wrong with a design, one line each.
+struct TrialDesign: Codable, Sendable, Equatable {
+    struct Arm: Codable, Sendable, Equatable {
+        var id: String
+        /// For staff; never shown to participants.
+        var label: String
+        /// Places in each round of allocation (1:1 is 1 and 1, 2:1 is 2 and 1).
+        var ratio: Int
+    }
+
+    struct Factor: Codable, Sendable, Equatable {
+        var id: String
+        var levels: [String]
+    }
+
+    enum Method: String, Codable, Sendable {
+        case blocks
+        case minimisation
+    }
+
+    var arms: [Arm]
+    var factors: [Factor]
+    var method: Method
+    /// Blocks: the multiples of one round a block may hold (random block sizes).
+    var blockMultiples: [Int]?
+    /// Minimisation: the probability of taking the arm of least imbalance.
+    var probability: Double?
+
+    /// The block multiples in force (blocks): as given, or 1, 2 and 3.
+    var multiples: [Int] { blockMultiples ?? [1, 2, 3] }
+    /// The minimisation's probability in force: as given, or 0.8.
+    var preference: Double { probability ?? 0.8 }
+    /// The places of one round: the ratios added up.
+    var round: Int { arms.reduce(0) { $0 + $1.ratio } }
+
+    /// What is wrong with the design, a line each (empty: it can be used).
+    var problems: [String] {
+        var problems: [String] = []
+        let identifier = /[a-z0-9][a-z0-9_-]{0,31}/
+        if arms.count < 2 { problems.append("a trial needs at least two arms") }
+        if arms.count > 26 { problems.append("at most 26 arms (they are coded A to Z in blinded exports)") }
+        for arm in arms {
+            if (try? identifier.wholeMatch(in: arm.id)) == nil {
+                problems.append("arm id \"\(arm.id)\": lower-case letters, digits, - and _, up to 32")
+            }
+            if !(1...10).contains(arm.ratio) { problems.append("arm \(arm.id): the ratio must be 1 to 10, not \(arm.ratio)") }
+            if arm.label.trimmingCharacters(in: .whitespaces).isEmpty { problems.append("arm \(arm.id) has no label") }
+        }
+        if Set(arms.map(\.id)).count != arms.count { problems.append("two arms have the same id") }
+        for factor in factors {
+            if (try? identifier.wholeMatch(in: factor.id)) == nil {
+                problems.append("factor id \"\(factor.id)\": lower-case letters, digits, - and _, up to 32")
+            }
+            if factor.levels.count < 2 { problems.append("factor \(factor.id) needs at least two levels") }
+            if Set(factor.levels).count != factor.levels.count { problems.append("factor \(factor.id) has a level twice") }
+            if factor.levels.contains(where: { $0.isEmpty || $0.contains("|") || $0.contains("=") }) {
+                problems.append("factor \(factor.id): a level may not be empty or hold | or =")
+            }
+        }
+        if Set(factors.map(\.id)).count != factors.count { problems.append("two factors have the same id") }
+        switch method {
+        case .blocks:
+            if probability != nil { problems.append("probability belongs to minimisation, not to blocks") }
+            if multiples.isEmpty || multiples.contains(where: { !(1...10).contains($0) }) || Set(multiples).count != multiples.count {
+                problems.append("blockMultiples: one to ten different whole numbers from 1 to 10")
+            }
+        case .minimisation:
+            if blockMultiples != nil { problems.append("blockMultiples belongs to blocks, not to minimisation") }
+            if factors.isEmpty { problems.append("minimisation needs at least one factor") }
+            if !(preference > 0.5 && preference <= 1) { problems.append("probability must be above 0.5 and at most 1, not \(preference)") }
+        }
+        return problems
+    }
+
+    /// The design from the coordinator's JSON; throws one line naming every problem.
+    static func read(_ data: Data) throws -> TrialDesign {
+        let design: TrialDesign
+        do {
+            design = try JSONDecoder().decode(TrialDesign.self, from: data)
+        } catch let error as DecodingError {
+            throw TrialError("the design is not JSON of arms, factors and a method: \(APIRequestDecoder.describe(error))")
+        }
+        let problems = design.problems
+        guard problems.isEmpty else { throw TrialError("the design cannot be used: " + problems.joined(separator: "; ")) }
+        return design
+    }
+
+    /// The participant's levels, one per factor in the design's order, checked; throws one line
+    /// naming what is missing or unknown.
+    func levels(_ given: [String: String]) throws -> [String] {
+        var problems: [String] = []
+        let levels = factors.map { factor -> String in
+            guard let level = given[factor.id] else {
+                problems.append("\(factor.id) is missing")
+                return ""
+            }
+            if !factor.levels.contains(level) {
+                problems.append("\(factor.id) is \"\(level)\", not one of \(factor.levels.joined(separator: ", "))")
+            }
+            return level
+        }
+        for name in given.keys.sorted() where !factors.contains(where: { $0.id == name }) {
+            problems.append("the design has no factor \(name)")
+        }
+        guard problems.isEmpty else { throw TrialError("the stratification data are not complete: " + problems.joined(separator: "; ")) }
+        return levels
+    }
+
+    /// The stratum of these levels (design order): `distress=high|site=ulm`; `all` without factors.
+    func stratum(_ levels: [String]) -> String {
+        factors.isEmpty ? "all" : zip(factors, levels).map { "\($0.id)=\($1)" }.joined(separator: "|")
+    }
+}
+
+/// A randomisation that cannot be made, in one line.
+struct TrialError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
