@@ -8,7 +8,8 @@ public struct UNITIServerCommand: AsyncParsableCommand {
         abstract: "The UNITI study server and its coordinator commands.",
         subcommands: [ServeCommand.self, StudyCommand.self, QuestionnaireCommand.self, JoinRequestsCommand.self,
                       UsersCommand.self, ExportCommand.self, AdherenceCommand.self, StaffCommand.self, AuditCommand.self, MailCommand.self,
-                      ResourceCommand.self, MaintenanceCommand.self, BackupCommand.self, RestoreCommand.self]
+                      ResourceCommand.self, MaintenanceCommand.self, BackupCommand.self, RestoreCommand.self,
+                      RandomisationCommand.self, RandomiseCommand.self]
     )
     public init() {}
 }

@@ -28,6 +28,22 @@ struct TrialDesign: Codable, Sendable, Equatable {
     struct Factor: Codable, Sendable, Equatable {
         var id: String
         var levels: [String]
+        /// Where the level comes from: the participant's own newest answer to a questionnaire's
+        /// item, in bands (`cuts`: below the first cut the first level, from it the second, …).
+        /// Without it the level is entered by the site's staff when they randomise (an
+        /// assessment made at the clinic, such as a hearing-aid indication from the audiogram).
+        var from: Source?
+    }
+
+    /// A numeric item of the study's questionnaire and the cuts between its bands:
+    /// `{"questionnaire": "thi", "item": "total", "cuts": [38]}` gives `< 38` and `≥ 38`.
+    struct Source: Codable, Sendable, Equatable {
+        var questionnaire: String
+        var item: String
+        var cuts: [Double]
+
+        /// The band's index of `value`.
+        func band(_ value: Double) -> Int { cuts.filter { value >= $0 }.count }
     }
 
     enum Method: String, Codable, Sendable {
@@ -72,6 +88,14 @@ struct TrialDesign: Codable, Sendable, Equatable {
             if Set(factor.levels).count != factor.levels.count { problems.append("factor \(factor.id) has a level twice") }
             if factor.levels.contains(where: { $0.isEmpty || $0.contains("|") || $0.contains("=") }) {
                 problems.append("factor \(factor.id): a level may not be empty or hold | or =")
+            }
+            if let source = factor.from {
+                if source.cuts.count != factor.levels.count - 1 {
+                    problems.append("factor \(factor.id): \(factor.levels.count) levels need \(factor.levels.count - 1) cuts, not \(source.cuts.count)")
+                }
+                if source.cuts != source.cuts.sorted() || Set(source.cuts).count != source.cuts.count {
+                    problems.append("factor \(factor.id): the cuts must rise")
+                }
             }
         }
         if Set(factors.map(\.id)).count != factors.count { problems.append("two factors have the same id") }

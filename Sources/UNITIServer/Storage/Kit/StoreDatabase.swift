@@ -99,6 +99,9 @@ enum StoreLock: Sendable {
         /// Folding the day tallies' changes (``ServerStore/foldDayTallies()``): two folds at once
         /// would add to the same days in different orders.
         case dayTallies = 7108
+        /// Randomising in one study (``ServerStore/randomise(studyId:userId:pseudonym:levels:actor:now:)``):
+        /// each allocation follows from all the allocations before it.
+        case allocations = 7109
     }
 }
 

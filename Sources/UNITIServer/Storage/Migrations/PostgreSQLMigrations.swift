@@ -31,6 +31,7 @@ enum PostgreSQLMigrations {
         ("pg17-study-module-switches", StudySwitchSchema.pg17),
         ("pg18-alerts", AlertSchema.pg18),
         ("pg19-tallies", TallySchema.pg19),
+        ("pg20-trials", TrialSchema.pg20),
     ]
 
     /// The lock key that serialises migrations across processes.

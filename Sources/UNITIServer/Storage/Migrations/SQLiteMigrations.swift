@@ -45,6 +45,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("v19-study-module-switches") { db in try db.execute(sql: StudySwitchSchema.v19) }
         migrator.registerMigration("v20-alerts") { db in try db.execute(sql: AlertSchema.v20) }
         migrator.registerMigration("v21-tallies") { db in try db.execute(sql: TallySchema.v21) }
+        migrator.registerMigration("v22-trials") { db in try db.execute(sql: TrialSchema.v22) }
         for (identifier, step) in modules.migrations {
             migrator.registerMigration(identifier) { db in try db.execute(sql: step.sqlite) }
         }

@@ -1,0 +1,158 @@
+import ArgumentParser
+import Foundation
+import UNITIProtocol
+
+/// `uniti-server randomisation setup|show|verify|seed`: a randomised study's design, its
+/// allocations, and the statistician's check that every allocation follows from the seed
+/// (Documentation/trials.md).
+struct RandomisationCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "randomisation", abstract: "Set up a study's randomisation, show its allocations, verify them from the seed.",
+        subcommands: [Setup.self, Show.self, Verify.self, Seed.self])
+
+    struct Setup: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Store the design (arms, factors, method; JSON, see Documentation/trials.md) with a new secret seed; refused once anyone is randomised.")
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "Study id.") var study: String
+        @Option(help: "The design as a JSON file.") var design: String
+
+        func run() async throws {
+            let data: Data
+            do { data = try Data(contentsOf: URL(fileURLWithPath: design)) } catch {
+                throw ValidationError("Cannot read --design '\(design)': \(error.localizedDescription)")
+            }
+            let store = try await database.openStore()
+            let made = try await TrialService(administration: StudyAdministration(store: store, actor: .operator, now: Date()))
+                .setUp(studyId: study, design: data)
+            print("\(study): \(made.method.rawValue), arms \(made.arms.map { "\($0.id) (\($0.ratio))" }.joined(separator: ", "))"
+                  + (made.factors.isEmpty ? "" : ", factors \(made.factors.map(\.id).joined(separator: ", "))") + "; a new seed is kept by the server.")
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The design and the allocations so far: each arm's count, per stratum and overall (--allocations: one line each).")
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "Study id.") var study: String
+        @Flag(help: "List every allocation: number, participant, stratum, arm, time.") var allocations = false
+
+        func run() async throws {
+            let store = try await database.openStore()
+            _ = try await StudyAdministration(store: store, actor: .operator, now: Date()).existingStudy(study)
+            guard let trial = try await store.trial(studyId: study) else { throw TrialError("\(study) is not a randomised study") }
+            let made = try await store.allocations(studyId: study)
+            let design = trial.design
+            print("\(study): \(design.method.rawValue)" + (design.method == .blocks
+                ? ", block multiples \(design.multiples.map(String.init).joined(separator: ", ")) of \(design.round)"
+                : ", probability \(design.preference)"))
+            let arms = design.arms.map(\.id)
+            var rows = Dictionary(grouping: made, by: \.allocation.stratum).sorted { $0.key < $1.key }.map { stratum, members in
+                [stratum] + arms.map { arm in String(members.filter { $0.allocation.arm == arm }.count) }
+            }
+            rows.append(["all"] + arms.map { arm in String(made.filter { $0.allocation.arm == arm }.count) })
+            CommandOutput.table(["STRATUM"] + design.arms.map { "\($0.id) (\($0.ratio))" }, rows)
+            if allocations {
+                CommandOutput.table(["NUMBER", "PARTICIPANT", "STRATUM", "ARM", "ALLOCATED"], made.map {
+                    [String($0.allocation.sequence), $0.pseudonym ?? "(erased)", $0.allocation.stratum, $0.allocation.arm, Timestamps.format($0.allocatedAt)]
+                })
+            }
+        }
+    }
+
+    struct Verify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make every allocation again from the seed and report any that differ (exit status 1 if one does).")
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "Study id.") var study: String
+        @Option(name: .customLong("seed-file"), help: "The seed file 'randomisation seed' wrote (default: the seed the server keeps).")
+        var seedFile: String?
+
+        func run() async throws {
+            let seed = try seedFile.map { try SeedFile.read($0, study: study) }
+            let store = try await database.openStore()
+            let (count, differences) = try await TrialService(administration: StudyAdministration(store: store, actor: .operator, now: Date()))
+                .verify(studyId: study, seed: seed)
+            for difference in differences {
+                print("allocation \(difference.sequence): recorded \(difference.recorded), the seed gives \(difference.computed)")
+            }
+            guard differences.isEmpty else {
+                throw TrialError("\(differences.count) of \(count) allocation(s) of \(study) differ from what the seed gives")
+            }
+            print("\(study): all \(count) allocation(s) made again from the seed agree.")
+        }
+    }
+
+    struct Seed: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the design and the secret seed to a new file (0600) for the trial's statistician; audited.")
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "Study id.") var study: String
+        @Option(help: "The file to write (must not exist).") var out: String
+
+        func run() async throws {
+            let store = try await database.openStore()
+            _ = try await StudyAdministration(store: store, actor: .operator, now: Date()).existingStudy(study)
+            guard let trial = try await store.trial(studyId: study) else { throw TrialError("\(study) is not a randomised study") }
+            let handle = try PrivateFiles.create(out)
+            try handle.write(contentsOf: try SeedFile.data(study: study, trial: trial))
+            try handle.close()
+            try await store.appendAudit(.operator, studyId: study, action: "trial.seed", detail: .object(["file": .string(out)]), now: Date())
+            print("\(study): the design and seed are in \(out); anyone holding them can work out every allocation.")
+        }
+    }
+}
+
+/// The statistician's file: the study, the design and the seed (base64).
+enum SeedFile {
+    struct Contents: Codable {
+        var study: String
+        var design: TrialDesign
+        var seed: String
+    }
+
+    static func data(study: String, trial: StoredTrial) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(Contents(study: study, design: trial.design, seed: trial.seed.base64EncodedString()))
+    }
+
+    static func read(_ path: String, study: String) throws -> Data {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
+              let contents = try? JSONDecoder().decode(Contents.self, from: data),
+              let seed = Data(base64Encoded: contents.seed), seed.count == 32 else {
+            throw ValidationError("--seed-file '\(path)' is not a seed file written by 'randomisation seed'.")
+        }
+        guard contents.study == study else { throw ValidationError("--seed-file '\(path)' is the seed of \(contents.study), not of \(study).") }
+        return seed
+    }
+}
+
+/// `uniti-server randomise --study S --participant P [--level FACTOR=LEVEL …]`: randomises a
+/// consenting member whose stratification data are complete (the levels read from their answers,
+/// the others entered here); prints the allocation. Final: a participant is randomised once.
+struct RandomiseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "randomise", abstract: "Randomise a participant of a randomised study (final; see Documentation/trials.md).")
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Study id.") var study: String
+    @Option(help: "The participant's pseudonym.") var participant: String
+    @Option(name: .customLong("level"), help: ArgumentHelp("A level entered by staff, as FACTOR=LEVEL (repeat for each).", valueName: "factor=level"))
+    var levels: [String] = []
+
+    func run() async throws {
+        var entered: [String: String] = [:]
+        for text in levels {
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ValidationError("--level '\(text)' is not FACTOR=LEVEL, e.g. hearing=aid.")
+            }
+            guard entered[parts[0]] == nil else { throw ValidationError("--level names \(parts[0]) twice.") }
+            entered[parts[0]] = parts[1]
+        }
+        let store = try await database.openStore()
+        let allocation = try await TrialService(administration: StudyAdministration(store: store, actor: .operator, now: Date()))
+            .randomise(studyId: study, pseudonym: participant, entered: entered)
+        print("\(participant): allocation \(allocation.sequence), stratum \(allocation.stratum), arm \(allocation.arm).")
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import UNITIProtocol
+
+/// What a study team does with a trial (issue 48): set up its design, randomise a participant
+/// (an explicit act, allowed only for a consenting member whose stratification data are
+/// complete), and make every allocation again from the seed. The command line uses it now; the
+/// console's pages will.
+struct TrialService: Sendable {
+    let administration: StudyAdministration
+    var store: ServerStore { administration.store }
+
+    /// Checks the design (and that each factor's questionnaire is the study's) and stores it with
+    /// a new secret seed; throws one line naming every problem.
+    func setUp(studyId: String, design data: Data) async throws -> TrialDesign {
+        let study = try await administration.existingStudy(studyId)
+        let design = try TrialDesign.read(data)
+        let questionnaires = Set(try await store.questionnaireLinks(studyId: study.id).map(\.questionnaireId))
+        let unknown = design.factors.compactMap { factor in
+            factor.from.flatMap { questionnaires.contains($0.questionnaire) ? nil : "factor \(factor.id) reads \($0.questionnaire), which \(study.id) does not have" }
+        }
+        guard unknown.isEmpty else { throw TrialError("the design cannot be used: " + unknown.joined(separator: "; ")) }
+        try await store.setTrial(studyId: study.id, design: design, seed: Randomiser.newSeed(), actor: administration.actor, now: administration.now)
+        return design
+    }
+
+    /// Where a participant stands before randomising: the levels known (read from their answers,
+    /// or entered by staff) and what is still missing, a line each.
+    struct Readiness: Sendable {
+        var participant: StudyParticipant
+        var levels: [String: String]
+        var missing: [String]
+    }
+
+    func readiness(studyId: String, pseudonym: String, entered: [String: String]) async throws -> (TrialDesign, Readiness) {
+        let study = try await administration.existingStudy(studyId)
+        guard let trial = try await store.trial(studyId: study.id) else {
+            throw TrialError("\(study.id) is not a randomised study; set it up with 'randomisation setup'")
+        }
+        guard let participant = try await store.studyParticipants(studyId: study.id, pseudonym: pseudonym).first,
+              participant.status == .member else {
+            throw TrialError("\(pseudonym.prefix(64)) is not a member of \(study.id)")
+        }
+        var missing: [String] = []
+        if let version = study.consentVersion, (participant.consentVersion ?? 0) < version {
+            missing.append("consent: has not agreed to version \(version)")
+        }
+        var levels: [String: String] = [:]
+        for factor in trial.design.factors {
+            if let source = factor.from {
+                if entered[factor.id] != nil {
+                    throw TrialError("\(factor.id) is read from the answers to \(source.questionnaire) (\(source.item)); it is not entered")
+                }
+                if let value = try await store.newestNumber(userId: participant.userId, studyId: study.id,
+                                                            questionnaire: source.questionnaire, item: source.item) {
+                    levels[factor.id] = factor.levels[source.band(value)]
+                } else {
+                    missing.append("\(factor.id): no answer to \(source.questionnaire) (\(source.item)) yet")
+                }
+            } else if let level = entered[factor.id] {
+                levels[factor.id] = level
+            } else {
+                missing.append("\(factor.id): to be entered (\(factor.levels.joined(separator: ", ")))")
+            }
+        }
+        for name in entered.keys.sorted() where !trial.design.factors.contains(where: { $0.id == name }) {
+            throw TrialError("the design has no factor \(name)")
+        }
+        return (trial.design, Readiness(participant: participant, levels: levels, missing: missing))
+    }
+
+    /// Randomises the participant; throws one line naming everything that stands in the way.
+    func randomise(studyId: String, pseudonym: String, entered: [String: String]) async throws -> Randomiser.Allocation {
+        let (design, readiness) = try await readiness(studyId: studyId, pseudonym: pseudonym, entered: entered)
+        guard readiness.missing.isEmpty else {
+            throw TrialError("\(pseudonym) cannot be randomised yet: " + readiness.missing.joined(separator: "; "))
+        }
+        let levels = try design.levels(readiness.levels)
+        return try await store.randomise(studyId: studyId, userId: readiness.participant.userId, pseudonym: pseudonym, levels: levels,
+                                         actor: administration.actor, now: administration.now)
+    }
+
+    /// Every allocation made again from the seed (the stored one, or `seed` as a statistician
+    /// holds it): how many there are and those that differ.
+    func verify(studyId: String, seed: Data? = nil) async throws -> (count: Int, differences: [(sequence: Int, recorded: String, computed: String)]) {
+        let study = try await administration.existingStudy(studyId)
+        guard let trial = try await store.trial(studyId: study.id) else { throw TrialError("\(study.id) is not a randomised study") }
+        let allocations = try await store.allocations(studyId: study.id).map(\.allocation)
+        let differences = try Randomiser(design: trial.design, seed: seed ?? trial.seed).verify(allocations)
+        return (allocations.count, differences)
+    }
+}
