@@ -199,6 +199,7 @@ struct StudyCommand: HostCommand {
         let language = CurrentLanguage.value.rawValue
         shell.console.line("\(study.title.text(in: language)) (\(study.id))")
         if let description = study.description { shell.console.line(description.text(in: language)) }
+        if let notice = study.notice { shell.console.line(notice.text(in: language)) }
         /// The server's time in this device's zone, to the minute.
         func time(_ text: String?) -> String {
             guard let text, let time = OffsetTimestamp(parsing: text) else { return l("host.study.noTime") }

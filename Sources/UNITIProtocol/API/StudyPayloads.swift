@@ -37,6 +37,9 @@ public struct StudyInfo: Codable, Hashable, Sendable {
     /// Questionnaire ids with their newest version.
     public var questionnaires: [QuestionnaireReference]
     public var membership: MembershipStatus
+    /// For a randomised participant: what their arm asks of them now, in the study's languages
+    /// (never the arm's name); nil otherwise.
+    public var notice: LocalizedText?
 
     public init(id: String, title: LocalizedText, description: LocalizedText?, consent: LocalizedText?,
                 startsAt: String?, endsAt: String?, running: Bool, access: StudyAccess,
@@ -67,7 +70,9 @@ public struct StudyInfo: Codable, Hashable, Sendable {
 
     /// The subset the client's study catalogue works with.
     public var descriptor: StudyDescriptor {
-        StudyDescriptor(id: id, title: title, description: description, modules: modules)
+        var descriptor = StudyDescriptor(id: id, title: title, description: description, modules: modules)
+        descriptor.notice = notice
+        return descriptor
     }
 }
 

@@ -22,6 +22,8 @@ public struct StudyDescriptor: Codable, Hashable, Sendable {
     /// What taking part means, in plain words: what is collected, where it goes, how to leave
     /// (the bundled default study's own; a server study's comes with its version in ``StudyInfo``).
     public var consent: LocalizedText?
+    /// For a randomised participant: what their arm asks of them now (``StudyInfo/notice``).
+    public var notice: LocalizedText?
 
     public init(id: String, title: LocalizedText, description: LocalizedText? = nil, modules: [String], baseline: [String]? = nil,
                 bundledStudies: [String]? = nil, consent: LocalizedText? = nil) {

@@ -38,8 +38,10 @@ struct StudyRoutes: Sendable {
         for listed in try await studies.studies(userId: user.account.id, scope: scope) {
             let questionnaires = StudyPresenter.mayReadContent(listed.study, membership: listed.membership)
                 ? try await store.latestQuestionnaires(studyId: listed.study.id) : []
+            let arm = listed.membership == .member
+                ? try await ArmView.of(store, studyId: listed.study.id, userId: user.account.id, now: environment.clock.now()) : nil
             result.append(StudyPresenter.info(listed.study, membership: listed.membership, questionnaires: questionnaires,
-                                              consentAgreed: listed.consentAgreed))
+                                              consentAgreed: listed.consentAgreed, arm: arm))
         }
         return ETagged(StudyList(studies: result))
     }
@@ -52,7 +54,8 @@ struct StudyRoutes: Sendable {
         let questionnaires = StudyPresenter.mayReadContent(study, membership: membership)
             ? try await store.latestQuestionnaires(studyId: id) : []
         let agreed = try await store.agreedConsentVersions(userId: user.account.id)[id]
-        return ETagged(StudyPresenter.info(study, membership: membership, questionnaires: questionnaires, consentAgreed: agreed))
+        let arm = membership == .member ? try await ArmView.of(store, studyId: id, userId: user.account.id, now: environment.clock.now()) : nil
+        return ETagged(StudyPresenter.info(study, membership: membership, questionnaires: questionnaires, consentAgreed: agreed, arm: arm))
     }
 
     /// The rules live in ``StudyService`` (shared with the portal); this only speaks JSON.

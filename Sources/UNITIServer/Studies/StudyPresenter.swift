@@ -3,16 +3,20 @@ import UNITIProtocol
 
 /// Turns a stored study into what a participant is shown, and states who may see a study.
 enum StudyPresenter {
-    /// `consentAgreed`: the newest consent version the person agreed to.
+    /// `consentAgreed`: the newest consent version the person agreed to; `arm`: what a
+    /// randomised member's arm gives them now, in place of the study's modules and questionnaires.
     static func info(_ study: StudyRecord, membership: MembershipStatus, questionnaires: [QuestionnaireDocument],
-                     consentAgreed: Int? = nil) -> StudyInfo {
-        StudyInfo(id: study.id, title: study.title, description: mayReadDescription(study, membership: membership) ? study.description : nil,
-                  consent: study.consent,
-                  startsAt: study.startsAt.map(Timestamps.format), endsAt: study.endsAt.map(Timestamps.format),
-                  running: study.running, access: study.access, participantsMayLeave: study.participantsMayLeave,
-                  modules: study.modules.map(\.rawValue),
-                  questionnaires: questionnaires.map { QuestionnaireReference(id: $0.id, version: $0.version) },
-                  membership: membership, consentVersion: study.consentVersion, consentAgreed: consentAgreed)
+                     consentAgreed: Int? = nil, arm: ArmView? = nil) -> StudyInfo {
+        var info = StudyInfo(id: study.id, title: study.title, description: mayReadDescription(study, membership: membership) ? study.description : nil,
+                             consent: study.consent,
+                             startsAt: study.startsAt.map(Timestamps.format), endsAt: study.endsAt.map(Timestamps.format),
+                             running: study.running, access: study.access, participantsMayLeave: study.participantsMayLeave,
+                             modules: arm?.modules ?? study.modules.map(\.rawValue),
+                             questionnaires: questionnaires.filter { arm?.questionnaires?.contains($0.id) ?? true }
+                                 .map { QuestionnaireReference(id: $0.id, version: $0.version) },
+                             membership: membership, consentVersion: study.consentVersion, consentAgreed: consentAgreed)
+        info.notice = arm?.notice
+        return info
     }
 
     /// May read the study's description: anyone for a public study; for a password or by-request

@@ -1,4 +1,5 @@
 import Foundation
+import UNITIProtocol
 
 /// How a randomised study allocates its participants (issue 48, "Randomisation"): its arms with
 /// their allocation ratios, the stratification factors with their levels, and the method.
@@ -23,6 +24,25 @@ struct TrialDesign: Codable, Sendable, Equatable {
         var label: String
         /// Places in each round of allocation (1:1 is 1 and 1, 2:1 is 2 and 1).
         var ratio: Int
+        /// The modules the arm's participants get once randomised, each from and until a day
+        /// (day 0 is the day of randomisation); nil: the study's modules, as before.
+        var modules: [ArmModule]?
+        /// The questionnaires they are offered; nil: all of the study's.
+        var questionnaires: [String]?
+        /// What they are told to do, in the study's languages: never the arm's name.
+        var notice: LocalizedText?
+
+        /// The modules in force `day` days after randomisation; nil when the arm keeps the study's.
+        func modules(onDay day: Int) -> [String]? {
+            modules.map { $0.filter { ($0.fromDay ?? 0) <= day && day <= ($0.toDay ?? Int.max) }.map(\.id) }
+        }
+    }
+
+    /// A module of an arm, from `fromDay` (default 0) to `toDay` (included; default: no end).
+    struct ArmModule: Codable, Sendable, Equatable {
+        var id: String
+        var fromDay: Int?
+        var toDay: Int?
     }
 
     struct Factor: Codable, Sendable, Equatable {
@@ -78,6 +98,15 @@ struct TrialDesign: Codable, Sendable, Equatable {
             }
             if !(1...10).contains(arm.ratio) { problems.append("arm \(arm.id): the ratio must be 1 to 10, not \(arm.ratio)") }
             if arm.label.trimmingCharacters(in: .whitespaces).isEmpty { problems.append("arm \(arm.id) has no label") }
+            for module in arm.modules ?? [] {
+                if ModuleCatalog.module(named: module.id) == nil {
+                    problems.append("arm \(arm.id): no module \(module.id) (known: \(StudyRules.knownModuleList))")
+                }
+                let from = module.fromDay ?? 0
+                if from < 0 || from > 3650 || (module.toDay.map { $0 < from || $0 > 3650 } ?? false) {
+                    problems.append("arm \(arm.id): the days of \(module.id) must run forward within 0 to 3650")
+                }
+            }
         }
         if Set(arms.map(\.id)).count != arms.count { problems.append("two arms have the same id") }
         for factor in factors {

@@ -17,6 +17,8 @@ struct TrialService: Sendable {
         let questionnaires = Set(try await store.questionnaireLinks(studyId: study.id).map(\.questionnaireId))
         let unknown = design.factors.compactMap { factor in
             factor.from.flatMap { questionnaires.contains($0.questionnaire) ? nil : "factor \(factor.id) reads \($0.questionnaire), which \(study.id) does not have" }
+        } + design.arms.flatMap { arm in
+            (arm.questionnaires ?? []).filter { !questionnaires.contains($0) }.map { "arm \(arm.id) offers \($0), which \(study.id) does not have" }
         }
         guard unknown.isEmpty else { throw TrialError("the design cannot be used: " + unknown.joined(separator: "; ")) }
         try await store.setTrial(studyId: study.id, design: design, seed: Randomiser.newSeed(), actor: administration.actor, now: administration.now)

@@ -70,6 +70,17 @@ extension ServerStore {
         }
     }
 
+    /// The person's allocation in the study; nil when they were not randomised.
+    func allocation(studyId: String, userId: Int64) async throws -> StoredAllocation? {
+        guard let row = try await database.row("""
+            SELECT sequence, levels, stratum, place, arm, allocated_at FROM allocations WHERE study_id = \(studyId) AND user_id = \(userId)
+            """) else { return nil }
+        return StoredAllocation(
+            allocation: Randomiser.Allocation(sequence: Int(try row["sequence"] as Int64), levels: try JSONCoding.decode([String].self, from: try row["levels"]),
+                                              stratum: try row["stratum"], place: Int(try row["place"] as Int64), arm: try row["arm"]),
+            userId: userId, pseudonym: nil, allocatedAt: try row["allocated_at"])
+    }
+
     /// Randomises the participant: the next allocation of the study for these levels, recorded
     /// with its audit line (which names the sequence number and stratum, not the arm: the audit
     /// trail is read by blinded staff too). Throws ``TrialError`` when the person was randomised
