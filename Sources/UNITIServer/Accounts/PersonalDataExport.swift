@@ -23,6 +23,8 @@ struct PersonalDataExport: Sendable {
         var promptEvents: [PromptEvent] = []
         /// The alerts study teams' rules raised about the person (issue 47).
         var alerts: [PersonalData.Alert] = []
+        /// The person's randomisations, without the arm (issue 48).
+        var allocations: [PersonalData.Allocation] = []
     }
 
     struct Membership: Codable, Sendable {
@@ -52,6 +54,7 @@ struct PersonalDataExport: Sendable {
                                 sessions: data.sessions, mailedCodes: data.mailedCodes, studyPasswordFailures: data.studyPasswordFailures)
         document.promptEvents = data.promptEvents
         document.alerts = data.alerts
+        document.allocations = data.allocations
         return document
     }
 

@@ -563,6 +563,15 @@ struct PortalDataTests {
                 ModuleRecordUpsert(moduleId: "tn", clientId: "bert-event", updatedAt: "2027-01-01T08:00:00Z", payload: .string("bert's secret")),
             ]))
 
+            // Anna is randomised in the study's trial: her download names the allocation, not the arm.
+            let trials = TrialService(administration: StudyAdministration(store: server.store, actor: .operator, now: server.clock.now()))
+            _ = try await trials.setUp(studyId: "open", design: Data(#"""
+                {"arms": [{"id": "secret-arm-a", "label": "Arm label A", "ratio": 1}, {"id": "secret-arm-b", "label": "Arm label B", "ratio": 1}],
+                 "factors": [], "method": "blocks"}
+                """#.utf8))
+            let annaPseudonym = try #require(try await server.store.user(login: "anna")).pseudonym
+            _ = try await trials.randomise(studyId: "open", pseudonym: annaPseudonym, entered: [:])
+
             server.clock.advance(by: 10)
             try await AlertMonitor(environment: server.environment).check(conditions: false)
             let download = try await anna.get("/data/export.json")
@@ -577,6 +586,8 @@ struct PortalDataTests {
             }
             #expect((json["account"] as? [String: Any])?["email"] as? String == "anna@example.org")
             #expect(text.contains(annaSheet.id.uuidString))
+            #expect(!text.contains("secret-arm") && !text.contains("Arm label"), "the download withholds the arm")
+            #expect(((json["allocations"] as? [[String: Any]])?.first?["number"] as? Int) == 1)
             #expect(text.contains("tinnitus louder"))
             #expect(text.contains("Loud answer"))
             #expect(text.contains(annaPrompt.id.uuidString.lowercased()) || text.contains(annaPrompt.id.uuidString))

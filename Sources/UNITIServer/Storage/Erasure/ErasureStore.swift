@@ -12,9 +12,14 @@ extension ServerStore {
     /// first). A module part's own tables (``ServerModulePart/personalTables``) come before `users`.
     var personalTables: [String] {
         ["answers", "comparison_totals", "answer_sheets", "member_tallies", "module_records", "sessions", "mail_tokens",
-         "study_password_failures", "consent_agreements", "prompt_events", "prompts", "prompt_tallies", "alerts", "memberships"]
+         "study_password_failures", "consent_agreements", "prompt_events", "prompts", "prompt_tallies", "alerts", "allocations", "memberships"]
             + modules.personalTables + ["users"]
     }
+
+    /// Of ``personalTables``, those whose rows stay without the person (`user_id` set to NULL)
+    /// rather than go: a trial's allocation is part of a sequence that every later allocation and
+    /// `randomisation verify` depend on (``TrialSchema``).
+    static let unlinkedTables: Set<String> = ["allocations"]
 
     /// ``personalTables``, each with the condition that selects the person's rows: answers
     /// through their sheets, the account by its id, every other table by `user_id`.
@@ -44,7 +49,11 @@ extension ServerStore {
                 .map { try $0["study_id"] }
             try await Self.appendAudit(db, recording(studies, account.pseudonym), now: now)
             for (table, condition) in tables {
-                try await db.execute("DELETE FROM \(raw: table) WHERE \(condition)")
+                if Self.unlinkedTables.contains(table) {
+                    try await db.execute("UPDATE \(raw: table) SET user_id = NULL WHERE \(condition)")
+                } else {
+                    try await db.execute("DELETE FROM \(raw: table) WHERE \(condition)")
+                }
             }
             // The throttles count under these keys (``LoginThrottle``, ``MailRequestThrottle``).
             let email = account.email.lowercased()

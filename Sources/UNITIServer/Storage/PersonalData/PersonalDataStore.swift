@@ -74,6 +74,17 @@ public struct PersonalData: Codable, Sendable {
     /// The alerts the study teams' rules raised about the person: which rule, when, and when a
     /// team member marked it seen with what note.
     public var alerts: [Alert] = []
+    /// The person's randomisations in trials: the study, the allocation's number and time and the
+    /// levels it was stratified by. The arm is withheld: a trial may keep it from participants
+    /// while it runs (blinding); the modules their programs offer follow it all the same.
+    public var allocations: [Allocation] = []
+
+    public struct Allocation: Codable, Sendable {
+        public var studyId: String
+        public var number: Int
+        public var allocatedAt: String
+        public var stratum: String
+    }
 
     public struct Alert: Codable, Sendable {
         public var studyId: String
@@ -118,6 +129,7 @@ extension ServerStore {
             // download holds in full.
             "member_tallies": "sheets",
             "prompt_tallies": "promptEvents",
+            "allocations": "allocations",
         ]
     }
 }
@@ -176,6 +188,12 @@ extension ServerStore {
                 """).map { try $0.decode(Rows.Alert.self) }.map {
                 PersonalData.Alert(studyId: $0.studyId, rule: $0.rule.name, kind: $0.rule.kind.rawValue, raisedAt: Timestamps.format($0.raisedAt),
                                    seenAt: time($0.seenAt), note: $0.note)
+            }
+            data.allocations = try await db.rows("""
+                SELECT study_id, sequence, allocated_at, stratum FROM allocations WHERE user_id = \(userId) ORDER BY study_id
+                """).map { row in
+                PersonalData.Allocation(studyId: try row["study_id"], number: Int(try row["sequence"] as Int64),
+                                        allocatedAt: Timestamps.format(try row["allocated_at"]), stratum: try row["stratum"])
             }
             return data
         }
