@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 48, "Randomisation": the allocation sequence itself, over 10,000 simulated participants
 /// with two factors and five sites (twenty strata), for both methods.
-@Suite("Randomisation: permuted blocks with random sizes and minimisation, from a secret seed, made again by verify")
+@Suite("Randomisation: permuted blocks with random sizes and minimisation, from a secret seed, made again by verify", .timeLimit(.minutes(10)))
 struct RandomisationTests {
     static let sites = ["ulm", "regensburg", "leuven", "athens", "madrid"]
 
