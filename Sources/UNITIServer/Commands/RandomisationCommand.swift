@@ -10,6 +10,11 @@ struct RandomisationCommand: AsyncParsableCommand {
         commandName: "randomisation", abstract: "Set up a study's randomisation, show its allocations, verify them from the seed.",
         subcommands: [Setup.self, Show.self, Verify.self, Seed.self])
 
+    /// The trials of the store `database` names, as the operator, now.
+    static func service(_ database: DatabaseOptions) async throws -> TrialService {
+        TrialService(administration: StudyAdministration(store: try await database.openStore(), actor: .operator, now: Date()))
+    }
+
     struct Setup: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Store the design (arms, factors, method; JSON, see Documentation/trials.md) with a new secret seed; refused once anyone is randomised.")
@@ -22,9 +27,7 @@ struct RandomisationCommand: AsyncParsableCommand {
             do { data = try Data(contentsOf: URL(fileURLWithPath: design)) } catch {
                 throw ValidationError("Cannot read --design '\(design)': \(error.localizedDescription)")
             }
-            let store = try await database.openStore()
-            let made = try await TrialService(administration: StudyAdministration(store: store, actor: .operator, now: Date()))
-                .setUp(studyId: study, design: data)
+            let made = try await RandomisationCommand.service(database).setUp(studyId: study, design: data)
             print("\(study): \(made.method.rawValue), arms \(made.arms.map { "\($0.id) (\($0.ratio))" }.joined(separator: ", "))"
                   + (made.factors.isEmpty ? "" : ", factors \(made.factors.map(\.id).joined(separator: ", "))") + "; a new seed is kept by the server.")
         }
@@ -38,10 +41,9 @@ struct RandomisationCommand: AsyncParsableCommand {
         @Flag(help: "List every allocation: number, participant, stratum, arm, time.") var allocations = false
 
         func run() async throws {
-            let store = try await database.openStore()
-            _ = try await StudyAdministration(store: store, actor: .operator, now: Date()).existingStudy(study)
-            guard let trial = try await store.trial(studyId: study) else { throw TrialError("\(study) is not a randomised study") }
-            let made = try await store.allocations(studyId: study)
+            let trials = try await RandomisationCommand.service(database)
+            let trial = try await trials.trial(studyId: study)
+            let made = try await trials.store.allocations(studyId: study)
             let design = trial.design
             print("\(study): \(design.method.rawValue)" + (design.method == .blocks
                 ? ", block multiples \(design.multiples.map(String.init).joined(separator: ", ")) of \(design.round)"
@@ -70,9 +72,7 @@ struct RandomisationCommand: AsyncParsableCommand {
 
         func run() async throws {
             let seed = try seedFile.map { try SeedFile.read($0, study: study) }
-            let store = try await database.openStore()
-            let (count, differences) = try await TrialService(administration: StudyAdministration(store: store, actor: .operator, now: Date()))
-                .verify(studyId: study, seed: seed)
+            let (count, differences) = try await RandomisationCommand.service(database).verify(studyId: study, seed: seed)
             for difference in differences {
                 print("allocation \(difference.sequence): recorded \(difference.recorded), the seed gives \(difference.computed)")
             }
@@ -91,13 +91,12 @@ struct RandomisationCommand: AsyncParsableCommand {
         @Option(help: "The file to write (must not exist).") var out: String
 
         func run() async throws {
-            let store = try await database.openStore()
-            _ = try await StudyAdministration(store: store, actor: .operator, now: Date()).existingStudy(study)
-            guard let trial = try await store.trial(studyId: study) else { throw TrialError("\(study) is not a randomised study") }
+            let trials = try await RandomisationCommand.service(database)
+            let trial = try await trials.trial(studyId: study)
             let handle = try PrivateFiles.create(out)
             try handle.write(contentsOf: try SeedFile.data(study: study, trial: trial))
             try handle.close()
-            try await store.appendAudit(.operator, studyId: study, action: "trial.seed", detail: .object(["file": .string(out)]), now: Date())
+            try await trials.store.appendAudit(.operator, studyId: study, action: "trial.seed", detail: .object(["file": .string(out)]), now: Date())
             print("\(study): the design and seed are in \(out); anyone holding them can work out every allocation.")
         }
     }
@@ -150,9 +149,7 @@ struct RandomiseCommand: AsyncParsableCommand {
             guard entered[parts[0]] == nil else { throw ValidationError("--level names \(parts[0]) twice.") }
             entered[parts[0]] = parts[1]
         }
-        let store = try await database.openStore()
-        let allocation = try await TrialService(administration: StudyAdministration(store: store, actor: .operator, now: Date()))
-            .randomise(studyId: study, pseudonym: participant, entered: entered)
+        let allocation = try await RandomisationCommand.service(database).randomise(studyId: study, pseudonym: participant, entered: entered)
         print("\(participant): allocation \(allocation.sequence), stratum \(allocation.stratum), arm \(allocation.arm).")
     }
 }

@@ -25,6 +25,15 @@ struct TrialService: Sendable {
         return design
     }
 
+    /// The study's trial; throws when there is no such study or it is not randomised.
+    func trial(studyId: String) async throws -> StoredTrial {
+        let study = try await administration.existingStudy(studyId)
+        guard let trial = try await store.trial(studyId: study.id) else {
+            throw TrialError("\(study.id) is not a randomised study; set it up with 'randomisation setup'")
+        }
+        return trial
+    }
+
     /// Where a participant stands before randomising: the levels known (read from their answers,
     /// or entered by staff) and what is still missing, a line each.
     struct Readiness: Sendable {
@@ -35,9 +44,7 @@ struct TrialService: Sendable {
 
     func readiness(studyId: String, pseudonym: String, entered: [String: String]) async throws -> (TrialDesign, Readiness) {
         let study = try await administration.existingStudy(studyId)
-        guard let trial = try await store.trial(studyId: study.id) else {
-            throw TrialError("\(study.id) is not a randomised study; set it up with 'randomisation setup'")
-        }
+        let trial = try await trial(studyId: study.id)
         guard let participant = try await store.studyParticipants(studyId: study.id, pseudonym: pseudonym).first,
               participant.status == .member else {
             throw TrialError("\(pseudonym.prefix(64)) is not a member of \(study.id)")
@@ -84,9 +91,8 @@ struct TrialService: Sendable {
     /// Every allocation made again from the seed (the stored one, or `seed` as a statistician
     /// holds it): how many there are and those that differ.
     func verify(studyId: String, seed: Data? = nil) async throws -> (count: Int, differences: [(sequence: Int, recorded: String, computed: String)]) {
-        let study = try await administration.existingStudy(studyId)
-        guard let trial = try await store.trial(studyId: study.id) else { throw TrialError("\(study.id) is not a randomised study") }
-        let allocations = try await store.allocations(studyId: study.id).map(\.allocation)
+        let trial = try await trial(studyId: studyId)
+        let allocations = try await store.allocations(studyId: studyId).map(\.allocation)
         let differences = try Randomiser(design: trial.design, seed: seed ?? trial.seed).verify(allocations)
         return (allocations.count, differences)
     }

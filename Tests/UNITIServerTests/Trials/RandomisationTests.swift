@@ -19,7 +19,7 @@ struct RandomisationTests {
     /// The participants' levels, the same in every run: sites of unequal size (the first recruits
     /// most), distress high in 40 %, a hearing-aid indication in 30 %.
     static func participants(_ count: Int) -> [[String]] {
-        var generator = SplitMix(seed: 48)
+        var generator = SeededGenerator(seed: 48)
         return (0..<count).map { _ in
             let site = [0, 0, 0, 1, 1, 2, 2, 3, 4][Int(generator.next() % 9)]
             return [generator.next() % 10 < 4 ? "high" : "low", generator.next() % 10 < 3 ? "aid" : "none", sites[site]]
@@ -228,18 +228,5 @@ struct RandomisationTests {
             #expect(error.description == "the stratification data are not complete: distress is \"severe\", not one of low, high; "
                     + "hearing is missing; the design has no factor age")
         }
-    }
-}
-
-/// A small deterministic generator for the simulated participants (not for allocations).
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
