@@ -35,6 +35,7 @@ extension ConsoleRoutes {
         page.history = try await store.participantHistory(studyId: study.id, pseudonym: pseudonym).map {
             .init(at: Timestamps.format($0.at), action: PortalText.text("console.participant.action.\($0.action)", language))
         }
+        page.trial = try await trialSection(context, person: person)
         guard !withdrawn else { return try await self.page(page, context, notice: notice(request, language)) }
         page.alerts = try await store.studyAlerts(studyId: study.id, pseudonym: pseudonym).map { alertRow($0, study: study.id, language) }
         page.canMarkSeen = ConsolePage.markAlertSeen.allows(context.study.role)
@@ -102,6 +103,8 @@ struct ConsoleParticipantPage: PortalPage {
     /// The alerts about them, newest first; open ones with the form that marks them seen.
     var alerts: [ConsoleAlertsPage.Alert] = []
     var canMarkSeen = false
+    /// In a randomised study: the allocation, or what stands in the way and the form.
+    var trial: ConsoleTrialSection?
 
     struct Agreement: Sendable { var version: Int; var agreed: String }
     struct Device: Sendable { var started: String; var renewed: String; var ended: String }

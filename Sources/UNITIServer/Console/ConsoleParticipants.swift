@@ -14,7 +14,7 @@ extension ConsolePage {
     }
 
     /// This feature's pages, in the order of its tabs (``all``).
-    static let participantPages: [ConsolePage] = [participants, participant, decideRequest]
+    static let participantPages: [ConsolePage] = [participants, participant, decideRequest, randomise]
 }
 
 extension ConsoleRoutes {

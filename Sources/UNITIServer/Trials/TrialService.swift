@@ -35,11 +35,30 @@ struct TrialService: Sendable {
     }
 
     /// Where a participant stands before randomising: the levels known (read from their answers,
-    /// or entered by staff) and what is still missing, a line each.
+    /// or entered by staff) and what is still missing.
     struct Readiness: Sendable {
         var participant: StudyParticipant
         var levels: [String: String]
-        var missing: [String]
+        var missing: [Missing]
+    }
+
+    /// One thing that stands in the way of randomising; ``description`` is the command line's
+    /// words, the console words each kind in the member's language.
+    enum Missing: Sendable, Equatable, CustomStringConvertible {
+        /// The current consent version is not agreed to.
+        case consent(version: Int)
+        /// A factor read from answers has no answer yet.
+        case answer(factor: String, questionnaire: String, item: String)
+        /// A factor entered by staff is not entered.
+        case entry(factor: String, levels: [String])
+
+        var description: String {
+            switch self {
+            case .consent(let version): "consent: has not agreed to version \(version)"
+            case .answer(let factor, let questionnaire, let item): "\(factor): no answer to \(questionnaire) (\(item)) yet"
+            case .entry(let factor, let levels): "\(factor): to be entered (\(levels.joined(separator: ", ")))"
+            }
+        }
     }
 
     func readiness(studyId: String, pseudonym: String, entered: [String: String]) async throws -> (TrialDesign, Readiness) {
@@ -49,9 +68,9 @@ struct TrialService: Sendable {
               participant.status == .member else {
             throw TrialError("\(pseudonym.prefix(64)) is not a member of \(study.id)")
         }
-        var missing: [String] = []
+        var missing: [Missing] = []
         if let version = study.consentVersion, (participant.consentVersion ?? 0) < version {
-            missing.append("consent: has not agreed to version \(version)")
+            missing.append(.consent(version: version))
         }
         var levels: [String: String] = [:]
         for factor in trial.design.factors {
@@ -63,12 +82,12 @@ struct TrialService: Sendable {
                                                             questionnaire: source.questionnaire, item: source.item) {
                     levels[factor.id] = factor.levels[source.band(value)]
                 } else {
-                    missing.append("\(factor.id): no answer to \(source.questionnaire) (\(source.item)) yet")
+                    missing.append(.answer(factor: factor.id, questionnaire: source.questionnaire, item: source.item))
                 }
             } else if let level = entered[factor.id] {
                 levels[factor.id] = level
             } else {
-                missing.append("\(factor.id): to be entered (\(factor.levels.joined(separator: ", ")))")
+                missing.append(.entry(factor: factor.id, levels: factor.levels))
             }
         }
         for name in entered.keys.sorted() where !trial.design.factors.contains(where: { $0.id == name }) {
@@ -81,7 +100,7 @@ struct TrialService: Sendable {
     func randomise(studyId: String, pseudonym: String, entered: [String: String]) async throws -> Randomiser.Allocation {
         let (design, readiness) = try await readiness(studyId: studyId, pseudonym: pseudonym, entered: entered)
         guard readiness.missing.isEmpty else {
-            throw TrialError("\(pseudonym) cannot be randomised yet: " + readiness.missing.joined(separator: "; "))
+            throw TrialError("\(pseudonym) cannot be randomised yet: " + readiness.missing.map(\.description).joined(separator: "; "))
         }
         let levels = try design.levels(readiness.levels)
         return try await store.randomise(studyId: studyId, userId: readiness.participant.userId, pseudonym: pseudonym, levels: levels,

@@ -98,9 +98,10 @@ extension ServerStore {
     }
 
     /// The lines of a study about one participant, oldest first: what they did (joined, asked,
-    /// agreed, left), the team's decisions on their requests, and the alerts about them (raised, seen).
+    /// agreed, left), the team's decisions on their requests, the alerts about them (raised,
+    /// seen), and their randomisation.
     func participantHistory(studyId: String, pseudonym: String) async throws -> [AuditEntry] {
-        try await auditLines(where: "a.study_id = \(studyId) AND (a.participant = \(pseudonym) OR a.action LIKE 'joinRequest.%' OR a.action LIKE 'alert.%')")
+        try await auditLines(where: "a.study_id = \(studyId) AND (a.participant = \(pseudonym) OR a.action LIKE 'joinRequest.%' OR a.action LIKE 'alert.%' OR a.action LIKE 'trial.%')")
             .filter { $0.actor == .participant(pseudonym) || $0.detail["participant"] == .string(pseudonym) }
     }
 
