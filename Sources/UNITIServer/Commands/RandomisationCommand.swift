@@ -153,3 +153,44 @@ struct RandomiseCommand: AsyncParsableCommand {
         print("\(participant): allocation \(allocation.sequence), stratum \(allocation.stratum), arm \(allocation.arm).")
     }
 }
+
+/// `uniti-server visits --study S [--csv]`: each participant's visits (state and when done), then
+/// per arm and visit how many are in each state.
+struct VisitsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "visits", abstract: "The visits of a randomised study: each participant's, then each arm's completion (see Documentation/trials.md).")
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Study id.") var study: String
+    @Flag(help: "One CSV line per participant and visit instead of the tables.") var csv = false
+
+    func run() async throws {
+        let trials = try await RandomisationCommand.service(database)
+        let design = try await trials.trial(studyId: study).design
+        let people = try await trials.visits(studyId: study, now: Date())
+        guard let visits = design.visits, !visits.isEmpty else { throw TrialError("the design of \(study) has no visits") }
+        if csv {
+            print(CSV.line(["participant", "arm", "visit", "state", "opens_utc", "closes_utc", "done_utc"]), terminator: "")
+            for person in people {
+                for status in person.visits {
+                    print(CSV.line([person.pseudonym, person.arm ?? "", status.visit.id, status.state.rawValue, status.opens.map(Timestamps.format) ?? "",
+                                    status.closes.map(Timestamps.format) ?? "", status.doneAt.map(Timestamps.format) ?? ""]), terminator: "")
+                }
+            }
+            return
+        }
+        CommandOutput.table(["PARTICIPANT", "ARM"] + visits.map { $0.id.uppercased() }, people.map { person in
+            [person.pseudonym, person.arm ?? "-"] + person.visits.map(\.state.rawValue)
+        })
+        print("")
+        let states = VisitStatus.State.allCases
+        var rows: [[String]] = []
+        for arm in design.arms.map(\.id) + ["-"] {
+            let members = people.filter { ($0.arm ?? "-") == arm }
+            guard !members.isEmpty else { continue }
+            for (index, visit) in visits.enumerated() {
+                rows.append([arm, visit.id] + states.map { state in String(members.filter { $0.visits[index].state == state }.count) })
+            }
+        }
+        CommandOutput.table(["ARM", "VISIT"] + states.map { $0.rawValue.uppercased() }, rows)
+    }
+}

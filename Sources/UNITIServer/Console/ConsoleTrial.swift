@@ -22,6 +22,11 @@ struct ConsoleTrialSection: Sendable {
     var hasKnown = false
     var hasMissing = false
 
+    /// The visits (when the design has any): each with its window and state.
+    var visits: [Visit] = []
+    var hasVisits = false
+
+    struct Visit: Sendable { var label: String; var window: String; var state: String; var done: String }
     struct Level: Sendable { var factor: String; var level: String }
     struct Entry: Sendable { var factor: String; var levels: [String] }
 }
@@ -32,17 +37,25 @@ extension ConsoleRoutes {
     func trialSection(_ context: StudyContext, person: StudyParticipant) async throws -> ConsoleTrialSection? {
         let study = context.study.study, language = context.console.language
         guard let trial = try await store.trial(studyId: study.id) else { return nil }
+        let service = TrialService(administration: administration(context))
+        // The visits, each window as the days it spans (UTC).
+        let visits = try await service.visits(studyId: study.id, pseudonym: person.pseudonym, now: environment.clock.now()).first?.visits ?? []
+        let rows = visits.map { status in
+            ConsoleTrialSection.Visit(
+                label: status.visit.label,
+                window: status.opens.flatMap { opens in status.closes.map { "\(Self.day(opens)) – \(Self.day($0.addingTimeInterval(-1)))" } } ?? "",
+                state: PortalText.text("console.trial.visit.\(status.state.rawValue)", language), done: status.doneAt.map(Timestamps.format) ?? "")
+        }
         if let made = try await store.allocation(studyId: study.id, userId: person.userId) {
             let arm = trial.design.arms.first { $0.id == made.allocation.arm }
             return ConsoleTrialSection(allocated: PortalText.text("console.trial.allocated", language, [
                 "number": "\(made.allocation.sequence)", "time": Timestamps.format(made.allocatedAt), "stratum": made.allocation.stratum,
                 "arm": arm.map { "\($0.label) (\($0.id))" } ?? made.allocation.arm,
-            ]))
+            ]), visits: rows, hasVisits: !rows.isEmpty)
         }
         guard person.status == .member else { return nil }
-        let (design, readiness) = try await TrialService(administration: administration(context))
-            .readiness(studyId: study.id, pseudonym: person.pseudonym, entered: [:])
-        var section = ConsoleTrialSection()
+        let (design, readiness) = try await service.readiness(studyId: study.id, pseudonym: person.pseudonym, entered: [:])
+        var section = ConsoleTrialSection(visits: rows, hasVisits: !rows.isEmpty)
         for missing in readiness.missing {
             switch missing {
             case .consent(let version):

@@ -78,6 +78,8 @@ struct TrialDesign: Codable, Sendable, Equatable {
     var blockMultiples: [Int]?
     /// Minimisation: the probability of taking the arm of least imbalance.
     var probability: Double?
+    /// The visits, each a day after randomisation (or joining) with a window (``TrialVisit``).
+    var visits: [TrialVisit]?
 
     /// The block multiples in force (blocks): as given, or 1, 2 and 3.
     var multiples: [Int] { blockMultiples ?? [1, 2, 3] }
@@ -128,6 +130,22 @@ struct TrialDesign: Codable, Sendable, Equatable {
             }
         }
         if Set(factors.map(\.id)).count != factors.count { problems.append("two factors have the same id") }
+        let visits = visits ?? []
+        for visit in visits {
+            if (try? identifier.wholeMatch(in: visit.id)) == nil {
+                problems.append("visit id \"\(visit.id)\": lower-case letters, digits, - and _, up to 32")
+            }
+            if !(-365...3650).contains(visit.day) { problems.append("visit \(visit.id): the day must be -365 to 3650, not \(visit.day)") }
+            if !(0...60).contains(visit.window) { problems.append("visit \(visit.id): the window must be 0 to 60 days, not \(visit.window)") }
+            if visit.questionnaires.isEmpty { problems.append("visit \(visit.id) names no questionnaire") }
+        }
+        if Set(visits.map(\.id)).count != visits.count { problems.append("two visits have the same id") }
+        for anchor in TrialVisit.Anchor.allCases {
+            let ordered = visits.filter { $0.anchor == anchor }.sorted { $0.day < $1.day }
+            for (earlier, later) in zip(ordered, ordered.dropFirst()) where earlier.day + earlier.window >= later.day - later.window {
+                problems.append("the windows of visits \(earlier.id) and \(later.id) overlap")
+            }
+        }
         switch method {
         case .blocks:
             if probability != nil { problems.append("probability belongs to minimisation, not to blocks") }

@@ -19,6 +19,8 @@ struct TrialService: Sendable {
             factor.from.flatMap { questionnaires.contains($0.questionnaire) ? nil : "factor \(factor.id) reads \($0.questionnaire), which \(study.id) does not have" }
         } + design.arms.flatMap { arm in
             (arm.questionnaires ?? []).filter { !questionnaires.contains($0) }.map { "arm \(arm.id) offers \($0), which \(study.id) does not have" }
+        } + (design.visits ?? []).flatMap { visit in
+            visit.questionnaires.filter { !questionnaires.contains($0) }.map { "visit \(visit.id) asks for \($0), which \(study.id) does not have" }
         }
         guard unknown.isEmpty else { throw TrialError("the design cannot be used: " + unknown.joined(separator: "; ")) }
         try await store.setTrial(studyId: study.id, design: design, seed: Randomiser.newSeed(), actor: administration.actor, now: administration.now)
@@ -105,6 +107,31 @@ struct TrialService: Sendable {
         let levels = try design.levels(readiness.levels)
         return try await store.randomise(studyId: studyId, userId: readiness.participant.userId, pseudonym: pseudonym, levels: levels,
                                          actor: administration.actor, now: administration.now)
+    }
+
+    /// One participant's visits, and their arm (nil: not randomised).
+    struct ParticipantVisits: Sendable {
+        var pseudonym: String
+        var arm: String?
+        var visits: [VisitStatus]
+    }
+
+    /// The visits of the study's members and randomised participants (with `pseudonym`, that
+    /// one's), by pseudonym; empty when the design has no visits.
+    func visits(studyId: String, pseudonym: String? = nil, now: Date) async throws -> [ParticipantVisits] {
+        let trial = try await trial(studyId: studyId)
+        guard let visits = trial.design.visits, !visits.isEmpty else { return [] }
+        let allocations = Dictionary(try await store.allocations(studyId: studyId).compactMap { made in made.userId.map { ($0, made) } },
+                                     uniquingKeysWith: { first, _ in first })
+        let sheets = try await store.sheetStarts(studyId: studyId, questionnaires: Set(visits.flatMap(\.questionnaires)).sorted())
+        return try await store.studyParticipants(studyId: studyId, pseudonym: pseudonym)
+            .filter { $0.status == .member || allocations[$0.userId] != nil }
+            .map { person in
+                let made = allocations[person.userId]
+                return ParticipantVisits(pseudonym: person.pseudonym, arm: made?.allocation.arm,
+                                         visits: VisitStatus.of(visits, randomised: made?.allocatedAt, joined: person.joinedAt,
+                                                                sheets: sheets[person.userId] ?? [], now: now))
+            }
     }
 
     /// Every allocation made again from the seed (the stored one, or `seed` as a statistician

@@ -112,6 +112,18 @@ extension ServerStore {
         }
     }
 
+    /// When each participant's sheets of these questionnaires in the study were begun, by user id.
+    func sheetStarts(studyId: String, questionnaires: [String]) async throws -> [Int64: [(questionnaire: String, started: Date)]] {
+        var starts: [Int64: [(questionnaire: String, started: Date)]] = [:]
+        for row in try await database.rows("""
+            SELECT user_id, questionnaire_id, started_at FROM answer_sheets
+            WHERE study_id = \(studyId) AND questionnaire_id IN (\(list: questionnaires))
+            """) {
+            starts[try row["user_id"], default: []].append((try row["questionnaire_id"], try row["started_at"]))
+        }
+        return starts
+    }
+
     /// The participant's newest numeric answer to `item` of `questionnaire` in the study; nil when none.
     func newestNumber(userId: Int64, studyId: String, questionnaire: String, item: String) async throws -> Double? {
         try await database.row("""
