@@ -39,7 +39,7 @@ extension ConsoleRoutes {
         guard let trial = try await store.trial(studyId: study.id) else { return nil }
         let service = TrialService(administration: administration(context))
         // The visits, each window as the days it spans (UTC).
-        let visits = try await service.visits(studyId: study.id, pseudonym: person.pseudonym, now: environment.clock.now()).first?.visits ?? []
+        let visits = try await service.visits(studyId: study.id, participant: person, now: environment.clock.now()).first?.visits ?? []
         let rows = visits.map { status in
             ConsoleTrialSection.Visit(
                 label: status.visit.label,

@@ -116,15 +116,22 @@ struct TrialService: Sendable {
         var visits: [VisitStatus]
     }
 
-    /// The visits of the study's members and randomised participants (with `pseudonym`, that
-    /// one's), by pseudonym; empty when the design has no visits.
-    func visits(studyId: String, pseudonym: String? = nil, now: Date) async throws -> [ParticipantVisits] {
+    /// The visits of the study's members and randomised participants, by pseudonym; empty when
+    /// the design has no visits. With `participant` (a participant's page), that person's only,
+    /// from their own allocation and sheets.
+    func visits(studyId: String, participant: StudyParticipant? = nil, now: Date) async throws -> [ParticipantVisits] {
         let trial = try await trial(studyId: studyId)
         guard let visits = trial.design.visits, !visits.isEmpty else { return [] }
-        let allocations = Dictionary(try await store.allocations(studyId: studyId).compactMap { made in made.userId.map { ($0, made) } },
-                                     uniquingKeysWith: { first, _ in first })
-        let sheets = try await store.sheetStarts(studyId: studyId, questionnaires: Set(visits.flatMap(\.questionnaires)).sorted())
-        return try await store.studyParticipants(studyId: studyId, pseudonym: pseudonym)
+        let made = if let participant {
+            try await store.allocation(studyId: studyId, userId: participant.userId).map { [$0] } ?? []
+        } else {
+            try await store.allocations(studyId: studyId)
+        }
+        let allocations = Dictionary(made.compactMap { made in made.userId.map { ($0, made) } }, uniquingKeysWith: { first, _ in first })
+        let sheets = try await store.sheetStarts(studyId: studyId, questionnaires: Set(visits.flatMap(\.questionnaires)).sorted(),
+                                                 userId: participant?.userId)
+        let people = if let participant { [participant] } else { try await store.studyParticipants(studyId: studyId) }
+        return people
             .filter { $0.status == .member || allocations[$0.userId] != nil }
             .map { person in
                 let made = allocations[person.userId]

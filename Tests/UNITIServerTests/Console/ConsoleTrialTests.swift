@@ -12,10 +12,7 @@ struct ConsoleTrialTests {
         try await kind.with { opened in
             let fixture = ConsoleFixture(store: opened.store)
             try await fixture.run { client in
-                let administration = StudyAdministration(store: fixture.store, actor: .operator, now: fixture.clock.now())
-                try await administration.create("trial", StudySettings(title: LocalizedText(["en": "Trial"]), access: .public, modules: ["tyt"]))
-                _ = try await administration.importQuestionnaire(Data(dailyQuestionnaireJSON().utf8), into: "trial", module: "tyt")
-                _ = try await TrialService(administration: administration).setUp(studyId: "trial", design: Data(TrialStoreTests.design.utf8))
+                try await fixture.trialStudy(design: TrialStoreTests.design)
                 let token = try await fixture.participant(client, "ada", joining: "trial")
                 let pseudonym = try #require(try await fixture.store.user(login: "ada")).pseudonym
                 let editor = try await fixture.enrolledStaff("ed"), viewer = try await fixture.enrolledStaff("vi")

@@ -216,3 +216,13 @@ struct RandomisationCommandTests {
         }
     }
 }
+
+extension ConsoleFixture {
+    /// The study `trial` (module tyt, the daily questionnaire) with this trial design set up.
+    func trialStudy(design: String) async throws {
+        let administration = StudyAdministration(store: store, actor: .operator, now: clock.now())
+        try await administration.create("trial", StudySettings(title: LocalizedText(["en": "Trial"]), access: .public, modules: ["tyt"]))
+        _ = try await administration.importQuestionnaire(Data(dailyQuestionnaireJSON().utf8), into: "trial", module: "tyt")
+        _ = try await TrialService(administration: administration).setUp(studyId: "trial", design: Data(design.utf8))
+    }
+}

@@ -61,17 +61,13 @@ struct VisitTests {
         try await kind.with { opened in
             let fixture = ConsoleFixture(store: opened.store)
             try await fixture.run { client in
-                let administration = StudyAdministration(store: fixture.store, actor: .operator, now: fixture.clock.now())
-                try await administration.create("trial", StudySettings(title: LocalizedText(["en": "Trial"]), access: .public, modules: ["tyt"]))
-                _ = try await administration.importQuestionnaire(Data(dailyQuestionnaireJSON().utf8), into: "trial", module: "tyt")
                 let design = #"""
                     {"arms": [{"id": "sound", "label": "Sound therapy", "ratio": 1}, {"id": "counselling", "label": "Counselling", "ratio": 1}],
                      "factors": [], "method": "blocks", "blockMultiples": [1],
                      "visits": [{"id": "baseline", "label": "Baseline", "day": 0, "window": 7, "questionnaires": ["daily"]},
                                 {"id": "week12", "label": "Week 12", "day": 84, "window": 7, "questionnaires": ["daily"]}]}
                     """#
-                let trials = TrialService(administration: administration)
-                _ = try await trials.setUp(studyId: "trial", design: Data(design.utf8))
+                try await fixture.trialStudy(design: design)
                 _ = try await fixture.participant(client, "ada", joining: "trial")
                 let pseudonym = try #require(try await fixture.store.user(login: "ada")).pseudonym
                 let editor = try await fixture.enrolledStaff("ed")

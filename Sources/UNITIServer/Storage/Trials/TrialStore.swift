@@ -56,12 +56,15 @@ extension ServerStore {
         try await Self.allocations(database, studyId: studyId)
     }
 
-    private static func allocations(_ db: any SQLExecutor, studyId: String) async throws -> [StoredAllocation] {
-        try await db.rows("""
+    /// The study's allocations in order, or (with `userId`) that person's.
+    private static func allocations(_ db: any SQLExecutor, studyId: String, userId: Int64? = nil) async throws -> [StoredAllocation] {
+        var sql: SQL = """
             SELECT a.sequence, a.levels, a.stratum, a.place, a.arm, a.user_id, u.pseudonym, a.allocated_at
             FROM allocations a LEFT JOIN users u ON u.id = a.user_id
-            WHERE a.study_id = \(studyId) ORDER BY a.sequence
-            """).map { row in
+            WHERE a.study_id = \(studyId)
+            """
+        if let userId { sql += " AND a.user_id = \(userId)" }
+        return try await db.rows(sql + " ORDER BY a.sequence").map { row in
             StoredAllocation(
                 allocation: Randomiser.Allocation(sequence: Int(try row["sequence"] as Int64),
                                                   levels: try JSONCoding.decode([String].self, from: try row["levels"]),
@@ -72,13 +75,7 @@ extension ServerStore {
 
     /// The person's allocation in the study; nil when they were not randomised.
     func allocation(studyId: String, userId: Int64) async throws -> StoredAllocation? {
-        guard let row = try await database.row("""
-            SELECT sequence, levels, stratum, place, arm, allocated_at FROM allocations WHERE study_id = \(studyId) AND user_id = \(userId)
-            """) else { return nil }
-        return StoredAllocation(
-            allocation: Randomiser.Allocation(sequence: Int(try row["sequence"] as Int64), levels: try JSONCoding.decode([String].self, from: try row["levels"]),
-                                              stratum: try row["stratum"], place: Int(try row["place"] as Int64), arm: try row["arm"]),
-            userId: userId, pseudonym: nil, allocatedAt: try row["allocated_at"])
+        try await Self.allocations(database, studyId: studyId, userId: userId).first
     }
 
     /// Randomises the participant: the next allocation of the study for these levels, recorded
@@ -112,13 +109,16 @@ extension ServerStore {
         }
     }
 
-    /// When each participant's sheets of these questionnaires in the study were begun, by user id.
-    func sheetStarts(studyId: String, questionnaires: [String]) async throws -> [Int64: [(questionnaire: String, started: Date)]] {
+    /// When each participant's sheets of these questionnaires in the study were begun, by user
+    /// id; with `userId`, that person's only.
+    func sheetStarts(studyId: String, questionnaires: [String], userId: Int64? = nil) async throws -> [Int64: [(questionnaire: String, started: Date)]] {
         var starts: [Int64: [(questionnaire: String, started: Date)]] = [:]
-        for row in try await database.rows("""
+        var sql: SQL = """
             SELECT user_id, questionnaire_id, started_at FROM answer_sheets
             WHERE study_id = \(studyId) AND questionnaire_id IN (\(list: questionnaires))
-            """) {
+            """
+        if let userId { sql += " AND user_id = \(userId)" }
+        for row in try await database.rows(sql) {
             starts[try row["user_id"], default: []].append((try row["questionnaire_id"], try row["started_at"]))
         }
         return starts
