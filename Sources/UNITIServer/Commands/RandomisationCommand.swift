@@ -8,7 +8,7 @@ import UNITIProtocol
 struct RandomisationCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "randomisation", abstract: "Set up a study's randomisation, show its allocations, verify them from the seed.",
-        subcommands: [Setup.self, Show.self, Verify.self, Seed.self])
+        subcommands: [Setup.self, Show.self, Verify.self, Seed.self, Blind.self, Unblind.self])
 
     /// The trials of the store `database` names, as the operator, now.
     static func service(_ database: DatabaseOptions) async throws -> TrialService {
@@ -39,24 +39,26 @@ struct RandomisationCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Option(help: "Study id.") var study: String
         @Flag(help: "List every allocation: number, participant, stratum, arm, time.") var allocations = false
+        @Flag(help: "Arms by their codes (A, B, …), as blinded staff see them, for the trial's analysts.") var blinded = false
 
         func run() async throws {
             let trials = try await RandomisationCommand.service(database)
             let trial = try await trials.trial(studyId: study)
             let made = try await trials.store.allocations(studyId: study)
-            let design = trial.design
+            let design = trial.design, names = ArmNames(trial: trial, blinded: blinded)
             print("\(study): \(design.method.rawValue)" + (design.method == .blocks
                 ? ", block multiples \(design.multiples.map(String.init).joined(separator: ", ")) of \(design.round)"
                 : ", probability \(design.preference)"))
-            let arms = design.arms.map(\.id)
+            let arms = names.ordered.map(\.id)
             var rows = Dictionary(grouping: made, by: \.allocation.stratum).sorted { $0.key < $1.key }.map { stratum, members in
                 [stratum] + arms.map { arm in String(members.filter { $0.allocation.arm == arm }.count) }
             }
             rows.append(["all"] + arms.map { arm in String(made.filter { $0.allocation.arm == arm }.count) })
-            CommandOutput.table(["STRATUM"] + design.arms.map { "\($0.id) (\($0.ratio))" }, rows)
+            CommandOutput.table(["STRATUM"] + names.ordered.map { "\(names.id($0.id)) (\($0.ratio))" }, rows)
             if allocations {
                 CommandOutput.table(["NUMBER", "PARTICIPANT", "STRATUM", "ARM", "ALLOCATED"], made.map {
-                    [String($0.allocation.sequence), $0.pseudonym ?? "(erased)", $0.allocation.stratum, $0.allocation.arm, Timestamps.format($0.allocatedAt)]
+                    [String($0.allocation.sequence), $0.pseudonym ?? "(erased)", $0.allocation.stratum, names.id($0.allocation.arm),
+                     Timestamps.format($0.allocatedAt)]
                 })
             }
         }
@@ -99,6 +101,60 @@ struct RandomisationCommand: AsyncParsableCommand {
             try await trials.store.appendAudit(.operator, studyId: study, action: "trial.seed", detail: .object(["file": .string(out)]), now: Date())
             print("\(study): the design and seed are in \(out); anyone holding them can work out every allocation.")
         }
+    }
+
+    struct Blind: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a member of the study's team blind to allocation: they see arms as codes in the console and its downloads; audited.")
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "Study id.") var study: String
+        @Option(help: "The member's e-mail address.") var email: String
+
+        func run() async throws { try await RandomisationCommand.blind(true, database: database, study: study, email: email) }
+    }
+
+    struct Unblind: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Unblind a member of the study's team (audited): they see arms again.")
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "Study id.") var study: String
+        @Option(help: "The member's e-mail address.") var email: String
+
+        func run() async throws { try await RandomisationCommand.blind(false, database: database, study: study, email: email) }
+    }
+
+    static func blind(_ blinded: Bool, database: DatabaseOptions, study: String, email: String) async throws {
+        let store = try await database.openStore()
+        guard let member = try await store.studyTeam(studyId: study).first(where: { $0.member.email.lowercased() == email.lowercased() })?.member else {
+            throw ValidationError("'\(email)' is not on the team of '\(study)'; see 'staff list'.")
+        }
+        let changed = try await store.setBlinded(blinded, member: member, studyId: study, actor: .operator, now: Date())
+        print(blinded ? "\(member.name) is blind to allocation in \(study)\(changed ? "" : " (was already)")."
+                      : "\(member.name) sees the arms of \(study)\(changed ? "" : " (was not blinded)").")
+    }
+}
+
+/// `uniti-server consort --study S [--format svg|json] [--blinded] [--language L]`: the trial's
+/// CONSORT flow now (``TrialFlow``), as the diagram (SVG) or the counts (JSON).
+struct ConsortCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "consort", abstract: "The CONSORT flow of a randomised study, as an SVG diagram or JSON counts (see Documentation/trials.md).")
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Study id.") var study: String
+    @Option(help: "svg (the diagram) or json (the counts).") var format: Format = .svg
+    @Flag(help: "Arms by their codes (A, B, …), as blinded staff see them.") var blinded = false
+    @Option(help: "The diagram's language: en or de.") var language = "en"
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case svg, json }
+
+    func validate() throws {
+        guard PortalText.languages.contains(language) else {
+            throw ValidationError("--language '\(language)': one of \(PortalText.languages.joined(separator: ", ")).")
+        }
+    }
+
+    func run() async throws {
+        let flow = try await RandomisationCommand.service(database).flow(studyId: study, blinded: blinded, now: Date())
+        print(format == .json ? try flow.json() : ConsortDiagram.svg(flow, language: language), terminator: "")
     }
 }
 

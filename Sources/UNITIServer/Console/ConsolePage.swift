@@ -140,7 +140,7 @@ struct ConsolePage: Sendable, Hashable, CustomStringConvertible {
 extension ConsolePage {
     /// Every page, feature by feature (a file `Console<Feature>.swift` each declares its
     /// pages), so the study's tabs come in this order: overview, participants, settings,
-    /// questionnaires, consent, data, team, audit (alerts after participants).
-    static let all: [ConsolePage] = signInPages + studiesPages + participantPages + alertPages + settingsPages + questionnairePages + consentPages
+    /// questionnaires, consent, data, team, audit (alerts and the trial after participants).
+    static let all: [ConsolePage] = signInPages + studiesPages + participantPages + alertPages + trialPages + settingsPages + questionnairePages + consentPages
         + dataPages + teamPages + auditPages
 }

@@ -179,6 +179,8 @@ struct ConsoleTeamPage: PortalPage {
         var name: String
         var email: String
         var role: String
+        /// Blind to allocation (the trial's analysts): arms appear to them as codes.
+        var blinded: Bool
     }
 }
 

@@ -5,6 +5,7 @@ import UNITIProtocol
 import UNITIText
 
 /// Team: an owner invites, removes and disables members (``StudyTeam``); removing and disabling ask first.
+/// Blinding a member to allocation is the trial's (``ConsolePage/blindMember``).
 extension ConsolePage {
     static let team = study("team", "studies/:study/team", .owner, tab: "team") { try await $0.team($1, $2) }
     static let addTeamMember = study("addTeamMember", .post, "studies/:study/team", .owner) { try await $0.addTeamMember($1, $2) }
@@ -29,8 +30,10 @@ extension ConsoleRoutes {
 
     /// The team with their roles, and below them the open invitations as the owner typed them.
     func teamPage(_ studyId: String, _ language: String) async throws -> ConsoleTeamPage {
-        ConsoleTeamPage(members: try await store.studyTeam(studyId: studyId).map {
-            .init(id: $0.member.id, name: $0.member.name, email: $0.member.email, role: PortalText.text("console.role.\($0.role.rawValue)", language))
+        let blinded = try await store.blindedStaff(studyId: studyId)
+        return ConsoleTeamPage(members: try await store.studyTeam(studyId: studyId).map {
+            .init(id: $0.member.id, name: $0.member.name, email: $0.member.email, role: PortalText.text("console.role.\($0.role.rawValue)", language),
+                  blinded: blinded.contains($0.member.id))
         }, invitations: try await store.studyInvitations(studyId: studyId).enumerated().map { index, invitation in
             .init(number: index + 1, name: invitation.name, email: invitation.email,
                   role: PortalText.text("console.role.\(invitation.role.rawValue)", language))

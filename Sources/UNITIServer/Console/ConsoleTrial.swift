@@ -47,10 +47,10 @@ extension ConsoleRoutes {
                 state: PortalText.text("console.trial.visit.\(status.state.rawValue)", language), done: status.doneAt.map(Timestamps.format) ?? "")
         }
         if let made = try await store.allocation(studyId: study.id, userId: person.userId) {
-            let arm = trial.design.arms.first { $0.id == made.allocation.arm }
+            let names = ArmNames(trial: trial, blinded: try await isBlinded(context))
             return ConsoleTrialSection(allocated: PortalText.text("console.trial.allocated", language, [
                 "number": "\(made.allocation.sequence)", "time": Timestamps.format(made.allocatedAt), "stratum": made.allocation.stratum,
-                "arm": arm.map { "\($0.label) (\($0.id))" } ?? made.allocation.arm,
+                "arm": names.name(made.allocation.arm),
             ]), visits: rows, hasVisits: !rows.isEmpty)
         }
         guard person.status == .member else { return nil }

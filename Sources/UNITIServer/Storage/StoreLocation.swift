@@ -7,7 +7,9 @@ import Foundation
 /// PostgreSQL URLs:
 /// - `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` over TCP (port 5432 by default);
 /// - `postgres://USER@/DATABASE?host=/var/run/postgresql[&port=5432]` through the Unix socket in
-///   that directory, as libpq spells it (`.s.PGSQL.<port>` is the socket's name).
+///   that directory, as libpq spells it (`.s.PGSQL.<port>` is the socket's name);
+/// - `…?connections=N` sets the process's pool to at most N connections (1–100, 20 by default),
+///   so that several processes together stay under the server's `max_connections`.
 /// A password may also come from `$PGPASSWORD`, so it need not appear in a process list.
 public enum StoreLocation: Sendable, Equatable {
     case sqlite(path: String)
@@ -21,6 +23,8 @@ public enum StoreLocation: Sendable, Equatable {
         public var username: String
         public var password: String?
         public var database: String
+        /// The most connections this process's pool opens.
+        public var connections: Int = 20
     }
 
     public struct Invalid: Error, CustomStringConvertible {
@@ -51,6 +55,12 @@ public enum StoreLocation: Sendable, Equatable {
         }
         let password = components.password?.removingPercentEncoding ?? environment["PGPASSWORD"]
         var location = PostgresLocation(host: nil, port: port, socketPath: nil, username: username, password: password, database: database)
+        if let connections = query["connections"] {
+            guard let count = Int(connections), (1...100).contains(count) else {
+                throw Invalid(description: "'\(Self.redacted(text))' has connections=\(connections): give a number of connections from 1 to 100")
+            }
+            location.connections = count
+        }
         if let host = query["host"], host.hasPrefix("/") {
             location.socketPath = (host as NSString).appendingPathComponent(".s.PGSQL.\(port)")
         } else if let host = components.host, !host.isEmpty {
@@ -75,7 +85,7 @@ public enum StoreLocation: Sendable, Equatable {
         case .sqlite(let path):
             return try ServerStore(sqlitePath: path, modules: modules)
         case .postgres(let location):
-            return try await ServerStore.postgres(location, now: now, modules: modules)
+            return try await ServerStore.postgres(location, maximumConnections: location.connections, now: now, modules: modules)
         }
     }
 }

@@ -80,11 +80,22 @@ struct TrialDesign: Codable, Sendable, Equatable {
     var probability: Double?
     /// The visits, each a day after randomisation (or joining) with a window (``TrialVisit``).
     var visits: [TrialVisit]?
+    /// The visit of the primary outcome (the UNITI trial's week 12), which the CONSORT flow
+    /// counts as completed, missed (lost to follow-up) or still to come; nil: the last visit
+    /// counted from randomisation.
+    var primaryVisit: String?
 
     /// The block multiples in force (blocks): as given, or 1, 2 and 3.
     var multiples: [Int] { blockMultiples ?? [1, 2, 3] }
     /// The minimisation's probability in force: as given, or 0.8.
     var preference: Double { probability ?? 0.8 }
+    /// The visit the CONSORT flow follows (``primaryVisit``); nil when the design has none.
+    var primary: TrialVisit? {
+        let visits = visits ?? []
+        if let primaryVisit { return visits.first { $0.id == primaryVisit } }
+        return visits.filter { $0.anchor == .randomisation }.max { $0.day < $1.day }
+    }
+
     /// The places of one round: the ratios added up.
     var round: Int { arms.reduce(0) { $0 + $1.ratio } }
 
@@ -140,6 +151,9 @@ struct TrialDesign: Codable, Sendable, Equatable {
             if visit.questionnaires.isEmpty { problems.append("visit \(visit.id) names no questionnaire") }
         }
         if Set(visits.map(\.id)).count != visits.count { problems.append("two visits have the same id") }
+        if let primaryVisit, !visits.contains(where: { $0.id == primaryVisit }) {
+            problems.append("primaryVisit \(primaryVisit) is none of the visits")
+        }
         for anchor in TrialVisit.Anchor.allCases {
             let ordered = visits.filter { $0.anchor == anchor }.sorted { $0.day < $1.day }
             for (earlier, later) in zip(ordered, ordered.dropFirst()) where earlier.day + earlier.window >= later.day - later.window {

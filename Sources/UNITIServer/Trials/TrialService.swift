@@ -149,4 +149,32 @@ struct TrialService: Sendable {
         let differences = try Randomiser(design: trial.design, seed: seed ?? trial.seed).verify(allocations)
         return (allocations.count, differences)
     }
+
+    /// The study's CONSORT flow now (``TrialFlow``), arms by code when `blinded`.
+    func flow(studyId: String, blinded: Bool, now: Date) async throws -> TrialFlow {
+        let study = try await administration.existingStudy(studyId)
+        let trial = try await trial(studyId: study.id)
+        let visits = trial.design.visits ?? []
+        let sheets = visits.isEmpty ? [:]
+            : try await store.sheetStarts(studyId: study.id, questionnaires: Set(visits.flatMap(\.questionnaires)).sorted())
+        return TrialFlow.of(study: study, names: ArmNames(trial: trial, blinded: blinded),
+                            participants: try await store.studyParticipants(studyId: study.id),
+                            allocations: try await store.allocations(studyId: study.id), sheets: sheets, now: now)
+    }
+
+    /// The allocation list as CSV, one line per allocation in the order made (the erased without
+    /// a pseudonym), arms by code when `blinded`; written to the audit trail as an export.
+    func allocationList(studyId: String, blinded: Bool) async throws -> String {
+        let trial = try await trial(studyId: studyId)
+        let names = ArmNames(trial: trial, blinded: blinded)
+        let made = try await store.allocations(studyId: studyId)
+        var text = CSV.line(["sequence", "participant", "stratum", "arm", "allocated_utc"] + trial.design.factors.map(\.id))
+        for allocation in made {
+            text += CSV.line([String(allocation.allocation.sequence), allocation.pseudonym ?? "", allocation.allocation.stratum,
+                              names.id(allocation.allocation.arm), Timestamps.format(allocation.allocatedAt)] + allocation.allocation.levels)
+        }
+        try await store.appendAudit(administration.actor, studyId: studyId, action: "export.allocations",
+                                    detail: .object(["rows": .number(Double(made.count)), "blinded": .bool(blinded)]), now: administration.now)
+        return text
+    }
 }

@@ -15,12 +15,18 @@ struct StoreLocationTests {
         #expect(try StoreLocation(parsing: "postgres://uniti@/study?host=/var/run/postgresql&port=5433", environment: [:])
                 == .postgres(.init(host: nil, port: 5433, socketPath: "/var/run/postgresql/.s.PGSQL.5433", username: "uniti",
                                    password: nil, database: "study")))
+        #expect(try StoreLocation(parsing: "postgres://uniti@db/study", environment: [:]) == .postgres(.init(
+            host: "db", port: 5432, socketPath: nil, username: "uniti", password: nil, database: "study", connections: 20)))
+        #expect(try StoreLocation(parsing: "postgres://uniti@db/study?connections=8", environment: [:]) == .postgres(.init(
+            host: "db", port: 5432, socketPath: nil, username: "uniti", password: nil, database: "study", connections: 8)))
     }
 
     @Test("a URL without user, database, host or with a bad port is refused in one line that hides the password")
     func refusals() {
         for (text, reason) in [("postgres://db.example.org/study", "names no user"), ("postgres://uniti:pw@db.example.org", "names no database"),
                                ("postgres://uniti:pw@db.example.org:99999/study", "no valid port"), ("postgres://uniti@/study", "names no host"),
+                               ("postgres://uniti:pw@db/study?connections=0", "from 1 to 100"),
+                               ("postgres://uniti:pw@db/study?connections=many", "from 1 to 100"),
                                ("", "empty")] {
             do {
                 _ = try StoreLocation(parsing: text, environment: [:])

@@ -32,6 +32,7 @@ enum PostgreSQLMigrations {
         ("pg18-alerts", AlertSchema.pg18),
         ("pg19-tallies", TallySchema.pg19),
         ("pg20-trials", TrialSchema.pg20),
+        ("pg21-trial-blinding", TrialSchema.pg21),
     ]
 
     /// The lock key that serialises migrations across processes.

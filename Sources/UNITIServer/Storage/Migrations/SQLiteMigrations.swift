@@ -46,6 +46,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("v20-alerts") { db in try db.execute(sql: AlertSchema.v20) }
         migrator.registerMigration("v21-tallies") { db in try db.execute(sql: TallySchema.v21) }
         migrator.registerMigration("v22-trials") { db in try db.execute(sql: TrialSchema.v22) }
+        migrator.registerMigration("v23-trial-blinding") { db in try db.execute(sql: TrialSchema.v23) }
         for (identifier, step) in modules.migrations {
             migrator.registerMigration(identifier) { db in try db.execute(sql: step.sqlite) }
         }

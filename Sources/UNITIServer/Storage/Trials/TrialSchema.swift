@@ -1,4 +1,4 @@
-/// The tables behind ``TrialStore``, SQLite's `v22-trials` and PostgreSQL's `pg20-trials`:
+/// The tables behind ``TrialStore``, SQLite's `v22-trials` and PostgreSQL's `pg20-trials`, and the blinding:
 /// - `trials`: a randomised study's design (``TrialDesign`` as JSON) and its secret seed (32
 ///   bytes, base64), which no page shows; the design is fixed once the first participant is
 ///   randomised;
@@ -8,8 +8,28 @@
 ///   computed the same next allocation fail and try again, so no place is given twice;
 ///   `UNIQUE (study_id, user_id)` randomises a person once. When an account is erased its
 ///   allocation stays without the person (`user_id` NULL): the sequence must stay whole for
-///   `randomisation verify` and for the allocations after it.
+///   `randomisation verify` and for the allocations after it;
+/// - `trial_blinding` (SQLite `v23-trial-blinding`, PostgreSQL `pg21-trial-blinding`): the staff
+///   members a study's owner made blind to allocation (its analysts): they see arms as codes.
 enum TrialSchema {
+    static let v23 = """
+        CREATE TABLE trial_blinding (
+            study_id TEXT NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+            staff_id INTEGER NOT NULL REFERENCES staff(id) ON DELETE CASCADE,
+            since REAL NOT NULL,
+            PRIMARY KEY (study_id, staff_id)
+        );
+        """
+
+    static let pg21 = """
+        CREATE TABLE trial_blinding (
+            study_id text NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+            staff_id bigint NOT NULL REFERENCES staff(id) ON DELETE CASCADE,
+            since double precision NOT NULL,
+            PRIMARY KEY (study_id, staff_id)
+        );
+        """
+
     static let v22 = """
         CREATE TABLE trials (
             study_id TEXT PRIMARY KEY REFERENCES studies(id) ON DELETE CASCADE,

@@ -1,0 +1,135 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import UNITIProtocol
+
+/// The trial tab (issue 48): a randomised study's design, its allocations per stratum and arm,
+/// each arm's completion of each visit and the CONSORT flow (drawn, and as SVG and JSON), the
+/// allocation list for those who export; and on the team page an owner's blinding and audited
+/// unblinding of a member. A member blind to allocation sees every arm as its code, here, on a
+/// participant's page and in what they download.
+extension ConsolePage {
+    static let trial = study("trial", "studies/:study/trial", .viewer, tab: "trial") { try await $0.trial($2) }
+    static let consortSVG = study("consortSVG", "studies/:study/trial/consort.svg", .viewer) { try await $0.consort($2, json: false) }
+    static let consortJSON = study("consortJSON", "studies/:study/trial/consort.json", .viewer) { try await $0.consort($2, json: true) }
+    static let allocationList = study("allocationList", "studies/:study/trial/allocations.csv", .editor) { try await $0.allocationList($2) }
+    static let blindMember = study("blindMember", .post, "studies/:study/team/blind", .owner) { try await $0.blind($1, $2, true) }
+    static let unblindMember = study("unblindMember", .post, "studies/:study/team/unblind", .owner) { try await $0.blind($1, $2, false) }
+
+    /// This feature's pages, in the order of its tabs (``all``).
+    static let trialPages: [ConsolePage] = [trial, consortSVG, consortJSON, allocationList, blindMember, unblindMember]
+}
+
+struct ConsoleTrialPage: PortalPage {
+    var template: String { "console_trial" }
+    var randomised: Bool
+    var blinded = false
+    var method = ""
+    var arms: [Arm] = []
+    var factors: [Factor] = []
+    var visits: [Visit] = []
+    var hasVisits = false
+    /// The allocation table: a header per arm, a row per stratum and the total.
+    var armHeaders: [String] = []
+    var strata: [Row] = []
+    /// Per arm and visit, how many participants are in each state.
+    var stateHeaders: [String] = []
+    var completion: [Row] = []
+    var consort = ""
+    var canExport = false
+
+    struct Arm: Sendable { var name: String; var ratio: Int }
+    struct Factor: Sendable { var id: String; var levels: String; var source: String }
+    struct Visit: Sendable { var label: String; var day: Int; var window: Int; var questionnaires: String; var primary: Bool }
+    struct Row: Sendable { var name: String; var cells: [String] }
+}
+
+extension ConsoleRoutes {
+    /// Whether the signed-in member is blind to allocation in the page's study.
+    func isBlinded(_ context: StudyContext) async throws -> Bool {
+        try await store.isBlinded(staffId: context.staff.member.id, studyId: context.study.study.id)
+    }
+
+    func trial(_ context: StudyContext) async throws -> Response {
+        let study = context.study.study, language = context.console.language, now = environment.clock.now()
+        guard let trial = try await store.trial(studyId: study.id) else {
+            return try await page(ConsoleTrialPage(randomised: false), context)
+        }
+        let blinded = try await isBlinded(context), design = trial.design
+        let names = ArmNames(trial: trial, blinded: blinded), service = TrialService(administration: administration(context))
+        let arms = names.ordered
+        var page = ConsoleTrialPage(randomised: true, blinded: blinded)
+        page.method = design.method == .blocks
+            ? PortalText.text("console.trialPage.blocks", language, ["multiples": design.multiples.map(String.init).joined(separator: ", "), "round": "\(design.round)"])
+            : PortalText.text("console.trialPage.minimisation", language, ["probability": PortalText.number(design.preference, language)])
+        page.arms = arms.map { .init(name: names.name($0.id), ratio: $0.ratio) }
+        page.factors = design.factors.map { factor in
+            .init(id: factor.id, levels: factor.levels.joined(separator: ", "), source: factor.from.map {
+                PortalText.text("console.trialPage.fromAnswers", language, ["questionnaire": $0.questionnaire, "item": $0.item,
+                                                                            "cuts": $0.cuts.map { PortalText.number($0, language) }.joined(separator: ", ")])
+            } ?? PortalText.text("console.trialPage.entered", language))
+        }
+        let visits = design.visits ?? []
+        page.visits = visits.map { .init(label: $0.label, day: $0.day, window: $0.window, questionnaires: $0.questionnaires.joined(separator: ", "),
+                                         primary: $0.id == design.primary?.id) }
+        page.hasVisits = !visits.isEmpty
+
+        let made = try await store.allocations(studyId: study.id)
+        page.armHeaders = arms.map { names.id($0.id) }
+        page.strata = Dictionary(grouping: made, by: \.allocation.stratum).sorted { $0.key < $1.key }.map { stratum, members in
+            .init(name: stratum, cells: arms.map { arm in String(members.filter { $0.allocation.arm == arm.id }.count) })
+        } + [.init(name: PortalText.text("console.trialPage.total", language), cells: arms.map { arm in String(made.filter { $0.allocation.arm == arm.id }.count) })]
+
+        if !visits.isEmpty {
+            let people = try await service.visits(studyId: study.id, now: now).filter { $0.arm != nil }
+            let states = VisitStatus.State.allCases.filter { $0 != .unscheduled }
+            page.stateHeaders = states.map { PortalText.text("console.trial.visit.\($0.rawValue)", language) }
+            page.completion = arms.flatMap { arm in
+                let members = people.filter { $0.arm == arm.id }
+                return visits.indices.map { index in
+                    ConsoleTrialPage.Row(name: "\(names.id(arm.id)) · \(visits[index].label)",
+                                         cells: states.map { state in String(members.filter { $0.visits[index].state == state }.count) })
+                }
+            }
+        }
+        page.consort = ConsortDiagram.svg(try await service.flow(studyId: study.id, blinded: blinded, now: now), language: language)
+        page.canExport = ConsolePage.allocationList.allows(context.study.role)
+        return try await self.page(page, context)
+    }
+
+    /// The CONSORT flow as an SVG file or as JSON, arms by code for a blinded member.
+    func consort(_ context: StudyContext, json: Bool) async throws -> Response {
+        let study = context.study.study
+        guard try await store.trial(studyId: study.id) != nil else { throw ConsoleRefusal(.notFound, "console.error.notFound") }
+        let flow = try await TrialService(administration: administration(context))
+            .flow(studyId: study.id, blinded: try await isBlinded(context), now: environment.clock.now())
+        if json {
+            return Self.download(try flow.json(), name: "\(study.id)-consort.json", type: "application/json")
+        }
+        return Self.download(ConsortDiagram.svg(flow, language: context.console.language), name: "\(study.id)-consort.svg", type: "image/svg+xml")
+    }
+
+    /// The allocation list (CSV), arms by code for a blinded member; audited as an export.
+    func allocationList(_ context: StudyContext) async throws -> Response {
+        let study = context.study.study
+        guard try await store.trial(studyId: study.id) != nil else { throw ConsoleRefusal(.notFound, "console.error.notFound") }
+        let text = try await TrialService(administration: administration(context)).allocationList(studyId: study.id, blinded: try await isBlinded(context))
+        return Self.download(text, name: "\(study.id)-allocations.csv", type: "text/csv; charset=utf-8")
+    }
+
+    /// An owner makes a team member blind to allocation, or (after a confirmation: it cannot be
+    /// taken back once they have seen an arm) unblinds them; each is an audit line.
+    func blind(_ request: Request, _ context: StudyContext, _ blinded: Bool) async throws -> Response {
+        let form = try await PortalForm.read(request), studyId = context.study.study.id, language = context.console.language
+        guard let member = try await store.studyTeam(studyId: studyId).first(where: { $0.member.email == form["email"] })?.member else {
+            throw ConsoleRefusal(.unprocessableContent, "console.error.notInTeam")
+        }
+        if !blinded && form["confirm"] != "yes" {
+            return try await page(ConsoleConfirmPage(question: PortalText.text("console.team.unblindQuestion", language, ["name": member.name]),
+                                                     action: "unblind", email: member.email, submit: PortalText.text("console.team.unblind", language)),
+                                  context)
+        }
+        _ = try await store.setBlinded(blinded, member: member, studyId: studyId, actor: .staff(context.staff.member.id), now: environment.clock.now())
+        return context.console.base.redirect(to: "/console/studies/\(studyId)/team?notice=\(blinded ? "memberBlinded" : "memberUnblinded")")
+    }
+}
