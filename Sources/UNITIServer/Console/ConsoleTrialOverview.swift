@@ -35,7 +35,8 @@ struct ConsoleTrialPage: PortalPage {
     /// Per arm and visit, how many participants are in each state.
     var stateHeaders: [String] = []
     var completion: [Row] = []
-    var consort = ""
+    /// The CONSORT counts in words, beside the diagram (``ConsortDiagram/lines(_:language:)``).
+    var consort: [String] = []
     var canExport = false
 
     struct Arm: Sendable { var name: String; var ratio: Int }
@@ -92,7 +93,7 @@ extension ConsoleRoutes {
                 }
             }
         }
-        page.consort = ConsortDiagram.svg(try await service.flow(studyId: study.id, blinded: blinded, now: now), language: language)
+        page.consort = ConsortDiagram.lines(try await service.flow(studyId: study.id, blinded: blinded, now: now), language: language)
         page.canExport = ConsolePage.allocationList.allows(context.study.role)
         return try await self.page(page, context)
     }

@@ -7,6 +7,27 @@ import Foundation
 enum ConsortDiagram {
     private static let column = 250.0, gap = 20.0, phaseWidth = 130.0, margin = 20.0, lineHeight = 17.0
 
+    /// The flow's counts as lines of text, the diagram's words (the console lists them under the
+    /// picture, for those who do not see it): the enrolment's, then a line per arm.
+    static func lines(_ flow: TrialFlow, language: String) -> [String] {
+        func text(_ key: String, _ values: [String: String] = [:]) -> String { PortalText.text("console.consort.\(key)", language, values) }
+        func count(_ key: String, _ n: Int?, _ values: [String: String] = [:]) -> String? {
+            n.map { text(key, values.merging(["n": "\($0)"]) { $1 }) }
+        }
+        let excluded = flow.excluded
+        var lines = [count("assessed", flow.assessed), count("excluded", excluded.total), count("declined", excluded.declined),
+                     count("awaiting", excluded.awaitingDecision), count("left", excluded.leftBeforeRandomisation),
+                     count("noConsent", excluded.noConsent), count("notYet", excluded.notYetRandomised), count("randomised", flow.randomised)].compactMap { $0 }
+        for arm in flow.arms {
+            let counts = [count("allocated", arm.allocated), count("received", arm.received), count("notReceived", arm.notReceived),
+                          count("completed", arm.completed, ["visit": flow.primaryVisit ?? ""]), count("lost", arm.lostToFollowUp),
+                          count("withdrew", arm.withdrew), count("following", arm.inFollowUp), count("analysed", arm.analysed),
+                          count("excludedFromAnalysis", arm.excludedFromAnalysis)].compactMap { $0 }
+            lines.append((arm.label.map { "\($0) (\(arm.arm))" } ?? arm.arm) + ": " + counts.joined(separator: "; "))
+        }
+        return lines
+    }
+
     static func svg(_ flow: TrialFlow, language: String) -> String {
         func text(_ key: String, _ values: [String: String] = [:]) -> String { PortalText.text("console.consort.\(key)", language, values) }
         func count(_ key: String, _ n: Int, _ values: [String: String] = [:]) -> String { text(key, values.merging(["n": "\(n)"]) { $1 }) }

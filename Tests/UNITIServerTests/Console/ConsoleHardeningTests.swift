@@ -183,7 +183,7 @@ struct ConsolePageTableTests {
         })
         #expect(routes == table, "router only: \(routes.subtracting(table)); table only: \(table.subtracting(routes))")
         #expect(Set(ConsolePage.all.map(\.name)).count == ConsolePage.all.count, "names are unique")
-        #expect(ConsolePage.tabs.map(\.tab) == ["overview", "participants", "alerts", "settings", "questionnaires", "consent", "data", "team", "audit"])
+        #expect(ConsolePage.tabs.map(\.tab) == ["overview", "participants", "alerts", "trial", "settings", "questionnaires", "consent", "data", "team", "audit"])
     }
 
     @Test("for each role, the tabs shown, the export form, the decision buttons and the create-study form are what the table allows, and the pages behind them open")

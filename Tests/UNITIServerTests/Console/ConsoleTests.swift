@@ -354,6 +354,9 @@ struct ConsoleRoleTests {
                 let member = try await fixture.store.createUser(username: "pat", email: "pat@example.org", passwordHash: "x", language: "en",
                                                                 pseudonym: "p-000000000001", now: fixture.clock.now())
                 try await fixture.store.setMembership(studyId: "alpha", userId: member, status: .member, now: fixture.clock.now())
+                // Randomised, so that the trial's pages have something to show.
+                _ = try await TrialService(administration: StudyAdministration(store: fixture.store, actor: .operator, now: fixture.clock.now())).setUp(
+                    studyId: "alpha", design: Data(#"{"arms": [{"id": "a", "label": "A", "ratio": 1}, {"id": "b", "label": "B", "ratio": 1}], "factors": [], "method": "blocks"}"#.utf8))
                 let strangerBrowser = PortalBrowser(client), ownerBrowser = PortalBrowser(client), viewerBrowser = PortalBrowser(client)
                 try await fixture.signIn(strangerBrowser, stranger)
                 try await fixture.signIn(ownerBrowser, owner)
