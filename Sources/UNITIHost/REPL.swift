@@ -14,6 +14,7 @@ struct REPL {
         if editor != nil {
             installInterruptHandler()
             shell.console.line(shell.localizer("host.welcome", ["program": shell.program.programName]))
+            shell.remindDueVisits()
         }
         StartScreen.applying(to: shell, interactive: editor != nil)?.run()
         if let module = shell.currentModule, shell.hasNeededAccount(module) {

@@ -214,6 +214,19 @@ struct StudyCommand: HostCommand {
             (l("host.study.mayLeave"), study.participantsMayLeave ? l("host.yes") : l("host.no")),
             (l("host.study.membership"), l("host.studies.membership.\(study.membership.rawValue)")),
         ])
+        if let visits = study.visits, !visits.isEmpty {
+            // The participant's visits: each window in this device's zone, to the day, and where it stands now.
+            shell.console.line(l("host.study.visits"))
+            let now = shell.services.clock.now
+            shell.printTable(visits.map { visit in
+                let window = [visit.opens, visit.closes].compactMap { OffsetTimestamp(parsing: $0)?.date }
+                let days = window.count == 2
+                    ? "\(OffsetTimestamp(window[0], in: shell.services.clock.timeZone).text.prefix(10)) – \(OffsetTimestamp(window[1].addingTimeInterval(-60), in: shell.services.clock.timeZone).text.prefix(10))"
+                    : "?"
+                let state = visit.state(at: now).map { l("host.study.visit.\($0.rawValue)") } ?? "?"
+                return (visit.title.text(in: language), "\(days): \(state) (\(visit.questionnaires.joined(separator: ", ")))")
+            })
+        }
         if let consent = study.consent {
             shell.console.line(l("host.study.consent"))
             shell.console.line(MarkdownText.plainText(consent.text(in: language)))

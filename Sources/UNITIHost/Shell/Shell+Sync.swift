@@ -1,5 +1,6 @@
 import Foundation
 import UNITICore
+import UNITIProtocol
 
 extension Shell {
     /// The session store, with `--server` for this run taking precedence over the stored address.
@@ -33,6 +34,7 @@ extension Shell {
         for study in (try? SyncEngine.studiesAwaitingConsent(of: services)) ?? [] {
             console.line(localizer("host.study.consent.pending", ["study": study]))
         }
+        remindDueVisits()
         if let problem = report.stoppedBecause {
             throw sessions.userFacingError(for: problem)
         }
@@ -45,6 +47,22 @@ extension Shell {
             // Sheets held for a consent are named by the consent notice above.
             if report.waiting > report.waitingForConsent {
                 console.line(localizer("host.sync.waitingNotice", count: report.waiting - report.waitingForConsent))
+            }
+        }
+    }
+
+    /// Reminds of each visit of a joined study whose window is open and whose questionnaires are
+    /// not all answered (issue 48), from the visits the last sync brought: after each sync and at
+    /// the start of an interactive session, so a reminder follows the clock between syncs.
+    func remindDueVisits() {
+        let language = CurrentLanguage.value.rawValue, zone = services.clock.timeZone
+        for study in (try? StudyCatalog(database: services.database).joinedStudies()) ?? [] {
+            for visit in StudyVisit.due(study.visits ?? [], at: services.clock.now) {
+                let until = OffsetTimestamp(parsing: visit.closes).map { OffsetTimestamp($0.date.addingTimeInterval(-60), in: zone).minuteText } ?? visit.closes
+                console.line(localizer("host.study.visit.reminder", [
+                    "visit": visit.title.text(in: language), "study": study.title.text(in: language), "until": until,
+                    "questionnaires": visit.questionnaires.joined(separator: ", "),
+                ]))
             }
         }
     }

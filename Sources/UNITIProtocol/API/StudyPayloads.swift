@@ -40,6 +40,9 @@ public struct StudyInfo: Codable, Hashable, Sendable {
     /// For a randomised participant: what their arm asks of them now, in the study's languages
     /// (never the arm's name); nil otherwise.
     public var notice: LocalizedText?
+    /// For a member of a trial whose design has visits: their visits, each once its day is
+    /// known (counted from their randomisation or joining); nil otherwise.
+    public var visits: [StudyVisit]?
 
     public init(id: String, title: LocalizedText, description: LocalizedText?, consent: LocalizedText?,
                 startsAt: String?, endsAt: String?, running: Bool, access: StudyAccess,
@@ -72,6 +75,7 @@ public struct StudyInfo: Codable, Hashable, Sendable {
     public var descriptor: StudyDescriptor {
         var descriptor = StudyDescriptor(id: id, title: title, description: description, modules: modules)
         descriptor.notice = notice
+        descriptor.visits = visits
         return descriptor
     }
 }

@@ -24,6 +24,8 @@ public struct StudyDescriptor: Codable, Hashable, Sendable {
     public var consent: LocalizedText?
     /// For a randomised participant: what their arm asks of them now (``StudyInfo/notice``).
     public var notice: LocalizedText?
+    /// For a participant of a trial with visits: their visits (``StudyInfo/visits``).
+    public var visits: [StudyVisit]?
 
     public init(id: String, title: LocalizedText, description: LocalizedText? = nil, modules: [String], baseline: [String]? = nil,
                 bundledStudies: [String]? = nil, consent: LocalizedText? = nil) {

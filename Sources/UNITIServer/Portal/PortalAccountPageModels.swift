@@ -82,6 +82,20 @@ struct StudiesPage: PortalPage {
         var consentNeeded: Bool
         /// What the person agreed to: "version 2 on …".
         var consentAgreed: String?
+        /// A randomised member: what their arm asks of them now (never the arm's name).
+        var notice: String?
+        /// A member of a trial: their visits, each window in UTC days and where it stands.
+        var visits: [Visit] = []
+        var hasVisits = false
+    }
+
+    struct Visit: Sendable {
+        var id: String
+        var title: String
+        var window: String
+        var state: String
+        var stateText: String
+        var questionnaires: String
     }
 }
 

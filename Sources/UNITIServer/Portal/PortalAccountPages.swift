@@ -120,6 +120,11 @@ extension PortalRoutes {
                            failure: (studyId: String, message: String)? = nil) async throws -> StudiesPage {
         let now = environment.clock.now()
         let listed = try await studyService.studies(userId: session.account.id, scope: .available)
+        // A member of a trial: the arm's notice and their visits, as the API gives them to the apps.
+        var trials: [String: ArmView] = [:]
+        for entry in listed where entry.membership == .member {
+            trials[entry.study.id] = try await ArmView.of(environment.store, studyId: entry.study.id, userId: session.account.id, now: now)
+        }
         return StudiesPage(studies: listed.map { entry in
             let study = entry.study, membership = entry.membership
             let open = StudyPresenter.isOpen(study, now: now)
@@ -128,6 +133,18 @@ extension PortalRoutes {
                 ? study.description?.text(in: visit.language) : nil
             let agreed = entry.consentAgreed.map { version in
                 PortalText.text("portal.studies.consentAgreed", visit.language, ["version": "\(version)"])
+            }
+            let trial = trials[study.id]
+            let visits = (trial?.visits ?? []).map { due in
+                let state = due.state(at: now) ?? .upcoming
+                let days = [due.opens, due.closes].compactMap { OffsetTimestamp(parsing: $0)?.date }
+                return StudiesPage.Visit(
+                    id: due.id, title: due.title.text(in: visit.language),
+                    window: days.count == 2 ? PortalText.text("portal.studies.visitWindow", visit.language, [
+                        "from": String(Timestamps.format(days[0]).prefix(10)), "to": String(Timestamps.format(days[1].addingTimeInterval(-1)).prefix(10)),
+                    ]) : "",
+                    state: state.rawValue, stateText: PortalText.text("portal.studies.visit.\(state.rawValue)", visit.language),
+                    questionnaires: due.questionnaires.joined(separator: ", "))
             }
             return StudiesPage.Study(
                 id: study.id,
@@ -145,7 +162,8 @@ extension PortalRoutes {
                 studyError: failure?.studyId == study.id ? failure?.message : nil,
                 consentHTML: study.consent.map { MarkdownText.html($0.text(in: visit.language), topHeadingLevel: 3) }, consentVersion: study.consentVersion,
                 consentNeeded: membership == .member && (study.consentVersion ?? 0) > (entry.consentAgreed ?? 0),
-                consentAgreed: membership == .member ? agreed : nil)
+                consentAgreed: membership == .member ? agreed : nil,
+                notice: trial?.notice?.text(in: visit.language), visits: visits, hasVisits: !visits.isEmpty)
         })
     }
 

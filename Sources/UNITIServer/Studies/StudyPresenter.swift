@@ -16,6 +16,7 @@ enum StudyPresenter {
                                  .map { QuestionnaireReference(id: $0.id, version: $0.version) },
                              membership: membership, consentVersion: study.consentVersion, consentAgreed: consentAgreed)
         info.notice = arm?.notice
+        info.visits = arm?.visits
         return info
     }
 

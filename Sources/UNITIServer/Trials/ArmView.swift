@@ -7,20 +7,40 @@ import UNITIProtocol
 /// (``StudyPresenter/info(_:membership:questionnaires:consentAgreed:arm:)``) carries these in
 /// place of the study's own, so the shell, the standalone programs and the portal offer exactly
 /// the arm's modules; data of the others stay where they are. The arm's id and label never reach
-/// a participant.
+/// a participant. With them go the participant's visits, which the programs show and remind of
+/// while a window is open.
 struct ArmView: Sendable, Equatable {
     /// nil: the study's modules.
     var modules: [String]?
     /// nil: all of the study's questionnaires.
     var questionnaires: Set<String>?
     var notice: LocalizedText?
+    /// The participant's visits whose day is known (from their randomisation or joining), when
+    /// the design has visits; nil otherwise.
+    var visits: [StudyVisit]?
 
-    /// The person's arm in the study now; nil when the study has no trial or they were not randomised.
+    /// What the study's trial gives the person now; nil when the study has no trial, or they
+    /// were not randomised and have no visit counted from joining.
     static func of(_ store: ServerStore, studyId: String, userId: Int64, now: Date) async throws -> ArmView? {
-        guard let made = try await store.allocation(studyId: studyId, userId: userId),
-              let trial = try await store.trial(studyId: studyId),
-              let arm = trial.design.arms.first(where: { $0.id == made.allocation.arm }) else { return nil }
-        let day = max(0, Int((now.timeIntervalSince(made.allocatedAt) / 86_400).rounded(.down)))
-        return ArmView(modules: arm.modules(onDay: day), questionnaires: arm.questionnaires.map(Set.init), notice: arm.notice)
+        guard let trial = try await store.trial(studyId: studyId) else { return nil }
+        let made = try await store.allocation(studyId: studyId, userId: userId)
+        var view = ArmView()
+        if let made, let arm = trial.design.arms.first(where: { $0.id == made.allocation.arm }) {
+            let day = max(0, Int((now.timeIntervalSince(made.allocatedAt) / 86_400).rounded(.down)))
+            view = ArmView(modules: arm.modules(onDay: day), questionnaires: arm.questionnaires.map(Set.init), notice: arm.notice)
+        }
+        if let visits = trial.design.visits, !visits.isEmpty {
+            let joined = try await store.joinedAt(studyId: studyId, userId: userId)
+            let sheets = try await store.sheetStarts(studyId: studyId, questionnaires: Set(visits.flatMap(\.questionnaires)).sorted(), userId: userId)
+            let scheduled = VisitStatus.of(visits, randomised: made?.allocatedAt, joined: joined, sheets: sheets[userId] ?? [], now: now)
+                .compactMap { status -> StudyVisit? in
+                    guard let opens = status.opens, let closes = status.closes else { return nil }
+                    return StudyVisit(id: status.visit.id, title: status.visit.participantTitle, opens: Timestamps.format(opens),
+                                      closes: Timestamps.format(closes), questionnaires: status.visit.questionnaires,
+                                      done: status.state == .inWindow || status.state == .outOfWindow)
+                }
+            if !scheduled.isEmpty { view.visits = scheduled }
+        }
+        return made == nil && view.visits == nil ? nil : view
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import UNITIProtocol
 
 /// A visit of a trial (issue 48, "Visits"): a day counted from randomisation (or from joining),
 /// a window of so many days either side, and the questionnaires due in it. In the design:
@@ -9,8 +10,10 @@ import Foundation
 /// Day `d` is the 24 hours starting `d × 24` hours after the anchor (as an arm's module days).
 struct TrialVisit: Codable, Sendable, Equatable {
     var id: String
-    /// For staff.
+    /// For staff, and for participants when there is no ``title``.
     var label: String
+    /// What participants read, in the study's languages (optional).
+    var title: LocalizedText?
     var day: Int
     /// Days either side of `day` that still count as in the window.
     var window: Int
@@ -23,6 +26,9 @@ struct TrialVisit: Codable, Sendable, Equatable {
     }
 
     var anchor: Anchor { from ?? .randomisation }
+
+    /// The name participants see.
+    var participantTitle: LocalizedText { title ?? LocalizedText(["en": label]) }
 }
 
 /// Where a participant stands with one visit.
@@ -53,7 +59,9 @@ struct VisitStatus: Sendable, Equatable {
     /// Each visit's state for a participant: anchored at their randomisation or joining, with
     /// their sheets (questionnaire, start). A sheet counts for the visit whose window holds it;
     /// outside every window, for the nearer of the two visits around it (of the same anchor),
-    /// where it makes that visit done out of window.
+    /// where it makes that visit done out of window. Before the first visit of an anchor a sheet
+    /// counts from halfway between the anchor and its window (or one window's width before a
+    /// window that opens at the anchor); after the last, however late.
     static func of(_ visits: [TrialVisit], randomised: Date?, joined: Date?, sheets: [(questionnaire: String, started: Date)],
                    now: Date) -> [VisitStatus] {
         let day = 86_400.0
@@ -66,8 +74,14 @@ struct VisitStatus: Sendable, Equatable {
             // The stretch whose sheets count for this visit: up to halfway to the neighbouring
             // windows of the same anchor.
             let neighbours = visits.filter { $0.anchor == visit.anchor && $0.id != visit.id }.compactMap(window)
+            // Before the first visit of its anchor: from halfway between the anchor and the
+            // window (a sheet from before randomisation is not an early week 12), or for a
+            // window that opens at the anchor or before, one window's width before it.
+            let start = anchor(visit) ?? opens
+            let first = opens > start ? Date(timeIntervalSince1970: (start.timeIntervalSince1970 + opens.timeIntervalSince1970) / 2)
+                : opens.addingTimeInterval(-Double(visit.window) * day)
             let lower = neighbours.filter { $0.1 <= opens }.map { Date(timeIntervalSince1970: ($0.1.timeIntervalSince1970 + opens.timeIntervalSince1970) / 2) }.max()
-                ?? .distantPast
+                ?? first
             let upper = neighbours.filter { $0.0 >= closes }.map { Date(timeIntervalSince1970: ($0.0.timeIntervalSince1970 + closes.timeIntervalSince1970) / 2) }.min()
                 ?? .distantFuture
             func answered(_ range: Range<Date>) -> Date? {

@@ -40,6 +40,12 @@ struct VisitTests {
         #expect(states([("thi", -2), ("thi", 300)], now: 310) == ["done-in-window", "missed", "done-out-of-window"])
         #expect(states([("thi", -2)], now: 335) == ["done-in-window", "missed", "due"])
         #expect(states([("thi", -2)], now: 400) == ["done-in-window", "missed", "missed"])
+        // A sheet from before randomisation is no early week 12 (nor one from the first days
+        // after it): early counts from halfway between randomisation and the window, day 38.5.
+        let first = [TrialVisit(id: "week12", label: "Week 12", day: 84, window: 7, questionnaires: ["thi"])]
+        #expect(VisitStatus.of(first, randomised: Self.randomised, joined: nil, sheets: [("thi", Self.at(-1)), ("thi", Self.at(30))], now: Self.at(100))
+                    .map(\.state) == [.missed])
+        #expect(VisitStatus.of(first, randomised: Self.randomised, joined: nil, sheets: [("thi", Self.at(40))], now: Self.at(100)).map(\.state) == [.outOfWindow])
         // Counted from joining instead: scheduled before randomisation.
         var fromJoining = Self.visits[0]
         fromJoining.from = .joining
@@ -98,6 +104,64 @@ struct VisitTests {
                 let csv = try Program.run(binary, ["visits", "--study", "trial", "--csv", "--database", opened.location])
                 #expect(csv.out.hasPrefix("participant,arm,visit,state,opens_utc,closes_utc,done_utc\r\n\(pseudonym),\(arm),baseline,done-in-window,"),
                         "\(csv.out)")
+            }
+        }
+    }
+
+    @Test("participants get their own visits with the study (a joining visit before randomisation, then all), due by the clock, done once answered; the portal lists them with the arm's notice", arguments: StoreKind.allCases)
+    func participantsSeeTheirVisits(_ kind: StoreKind) async throws {
+        try await kind.with { opened in
+            let fixture = ConsoleFixture(store: opened.store)
+            try await fixture.run { client in
+                let design = #"""
+                    {"arms": [{"id": "sound", "label": "Sound therapy", "ratio": 1, "notice": {"en": "Listen every day."}},
+                              {"id": "counselling", "label": "Counselling", "ratio": 1, "notice": {"en": "Read the counselling pages."}}],
+                     "factors": [], "method": "blocks", "blockMultiples": [1],
+                     "visits": [{"id": "screening", "label": "Screening", "title": {"en": "First questions", "de": "Erste Fragen"},
+                                 "day": 0, "window": 2, "questionnaires": ["daily"], "from": "joining"},
+                                {"id": "week2", "label": "Week 2", "day": 14, "window": 2, "questionnaires": ["daily"]}]}
+                    """#
+                try await fixture.trialStudy(design: design)
+                let token = try await fixture.participant(client, "ada", joining: "trial")
+                func visits() async throws -> [StudyVisit] {
+                    let info = try await client.get("/api/v1/studies/trial", token: token).decode(StudyInfo.self)
+                    let listed = try await client.get("/api/v1/studies?scope=mine", token: token).decode(StudyList.self)
+                    #expect(listed.studies.first?.visits == info.visits, "the list says what the study's page says")
+                    return info.visits ?? []
+                }
+                // Before randomisation: the visit counted from joining only, due now.
+                let joining = try await visits()
+                #expect(joining.map(\.id) == ["screening"] && joining[0].title.text(in: "de") == "Erste Fragen")
+                #expect(joining[0].state(at: fixture.clock.now()) == .due && StudyVisit.due(joining, at: fixture.clock.now()).count == 1)
+
+                let pseudonym = try #require(try await fixture.store.user(login: "ada")).pseudonym
+                _ = try await TrialService(administration: StudyAdministration(store: fixture.store, actor: .operator, now: fixture.clock.now()))
+                    .randomise(studyId: "trial", pseudonym: pseudonym, entered: [:])
+                let both = try await visits()
+                let randomisedAt = try #require(try await fixture.store.allocations(studyId: "trial").first).allocatedAt
+                #expect(both.map(\.id) == ["screening", "week2"] && both[1].title.text(in: "en") == "Week 2")
+                #expect(both[1].opens == Timestamps.format(randomisedAt.addingTimeInterval(12 * 86_400))
+                        && both[1].closes == Timestamps.format(randomisedAt.addingTimeInterval(17 * 86_400)))
+                #expect(both[1].state(at: fixture.clock.now()) == .upcoming && both[1].state(at: randomisedAt.addingTimeInterval(13 * 86_400)) == .due
+                        && both[1].state(at: randomisedAt.addingTimeInterval(17 * 86_400)) == .missed)
+
+                // Answered: done; the next study info says so.
+                let started = OffsetTimestamp(fixture.clock.now().addingTimeInterval(600), in: TimeZone(identifier: "UTC")!).text
+                let posted = try await client.json(.post, "/api/v1/sheets", token: token, body: AnswerSheetBatch(sheets: [sheet(startedAt: started)]))
+                #expect(posted.status == .ok, "\(posted.text)")
+                let answered = try await visits()
+                #expect(answered[0].done && !answered[1].done && StudyVisit.due(answered, at: fixture.clock.now()).isEmpty, "\(answered)")
+
+                // The portal's studies page: the arm's notice and the visits, never the arm.
+                let arm = try #require(try await fixture.store.allocations(studyId: "trial").first).allocation.arm
+                let browser = PortalBrowser(client)
+                _ = try await browser.submit("/login", to: "/login", ["login": "ada", "password": "correct horse"])
+                let page = try await browser.get("/studies")
+                #expect(page.status == .ok && page.text.contains("id=\"visits-trial\"") && page.text.contains("<td>First questions</td>")
+                        && page.text.contains("class=\"visit-done\"") && page.text.contains("<td>Week 2</td>") && page.text.contains("class=\"visit-upcoming\""),
+                        "\(page.text)")
+                #expect(page.text.contains(arm == "sound" ? "Listen every day." : "Read the counselling pages."))
+                #expect(!page.text.contains("Sound therapy") && !page.text.contains("Counselling<") && !page.text.contains(">\(arm)<"))
             }
         }
     }

@@ -133,4 +133,9 @@ extension ServerStore {
             ORDER BY s.started_at DESC, s.id DESC LIMIT 1
             """)?["number"]
     }
+
+    /// When the person last became a member of the study; nil when they never did.
+    func joinedAt(studyId: String, userId: Int64) async throws -> Date? {
+        try await database.row("SELECT joined_at FROM memberships WHERE study_id = \(studyId) AND user_id = \(userId)")?["joined_at"]
+    }
 }

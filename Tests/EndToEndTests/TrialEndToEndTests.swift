@@ -1,0 +1,91 @@
+import Foundation
+import UNITITesting
+import Testing
+
+/// Issue 48 with the real `uniti` and a real `uniti-server` on loopback: a study set up as a
+/// randomised trial on the command line, a participant who joins with `uniti`, is randomised by
+/// `uniti-server randomise`, then offered their arm's modules only, reminded of a due visit at
+/// each sync until they answer it; the CONSORT counts equal the database's, and the blinded ones
+/// name no arm.
+@Suite("A randomised trial against a real server", .enabled(if: Builds.isIntegrated), .serialized, .timeLimit(.minutes(15)))
+struct TrialEndToEndTests {
+    static let design = #"""
+        {"arms": [{"id": "sound", "label": "Sound therapy", "ratio": 1, "modules": [{"id": "tyt"}, {"id": "son", "fromDay": 0, "toDay": 84}],
+                   "notice": {"en": "Listen to Shades of Noise every day.", "de": "Hören Sie täglich Shades of Noise."}},
+                  {"id": "diary", "label": "Diary only", "ratio": 1, "modules": [{"id": "tyt"}],
+                   "notice": {"en": "Keep answering your questions.", "de": "Beantworten Sie weiter Ihre Fragen."}}],
+         "factors": [], "method": "blocks", "blockMultiples": [1],
+         "visits": [{"id": "baseline", "label": "Baseline", "title": {"en": "Baseline", "de": "Eingangsvisite"}, "day": 0, "window": 3,
+                     "questionnaires": ["tyt-momentary"]},
+                    {"id": "week12", "label": "Week 12", "day": 84, "window": 7, "questionnaires": ["tyt-momentary"]}],
+         "primaryVisit": "week12"}
+        """#
+
+    @Test("randomised on the command line, the participant's uniti offers the arm's modules and no others after a sync, reminds of the due visit until it is answered, and CONSORT counts what the database holds")
+    func trialWithTheRealPrograms() throws {
+        let server = try StudyServer()
+        try server.createStudy("trial", modules: "tyt,son", questionnaires: ["tyt-momentary"])
+        let designFile = server.directory + "/design.json"
+        try Data(Self.design.utf8).write(to: URL(fileURLWithPath: designFile))
+        let setUp = try server.coordinator(["randomisation", "setup", "--study", "trial", "--design", designFile])
+        #expect(setUp.status == 0, "\(setUp.err)")
+
+        // The participant joins with uniti: before randomisation both study modules are theirs.
+        let data = TemporaryDataDirectory()
+        let base = ["--data-dir", data.path, "--server", server.url]
+        let register = try Program.run("uniti", base + ["-c", "register"], stdin: "ida\nida@example.org\nida@example.org\npassword-ida\npassword-ida\n")
+        #expect(register.status == 0, "\(register.err)")
+        let code = try #require(try server.mailedCode(to: "ida@example.org"))
+        #expect(try Program.run("uniti", base + ["-c", "activate \(code)"]).status == 0)
+        #expect(try Program.run("uniti", base + ["-c", "login ida"], stdin: "password-ida\n").status == 0)
+        #expect(try Program.run("uniti", base + ["-c", "study join trial"], stdin: "y\n").status == 0)
+        let before = try Program.run("uniti", base + ["-c", "modules"])
+        #expect(before.status == 0 && Self.enabled(before.out).isSuperset(of: ["tyt", "son"]), "\(before.out)")
+
+        // Randomised by the site's staff on the command line.
+        let pseudonym = try #require(try server.query("SELECT pseudonym FROM users WHERE username = 'ida'").first)
+        let randomised = try server.coordinator(["randomise", "--study", "trial", "--participant", pseudonym])
+        #expect(randomised.status == 0 && randomised.out.contains("allocation 1"), "\(randomised.err)")
+        let arm = try #require(try server.query("SELECT arm FROM allocations WHERE study_id = 'trial'").first)
+
+        // The next sync: the arm's modules only, its notice, and the due baseline visit reminded.
+        let sync = try Program.run("uniti", base + ["-c", "sync"])
+        #expect(sync.status == 0, "\(sync.err)")
+        #expect(sync.out.contains("Study visit “Baseline” of trial is due until"), "\(sync.out)")
+        let after = try Program.run("uniti", base + ["-c", "modules"])
+        let enabled = Self.enabled(after.out)
+        #expect(arm == "sound" ? enabled.isSuperset(of: ["tyt", "son"]) : (enabled.contains("tyt") && !enabled.contains("son")), "\(arm): \(after.out)")
+        let shown = try Program.run("uniti", base + ["-c", "study show trial"])
+        #expect(shown.out.contains(arm == "sound" ? "Listen to Shades of Noise every day." : "Keep answering your questions."), "\(shown.out)")
+        #expect(shown.out.contains("Your study visits:") && shown.out.contains("due now") && shown.out.contains("upcoming"), "\(shown.out)")
+        for secret in ["Sound therapy", "Diary only", "\(arm) "] { #expect(!shown.out.contains(secret), "\(secret): \(shown.out)") }
+
+        // Answered: the visit is done and no longer reminded.
+        #expect(try Program.run("uniti", base + ["-c", "tyt fill"], stdin: ConductEndToEndTests.answers).status == 0)
+        let again = try Program.run("uniti", base + ["-c", "sync"])
+        #expect(again.status == 0 && !again.out.contains("Study visit"), "\(again.out)")
+        #expect(try Program.run("uniti", base + ["-c", "study show trial"]).out.contains("done"))
+
+        // CONSORT: the counts are the database's; blinded, no arm is named.
+        let consort = try server.coordinator(["consort", "--study", "trial", "--format", "json"])
+        #expect(consort.status == 0, "\(consort.err)")
+        let flow = try #require(try JSONSerialization.jsonObject(with: Data(consort.out.utf8)) as? [String: Any])
+        let arms = try #require(flow["arms"] as? [[String: Any]])
+        #expect(flow["assessed"] as? Int == Int(try server.query("SELECT COUNT(*) FROM memberships WHERE study_id = 'trial'").first ?? ""))
+        #expect(flow["randomised"] as? Int == Int(try server.query("SELECT COUNT(*) FROM allocations WHERE study_id = 'trial'").first ?? ""))
+        #expect(arms.first { $0["arm"] as? String == arm }?["allocated"] as? Int == 1 && arms.first { $0["arm"] as? String == arm }?["received"] as? Int == 1)
+        let blinded = try server.coordinator(["consort", "--study", "trial", "--format", "json", "--blinded"])
+        for secret in ["sound", "diary", "Sound therapy", "Diary only"] { #expect(!blinded.out.contains(secret), "\(secret): \(blinded.out)") }
+        let svg = try server.coordinator(["consort", "--study", "trial", "--language", "de"])
+        #expect(svg.out.hasPrefix("<svg") && svg.out.contains("Randomisiert (n = 1)"), "\(svg.out.prefix(400))")
+    }
+
+    /// The module ids `modules` lists as enabled (a line per module: id, then whether it is on).
+    static func enabled(_ listing: String) -> Set<String> {
+        Set(listing.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard let id = words.first, ["tyt", "tys", "tyh", "tn", "son"].contains(id), words.contains("enabled") else { return nil }
+            return id
+        })
+    }
+}
