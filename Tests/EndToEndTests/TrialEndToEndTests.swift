@@ -55,7 +55,7 @@ struct TrialEndToEndTests {
         let after = try Program.run("uniti", base + ["-c", "modules"])
         let enabled = Self.enabled(after.out)
         #expect(arm == "sound" ? enabled.isSuperset(of: ["tyt", "son"]) : (enabled.contains("tyt") && !enabled.contains("son")), "\(arm): \(after.out)")
-        let shown = try Program.run("uniti", base + ["-c", "study show trial"])
+        let shown = try Program.run("uniti", base + ["-c", "study info trial"])
         #expect(shown.out.contains(arm == "sound" ? "Listen to Shades of Noise every day." : "Keep answering your questions."), "\(shown.out)")
         #expect(shown.out.contains("Your study visits:") && shown.out.contains("due now") && shown.out.contains("upcoming"), "\(shown.out)")
         for secret in ["Sound therapy", "Diary only", "\(arm) "] { #expect(!shown.out.contains(secret), "\(secret): \(shown.out)") }
@@ -64,16 +64,18 @@ struct TrialEndToEndTests {
         #expect(try Program.run("uniti", base + ["-c", "tyt fill"], stdin: ConductEndToEndTests.answers).status == 0)
         let again = try Program.run("uniti", base + ["-c", "sync"])
         #expect(again.status == 0 && !again.out.contains("Study visit"), "\(again.out)")
-        #expect(try Program.run("uniti", base + ["-c", "study show trial"]).out.contains("done"))
+        #expect(try Program.run("uniti", base + ["-c", "study info trial"]).out.contains("done"))
 
         // CONSORT: the counts are the database's; blinded, no arm is named.
         let consort = try server.coordinator(["consort", "--study", "trial", "--format", "json"])
         #expect(consort.status == 0, "\(consort.err)")
         let flow = try #require(try JSONSerialization.jsonObject(with: Data(consort.out.utf8)) as? [String: Any])
         let arms = try #require(flow["arms"] as? [[String: Any]])
+        let tallies = try server.query("SELECT * FROM member_tallies"), allocated = try server.query("SELECT allocated_at FROM allocations")
         #expect(flow["assessed"] as? Int == Int(try server.query("SELECT COUNT(*) FROM memberships WHERE study_id = 'trial'").first ?? ""))
         #expect(flow["randomised"] as? Int == Int(try server.query("SELECT COUNT(*) FROM allocations WHERE study_id = 'trial'").first ?? ""))
-        #expect(arms.first { $0["arm"] as? String == arm }?["allocated"] as? Int == 1 && arms.first { $0["arm"] as? String == arm }?["received"] as? Int == 1)
+        #expect(arms.first { $0["arm"] as? String == arm }?["allocated"] as? Int == 1 && arms.first { $0["arm"] as? String == arm }?["received"] as? Int == 1,
+                "\(consort.out) \(tallies) \(allocated)")
         let blinded = try server.coordinator(["consort", "--study", "trial", "--format", "json", "--blinded"])
         for secret in ["sound", "diary", "Sound therapy", "Diary only"] { #expect(!blinded.out.contains(secret), "\(secret): \(blinded.out)") }
         let svg = try server.coordinator(["consort", "--study", "trial", "--language", "de"])

@@ -88,7 +88,9 @@ struct TrialFlow: Codable, Sendable, Equatable {
             var row = Arm(arm: names.id(arm.id), label: names.blinded ? nil : arm.label, allocated: members.count, received: 0, notReceived: 0)
             for made in members {
                 let person = made.userId.flatMap { people[$0] }
-                if let last = person?.lastAnswerAt, last >= made.allocatedAt { row.received += 1 } else { row.notReceived += 1 }
+                // Sheet times are whole seconds (as the apps send them); the allocation's is not.
+                let allocated = Date(timeIntervalSince1970: made.allocatedAt.timeIntervalSince1970.rounded(.down))
+                if let last = person?.lastAnswerAt, last >= allocated { row.received += 1 } else { row.notReceived += 1 }
             }
             if let primaryIndex {
                 var completed = 0, withdrew = 0, lost = 0, following = 0
