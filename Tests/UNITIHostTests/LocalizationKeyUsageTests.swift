@@ -24,6 +24,7 @@ struct LocalizationKeyUsageTests {
         "reminders.weekday.\\(": Weekday.allCases.map { "reminders.weekday.\($0.description)" },
         "host.study.joined.\\(": MembershipStatus.allCases.map { "host.study.joined.\($0.rawValue)" },
         "host.studies.membership.\\(": MembershipStatus.allCases.map { "host.studies.membership.\($0.rawValue)" },
+        "host.study.visit.\\(": StudyVisit.State.allCases.map { "host.study.visit.\($0.rawValue)" },
         "host.studies.access.\\(": StudyAccess.allCases.map { "host.studies.access.\($0.rawValue)" },
         "host.sync.held.\\(": ["host.sync.held.waiting", "host.sync.held.rejected"],
         "host.gender.\\(": Gender.allCases.map { "host.gender.\($0.rawValue)" },

@@ -24,7 +24,7 @@ public struct StudyVisit: Codable, Hashable, Sendable {
         self.done = done
     }
 
-    public enum State: String, Sendable {
+    public enum State: String, Sendable, CaseIterable {
         case upcoming, due, done, missed
     }
 
