@@ -108,10 +108,13 @@ struct StudyRoutes: Sendable {
     }
 
     /// The questionnaires of every study the caller is a member of, in one list with one ETag: what
-    /// the device keeps its study questionnaires from. Everything that can change (a new version,
-    /// the module, deactivation, a join or leave) is in the body, so it changes the tag.
+    /// the device keeps its study questionnaires from; a randomised member's, those their arm
+    /// offers now. Everything that can change (a new version, the module, deactivation, a join or
+    /// leave, the arm's day) is in the body, so it changes the tag.
     private func memberQuestionnaires(_ user: AuthenticatedUser) async throws -> ETagged<AssignedQuestionnaireList> {
-        let list = AssignedQuestionnaireList(questionnaires: try await store.memberQuestionnaires(userId: user.account.id).map {
+        let members = try await ArmView.offered(try await store.memberQuestionnaires(userId: user.account.id), store: store,
+                                                userId: user.account.id, now: environment.clock.now())
+        let list = AssignedQuestionnaireList(questionnaires: members.map {
             AssignedQuestionnaire(id: $0.link.questionnaireId, version: $0.version, studyId: $0.link.studyId,
                                   module: $0.link.module.rawValue, active: $0.link.isActive,
                                   joinedAt: Timestamps.format($0.joinedAt), definition: $0.definition)

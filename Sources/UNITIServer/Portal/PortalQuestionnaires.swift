@@ -38,11 +38,14 @@ struct PortalQuestionnaires: Sendable {
     }()
 
     /// The person's questionnaires: baseline ones first (in the baseline's order), then the
-    /// study questionnaires in the order of the studies and their imports. A definition the
+    /// study questionnaires in the order of the studies and their imports; in a randomised
+    /// study, those the person's arm offers now (``ArmView/offered(_:store:userId:now:)``). A definition the
     /// server cannot read is left out (the API serves it to devices as it is).
     func available(userId: Int64) async throws -> [PortalQuestionnaire] {
         var found: [PortalQuestionnaire] = []
-        for member in try await store.memberQuestionnaires(userId: userId) {
+        let members = try await ArmView.offered(try await store.memberQuestionnaires(userId: userId), store: store, userId: userId,
+                                                now: environment.clock.now())
+        for member in members {
             guard !found.contains(where: { $0.id == member.link.questionnaireId }),
                   let definition = try? JSONDecoder().decode(QuestionnaireDefinition.self, from: JSONCoding.data(member.definition))
             else { continue }

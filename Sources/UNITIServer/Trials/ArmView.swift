@@ -43,4 +43,25 @@ struct ArmView: Sendable, Equatable {
         }
         return made == nil && view.visits == nil ? nil : view
     }
+
+    /// Whether the arm offers a questionnaire of `module`: one its list names (when it has one)
+    /// and of a module it has now (when it names modules). The shared baseline is the shell's and
+    /// stays whatever the arm.
+    func offers(_ questionnaire: String, module: ModuleID) -> Bool {
+        if PortalQuestionnaires.baselineIds.contains(questionnaire) { return true }
+        return (questionnaires?.contains(questionnaire) ?? true) && (modules?.contains(module.rawValue) ?? true)
+    }
+
+    /// The person's member questionnaires that their arms offer now (``offers(_:module:)``): the
+    /// list the devices keep their study questionnaires from, and the portal's.
+    static func offered(_ members: [MemberQuestionnaire], store: ServerStore, userId: Int64, now: Date) async throws -> [MemberQuestionnaire] {
+        var arms: [String: ArmView?] = [:]
+        var offered: [MemberQuestionnaire] = []
+        for member in members {
+            let studyId = member.link.studyId
+            if arms[studyId] == nil { arms[studyId] = .some(try await of(store, studyId: studyId, userId: userId, now: now)) }
+            if arms[studyId].flatMap({ $0 })?.offers(member.link.questionnaireId, module: member.link.module) ?? true { offered.append(member) }
+        }
+        return offered
+    }
 }

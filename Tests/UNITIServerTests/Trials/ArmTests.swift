@@ -43,6 +43,10 @@ struct ArmTests {
                 }
                 let before = try await info("ada")
                 #expect(before.0.modules == ["tyt", "tys"] && before.0.notice == nil && before.0.questionnaires.map(\.id).sorted() == ["daily", "weekly"])
+                let adaToken = try await client.json(.post, "/api/v1/account/login", body: LoginRequest(login: "ada", password: "correct horse"))
+                    .decode(SessionTokens.self).accessToken
+                #expect(try await client.get("/api/v1/questionnaires", token: adaToken).decode(AssignedQuestionnaireList.self)
+                            .questionnaires.map(\.id).sorted() == ["daily", "weekly"], "before randomisation, every questionnaire of the study")
 
                 var arms: [String: String] = [:]
                 var stratum = ""
@@ -65,6 +69,19 @@ struct ArmTests {
                 fixture.clock.advance(by: 86_400)
                 #expect(try await info(sound).0.modules == ["tyt"], "from day 85 without son")
                 #expect(try await info(waiting).0.modules == ["tyt"])
+                // The questionnaires the devices and the portal offer follow the arm: the sound arm
+                // names daily only; the waiting arm has no tys, so no weekly (a tys questionnaire).
+                for (name, expected) in [(sound, ["daily"]), (waiting, ["daily"])] {
+                    let token = try await client.json(.post, "/api/v1/account/login", body: LoginRequest(login: name, password: "correct horse"))
+                        .decode(SessionTokens.self).accessToken
+                    let assigned = try await client.get("/api/v1/questionnaires", token: token).decode(AssignedQuestionnaireList.self)
+                    #expect(assigned.questionnaires.map(\.id) == expected, "\(name)")
+                    let browser = PortalBrowser(client)
+                    _ = try await browser.submit("/login", to: "/login", ["login": name, "password": "correct horse"])
+                    let page = try await browser.get("/questionnaires")
+                    #expect(page.status == .ok && page.text.contains("/questionnaires/daily") && !page.text.contains("/questionnaires/weekly"), "\(page.text)")
+                    #expect(try await browser.get("/questionnaires/weekly").status == .notFound)
+                }
                 for secret in ["sound", "waiting", "Sound therapy arm", "Waiting list arm", stratum] {
                     #expect(!text.contains("\"\(secret)\"") && !otherText.contains("\"\(secret)\"") && !text.contains(secret + " arm"),
                             "the participant's answer names \(secret)")
