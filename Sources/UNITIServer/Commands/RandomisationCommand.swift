@@ -123,11 +123,7 @@ struct RandomisationCommand: AsyncParsableCommand {
     }
 
     static func blind(_ blinded: Bool, database: DatabaseOptions, study: String, email: String) async throws {
-        let store = try await database.openStore()
-        guard let member = try await store.studyTeam(studyId: study).first(where: { $0.member.email.lowercased() == email.lowercased() })?.member else {
-            throw ValidationError("'\(email)' is not on the team of '\(study)'; see 'staff list'.")
-        }
-        let changed = try await store.setBlinded(blinded, member: member, studyId: study, actor: .operator, now: Date())
+        let (member, changed) = try await service(database).setBlinded(blinded, email: email, studyId: study)
         print(blinded ? "\(member.name) is blind to allocation in \(study)\(changed ? "" : " (was already)")."
                       : "\(member.name) sees the arms of \(study)\(changed ? "" : " (was not blinded)").")
     }

@@ -130,7 +130,7 @@ extension ConsoleRoutes {
                                                      action: "unblind", email: member.email, submit: PortalText.text("console.team.unblind", language)),
                                   context)
         }
-        _ = try await store.setBlinded(blinded, member: member, studyId: studyId, actor: .staff(context.staff.member.id), now: environment.clock.now())
+        _ = try await TrialService(administration: administration(context)).setBlinded(blinded, email: member.email, studyId: studyId)
         return context.console.base.redirect(to: "/console/studies/\(studyId)/team?notice=\(blinded ? "memberBlinded" : "memberUnblinded")")
     }
 }

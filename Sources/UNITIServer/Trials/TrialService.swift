@@ -177,4 +177,17 @@ struct TrialService: Sendable {
                                     detail: .object(["rows": .number(Double(made.count)), "blinded": .bool(blinded)]), now: administration.now)
         return text
     }
+
+    /// Makes a member of the study's team blind to allocation, or unblinds them, with the audit
+    /// line (``ServerStore/setBlinded(_:member:studyId:actor:now:)``); the console and the command
+    /// line both come here. Throws when the address is no member of the study's team; `changed`
+    /// is false when they were so already.
+    func setBlinded(_ blinded: Bool, email: String, studyId: String) async throws -> (member: StaffMember, changed: Bool) {
+        let study = try await administration.existingStudy(studyId)
+        guard let member = try await store.studyTeam(studyId: study.id).first(where: { $0.member.email.lowercased() == email.lowercased() })?.member else {
+            throw TrialError("'\(email.prefix(254))' is not on the team of \(study.id)")
+        }
+        let changed = try await store.setBlinded(blinded, member: member, studyId: study.id, actor: administration.actor, now: administration.now)
+        return (member, changed)
+    }
 }
