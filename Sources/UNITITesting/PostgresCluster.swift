@@ -75,7 +75,7 @@ public final class PostgresCluster: @unchecked Sendable {
         let data = directory + "/data"
         try run("initdb", ["-D", data, "-U", Self.superuser, "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
         let options = "-c listen_addresses=127.0.0.1 -c port=\(port) -c unix_socket_directories=\(directory)"
-            + " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+            + " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500"
         try run("pg_ctl", ["-D", data, "-l", directory + "/server.log", "-o", options, "-w", "-t", "60", "start"])
         watchOverThisProcess(data: data)
     }
