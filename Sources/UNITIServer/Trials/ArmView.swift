@@ -21,7 +21,8 @@ struct ArmView: Sendable, Equatable {
 
     /// What the study's trial gives the person now; nil when the study has no trial, or they
     /// were not randomised and have no visit counted from joining.
-    static func of(_ store: ServerStore, studyId: String, userId: Int64, now: Date) async throws -> ArmView? {
+    /// `visits: false` skips the visits (and their two reads) where only the arm matters.
+    static func of(_ store: ServerStore, studyId: String, userId: Int64, now: Date, visits withVisits: Bool = true) async throws -> ArmView? {
         guard let trial = try await store.trial(studyId: studyId) else { return nil }
         let made = try await store.allocation(studyId: studyId, userId: userId)
         var view = ArmView()
@@ -29,7 +30,7 @@ struct ArmView: Sendable, Equatable {
             let day = max(0, Int((now.timeIntervalSince(made.allocatedAt) / 86_400).rounded(.down)))
             view = ArmView(modules: arm.modules(onDay: day), questionnaires: arm.questionnaires.map(Set.init), notice: arm.notice)
         }
-        if let visits = trial.design.visits, !visits.isEmpty {
+        if withVisits, let visits = trial.design.visits, !visits.isEmpty {
             let joined = try await store.joinedAt(studyId: studyId, userId: userId)
             let sheets = try await store.sheetStarts(studyId: studyId, questionnaires: Set(visits.flatMap(\.questionnaires)).sorted(), userId: userId)
             let scheduled = VisitStatus.of(visits, randomised: made?.allocatedAt, joined: joined, sheets: sheets[userId] ?? [], now: now)
@@ -59,7 +60,7 @@ struct ArmView: Sendable, Equatable {
         var offered: [MemberQuestionnaire] = []
         for member in members {
             let studyId = member.link.studyId
-            if arms[studyId] == nil { arms[studyId] = .some(try await of(store, studyId: studyId, userId: userId, now: now)) }
+            if arms[studyId] == nil { arms[studyId] = .some(try await of(store, studyId: studyId, userId: userId, now: now, visits: false)) }
             if arms[studyId].flatMap({ $0 })?.offers(member.link.questionnaireId, module: member.link.module) ?? true { offered.append(member) }
         }
         return offered
