@@ -29,6 +29,9 @@ struct TrialEndToEndTests {
         try Data(Self.design.utf8).write(to: URL(fileURLWithPath: designFile))
         let setUp = try server.coordinator(["randomisation", "setup", "--study", "trial", "--design", designFile])
         #expect(setUp.status == 0, "\(setUp.err)")
+        let site = try server.coordinator(["sites", "add", "--study", "trial", "--site", "ulm", "--name", "Universitätsklinikum Ulm",
+                                           "--country", "DE", "--language", "de"])
+        #expect(site.status == 0, "\(site.err)")
 
         // The participant joins with uniti: before randomisation both study modules are theirs.
         let data = TemporaryDataDirectory()
@@ -38,7 +41,11 @@ struct TrialEndToEndTests {
         let code = try #require(try server.mailedCode(to: "ida@example.org"))
         #expect(try Program.run("uniti", base + ["-c", "activate \(code)"]).status == 0)
         #expect(try Program.run("uniti", base + ["-c", "login ida"], stdin: "password-ida\n").status == 0)
-        #expect(try Program.run("uniti", base + ["-c", "study join trial"], stdin: "y\n").status == 0)
+        let unknownSite = try Program.run("uniti", base + ["-c", "study join trial --site nowhere"], stdin: "y\n")
+        #expect((unknownSite.out + unknownSite.err).contains("no site 'nowhere'"), "\(unknownSite.out) \(unknownSite.err)")
+        #expect(try server.query("SELECT COUNT(*) FROM memberships WHERE study_id = 'trial'") == ["0"], "an unknown site joins nothing")
+        #expect(try Program.run("uniti", base + ["-c", "study join trial --site ulm"], stdin: "y\n").status == 0)
+        #expect(try server.query("SELECT site_id FROM member_sites WHERE study_id = 'trial'") == ["ulm"], "joined at the site of the code")
         let before = try Program.run("uniti", base + ["-c", "modules"])
         #expect(before.status == 0 && Self.enabled(before.out).isSuperset(of: ["tyt", "son"]), "\(before.out)")
 
@@ -80,6 +87,17 @@ struct TrialEndToEndTests {
         for secret in ["sound", "diary", "Sound therapy", "Diary only"] { #expect(!blinded.out.contains(secret), "\(secret): \(blinded.out)") }
         let svg = try server.coordinator(["consort", "--study", "trial", "--language", "de"])
         #expect(svg.out.hasPrefix("<svg") && svg.out.contains("Randomisiert (n = 1)"), "\(svg.out.prefix(400))")
+
+        // The analysts' export: the site, and the arm's code in place of the arm.
+        let out = server.directory + "/blinded-export"
+        let exported = try server.coordinator(["export", "--study", "trial", "--out", out, "--blinded"])
+        #expect(exported.status == 0, "\(exported.err)")
+        let rows = try String(contentsOfFile: out + "/trial-answers.csv", encoding: .utf8).components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(rows.count > 1 && rows[0].hasSuffix(",site,arm"), "\(rows)")
+        for row in rows.dropFirst() {
+            #expect(row.hasSuffix(",ulm,A") || row.hasSuffix(",ulm,B"), "\(row)")
+            for secret in ["sound", "diary", "Sound therapy", "Diary only"] { #expect(!row.contains(secret), "\(secret): \(row)") }
+        }
     }
 
     /// The module ids `modules` lists as enabled (a line per module: id, then whether it is on).

@@ -92,6 +92,7 @@ struct StudyCommand: HostCommand {
         }
 
         @Argument(help: ArgumentHelp(L("host.study.id"))) var id: String
+        @Option(help: ArgumentHelp(L("host.study.join.site"))) var site: String?
 
         func run(in shell: Shell) throws {
             let study: StudyInfo = try shell.api { try $0.send("GET", "studies/\(id)") }
@@ -101,7 +102,7 @@ struct StudyCommand: HostCommand {
                 return
             }
             // The version read and agreed to: the server records it with the time.
-            var request = JoinStudyRequest(consentVersion: study.consentVersion)
+            var request = JoinStudyRequest(consentVersion: study.consentVersion, site: site)
             if study.access == .password {
                 request.password = try shell.askSecret("host.study.join.password")
             }

@@ -97,13 +97,16 @@ public struct StudyList: Codable, Hashable, Sendable {
 }
 
 /// `POST /api/v1/studies/{id}/join`: `password` only for password studies; `consentVersion`, the
-/// consent version the person read and agreed to, for a study with consent.
+/// consent version the person read and agreed to, for a study with consent; `site`, the study
+/// site (clinical centre) whose enrolment link or code the person was given.
 public struct JoinStudyRequest: Codable, Hashable, Sendable {
     public var password: String?
     public var consentVersion: Int?
-    public init(password: String? = nil, consentVersion: Int? = nil) {
+    public var site: String?
+    public init(password: String? = nil, consentVersion: Int? = nil, site: String? = nil) {
         self.password = password
         self.consentVersion = consentVersion
+        self.site = site
     }
 }
 

@@ -155,10 +155,18 @@ public final class AlertMonitor: Service, Sendable {
         return raised
     }
 
-    /// Raises the alert (once) and, when it is new, mails the members the rule names.
+    /// Raises the alert (once) and, when it is new, mails the members the rule names; a member
+    /// held to a site only when the participant is of that site (a site's staff learn nothing of
+    /// another site's participants, not even a pseudonym).
     private func raise(_ rule: StoredAlertRule, userId: Int64, pseudonym: String, occurrence: String, now: Date) async throws -> Int64? {
         guard let id = try await store.raiseAlert(rule, userId: userId, pseudonym: pseudonym, occurrence: occurrence, now: now) else { return nil }
-        let team = try await store.studyTeam(studyId: rule.studyId).filter { rule.rule.roles.contains($0.role) && $0.member.enrolled }
+        let held = try await store.staffSites(studyId: rule.studyId)
+        var site: String?
+        if !held.isEmpty { site = try await store.memberSites(studyId: rule.studyId)[userId] }
+        let team = try await store.studyTeam(studyId: rule.studyId).filter { entry in
+            rule.rule.roles.contains(entry.role) && entry.member.enrolled
+                && (entry.role == .owner || held[entry.member.id].map { $0 == site } ?? true)
+        }
         let title = try await store.study(id: rule.studyId)?.title.text(in: "en") ?? rule.studyId
         let link = "\(environment.publicURL ?? "")/console/studies/\(rule.studyId)/participants/\(pseudonym)"
         let languages = ConsoleRoutes.languagesFirstEnglish(PortalText.languages)

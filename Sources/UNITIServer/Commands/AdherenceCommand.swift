@@ -26,6 +26,7 @@ struct AdherenceCommand: AsyncParsableCommand {
     @Option(help: "Flag participants whose rate is below this (0 to 1).") var below: Double?
     @Option(name: .customLong("silent-days"), help: "Flag lines whose prompts' events last arrived this many days ago or longer.")
     var silentDays: Int?
+    @Option(help: "Only the participants of this site (see 'sites list').") var site: String?
     @Option(help: "table, csv or json.") var format: Format = .table
     @Option(name: .customLong("as-of"), help: "The moment --silent-days counts back from (YYYY-MM-DDTHH:MM:SSZ; default: now), for a report that can be made again.")
     var asOf: String?
@@ -65,7 +66,7 @@ struct AdherenceCommand: AsyncParsableCommand {
 
     private func report(_ store: ServerStore, from start: Date?, to end: Date?, now: Date) async throws {
         let exports = StudyExports(administration: StudyAdministration(store: store, actor: .operator, now: now))
-        _ = try await exports.existingStudy(study)
+        _ = try await exports.existingStudy(study, site: site)
         let format = format
         let header = AdherenceReport.header
         let encoder = JSONEncoder()
@@ -75,8 +76,9 @@ struct AdherenceCommand: AsyncParsableCommand {
         // cell's width is known in advance (a pseudonym is "p-" and 12 digits, the study's
         // questionnaire ids are listed, a rate has four decimals, a time has one format).
         let questionnaireWidth = try await store.questionnaireLinks(studyId: study).map(\.questionnaireId.count).max() ?? 0
+        let siteWidth = try await store.sites(studyId: study).map(\.id.count).max() ?? 0
         let known = [SecretTokens.pseudonymLength, questionnaireWidth, 0, 0, 0, 0, 0, 0, "0.0000".count,
-                     Timestamps.format(now).count, 0]
+                     Timestamps.format(now).count, 0, siteWidth]
         let widths = zip(header, known).map { max($0.count, $1) }
         switch format {
         case .csv: print(CSV.line(header), terminator: "")
@@ -84,7 +86,7 @@ struct AdherenceCommand: AsyncParsableCommand {
         case .json: print("[", terminator: "")
         }
         let flags = AdherenceReport.Flags(below: below, silentFor: silentDays.map { TimeInterval($0) * 86_400 })
-        try await exports.adherence(of: study, from: start, to: end, flags: flags, form: format.rawValue) { line in
+        try await exports.adherence(of: study, from: start, to: end, site: site, flags: flags, form: format.rawValue) { line in
             let index = written.withLock { count in defer { count += 1 }; return count }
             switch format {
             case .csv: print(CSV.line(line.cells), terminator: "")

@@ -64,6 +64,8 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Only this questionnaire's sheets.") var questionnaire: String?
     @Option(help: "Only sheets started on or after this UTC day, YYYY-MM-DD.") var from: String?
     @Option(help: "Only sheets started on or before this UTC day, YYYY-MM-DD.") var to: String?
+    @Option(help: "Only the participants of this site (see 'sites list'); the prompt table and the ZIP too.") var site: String?
+    @Flag(help: "Arms by their codes (A, B, …), as the trial's analysts blind to allocation get them.") var blinded = false
     @Flag(help: "Write everything of the study as one ZIP instead (<study>-export.zip: data, codebooks, prompts, R and SPSS syntax, a README).")
     var zip = false
 
@@ -82,7 +84,8 @@ struct ExportCommand: AsyncParsableCommand {
             guard let date = Timestamps.parse(text + "T00:00:00Z") else { throw ValidationError("--\(option) \(text) is not a day; give YYYY-MM-DD.") }
             return date
         }
-        return ExportFilter(questionnaire: questionnaire, from: try day(from, "from"), to: try day(to, "to")?.addingTimeInterval(86_400))
+        return ExportFilter(questionnaire: questionnaire, from: try day(from, "from"), to: try day(to, "to")?.addingTimeInterval(86_400),
+                            site: site)
     }
 
     func run() async throws {
@@ -101,11 +104,13 @@ struct ExportCommand: AsyncParsableCommand {
         let exports = StudyExports(administration: StudyAdministration(store: store, actor: .operator, now: Date()))
         let directory = URL(fileURLWithPath: out)
         if zip {
-            let written = try await exports.archive(of: study, into: directory)
+            let written = try await exports.archive(of: study, site: site, blinded: blinded, into: directory)
             print("Wrote \(written.rows) answer rows and every file beside them to \(written.files[0].path).")
             return
         }
         let format = format ?? .csv
+        var filter = filter
+        if blinded { filter.armCodes = try await exports.blindCodes(of: study, blinded: true) }
         let written = try await exports.answers(of: study, format: format, filter: filter, into: directory)
         switch format {
         case .csv, .json, .jsonl:
@@ -136,7 +141,7 @@ struct ExportCommand: AsyncParsableCommand {
         }
         if prompts {
             let file = try ExportFile(directory.appendingPathComponent(ExportFileNames.prompts(study: study)))
-            let rows = try await exports.prompts(of: study, into: file)
+            let rows = try await exports.prompts(of: study, site: site, into: file)
             print("Wrote \(rows) prompts to \(file.destination.path).")
             if withSyntax {
                 let syntax = try ExportFile(directory.appendingPathComponent(ExportFileNames.promptsSyntax(study: study)))

@@ -139,6 +139,7 @@ struct ConsortCommand: AsyncParsableCommand {
     @Option(help: "svg (the diagram) or json (the counts).") var format: Format = .svg
     @Flag(help: "Arms by their codes (A, B, …), as blinded staff see them.") var blinded = false
     @Option(help: "The diagram's language: en or de.") var language = "en"
+    @Option(help: "Count one site's participants only (see 'sites list').") var site: String?
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case svg, json }
 
@@ -149,7 +150,7 @@ struct ConsortCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let flow = try await RandomisationCommand.service(database).flow(studyId: study, blinded: blinded, now: Date())
+        let flow = try await RandomisationCommand.service(database).flow(studyId: study, blinded: blinded, site: site, now: Date())
         print(format == .json ? try flow.json() : ConsortDiagram.svg(flow, language: language), terminator: "")
     }
 }

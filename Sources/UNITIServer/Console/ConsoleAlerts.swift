@@ -6,12 +6,12 @@ import UNITIProtocol
 /// with a note. Viewers read them (a monitor follows the alerts); editors make and remove rules
 /// and mark alerts seen. The overview counts the open alerts and a participant's page lists theirs.
 extension ConsolePage {
-    static let alerts = study("alerts", "studies/:study/alerts", .viewer, tab: "alerts") { try await $0.alerts($1, $2) }
+    static let alerts = study("alerts", "studies/:study/alerts", .viewer, tab: "alerts", site: true) { try await $0.alerts($1, $2) }
     static let addAlertRule = study("addAlertRule", .post, "studies/:study/alerts/rules", .editor) { try await $0.addAlertRule($1, $2) }
     static let removeAlertRule = study("removeAlertRule", .post, "studies/:study/alerts/rules/:rule/remove", .editor) {
         try await $0.removeAlertRule($2)
     }
-    static let markAlertSeen = study("markAlertSeen", .post, "studies/:study/alerts/:alert/seen", .editor) { try await $0.markAlertSeen($1, $2) }
+    static let markAlertSeen = study("markAlertSeen", .post, "studies/:study/alerts/:alert/seen", .editor, site: true) { try await $0.markAlertSeen($1, $2) }
 
     /// This feature's pages (``all``).
     static let alertPages: [ConsolePage] = [alerts, addAlertRule, removeAlertRule, markAlertSeen]
@@ -110,9 +110,9 @@ extension ConsoleRoutes {
 
     func alertsPage(_ context: StudyContext, form: AlertRuleForm, errors: [String: String] = [:]) async throws -> ConsoleAlertsPage {
         let study = context.study.study, language = context.console.language
-        let canEdit = ConsolePage.addAlertRule.allows(context.study.role)
+        let canEdit = ConsolePage.addAlertRule.allows(context.study)
         let t = { (key: String) in PortalText.text(key, language) }
-        let all = try await store.studyAlerts(studyId: study.id)
+        let all = try await reachableAlerts(context)
         var targets: [ConsoleSettingsPage.Choice] = []
         for document in try await store.latestQuestionnaires(studyId: study.id) {
             let definition = document.definition
@@ -144,6 +144,15 @@ extension ConsoleRoutes {
             threshold: form.threshold, grades: form.grades, percent: form.percent, days: form.days,
             roles: StudyRole.allCases.map { .init(value: $0.rawValue, label: t("console.role.\($0.rawValue)"), chosen: form.roles.contains($0.rawValue)) },
             reviewed: form.reviewed, errors: errors.mapValues { t($0) })
+    }
+
+    /// The study's alerts the member reaches: all of them, or for a site's staff those about
+    /// their site's participants.
+    func reachableAlerts(_ context: StudyContext) async throws -> [StudyAlert] {
+        let all = try await store.studyAlerts(studyId: context.study.study.id)
+        guard context.study.site != nil else { return all }
+        let reached = Set(try await store.studyParticipants(studyId: context.study.study.id).filter(context.study.reaches).map(\.pseudonym))
+        return all.filter { reached.contains($0.pseudonym) }
     }
 
     func alertRow(_ alert: StudyAlert, study: String, _ language: String) -> ConsoleAlertsPage.Alert {
@@ -183,7 +192,8 @@ extension ConsoleRoutes {
     func markAlertSeen(_ request: Request, _ context: StudyContext) async throws -> Response {
         let form = try await PortalForm.read(request), study = context.study.study
         let note = form["note"].trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let id = context.parameters.get("alert").flatMap(Int64.init) else { throw ConsoleRefusal(.notFound, "console.error.notFound") }
+        guard let id = context.parameters.get("alert").flatMap(Int64.init),
+              try await reachableAlerts(context).contains(where: { $0.id == id }) else { throw ConsoleRefusal(.notFound, "console.error.notFound") }
         // Back to the participant's page by the alert's own pseudonym (read from the store, not the form).
         func back(_ pseudonym: String?) -> String {
             guard form["back"] == "participant", let pseudonym else { return ConsolePage.alerts.uri(study: study.id) }

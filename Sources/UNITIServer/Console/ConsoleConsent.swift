@@ -6,7 +6,7 @@ import UNITIText
 /// Consent: a study's consent texts per language and their versions.
 extension ConsolePage {
     /// Viewers read every version and its agreements; publishing is an editor's.
-    static let consent = study("consent", "studies/:study/consent", .viewer, tab: "consent") { try await $0.consent($1, $2) }
+    static let consent = study("consent", "studies/:study/consent", .viewer, tab: "consent", site: true) { try await $0.consent($1, $2) }
     static let publishConsent = study("publishConsent", .post, "studies/:study/consent", .editor) { try await $0.publishConsent($1, $2) }
 
     /// This feature's pages, in the order of its tabs (``all``).
@@ -23,7 +23,9 @@ extension ConsoleRoutes {
     func consent(_ request: Request, _ context: StudyContext) async throws -> Response {
         let study = context.study.study, language = context.console.language
         var shown = try await consentPage(study, language, texts: study.consent?.values ?? [:])
-        shown.canEdit = ConsolePage.publishConsent.allows(context.study.role)
+        shown.canEdit = ConsolePage.publishConsent.allows(context.study)
+        // How many agreed is a count of the whole study, which a site's staff do not see.
+        if context.study.site != nil { shown.versions = shown.versions.map { var version = $0; version.agreements = nil; return version } }
         return try await page(shown, context,
                               notice: notice(request, language))
     }
@@ -32,7 +34,7 @@ extension ConsoleRoutes {
                      errors: [String: String] = [:]) async throws -> ConsoleConsentPage {
         let versions = try await store.consentVersions(studyId: study.id).map { version in
             ConsoleConsentPage.Version(version: version.version, published: Timestamps.format(version.publishedAt),
-                                       agreements: version.agreements,
+                                       agreements: String(version.agreements),
                                        texts: Self.languagesFirstEnglish(version.text.values.keys).map {
                                            .init(language: Self.languageName($0, language),
                                                  html: MarkdownText.html(version.text.values[$0] ?? "", topHeadingLevel: 4))
@@ -108,7 +110,8 @@ struct ConsoleConsentPage: PortalPage {
     struct Version: Sendable {
         var version: Int
         var published: String
-        var agreements: Int
+        /// How many agreed to it (nil: not shown, to a site's staff).
+        var agreements: String?
         var texts: [Text]
     }
 

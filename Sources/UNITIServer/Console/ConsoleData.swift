@@ -8,20 +8,20 @@ import Synchronization
 /// Data: the answers' exports (long, and wide per questionnaire), the codebooks, the R script, the
 /// SPSS syntax, all of them as one ZIP, and the adherence report (``StudyExports``).
 extension ConsolePage {
-    static let data = study("data", "studies/:study/data", .viewer, tab: "data") { try await $0.data($2) }
-    static let export = study("export", "studies/:study/data/export", .editor) { try await $0.export($1, $2) }
-    static let codebook = study("codebook", "studies/:study/data/codebook.csv", .editor) { try await $0.codebook($2) }
-    static let spssSyntax = study("spssSyntax", "studies/:study/data/answers.sps", .editor) { try await $0.spssSyntax($2) }
-    static let wideCodebook = study("wideCodebook", "studies/:study/data/wide-codebook.csv", .editor) { try await $0.wideCodebook($2) }
-    static let rScript = study("rScript", "studies/:study/data/answers.R", .editor) { try await $0.rScript($2) }
-    static let archive = study("archive", "studies/:study/data/export.zip", .editor) { try await $0.archive($2) }
-    static let adherenceReport = study("adherenceReport", "studies/:study/data/adherence.csv", .editor) {
+    static let data = study("data", "studies/:study/data", .viewer, tab: "data", site: true) { try await $0.data($2) }
+    static let export = study("export", "studies/:study/data/export", .editor, site: true) { try await $0.export($1, $2) }
+    static let codebook = study("codebook", "studies/:study/data/codebook.csv", .editor, site: true) { try await $0.codebook($2) }
+    static let spssSyntax = study("spssSyntax", "studies/:study/data/answers.sps", .editor, site: true) { try await $0.spssSyntax($2) }
+    static let wideCodebook = study("wideCodebook", "studies/:study/data/wide-codebook.csv", .editor, site: true) { try await $0.wideCodebook($2) }
+    static let rScript = study("rScript", "studies/:study/data/answers.R", .editor, site: true) { try await $0.rScript($2) }
+    static let archive = study("archive", "studies/:study/data/export.zip", .editor, site: true) { try await $0.archive($1, $2) }
+    static let adherenceReport = study("adherenceReport", "studies/:study/data/adherence.csv", .editor, site: true) {
         try await $0.adherenceReport($1, $2)
     }
 
     /// This feature's pages, in the order of its tabs (``all``).
-    static let promptTable = study("promptTable", "studies/:study/data/prompts.csv", .editor) { try await $0.promptTable($2) }
-    static let promptsSyntax = study("promptsSyntax", "studies/:study/data/prompts.sps", .editor) { try await $0.promptsSyntax($2) }
+    static let promptTable = study("promptTable", "studies/:study/data/prompts.csv", .editor, site: true) { try await $0.promptTable($1, $2) }
+    static let promptsSyntax = study("promptsSyntax", "studies/:study/data/prompts.sps", .editor, site: true) { try await $0.promptsSyntax($2) }
     static let dataPages: [ConsolePage] = [data, export, codebook, spssSyntax, wideCodebook, rScript, archive, adherenceReport, promptTable,
                                            promptsSyntax]
 }
@@ -32,15 +32,17 @@ extension ConsoleRoutes {
         let current = context.study
         let studyId = current.study.id
         let ids = try await store.latestQuestionnaires(studyId: studyId).map(\.id)
+        var sites: [ConsoleSite] = []
+        if current.site == nil { sites = try await siteChoices(studyId) }
         return try await page(ConsoleDataPage(
-            questionnaires: ids, canExport: ConsolePage.export.allows(current.role),
+            questionnaires: ids, canExport: ConsolePage.export.allows(current),
             wideFiles: ids.map { ConsoleDataPage.WideFile(questionnaire: $0, file: ExportFileNames.wide(study: studyId, questionnaire: $0)) },
             files: ConsoleDataPage.Files(
                 answers: ExportFileNames.answers(study: studyId), codebook: ExportFileNames.codebook(study: studyId),
                 wideCodebook: ExportFileNames.wideCodebook(study: studyId), rScript: ExportFileNames.rScript(study: studyId),
                 spssData: ExportFileNames.spssData(study: studyId), spssSyntax: ExportFileNames.spssSyntax(study: studyId),
                 archive: ExportFileNames.archive(study: studyId), prompts: ExportFileNames.prompts(study: studyId),
-                promptsSyntax: ExportFileNames.promptsSyntax(study: studyId))), context)
+                promptsSyntax: ExportFileNames.promptsSyntax(study: studyId)), sites: sites, ownSite: current.site), context)
     }
 
     /// Streams the export in the chosen format and filters (``StudyExports``): the rows go to
@@ -60,6 +62,7 @@ extension ConsoleRoutes {
             throw ConsoleRefusal(.unprocessableContent, "console.error.wideQuestionnaire")
         }
         (filter.from, filter.to) = try Self.days(query)
+        filter.site = Self.site(query, context)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-console-\(UUID().uuidString)")
         let written: StudyExports.Written
         do {
@@ -96,12 +99,12 @@ extension ConsoleRoutes {
 
     /// Everything of the study as one ZIP (``StudyExports/archive(of:into:)``), written to a
     /// private temporary folder and streamed from it.
-    func archive(_ context: StudyContext) async throws -> Response {
+    func archive(_ request: Request, _ context: StudyContext) async throws -> Response {
         let studyId = context.study.study.id
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-console-\(UUID().uuidString)")
         let written: StudyExports.Written
         do {
-            written = try await exports(context).archive(of: studyId, into: directory)
+            written = try await exports(context).archive(of: studyId, site: Self.site(request.uri.queryParameters, context), into: directory)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
@@ -123,6 +126,12 @@ extension ConsoleRoutes {
                              type: "text/plain; charset=utf-8")
     }
 
+    /// The site a download keeps to: a site's staff always their own; anyone else the query's
+    /// `site` when given (checked against the study's sites by the export).
+    static func site(_ query: Parameters, _ context: StudyContext) -> String? {
+        context.study.site ?? query["site"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// The query's `from` and `to` days (`YYYY-MM-DD`, UTC) as the start of the first and the end
     /// of the last; a malformed one is refused with the page's error.
     static func days(_ query: Parameters) throws -> (from: Date?, to: Date?) {
@@ -142,14 +151,15 @@ extension ConsoleRoutes {
         let studyId = context.study.study.id
         let (from, to) = try Self.days(request.uri.queryParameters)
         let lines = Mutex<[String]>([CSV.line(AdherenceReport.header)])
-        try await exports(context).adherence(of: studyId, from: from, to: to, flags: AdherenceReport.console, form: "csv") { line in
+        try await exports(context).adherence(of: studyId, from: from, to: to, site: Self.site(request.uri.queryParameters, context),
+                                             flags: AdherenceReport.console, form: "csv") { line in
             lines.withLock { $0.append(CSV.line(line.cells)) }
         }
         return Self.download(lines.withLock { $0.joined() }, name: "\(studyId)-adherence.csv", type: "text/csv; charset=utf-8")
     }
 
     /// The prompt table (``PromptTable``): a row per prompt of every participant, with its outcome.
-    func promptTable(_ context: StudyContext) async throws -> Response {
+    func promptTable(_ request: Request, _ context: StudyContext) async throws -> Response {
         let studyId = context.study.study.id
         // Written to a private temporary file as the store hands the events over, then streamed:
         // 10,000 participants × 200 prompts are some 600 MB of CSV, never held at once.
@@ -158,7 +168,7 @@ extension ConsoleRoutes {
         do {
             try PrivateFiles.createFolder(directory.path)
             let file = try ExportFile(directory.appendingPathComponent(name))
-            try await exports(context).prompts(of: studyId, into: file)
+            try await exports(context).prompts(of: studyId, site: Self.site(request.uri.queryParameters, context), into: file)
             return Self.stream([file.destination], from: directory, name: name, type: "text/csv; charset=utf-8")
         } catch {
             try? FileManager.default.removeItem(at: directory)

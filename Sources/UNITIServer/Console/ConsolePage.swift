@@ -37,6 +37,10 @@ struct ConsolePage: Sendable, Hashable, CustomStringConvertible {
     /// For a study's tab: its id (`tab-<id>`, label `console.tab_<id>`); tabs appear in the
     /// table's order.
     let tab: String?
+    /// For a study's page: whether a member held to one site (``ConsoleStudy/site``) reaches it.
+    /// Such a page keeps to the member's site itself (lists only its participants, answers one
+    /// of another site as not found, exports only its rows) or shows nothing of participants.
+    let forSiteStaff: Bool
     /// The handler, typed by who reaches the page: a study's page gets the study.
     let handler: Handler
 
@@ -46,12 +50,14 @@ struct ConsolePage: Sendable, Hashable, CustomStringConvertible {
         case study(@Sendable (ConsoleRoutes, Request, StudyContext) async throws -> Response)
     }
 
-    private init(_ name: String, _ method: HTTPRequest.Method, _ path: String, _ access: ConsoleAccess, tab: String?, _ handler: Handler) {
+    private init(_ name: String, _ method: HTTPRequest.Method, _ path: String, _ access: ConsoleAccess, tab: String?,
+                 forSiteStaff: Bool = false, _ handler: Handler) {
         self.name = name
         self.method = method
         self.path = path
         self.access = access
         self.tab = tab
+        self.forSiteStaff = forSiteStaff
         self.handler = handler
     }
 
@@ -88,15 +94,16 @@ struct ConsolePage: Sendable, Hashable, CustomStringConvertible {
         ConsolePage(name, method, path, .administrator, tab: nil, .member(handle))
     }
 
-    /// A study's page for members with at least `role` there; with `tab`, one of the study's tabs.
-    static func study(_ name: String, _ path: String, _ role: StudyRole, tab: String? = nil,
+    /// A study's page for members with at least `role` there; with `tab`, one of the study's tabs;
+    /// with `site`, one a site's staff reach too (``forSiteStaff``).
+    static func study(_ name: String, _ path: String, _ role: StudyRole, tab: String? = nil, site: Bool = false,
                       _ handle: @escaping @Sendable (ConsoleRoutes, Request, StudyContext) async throws -> Response) -> ConsolePage {
-        study(name, .get, path, role, tab: tab, handle)
+        study(name, .get, path, role, tab: tab, site: site, handle)
     }
 
-    static func study(_ name: String, _ method: HTTPRequest.Method, _ path: String, _ role: StudyRole, tab: String? = nil,
+    static func study(_ name: String, _ method: HTTPRequest.Method, _ path: String, _ role: StudyRole, tab: String? = nil, site: Bool = false,
                       _ handle: @escaping @Sendable (ConsoleRoutes, Request, StudyContext) async throws -> Response) -> ConsolePage {
-        ConsolePage(name, method, path, .study(role), tab: tab, .study(handle))
+        ConsolePage(name, method, path, .study(role), tab: tab, forSiteStaff: site, .study(handle))
     }
 
     static func == (lhs: ConsolePage, rhs: ConsolePage) -> Bool { lhs.name == rhs.name }
@@ -113,6 +120,11 @@ struct ConsolePage: Sendable, Hashable, CustomStringConvertible {
     func allows(_ role: StudyRole?) -> Bool {
         guard let minimum = minimumRole else { return false }
         return role.map { $0 >= minimum } ?? false
+    }
+
+    /// Whether the member of ``ConsoleStudy`` (their role, and their site if held to one) reaches it.
+    func allows(_ study: ConsoleStudy) -> Bool {
+        allows(study.role) && (study.site == nil || forSiteStaff)
     }
 
     /// Whether a member reaches a page that is no study's.
@@ -142,5 +154,5 @@ extension ConsolePage {
     /// pages), so the study's tabs come in this order: overview, participants, settings,
     /// questionnaires, consent, data, team, audit (alerts and the trial after participants).
     static let all: [ConsolePage] = signInPages + studiesPages + participantPages + alertPages + trialPages + settingsPages + questionnairePages + consentPages
-        + dataPages + teamPages + auditPages
+        + dataPages + teamPages + sitePages + auditPages
 }

@@ -40,7 +40,7 @@ struct ConsoleLayout: Sendable {
         self.study = study.map { current in
             StudyTabs(id: current.study.id, title: current.study.title.text(in: visit.language),
                       role: PortalText.text("console.role.\(current.role.rawValue)", visit.language),
-                      tabs: ConsolePage.tabs.filter { $0.allows(current.role) }.compactMap { page in
+                      tabs: ConsolePage.tabs.filter { $0.allows(current) }.compactMap { page in
                           page.tab.map { Tab(id: $0, href: page.uri(study: current.study.id), label: PortalText.text("console.tab.\($0)", visit.language)) }
                       })
         }
@@ -101,6 +101,8 @@ struct ConsoleStudiesPage: PortalPage {
         var id: String
         var title: String
         var role: String
+        /// Where the study opens: its overview, or for a site's staff its participants.
+        var href: String
     }
 }
 
@@ -130,6 +132,11 @@ struct ConsoleParticipantsPage: PortalPage {
     var sorts: [Sort]
     /// How many deleted their account while in the study (a count: nothing else of them is kept).
     var accountsDeleted: String?
+    /// The study's sites (the form that puts a participant at one offers these), and the member's
+    /// own when their role holds at one site.
+    var sites: [ConsoleSite] = []
+    var ownSite: String?
+    var canAssign = false
 
     struct Paging: Sendable {
         var text: String
@@ -153,11 +160,13 @@ struct ConsoleParticipantsPage: PortalPage {
         var sheets: String
         var rate: String
         var flags: String
+        var site = ""
     }
 
     struct Request: Sendable {
         var pseudonym: String
         var requested: String
+        var site: String?
     }
 }
 
@@ -166,6 +175,8 @@ struct ConsoleTeamPage: PortalPage {
     var members: [Member]
     /// Open invitations, with what the owner typed.
     var invitations: [Invitation]
+    /// The study's sites, in the order added.
+    var sites: [ConsoleSite] = []
 
     struct Invitation: Sendable {
         var number: Int
@@ -181,6 +192,10 @@ struct ConsoleTeamPage: PortalPage {
         var role: String
         /// Blind to allocation (the trial's analysts): arms appear to them as codes.
         var blinded: Bool
+        /// The site their role holds at (nil: every site), and the choices of the form that changes it.
+        var site: String?
+        var siteChoices: [ConsoleSite] = []
+        var owner = false
     }
 }
 
@@ -207,6 +222,10 @@ struct ConsoleDataPage: PortalPage {
     var wideFiles: [WideFile]
     /// The names the downloads have (``ExportFileNames``), which the R and SPSS lines name.
     var files: Files
+    /// The study's sites, to keep a download to one (study-wide staff); the member's own site
+    /// when their role holds at one (every download keeps to it).
+    var sites: [ConsoleSite] = []
+    var ownSite: String?
 
     struct WideFile: Sendable {
         var questionnaire: String

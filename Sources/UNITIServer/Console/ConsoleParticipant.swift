@@ -9,14 +9,14 @@ import UNITIProtocol
 /// table's rows) and sheets, and the history of their requests and decisions. Someone who left
 /// and had their answers deleted is shown without data, as erasure requires.
 extension ConsolePage {
-    static let participant = study("participant", "studies/:study/participants/:participant", .viewer) { try await $0.participant($1, $2) }
+    static let participant = study("participant", "studies/:study/participants/:participant", .viewer, site: true) { try await $0.participant($1, $2) }
 }
 
 extension ConsoleRoutes {
     func participant(_ request: Request, _ context: StudyContext) async throws -> Response {
         let study = context.study.study, language = context.console.language, now = environment.clock.now()
         guard let pseudonym = context.parameters.get("participant"),
-              let person = try await store.studyParticipants(studyId: study.id, pseudonym: pseudonym).first else {
+              let person = try await store.studyParticipants(studyId: study.id, pseudonym: pseudonym).first, context.study.reaches(person) else {
             throw ConsoleRefusal(.notFound, "console.error.notFound")
         }
         let answersDeleted = try await store.departures(studyId: study.id).answersDeleted[pseudonym] ?? false
@@ -35,10 +35,16 @@ extension ConsoleRoutes {
         page.history = try await store.participantHistory(studyId: study.id, pseudonym: pseudonym).map {
             .init(at: Timestamps.format($0.at), action: PortalText.text("console.participant.action.\($0.action)", language))
         }
+        page.site = person.site ?? t("console.participant.noSite")
+        // An owner moves anyone; an editor (a site's: to their own) places someone of no site.
+        let sites = try await siteChoices(study.id, chosen: person.site)
+        if !sites.isEmpty, ConsolePage.assignSite.allows(context.study), person.site == nil || (context.study.role == .owner && context.study.site == nil) {
+            page.siteChoices = context.study.site.map { own in sites.filter { $0.id == own } } ?? sites
+        }
         page.trial = try await trialSection(context, person: person)
         guard !withdrawn else { return try await self.page(page, context, notice: notice(request, language)) }
         page.alerts = try await store.studyAlerts(studyId: study.id, pseudonym: pseudonym).map { alertRow($0, study: study.id, language) }
-        page.canMarkSeen = ConsolePage.markAlertSeen.allows(context.study.role)
+        page.canMarkSeen = ConsolePage.markAlertSeen.allows(context.study)
         page.devices = try await store.deviceSessions(userId: person.userId).map {
             .init(started: Timestamps.format($0.started), renewed: $0.renewed.map(Timestamps.format) ?? "", ended: $0.ended.map(Timestamps.format) ?? "")
         }
@@ -105,6 +111,9 @@ struct ConsoleParticipantPage: PortalPage {
     var canMarkSeen = false
     /// In a randomised study: the allocation, or what stands in the way and the form.
     var trial: ConsoleTrialSection?
+    /// Their site, and the sites the member may put them at (empty: no form).
+    var site = ""
+    var siteChoices: [ConsoleSite] = []
 
     struct Agreement: Sendable { var version: Int; var agreed: String }
     struct Device: Sendable { var started: String; var renewed: String; var ended: String }

@@ -6,10 +6,10 @@ import UNITIText
 
 /// Participants: a study's members with their adherence, and the join requests to decide.
 extension ConsolePage {
-    static let participants = study("participants", "studies/:study/participants", .viewer, tab: "participants") {
+    static let participants = study("participants", "studies/:study/participants", .viewer, tab: "participants", site: true) {
         try await $0.participants($1, $2)
     }
-    static let decideRequest = study("decideRequest", .post, "studies/:study/participants/decide", .editor) {
+    static let decideRequest = study("decideRequest", .post, "studies/:study/participants/decide", .editor, site: true) {
         try await $0.decideRequest($1, $2)
     }
 
@@ -28,7 +28,7 @@ extension ConsoleRoutes {
         let current = context.study, language = context.console.language
         let now = environment.clock.now()
         let adherence = try await store.adherenceByParticipant(studyId: current.study.id)
-        let everyone = try await store.studyParticipants(studyId: current.study.id)
+        let everyone = try await store.studyParticipants(studyId: current.study.id).filter(current.reaches)
         let departures = try await store.departures(studyId: current.study.id)
         let sorting = ParticipantSorting(request.uri.queryParameters)
         let consentVersion = current.study.consentVersion
@@ -62,18 +62,22 @@ extension ConsoleRoutes {
                                                   lastAnswer: person.lastAnswerAt.map(Timestamps.format) ?? "",
                                                   consent: person.consentVersion.map(String.init) ?? "", sheets: String(person.sheets),
                                                   rate: key.rate.map { String(format: "%.0f %%", $0 * 100) } ?? "",
-                                                  flags: flags.joined(separator: ", "))
+                                                  flags: flags.joined(separator: ", "), site: person.site ?? "")
         }
-        let deleted = departures.accountsDeleted
+        // A count of the whole study, which a site's staff do not see.
+        let deleted = current.site == nil ? departures.accountsDeleted : 0
         func requests(_ status: MembershipStatus) -> [ConsoleParticipantsPage.Request] {
-            everyone.filter { $0.status == status }.map { .init(pseudonym: $0.pseudonym, requested: $0.requestedAt.map(Self.day) ?? "") }
+            everyone.filter { $0.status == status }.map { .init(pseudonym: $0.pseudonym, requested: $0.requestedAt.map(Self.day) ?? "", site: $0.site) }
         }
+        let sites = try await siteChoices(current.study.id, chosen: current.site)
         return try await page(ConsoleParticipantsPage(members: members, requests: requests(.pending), denied: requests(.denied),
-                                                      canDecide: ConsolePage.decideRequest.allows(current.role),
+                                                      canDecide: ConsolePage.decideRequest.allows(current),
                                                       paging: sorting.links(page: shown, of: pages, language: language),
                                                       sorts: sorting.choices(language),
                                                       accountsDeleted: deleted == 0 ? nil : PortalText.text(
-                                                        "console.participants.accountsDeleted.\(deleted == 1 ? "one" : "other")", language, ["count": "\(deleted)"])),
+                                                        "console.participants.accountsDeleted.\(deleted == 1 ? "one" : "other")", language, ["count": "\(deleted)"]),
+                                                      sites: current.site.map { own in sites.filter { $0.id == own } } ?? sites, ownSite: current.site,
+                                                      canAssign: !sites.isEmpty && ConsolePage.assignSite.allows(current)),
                               context,
                               notice: notice(request, language))
     }
@@ -81,7 +85,7 @@ extension ConsoleRoutes {
     static func day(_ date: Date) -> String { String(Timestamps.format(date).prefix(10)) }
     func decideRequest(_ request: Request, _ context: StudyContext) async throws -> Response {
         let form = try await PortalForm.read(request), studyId = context.study.study.id
-        guard let person = try await store.studyParticipants(studyId: studyId).first(where: { $0.pseudonym == form["participant"] }),
+        guard let person = try await store.studyParticipants(studyId: studyId).first(where: { $0.pseudonym == form["participant"] && context.study.reaches($0) }),
               ["approve", "deny"].contains(form["decision"]) else { throw ConsoleRefusal(.unprocessableContent, "console.error.noRequest") }
         try await administration(context).decideJoinRequest(studyId: studyId, userId: person.userId,
                                                             status: form["decision"] == "approve" ? .member : .denied)

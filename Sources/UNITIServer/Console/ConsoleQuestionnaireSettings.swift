@@ -15,7 +15,7 @@ extension ConsoleRoutes {
     func questionnaireSettings(_ request: Request, _ context: StudyContext) async throws -> Response {
         let document = try await questionnaire(context), language = context.console.language
         var shown = QuestionnaireSettingsFields(document.definition).page(document, language, now: environment.clock.now())
-        shown.canEdit = ConsolePage.saveQuestionnaireSettings.allows(context.study.role)
+        shown.canEdit = ConsolePage.saveQuestionnaireSettings.allows(context.study)
         return try await page(shown, context,
                               notice: notice(request, language))
     }

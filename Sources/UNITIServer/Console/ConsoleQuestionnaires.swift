@@ -8,7 +8,7 @@ import UNITIText
 extension ConsolePage {
     // Viewers (a monitor, a PI) read the whole design: the list, each preview (trying it stores
     // nothing) and each questionnaire's settings; changing any of them is an editor's.
-    static let questionnaires = study("questionnaires", "studies/:study/questionnaires", .viewer, tab: "questionnaires") {
+    static let questionnaires = study("questionnaires", "studies/:study/questionnaires", .viewer, tab: "questionnaires", site: true) {
         try await $0.questionnaires($1, $2)
     }
     static let uploadQuestionnaire = study("uploadQuestionnaire", .post, "studies/:study/questionnaires", .editor) {
@@ -17,11 +17,11 @@ extension ConsolePage {
     static let switchQuestionnaire = study("switchQuestionnaire", .post, "studies/:study/questionnaires/active", .editor) {
         try await $0.switchQuestionnaire($1, $2)
     }
-    static let preview = study("preview", "studies/:study/questionnaires/:questionnaire/preview", .viewer) { try await $0.preview($2) }
-    static let submitPreview = study("submitPreview", .post, "studies/:study/questionnaires/:questionnaire/preview", .viewer) {
+    static let preview = study("preview", "studies/:study/questionnaires/:questionnaire/preview", .viewer, site: true) { try await $0.preview($2) }
+    static let submitPreview = study("submitPreview", .post, "studies/:study/questionnaires/:questionnaire/preview", .viewer, site: true) {
         try await $0.previewSubmission($1, $2)
     }
-    static let questionnaireSettings = study("questionnaireSettings", "studies/:study/questionnaires/:questionnaire/settings", .viewer) {
+    static let questionnaireSettings = study("questionnaireSettings", "studies/:study/questionnaires/:questionnaire/settings", .viewer, site: true) {
         try await $0.questionnaireSettings($1, $2)
     }
     static let saveQuestionnaireSettings = study("saveQuestionnaireSettings", .post, "studies/:study/questionnaires/:questionnaire/settings",
@@ -37,7 +37,7 @@ extension ConsoleRoutes {
 
     func questionnaires(_ request: Request, _ context: StudyContext) async throws -> Response {
         var shown = try await questionnairesPage(context.study.study.id, context.console.language)
-        shown.canEdit = ConsolePage.uploadQuestionnaire.allows(context.study.role)
+        shown.canEdit = ConsolePage.uploadQuestionnaire.allows(context.study)
         return try await page(shown, context,
                        notice: notice(request, context.console.language))
     }

@@ -57,7 +57,8 @@ struct ConsoleRoutes: Sendable {
             case .visitor: console
             case .signedIn: signedIn
             case .administrator: signedIn.group().add(middleware: RequireAdministrator())
-            case .study(let minimum): signedIn.group().add(middleware: ConsoleStudyAccess(store: store, minimum: minimum))
+            case .study(let minimum):
+                signedIn.group().add(middleware: ConsoleStudyAccess(store: store, minimum: minimum, forSiteStaff: page.forSiteStaff))
             }
             // Each page's handler gets the context its gate made sure of (``ConsoleContexts``).
             switch page.handler {

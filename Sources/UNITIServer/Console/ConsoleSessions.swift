@@ -69,6 +69,16 @@ struct ConsoleVisit: Sendable {
 struct ConsoleStudy: Sendable {
     var study: StudyRecord
     var role: StudyRole
+    /// The site the member's role holds at (nil: study-wide): they reach the pages a site's
+    /// staff may open (``ConsolePage/forSiteStaff``) and, on them, their site's participants only.
+    var site: String? = nil
+
+    /// What the member may do with sites (``StudySites``).
+    var scope: StudySites.Scope { StudySites.Scope(role: role, site: site) }
+
+    /// Whether a participant is within the member's reach: everyone for study-wide staff, their
+    /// own site's participants for a site's staff.
+    func reaches(_ person: StudyParticipant) -> Bool { scope.reaches(person.site) }
 }
 
 /// Resolves the staff cookie once per console request and puts the visit on the context.
@@ -122,8 +132,10 @@ struct ConsoleStudyAccess: RouterMiddleware {
             throw ConsoleRefusal(.notFound, "console.error.notFound")
         }
         guard role >= minimum else { throw ConsoleRefusal(.forbidden, "console.error.role") }
+        let site = role == .owner ? nil : try await store.staffSite(staffId: member.id, studyId: studyId)
+        guard site == nil || forSiteStaff else { throw ConsoleRefusal(.forbidden, "console.error.siteOnly") }
         var context = context
-        context.consoleStudy = ConsoleStudy(study: study, role: role)
+        context.consoleStudy = ConsoleStudy(study: study, role: role, site: site)
         return try await next(request, context)
     }
 }

@@ -27,9 +27,17 @@ extension ConsoleRoutes {
     func studiesPage(_ member: StaffMember, _ language: String) async throws -> ConsoleStudiesPage {
         let roles = try await store.studyRoles(staffId: member.id)
         let all = try await store.studies()
+        let sites = try await store.staffSites(staffId: member.id)
         let rows = all.compactMap { study -> ConsoleStudiesPage.Row? in
             guard let role = ConsoleAccess.role(of: member, stored: roles[study.id]) else { return nil }
-            return .init(id: study.id, title: study.title.text(in: language), role: PortalText.text("console.role.\(role.rawValue)", language))
+            let roleText = PortalText.text("console.role.\(role.rawValue)", language)
+            // A site's staff start on the participants page (the overview is the whole study's).
+            guard role != .owner, let site = sites[study.id] else {
+                return .init(id: study.id, title: study.title.text(in: language), role: roleText, href: ConsolePage.overview.uri(study: study.id))
+            }
+            return .init(id: study.id, title: study.title.text(in: language),
+                         role: PortalText.text("console.studies.roleAtSite", language, ["role": roleText, "site": site]),
+                         href: ConsolePage.participants.uri(study: study.id))
         }
         let titles = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0.title.text(in: language)) })
         let invitations = try await store.invitations(staffId: member.id).map {

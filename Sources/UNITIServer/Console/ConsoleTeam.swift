@@ -31,13 +31,16 @@ extension ConsoleRoutes {
     /// The team with their roles, and below them the open invitations as the owner typed them.
     func teamPage(_ studyId: String, _ language: String) async throws -> ConsoleTeamPage {
         let blinded = try await store.blindedStaff(studyId: studyId)
-        return ConsoleTeamPage(members: try await store.studyTeam(studyId: studyId).map {
-            .init(id: $0.member.id, name: $0.member.name, email: $0.member.email, role: PortalText.text("console.role.\($0.role.rawValue)", language),
-                  blinded: blinded.contains($0.member.id))
+        let held = try await store.staffSites(studyId: studyId), sites = try await store.sites(studyId: studyId)
+        return ConsoleTeamPage(members: try await store.studyTeam(studyId: studyId).map { entry in
+            .init(id: entry.member.id, name: entry.member.name, email: entry.member.email,
+                  role: PortalText.text("console.role.\(entry.role.rawValue)", language),
+                  blinded: blinded.contains(entry.member.id), site: held[entry.member.id],
+                  siteChoices: sites.map { ConsoleSite($0, chosen: held[entry.member.id] == $0.id) }, owner: entry.role == .owner)
         }, invitations: try await store.studyInvitations(studyId: studyId).enumerated().map { index, invitation in
             .init(number: index + 1, name: invitation.name, email: invitation.email,
                   role: PortalText.text("console.role.\(invitation.role.rawValue)", language))
-        })
+        }, sites: sites.map { ConsoleSite($0) })
     }
 
     /// An owner invites someone by name and address with a role, or changes a member's role

@@ -7,7 +7,7 @@ import UNITIProtocol
 /// an editor or owner, the levels staff enter and the button that randomises. The rules are
 /// ``TrialService``'s, as on the command line.
 extension ConsolePage {
-    static let randomise = study("randomise", .post, "studies/:study/participants/:participant/randomise", .editor) { try await $0.randomise($1, $2) }
+    static let randomise = study("randomise", .post, "studies/:study/participants/:participant/randomise", .editor, site: true) { try await $0.randomise($1, $2) }
 }
 
 /// The participant page's randomisation section.
@@ -65,10 +65,14 @@ extension ConsoleRoutes {
                                                        ["factor": factor, "questionnaire": questionnaire, "item": item]))
             case .entry(let factor, let levels):
                 section.entries.append(.init(factor: factor, levels: levels))
+            case .site(let factor):
+                section.missing.append(PortalText.text("console.trial.missing.site", language, ["factor": factor]))
+            case .measure(let factor, let name):
+                section.missing.append(PortalText.text("console.trial.missing.measure", language, ["factor": factor, "measure": name]))
             }
         }
         section.known = design.factors.compactMap { factor in readiness.levels[factor.id].map { .init(factor: factor.id, level: $0) } }
-        section.canRandomise = section.missing.isEmpty && ConsolePage.randomise.allows(context.study.role)
+        section.canRandomise = section.missing.isEmpty && ConsolePage.randomise.allows(context.study)
         (section.hasKnown, section.hasMissing) = (!section.known.isEmpty, !section.missing.isEmpty)
         return section
     }
@@ -78,12 +82,12 @@ extension ConsoleRoutes {
     func randomise(_ request: Request, _ context: StudyContext) async throws -> Response {
         let form = try await PortalForm.read(request), study = context.study.study
         guard let pseudonym = context.parameters.get("participant"),
-              try await store.studyParticipants(studyId: study.id, pseudonym: pseudonym).first != nil,
+              let person = try await store.studyParticipants(studyId: study.id, pseudonym: pseudonym).first, context.study.reaches(person),
               let trial = try await store.trial(studyId: study.id) else {
             throw ConsoleRefusal(.notFound, "console.error.notFound")
         }
         var entered: [String: String] = [:]
-        for factor in trial.design.factors where factor.from == nil {
+        for factor in trial.design.factors where factor.from == nil && !factor.fromSite && factor.measure == nil {
             let level = form["level-\(factor.id)"]
             if !level.isEmpty { entered[factor.id] = level }
         }

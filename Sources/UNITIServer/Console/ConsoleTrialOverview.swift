@@ -10,8 +10,8 @@ import UNITIProtocol
 /// participant's page and in what they download.
 extension ConsolePage {
     static let trial = study("trial", "studies/:study/trial", .viewer, tab: "trial") { try await $0.trial($2) }
-    static let consortSVG = study("consortSVG", "studies/:study/trial/consort.svg", .viewer) { try await $0.consort($2, json: false) }
-    static let consortJSON = study("consortJSON", "studies/:study/trial/consort.json", .viewer) { try await $0.consort($2, json: true) }
+    static let consortSVG = study("consortSVG", "studies/:study/trial/consort.svg", .viewer) { try await $0.consort($1, $2, json: false) }
+    static let consortJSON = study("consortJSON", "studies/:study/trial/consort.json", .viewer) { try await $0.consort($1, $2, json: true) }
     static let allocationList = study("allocationList", "studies/:study/trial/allocations.csv", .editor) { try await $0.allocationList($2) }
     static let blindMember = study("blindMember", .post, "studies/:study/team/blind", .owner) { try await $0.blind($1, $2, true) }
     static let unblindMember = study("unblindMember", .post, "studies/:study/team/unblind", .owner) { try await $0.blind($1, $2, false) }
@@ -37,12 +37,17 @@ struct ConsoleTrialPage: PortalPage {
     var completion: [Row] = []
     /// The CONSORT counts in words, beside the diagram (``ConsortDiagram/lines(_:language:)``).
     var consort: [String] = []
+    /// Per site: assessed, randomised, allocated per arm, completed the primary visit; each
+    /// site's diagram by its link.
+    var siteHeaders: [String] = []
+    var sites: [SiteRow] = []
     var canExport = false
 
     struct Arm: Sendable { var name: String; var ratio: Int }
     struct Factor: Sendable { var id: String; var levels: String; var source: String }
     struct Visit: Sendable { var label: String; var day: Int; var window: Int; var questionnaires: String; var primary: Bool }
     struct Row: Sendable { var name: String; var cells: [String] }
+    struct SiteRow: Sendable { var id: String; var name: String; var cells: [String] }
 }
 
 extension ConsoleRoutes {
@@ -68,7 +73,11 @@ extension ConsoleRoutes {
             .init(id: factor.id, levels: factor.levels.joined(separator: ", "), source: factor.from.map {
                 PortalText.text("console.trialPage.fromAnswers", language, ["questionnaire": $0.questionnaire, "item": $0.item,
                                                                             "cuts": $0.cuts.map { PortalText.number($0, language) }.joined(separator: ", ")])
-            } ?? PortalText.text("console.trialPage.entered", language))
+            } ?? factor.measure.map { measure in
+                PortalText.text("console.trialPage.fromMeasure", language, [
+                    "measure": store.modules.stratificationMeasures.first { $0.name == measure.name }?.text.text(in: language) ?? measure.name,
+                    "cuts": measure.cuts.map { PortalText.number($0, language) }.joined(separator: ", ")])
+            } ?? PortalText.text(factor.fromSite ? "console.trialPage.fromSite" : "console.trialPage.entered", language))
         }
         let visits = design.visits ?? []
         page.visits = visits.map { .init(label: $0.label, day: $0.day, window: $0.window, questionnaires: $0.questionnaires.joined(separator: ", "),
@@ -94,16 +103,29 @@ extension ConsoleRoutes {
             }
         }
         page.consort = ConsortDiagram.lines(try await service.flow(studyId: study.id, blinded: blinded, now: now), language: language)
-        page.canExport = ConsolePage.allocationList.allows(context.study.role)
+        let sites = try await store.sites(studyId: study.id)
+        if !sites.isEmpty {
+            let t = { (key: String) in PortalText.text("console.trialPage.\(key)", language) }
+            page.siteHeaders = [t("assessed"), t("randomised")] + names.ordered.map { names.name($0.id) } + (design.primary == nil ? [] : [t("completedPrimary")])
+            for site in sites {
+                let flow = try await service.flow(studyId: study.id, blinded: blinded, site: site.id, now: now)
+                let completed = flow.arms.compactMap(\.completed)
+                page.sites.append(.init(id: site.id, name: "\(site.name) (\(site.id))", cells: [String(flow.assessed), String(flow.randomised)]
+                    + names.ordered.map { arm in String(flow.arms.first { $0.arm == names.id(arm.id) }?.allocated ?? 0) }
+                    + (design.primary == nil ? [] : [String(completed.reduce(0, +))])))
+            }
+        }
+        page.canExport = ConsolePage.allocationList.allows(context.study)
         return try await self.page(page, context)
     }
 
     /// The CONSORT flow as an SVG file or as JSON, arms by code for a blinded member.
-    func consort(_ context: StudyContext, json: Bool) async throws -> Response {
+    func consort(_ request: Request, _ context: StudyContext, json: Bool) async throws -> Response {
         let study = context.study.study
         guard try await store.trial(studyId: study.id) != nil else { throw ConsoleRefusal(.notFound, "console.error.notFound") }
+        let site = request.uri.queryParameters["site"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         let flow = try await TrialService(administration: administration(context))
-            .flow(studyId: study.id, blinded: try await isBlinded(context), now: environment.clock.now())
+            .flow(studyId: study.id, blinded: try await isBlinded(context), site: site, now: environment.clock.now())
         if json {
             return Self.download(try flow.json(), name: "\(study.id)-consort.json", type: "application/json")
         }

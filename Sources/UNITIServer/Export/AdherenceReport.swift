@@ -14,17 +14,19 @@ enum AdherenceReport {
         var counts: AdherenceCounts
         var lastSync: String?
         var flags: [Flag]
+        /// The participant's site (nil: none); the exports fill it in.
+        var site: String?
 
         /// The cells under ``header``, for the table and the CSV.
         var cells: [String] {
             [participant, questionnaire, "\(counts.delivered)", "\(counts.answeredInTime)", "\(counts.late)", "\(counts.missed)",
              "\(counts.open)", "\(counts.withdrawn)", counts.rate.map { String(format: "%.4f", $0) } ?? "", lastSync ?? "",
-             flags.map(\.rawValue).joined(separator: " ")]
+             flags.map(\.rawValue).joined(separator: " "), site ?? ""]
         }
     }
 
     static let header = ["participant", "questionnaire", "delivered", "answered_in_time", "late", "missed", "open", "withdrawn",
-                         "rate", "last_sync", "flags"]
+                         "rate", "last_sync", "flags", "site"]
 
     /// What a line is flagged for.
     enum Flag: String, Encodable, Sendable {

@@ -11,12 +11,18 @@ public struct ExportedSheet: Sendable {
     public var module: String?
     /// The newest consent version of the study the participant agreed to (nil: none on record).
     public var consentVersion: Int? = nil
+    /// The participant's site in the study (nil: none).
+    public var site: String? = nil
+    /// The arm a randomised study allocated the participant to (nil: not randomised).
+    public var arm: String? = nil
 
     /// The sheet as export rows: one per answer (``ExportRow/rows(of:participant:receivedAt:module:)``).
     public var rows: [ExportRow] {
         ExportRow.rows(of: sheet, participant: participant, receivedAt: receivedAt, module: module).map { row in
             var row = row
             row.consentVersion = consentVersion
+            row.site = site
+            row.arm = arm
             return row
         }
     }
@@ -57,6 +63,11 @@ public struct ExportRow: Sendable, Codable, Hashable {
     public var late: Bool?
     /// Who began the sheet (``AnswerSheet/initiatedBy``): `prompt` or `participant`.
     public var initiatedBy: String?
+    /// The participant's site in the study (``StudySite``; nil: none).
+    public var site: String?
+    /// The participant's arm in a randomised study, or its code (`A`, `B`, …) in an export made
+    /// blind to allocation (nil: not randomised).
+    public var arm: String?
 
     public init(participant: String, sheetId: String, questionnaireId: String, questionnaireVersion: Int, label: String,
                 value: String, answeredAt: String, startedAt: String, endedAt: String?, receivedAt: String) {

@@ -33,6 +33,7 @@ enum PromptTable {
         ExportColumn(name: "seconds_to_first_answer", text: "Seconds from the delivery to the first answer", type: .integer, level: .scale),
         ExportColumn(name: "seconds_to_saving", text: "Seconds from the delivery to saving the sheet", type: .integer, level: .scale),
         ExportColumn(name: "utc_offset_minutes", text: "The prompt's UTC offset in minutes", type: .integer, level: .scale),
+        ExportColumn(name: "site", text: "The participant's site (empty: none)", type: .text, level: .nominal),
     ]
 
     /// One prompt as its row shows it.
@@ -57,6 +58,8 @@ enum PromptTable {
         var sheet: UUID?
         var secondsToFirstAnswer: Double?
         var secondsToSaving: Double?
+        /// The participant's site (empty: none); the exports fill it in.
+        var site = ""
 
         var cells: [String] {
             func local(_ time: OffsetTimestamp?) -> String { time?.text ?? "" }
@@ -65,7 +68,7 @@ enum PromptTable {
             return [participant, questionnaire, module, prompt, studyDay.map(String.init) ?? "", String(dayIndex),
                     utc(scheduled), local(scheduled), utc(delivered), local(delivered), channel ?? "", utc(opened), snoozed ? "1" : "0",
                     outcome, sheet?.uuidString.lowercased() ?? "", seconds(secondsToFirstAnswer), seconds(secondsToSaving),
-                    String(scheduled.offsetSeconds / 60)]
+                    String(scheduled.offsetSeconds / 60), site]
         }
     }
 

@@ -2,17 +2,22 @@ import Foundation
 import Synchronization
 import UNITIProtocol
 
-/// Which sheets an export takes (the console's filters): one questionnaire, and sheets started
-/// from `from` and before `to`; all when nothing is set.
+/// Which sheets an export takes (the console's filters): one questionnaire, sheets started from
+/// `from` and before `to`, one site's participants; all when nothing is set.
 struct ExportFilter: Sendable {
     var questionnaire: String?
     var from: Date?
     var to: Date?
+    var site: String?
+    /// How arms are written: nil as their ids, else by these codes (arm id → `A`, `B`, …) for a
+    /// reader blind to allocation (``ArmNames``).
+    var armCodes: [String: String]? = nil
 
     func admits(_ exported: ExportedSheet) -> Bool {
         let started = exported.sheet.startedAt.date
         return (questionnaire.map { $0 == exported.sheet.questionnaireID } ?? true)
             && (from.map { started >= $0 } ?? true) && (to.map { started < $0 } ?? true)
+            && (site.map { $0 == exported.site } ?? true)
     }
 
     /// The filters as the audit trail records them.
@@ -21,6 +26,8 @@ struct ExportFilter: Sendable {
         if let questionnaire { result["questionnaire"] = questionnaire }
         if let from { result["from"] = Timestamps.format(from) }
         if let to { result["to"] = Timestamps.format(to) }
+        if let site { result["site"] = site }
+        if armCodes != nil { result["arms"] = "codes" }
         return result
     }
 }
@@ -62,6 +69,8 @@ public enum StudyExport {
         for (layout, file) in sinks.wide.values { try file.write(CSV.line(layout.columns.map(\.name))) }
         try await store.exportSheets(studyId: study) { exported in
             guard filter.admits(exported) else { return }
+            var exported = exported
+            if let codes = filter.armCodes { exported.arm = exported.arm.map { codes[$0] ?? "?" } }
             if let (layout, file) = sinks.wide[exported.sheet.questionnaireID] {
                 try file.write(CSV.line(layout.cells(exported)))
             }
@@ -127,7 +136,7 @@ public enum StudyExport {
     static let header = ["participant", "sheet", "questionnaire", "version", "label", "value", "answered_at", "started_at",
                          "ended_at", "received_at", "module", "microphone_dbfs", "microphone_measured_at",
                          "latitude", "longitude", "altitude_m", "accuracy_m", "location_measured_at", "consent_version",
-                         "prompt_id", "prompted_at", "late", "initiated_by"]
+                         "prompt_id", "prompted_at", "late", "initiated_by", "site", "arm"]
 
     /// A row's fields in the order of ``header``.
     static func fields(_ row: ExportRow) -> [String] {
@@ -136,7 +145,7 @@ public enum StudyExport {
          number(row.microphoneDbfs), row.microphoneMeasuredAt ?? "",
          number(row.latitude), number(row.longitude), number(row.altitudeMeters), number(row.accuracyMeters),
          row.locationMeasuredAt ?? "", row.consentVersion.map(String.init) ?? "",
-         row.promptId ?? "", row.promptedAt ?? "", row.late.map { $0 ? "true" : "false" } ?? "", row.initiatedBy ?? ""]
+         row.promptId ?? "", row.promptedAt ?? "", row.late.map { $0 ? "true" : "false" } ?? "", row.initiatedBy ?? "", row.site ?? "", row.arm ?? ""]
     }
 
     /// A reading as an answer's number is written (`520`, `-42.5`); empty when absent.

@@ -26,12 +26,38 @@ struct StudyExports: Sendable {
         try await administration.existingStudy(studyId)
     }
 
+    /// The study and, when `site` names one, that it is the study's (422 `unknown_site`).
+    func existingStudy(_ studyId: String, site: String?) async throws -> StudyRecord {
+        let study = try await existingStudy(studyId)
+        if let site { _ = try await StudySites(administration: administration).site(site, studyId: study.id) }
+        return study
+    }
+
+    /// The arms' codes of a randomised study when the export is `blinded` (the command line's
+    /// `--blinded`) or the one exporting is a team member blind to allocation (nil: arms by
+    /// their ids, or no trial).
+    func blindCodes(of studyId: String, blinded: Bool = false) async throws -> [String: String]? {
+        var blind = blinded
+        if !blind, case .staff(let staffId) = administration.actor { blind = try await store.isBlinded(staffId: staffId, studyId: studyId) }
+        guard blind, let trial = try await store.trial(studyId: studyId) else { return nil }
+        return ArmNames(trial: trial, blinded: true).codes
+    }
+
+    /// Each participant's site by pseudonym (those of no site are absent): the site column of the
+    /// prompt table and the adherence report, whose lines name the pseudonym.
+    func sitesByPseudonym(of studyId: String) async throws -> [String: String] {
+        Dictionary(try await store.studyParticipants(studyId: studyId).compactMap { person in person.site.map { (person.pseudonym, $0) } },
+                   uniquingKeysWith: { first, _ in first })
+    }
+
     /// Writes the answers of the sheets `filter` admits into `directory`, streamed (the memory of
     /// one row), each file under a temporary name and put in place only when every file of the
     /// export is complete; then the audit line. A wide export writes a file per questionnaire
     /// (only `filter`'s when it names one) and counts sheets, not answers.
     func answers(of studyId: String, format: ExportFormat, filter: ExportFilter, into directory: URL) async throws -> Written {
-        _ = try await existingStudy(studyId)
+        _ = try await existingStudy(studyId, site: filter.site)
+        var filter = filter
+        if filter.armCodes == nil { filter.armCodes = try await blindCodes(of: studyId) }
         try PrivateFiles.createFolder(directory.path)
         let layouts = format == .wide ? try await wideLayouts(of: studyId).filter { layout in
             filter.questionnaire.map { $0 == layout.questionnaire } ?? true
@@ -115,9 +141,10 @@ struct StudyExports: Sendable {
     /// Everything of the study in one ZIP in `directory` (``StudyArchive``): the answers (CSV and
     /// SPSS data) and the wide files from one pass over one snapshot, so they hold the same
     /// sheets, the prompt table, the codebooks, the SPSS syntax, the R script and a README naming
-    /// each file. One audit line (`zip`, the answers' rows).
-    func archive(of studyId: String, into directory: URL) async throws -> Written {
-        _ = try await existingStudy(studyId)
+    /// each file. One audit line (`zip`, the answers' rows). With `site`, that site's
+    /// participants only.
+    func archive(of studyId: String, site: String? = nil, blinded: Bool = false, into directory: URL) async throws -> Written {
+        _ = try await existingStudy(studyId, site: site)
         let documents = try await store.questionnaires(studyId: studyId)
         let layouts = WideLayout.layouts(study: studyId, documents)
         try PrivateFiles.createFolder(directory.path)
@@ -136,13 +163,15 @@ struct StudyExports: Sendable {
         do {
             let sinks = StudyExport.Sinks(rows: [(.csv, answers), (.spss, spss)],
                                           wide: Dictionary(uniqueKeysWithValues: zip(layouts, wide).map { ($0.questionnaire, ($0, $1)) }))
-            counts = try await StudyExport.write(of: studyId, from: store, to: sinks)
+            counts = try await StudyExport.write(of: studyId, from: store, to: sinks,
+                                                 filter: ExportFilter(site: site, armCodes: try await blindCodes(of: studyId, blinded: blinded)))
             for file in dataFiles { try file.finish() }
         } catch {
             for file in dataFiles { file.abandon() }
             throw error
         }
-        _ = try await writePrompts(of: studyId, into: try ExportFile(folder.appendingPathComponent(ExportFileNames.prompts(study: studyId))))
+        _ = try await writePrompts(of: studyId, site: site,
+                                   into: try ExportFile(folder.appendingPathComponent(ExportFileNames.prompts(study: studyId))))
         let texts: [(String, String)] = [
             (ExportFileNames.codebook(study: studyId), Codebook.csv(documents)),
             (ExportFileNames.wideCodebook(study: studyId), Codebook.wideCSV(layouts)),
@@ -158,23 +187,27 @@ struct StudyExports: Sendable {
         }
         let zip = directory.appendingPathComponent(ExportFileNames.archive(study: studyId))
         try StudyArchive.zip(StudyArchive.files(study: studyId, layouts: layouts), in: folder, to: zip)
-        try await administration.recordExport(studyId: studyId, format: "zip", filters: [:], rows: counts.rows)
+        try await administration.recordExport(studyId: studyId, format: "zip", filters: ExportFilter(site: site).described, rows: counts.rows)
         return Written(files: [zip], rows: counts.rows)
     }
 
     /// The adherence report's lines for prompts due in `[from, to)`, handed to `body` one at a
     /// time, flagged by `flags`; then the audit line (`adherence-<form>`, with the report's
-    /// days and flags). Returns the lines written.
+    /// days and flags). With `site`, that site's participants only. Returns the lines written.
     @discardableResult
-    func adherence(of studyId: String, from: Date?, to: Date?, flags: AdherenceReport.Flags, form: String,
+    func adherence(of studyId: String, from: Date?, to: Date?, site: String? = nil, flags: AdherenceReport.Flags, form: String,
                    _ body: @escaping @Sendable (AdherenceReport.Line) throws -> Void) async throws -> Int {
-        _ = try await existingStudy(studyId)
+        _ = try await existingStudy(studyId, site: site)
+        let sites = try await sitesByPseudonym(of: studyId)
         let count = Mutex(0)
         try await AdherenceReport.lines(of: studyId, in: store, from: from, to: to, flags: flags, now: administration.now) { line in
+            var line = line
+            line.site = sites[line.participant]
+            guard site == nil || line.site == site else { return }
             try body(line)
             count.withLock { $0 += 1 }
         }
-        var filters = ExportFilter(from: from, to: to).described
+        var filters = ExportFilter(from: from, to: to, site: site).described
         if let below = flags.below { filters["below"] = String(below) }
         if let silent = flags.silentFor { filters["silentDays"] = String(Int(silent / 86_400)) }
         let rows = count.withLock { $0 }
@@ -183,22 +216,31 @@ struct StudyExports: Sendable {
     }
 
     /// The prompt table (``PromptTable``) written to `file` (`<study>-prompts.csv`): its header,
-    /// then a line per prompt, streamed; the audit line says `prompts-csv` and the rows.
+    /// then a line per prompt, streamed; the audit line says `prompts-csv` and the rows. With
+    /// `site`, that site's participants only.
     @discardableResult
-    func prompts(of studyId: String, into file: ExportFile) async throws -> Int {
-        _ = try await existingStudy(studyId)
-        let rows = try await writePrompts(of: studyId, into: file)
-        try await administration.recordExport(studyId: studyId, format: "prompts-csv", filters: [:], rows: rows)
+    func prompts(of studyId: String, site: String? = nil, into file: ExportFile) async throws -> Int {
+        _ = try await existingStudy(studyId, site: site)
+        let rows = try await writePrompts(of: studyId, site: site, into: file)
+        try await administration.recordExport(studyId: studyId, format: "prompts-csv", filters: ExportFilter(site: site).described, rows: rows)
         return rows
     }
 
     /// The prompt table into `file`, put in place (or abandoned on a failure); no audit line.
-    private func writePrompts(of studyId: String, into file: ExportFile) async throws -> Int {
+    private func writePrompts(of studyId: String, site: String?, into file: ExportFile) async throws -> Int {
         do {
+            let sites = try await sitesByPseudonym(of: studyId)
+            let written = Mutex(0)
             try file.write(CSV.line(PromptTable.header))
-            let rows = try await PromptTable.rows(of: studyId, in: store) { try file.write(CSV.line($0.cells)) }
+            try await PromptTable.rows(of: studyId, in: store) { row in
+                var row = row
+                row.site = sites[row.participant] ?? ""
+                guard site == nil || row.site == site else { return }
+                try file.write(CSV.line(row.cells))
+                written.withLock { $0 += 1 }
+            }
             try file.finish()
-            return rows
+            return written.withLock { $0 }
         } catch {
             file.abandon()
             throw error

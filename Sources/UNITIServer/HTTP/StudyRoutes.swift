@@ -64,7 +64,7 @@ struct StudyRoutes: Sendable {
         let id = try studyId(context)
         let body = try await request.decode(as: JoinStudyRequest.self, context: context)
         let membership = try await studies.join(userId: user.account.id, studyId: id, password: body.password,
-                                                consentVersion: body.consentVersion)
+                                                consentVersion: body.consentVersion, site: body.site)
         return EditedResponse(status: membership == .pending ? .accepted : .ok,
                               response: MembershipResponse(studyId: id, membership: membership))
     }

@@ -14,7 +14,8 @@ import UNITIResources
 /// modules do (`Documentation/architecture.md`, "Capabilities"); none has a default, so a
 /// misspelt requirement fails to compile instead of silently adding nothing:
 /// ``StudyQuestionnairePresenting``, ``ServerSchemaExtending``, ``APIRoutesProviding``,
-/// ``PersonalDataHolding``, ``PortalPagesProviding``, ``StudySwitchesProviding``.
+/// ``PersonalDataHolding``, ``PortalPagesProviding``, ``StudySwitchesProviding``,
+/// ``StratificationMeasuring``.
 package protocol ServerModulePart: Sendable {
     /// The module this part belongs to (its id in `Modules/modules.json`).
     var id: ModuleID { get }
@@ -85,6 +86,27 @@ package struct StudySwitch: Sendable, Hashable {
         self.name = name
         self.labelKey = labelKey
         self.help = help
+    }
+}
+
+/// The module computes measures of a person from its own data that a randomised study may
+/// stratify by (issue 48: `tn`'s better-ear pure-tone average gives a hearing-aid indication).
+package protocol StratificationMeasuring: ServerModulePart {
+    var stratificationMeasures: [StratificationMeasure] { get }
+}
+
+/// One measure a module computes for a person (nil: not known yet, e.g. no audiogram).
+package struct StratificationMeasure: Sendable {
+    /// `<module>.<name>`, as a trial design's factor names it (`tn.better-ear-pta`).
+    package var name: String
+    /// What it is, with its unit, in the console's languages: the trial tab shows it.
+    package var text: LocalizedText
+    package var value: @Sendable (_ store: ServerStore, _ userId: Int64) async throws -> Double?
+
+    package init(name: String, text: LocalizedText, value: @escaping @Sendable (ServerStore, Int64) async throws -> Double?) {
+        self.name = name
+        self.text = text
+        self.value = value
     }
 }
 
@@ -179,6 +201,11 @@ public struct ServerModules: Sendable {
     /// The switch of this name, when an installed module adds one.
     package func studySwitch(named name: String) -> StudySwitch? {
         studySwitches.first { $0.name == name }
+    }
+
+    /// The installed modules' stratification measures (``StratificationMeasuring``).
+    package var stratificationMeasures: [StratificationMeasure] {
+        parts(StratificationMeasuring.self).flatMap(\.stratificationMeasures)
     }
 
     /// The parts' tables with people's rows (``PersonalDataHolding/personalTables``).

@@ -87,6 +87,9 @@ struct StudiesPage: PortalPage {
         /// A member of a trial: their visits, each window in UTC days and where it stands.
         var visits: [Visit] = []
         var hasVisits = false
+        /// The site of the enrolment link the page was opened with: the join form carries it.
+        var site: String?
+        var siteText: String?
     }
 
     struct Visit: Sendable {

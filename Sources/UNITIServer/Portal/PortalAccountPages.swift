@@ -109,17 +109,25 @@ extension PortalRoutes {
     // MARK: Studies
 
     private func studiesPage(_ request: Request, _ context: ParticipantContext) async throws -> Response {
-        let visit = context.visit
-        return try page(try await studyList(context.participant, visit), visit, notice: notice(request, visit.language))
+        let visit = context.visit, query = request.uri.queryParameters
+        // A site's enrolment link (`/studies?study=uniti&site=ulm`) joins at that site.
+        let enrolment = query["study"].flatMap { study in query["site"].map { (study: String(study), site: String($0)) } }
+        return try page(try await studyList(context.participant, visit, enrolment: enrolment), visit, notice: notice(request, visit.language))
     }
 
     /// Every study with the person's standing in it (as the API's `available` lists them), each
     /// with the form its access asks for, and a form to join a study by the id the study team gave
     /// out; `failure` puts a message beside one study's form.
-    private func studyList(_ session: PortalSession, _ visit: PortalVisit,
-                           failure: (studyId: String, message: String)? = nil) async throws -> StudiesPage {
+    private func studyList(_ session: PortalSession, _ visit: PortalVisit, failure: (studyId: String, message: String)? = nil,
+                           enrolment: (study: String, site: String)? = nil) async throws -> StudiesPage {
         let now = environment.clock.now()
         let listed = try await studyService.studies(userId: session.account.id, scope: .available)
+        // The site of an enrolment link, when the study has it (an unknown one is left out: the
+        // person joins without a site, and the team can place them).
+        var enrolmentSite: (String, StudySite)?
+        if let enrolment, let site = try await environment.store.sites(studyId: enrolment.study).first(where: { $0.id == enrolment.site }) {
+            enrolmentSite = (enrolment.study, site)
+        }
         // A member of a trial: the arm's notice and their visits, as the API gives them to the apps.
         var trials: [String: ArmView] = [:]
         for entry in listed where entry.membership == .member {
@@ -135,6 +143,7 @@ extension PortalRoutes {
                 PortalText.text("portal.studies.consentAgreed", visit.language, ["version": "\(version)"])
             }
             let trial = trials[study.id]
+            let site = enrolmentSite?.0 == study.id && mayJoin ? enrolmentSite?.1 : nil
             let visits = (trial?.visits ?? []).map { due in
                 let state = due.state(at: now) ?? .upcoming
                 let days = [due.opens, due.closes].compactMap { OffsetTimestamp(parsing: $0)?.date }
@@ -163,7 +172,8 @@ extension PortalRoutes {
                 consentHTML: study.consent.map { MarkdownText.html($0.text(in: visit.language), topHeadingLevel: 3) }, consentVersion: study.consentVersion,
                 consentNeeded: membership == .member && (study.consentVersion ?? 0) > (entry.consentAgreed ?? 0),
                 consentAgreed: membership == .member ? agreed : nil,
-                notice: trial?.notice?.text(in: visit.language), visits: visits, hasVisits: !visits.isEmpty)
+                notice: trial?.notice?.text(in: visit.language), visits: visits, hasVisits: !visits.isEmpty,
+                site: site?.id, siteText: site.map { PortalText.text("portal.studies.enrolSite", visit.language, ["site": $0.name]) })
         })
     }
 
@@ -173,7 +183,7 @@ extension PortalRoutes {
         let password = form.fields["password"]
         do {
             let standing = try await studyService.join(userId: session.account.id, studyId: studyId, password: password,
-                                                       consentVersion: Int(form["consentVersion"]))
+                                                       consentVersion: Int(form["consentVersion"]), site: form.fields["site"])
             return visit.redirect(to: standing == .pending ? "/studies?notice=studyRequested" : "/studies?notice=studyJoined")
         } catch {
             return try await studyFailure(error, studyId, visit, session, besideJoinById: form["form"] == "by-id")

@@ -62,10 +62,18 @@ struct StudyService: Sendable {
     /// what the person was shown): 409 `consent_required` otherwise, naming the version. The
     /// agreement is recorded with its time before the membership (for a by-request study, at
     /// the request), so every member's answers have a consent on record.
-    func join(userId: Int64, studyId: String, password: String?, consentVersion: Int? = nil) async throws -> MembershipStatus {
+    ///
+    /// `site` (a site's enrolment link or code) puts the person at that study site with the
+    /// membership, in the same transaction; 422 `unknown_site` when the study has none by that id.
+    /// Someone who belongs to a site already stays there (moving is an owner's step).
+    func join(userId: Int64, studyId: String, password: String?, consentVersion: Int? = nil, site: String? = nil) async throws -> MembershipStatus {
         let study = try await study(id: studyId)
         let id = study.id
         let now = environment.clock.now()
+        let site = site.flatMap { $0.isEmpty ? nil : $0 }
+        if let site, try await !store.sites(studyId: id).contains(where: { $0.id == site }) {
+            throw APIError.invalid("unknown_site", "Study '\(id)' has no site '\(site.prefix(64))'; check the enrolment link or code you were given.")
+        }
         let current = try await store.membership(studyId: id, userId: userId)
         if current == .member { return .member }
         guard StudyPresenter.isOpen(study, now: now) else {
@@ -76,7 +84,7 @@ struct StudyService: Sendable {
         }
         switch study.access {
         case .public:
-            try await enter(study, userId: userId, from: current, to: .member, now: now)
+            try await enter(study, userId: userId, from: current, to: .member, site: site, now: now)
             return .member
         case .password:
             guard let password, !password.isEmpty else {
@@ -97,10 +105,10 @@ struct StudyService: Sendable {
                 throw APIError(.forbidden, "wrong_study_password", "The password for study '\(id)' is wrong.")
             }
             try await throttle.recordSuccess(userId: userId, studyId: id, store: store)
-            try await enter(study, userId: userId, from: current, to: .member, now: now)
+            try await enter(study, userId: userId, from: current, to: .member, site: site, now: now)
             return .member
         case .byRequest:
-            try await enter(study, userId: userId, from: current, to: .pending, now: now)
+            try await enter(study, userId: userId, from: current, to: .pending, site: site, now: now)
             return .pending
         }
     }
@@ -110,9 +118,13 @@ struct StudyService: Sendable {
     /// `participant.request` naming the version, or `participant.consent` when only a newer
     /// version was agreed to (a repeated request).
     private func enter(_ study: StudyRecord, userId: Int64, from current: MembershipStatus, to status: MembershipStatus,
-                       now: Date) async throws {
+                       site: String? = nil, now: Date) async throws {
         let pseudonym = try await store.user(id: userId)?.pseudonym ?? "?"
         try await store.transaction { store in
+            if let site, try await store.memberSites(studyId: study.id)[userId] == nil {
+                _ = try await store.setMemberSite(site, userId: userId, pseudonym: pseudonym, studyId: study.id,
+                                                  actor: .participant(pseudonym), now: now)
+            }
             var detail: [String: JSONValue] = [:]
             var newlyAgreed: (from: Int?, to: Int)?
             if let version = study.consentVersion {

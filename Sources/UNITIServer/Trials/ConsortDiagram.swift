@@ -95,7 +95,7 @@ enum ConsortDiagram {
                 """)
         }
         let height = analysisTop + analysisHeight + margin
-        let title = escaped(text("title", ["study": flow.study]))
+        let title = escaped(flow.site.map { text("titleSite", ["study": flow.study, "site": $0]) } ?? text("title", ["study": flow.study]))
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" \
             font-family="sans-serif" font-size="12" role="img" aria-labelledby="consort-title">

@@ -53,6 +53,23 @@ struct TrialDesign: Codable, Sendable, Equatable {
         /// Without it the level is entered by the site's staff when they randomise (an
         /// assessment made at the clinic, such as a hearing-aid indication from the audiogram).
         var from: Source?
+        /// `"site": true`: the level is the participant's study site (its id; the levels are the
+        /// study's site ids), so a multi-centre trial stratifies by centre with nothing entered.
+        var site: Bool? = nil
+        /// A measure a module computes from the participant's own data, in bands:
+        /// `{"name": "tn.better-ear-pta", "cuts": [25]}` (``StratificationMeasure``).
+        var measure: Measure? = nil
+
+        /// Whether the level is the participant's site.
+        var fromSite: Bool { site == true }
+    }
+
+    /// A module's measure of the participant and the cuts between its bands, as ``Source``'s.
+    struct Measure: Codable, Sendable, Equatable {
+        var name: String
+        var cuts: [Double]
+
+        func band(_ value: Double) -> Int { cuts.filter { value >= $0 }.count }
     }
 
     /// A numeric item of the study's questionnaire and the cuts between its bands:
@@ -130,6 +147,16 @@ struct TrialDesign: Codable, Sendable, Equatable {
             if Set(factor.levels).count != factor.levels.count { problems.append("factor \(factor.id) has a level twice") }
             if factor.levels.contains(where: { $0.isEmpty || $0.contains("|") || $0.contains("=") }) {
                 problems.append("factor \(factor.id): a level may not be empty or hold | or =")
+            }
+            if [factor.from != nil, factor.fromSite, factor.measure != nil].count(where: { $0 }) > 1 {
+                problems.append("factor \(factor.id) reads one of an answer, the site or a measure, not several")
+            }
+            if let measure = factor.measure {
+                if measure.cuts.count != factor.levels.count - 1 {
+                    problems.append("factor \(factor.id): \(factor.levels.count) levels need \(factor.levels.count - 1) cuts, not \(measure.cuts.count)")
+                } else if zip(measure.cuts, measure.cuts.dropFirst()).contains(where: { $0 >= $1 }) {
+                    problems.append("factor \(factor.id): the cuts must rise")
+                }
             }
             if let source = factor.from {
                 if source.cuts.count != factor.levels.count - 1 {

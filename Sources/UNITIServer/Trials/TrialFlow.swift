@@ -21,6 +21,8 @@ import UNITIProtocol
 /// Blinded (``ArmNames``), the arms appear by code and without labels, in the codes' order.
 struct TrialFlow: Codable, Sendable, Equatable {
     var study: String
+    /// The site whose participants alone are counted (nil: the whole study).
+    var site: String? = nil
     var blinded: Bool
     var primaryVisit: String?
     var assessed: Int

@@ -15,8 +15,15 @@ struct TrialService: Sendable {
         let study = try await administration.existingStudy(studyId)
         let design = try TrialDesign.read(data)
         let questionnaires = Set(try await store.questionnaireLinks(studyId: study.id).map(\.questionnaireId))
+        let sites = Set(try await store.sites(studyId: study.id).map(\.id))
+        let measures = store.modules.stratificationMeasures.map(\.name)
         let unknown = design.factors.compactMap { factor in
             factor.from.flatMap { questionnaires.contains($0.questionnaire) ? nil : "factor \(factor.id) reads \($0.questionnaire), which \(study.id) does not have" }
+        } + design.factors.compactMap { factor in
+            factor.measure.flatMap { measures.contains($0.name) ? nil
+                : "factor \(factor.id) reads the measure \($0.name), which no installed module computes (known: \(measures.joined(separator: ", ")))" }
+        } + design.factors.filter(\.fromSite).flatMap { factor in
+            factor.levels.filter { !sites.contains($0) }.map { "factor \(factor.id): \(study.id) has no site \($0) (add it with 'sites add' first)" }
         } + design.arms.flatMap { arm in
             (arm.questionnaires ?? []).filter { !questionnaires.contains($0) }.map { "arm \(arm.id) offers \($0), which \(study.id) does not have" }
         } + (design.visits ?? []).flatMap { visit in
@@ -53,12 +60,18 @@ struct TrialService: Sendable {
         case answer(factor: String, questionnaire: String, item: String)
         /// A factor entered by staff is not entered.
         case entry(factor: String, levels: [String])
+        /// A factor read from the site: the participant belongs to no site yet.
+        case site(factor: String)
+        /// A factor read from a module's measure: it is not known yet (e.g. no audiogram).
+        case measure(factor: String, name: String)
 
         var description: String {
             switch self {
             case .consent(let version): "consent: has not agreed to version \(version)"
             case .answer(let factor, let questionnaire, let item): "\(factor): no answer to \(questionnaire) (\(item)) yet"
             case .entry(let factor, let levels): "\(factor): to be entered (\(levels.joined(separator: ", ")))"
+            case .site(let factor): "\(factor): belongs to no site yet"
+            case .measure(let factor, let name): "\(factor): \(name) is not known yet"
             }
         }
     }
@@ -76,7 +89,22 @@ struct TrialService: Sendable {
         }
         var levels: [String: String] = [:]
         for factor in trial.design.factors {
-            if let source = factor.from {
+            if let measure = factor.measure {
+                if entered[factor.id] != nil { throw TrialError("\(factor.id) is computed from \(measure.name); it is not entered") }
+                let computed = store.modules.stratificationMeasures.first { $0.name == measure.name }
+                if let value = try await computed?.value(store, participant.userId) {
+                    levels[factor.id] = factor.levels[measure.band(value)]
+                } else {
+                    missing.append(.measure(factor: factor.id, name: measure.name))
+                }
+            } else if factor.fromSite {
+                if entered[factor.id] != nil { throw TrialError("\(factor.id) is the participant's site; it is not entered") }
+                if let site = participant.site {
+                    levels[factor.id] = site
+                } else {
+                    missing.append(.site(factor: factor.id))
+                }
+            } else if let source = factor.from {
                 if entered[factor.id] != nil {
                     throw TrialError("\(factor.id) is read from the answers to \(source.questionnaire) (\(source.item)); it is not entered")
                 }
@@ -150,16 +178,24 @@ struct TrialService: Sendable {
         return (allocations.count, differences)
     }
 
-    /// The study's CONSORT flow now (``TrialFlow``), arms by code when `blinded`.
-    func flow(studyId: String, blinded: Bool, now: Date) async throws -> TrialFlow {
+    /// The study's CONSORT flow now (``TrialFlow``), arms by code when `blinded`; with `site`,
+    /// of that site's participants only (an erased account's allocation, whose site is gone with
+    /// it, counts in the whole study's flow alone).
+    func flow(studyId: String, blinded: Bool, site: String? = nil, now: Date) async throws -> TrialFlow {
         let study = try await administration.existingStudy(studyId)
         let trial = try await trial(studyId: study.id)
+        if let site { _ = try await StudySites(administration: administration).site(site, studyId: study.id) }
         let visits = trial.design.visits ?? []
         let sheets = visits.isEmpty ? [:]
             : try await store.sheetStarts(studyId: study.id, questionnaires: Set(visits.flatMap(\.questionnaires)).sorted())
-        return TrialFlow.of(study: study, names: ArmNames(trial: trial, blinded: blinded),
-                            participants: try await store.studyParticipants(studyId: study.id),
-                            allocations: try await store.allocations(studyId: study.id), sheets: sheets, now: now)
+        let participants = try await store.studyParticipants(studyId: study.id).filter { site == nil || $0.site == site }
+        let people = Set(participants.map(\.userId))
+        var flow = TrialFlow.of(study: study, names: ArmNames(trial: trial, blinded: blinded), participants: participants,
+                                allocations: try await store.allocations(studyId: study.id).filter { made in
+                                    site == nil || made.userId.map(people.contains) == true
+                                }, sheets: sheets, now: now)
+        flow.site = site
+        return flow
     }
 
     /// The allocation list as CSV, one line per allocation in the order made (the erased without

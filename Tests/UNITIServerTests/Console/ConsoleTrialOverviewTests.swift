@@ -59,14 +59,19 @@ struct ConsoleTrialOverviewTests {
                 #expect(try await fixture.store.isBlinded(staffId: editor.id, studyId: "trial"))
 
                 // Blinded, the editor meets the code everywhere, the arm's name and label nowhere.
+                let answers = ConsolePage.export.uri(study: "trial") + "?format=csv", wide = ConsolePage.export.uri(study: "trial") + "?format=wide&questionnaire=daily"
                 let places = [trialPage, participantPage, ConsolePage.allocationList.uri(study: "trial"), ConsolePage.consortJSON.uri(study: "trial"),
-                              ConsolePage.consortSVG.uri(study: "trial")]
+                              ConsolePage.consortSVG.uri(study: "trial"), answers, wide]
                 for place in places {
                     let text = try await editing.get(place).text
                     #expect(!text.contains(label) && !text.contains("(\(arm))") && !text.contains(",\(arm),") && !text.contains("\"\(arm)\""), "\(place): \(text)")
                 }
                 #expect(try await editing.get(trialPage).text.contains("id=\"blinded\""))
                 #expect(try await editing.get(participantPage).text.contains("arm \(code)."))
+                // The answers' exports carry the code in their last column (the arm's id to the unblinded).
+                let blindRows = try await editing.get(answers).text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+                #expect(blindRows[0].hasSuffix(",site,arm") && blindRows.count > 1 && blindRows.dropFirst().allSatisfy { $0.hasSuffix(",\(code)") })
+                #expect(try await owning.get(answers).text.components(separatedBy: "\r\n").filter { !$0.isEmpty }.dropFirst().allSatisfy { $0.hasSuffix(",\(arm)") })
                 #expect(try await editing.get(ConsolePage.allocationList.uri(study: "trial")).text.contains(",\(pseudonym),loudness=loud|hearing=aid,\(code),"))
                 let flow = try JSONDecoder().decode(TrialFlow.self, from: Data(try await editing.get(ConsolePage.consortJSON.uri(study: "trial")).text.utf8))
                 #expect(flow.blinded && flow.arms.map(\.arm).sorted() == ["A", "B"] && flow.arms.first { $0.arm == code }?.allocated == 1)

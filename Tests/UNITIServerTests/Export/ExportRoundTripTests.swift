@@ -227,8 +227,9 @@ struct ExportRoundTripTests {
 
 extension ConsoleFixture {
     /// A participant registered and activated through the API (the code from the spool), a
-    /// member of `study` (a by-request study is approved by the operator); returns the token.
-    func participant(_ client: any TestClientProtocol, _ name: String, joining study: String) async throws -> String {
+    /// member of `study` (a by-request study is approved by the operator), at the site of the
+    /// enrolment code `site` if given; returns the token.
+    func participant(_ client: any TestClientProtocol, _ name: String, joining study: String, site: String? = nil) async throws -> String {
         let email = "\(name)@example.org", password = "correct horse"
         #expect(try await client.json(.post, "/api/v1/account/register",
                                       body: RegisterRequest(username: name, email: email, password: password)).status == .created)
@@ -240,7 +241,7 @@ extension ConsoleFixture {
         let login = try await client.json(.post, "/api/v1/account/login", body: LoginRequest(login: name, password: password))
         let token = try login.decode(SessionTokens.self).accessToken
         let consent = try await store.study(id: study)?.consentVersion
-        _ = try await client.json(.post, "/api/v1/studies/\(study)/join", token: token, body: JoinStudyRequest(consentVersion: consent))
+        _ = try await client.json(.post, "/api/v1/studies/\(study)/join", token: token, body: JoinStudyRequest(consentVersion: consent, site: site))
         if try await store.membership(studyId: study, userId: try #require(try await store.user(login: name)).id) == .pending {
             try await StudyAdministration(store: store, actor: .operator, now: clock.now())
                 .decideJoinRequest(studyId: study, userId: try #require(try await store.user(login: name)).id, status: .member)

@@ -101,7 +101,7 @@ extension ServerStore {
     /// agreed, left), the team's decisions on their requests, the alerts about them (raised,
     /// seen), and their randomisation.
     func participantHistory(studyId: String, pseudonym: String) async throws -> [AuditEntry] {
-        try await auditLines(where: "a.study_id = \(studyId) AND (a.participant = \(pseudonym) OR a.action LIKE 'joinRequest.%' OR a.action LIKE 'alert.%' OR a.action LIKE 'trial.%')")
+        try await auditLines(where: "a.study_id = \(studyId) AND (a.participant = \(pseudonym) OR a.action LIKE 'joinRequest.%' OR a.action LIKE 'alert.%' OR a.action LIKE 'trial.%' OR a.action LIKE 'site.%')")
             .filter { $0.actor == .participant(pseudonym) || $0.detail["participant"] == .string(pseudonym) }
     }
 

@@ -12,7 +12,7 @@ extension ServerStore {
     /// first). A module part's own tables (``ServerModulePart/personalTables``) come before `users`.
     var personalTables: [String] {
         ["answers", "comparison_totals", "answer_sheets", "member_tallies", "module_records", "sessions", "mail_tokens",
-         "study_password_failures", "consent_agreements", "prompt_events", "prompts", "prompt_tallies", "alerts", "allocations", "memberships"]
+         "study_password_failures", "consent_agreements", "prompt_events", "prompts", "prompt_tallies", "alerts", "allocations", "member_sites", "memberships"]
             + modules.personalTables + ["users"]
     }
 

@@ -33,6 +33,7 @@ enum PostgreSQLMigrations {
         ("pg19-tallies", TallySchema.pg19),
         ("pg20-trials", TrialSchema.pg20),
         ("pg21-trial-blinding", TrialSchema.pg21),
+        ("pg22-sites", SiteSchema.pg22),
     ]
 
     /// The lock key that serialises migrations across processes.

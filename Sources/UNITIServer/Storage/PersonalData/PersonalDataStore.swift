@@ -23,6 +23,8 @@ public struct PersonalData: Codable, Sendable {
         public var requestedAt: String
         public var updatedAt: String
         public var joinedAt: String?
+        /// The study site (clinical centre) they belong to, by its id.
+        public var site: String? = nil
         /// The consent versions agreed to in this study, oldest first, each with its text.
         public var consents: [Consent] = []
     }
@@ -112,6 +114,7 @@ extension ServerStore {
         [
             "users": "account",
             "memberships": "memberships",
+            "member_sites": "memberships",
             "consent_agreements": "memberships",
             "answer_sheets": "sheets",
             "answers": "sheets",
@@ -152,6 +155,11 @@ extension ServerStore {
                 """).map { try $0.decode(Rows.Membership.self) }.map {
                 PersonalData.Membership(studyId: $0.studyId, status: $0.status, requestedAt: Timestamps.format($0.requestedAt),
                                         updatedAt: Timestamps.format($0.updatedAt), joinedAt: time($0.joinedAt))
+            }
+            for row in try await db.rows("SELECT study_id, site_id FROM member_sites WHERE user_id = \(userId)") {
+                let studyId: String = try row["study_id"]
+                guard let index = memberships.firstIndex(where: { $0.studyId == studyId }) else { continue }
+                memberships[index].site = try row["site_id"]
             }
             for agreement in try await Self.consentAgreements(db, userId: userId) {
                 guard let index = memberships.firstIndex(where: { $0.studyId == agreement.studyId }) else { continue }

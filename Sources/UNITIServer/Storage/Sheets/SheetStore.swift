@@ -79,14 +79,17 @@ extension ServerStore {
         // One snapshot, whatever is stored meanwhile, read one row at a time.
         try await database.forEachRow("""
             SELECT u.pseudonym AS participant, s.sheet, s.received_at, l.module,
-                (SELECT MAX(c.version) FROM consent_agreements c WHERE c.user_id = s.user_id AND c.study_id = s.study_id) AS consent_version
+                (SELECT MAX(c.version) FROM consent_agreements c WHERE c.user_id = s.user_id AND c.study_id = s.study_id) AS consent_version,
+                ms.site_id AS site, al.arm
             FROM answer_sheets s JOIN users u ON u.id = s.user_id
             LEFT JOIN questionnaire_links l ON l.questionnaire_id = s.questionnaire_id
+            LEFT JOIN member_sites ms ON ms.study_id = s.study_id AND ms.user_id = s.user_id
+            LEFT JOIN allocations al ON al.study_id = s.study_id AND al.user_id = s.user_id
             WHERE s.study_id = \(studyId) ORDER BY u.pseudonym, s.started_at, s.id
             """) { row in
             let row = try row.decode(StoredSheets.Exported.self)
             try body(ExportedSheet(participant: row.participant, sheet: row.sheet, receivedAt: row.receivedAt, module: row.module,
-                                   consentVersion: row.consentVersion))
+                                   consentVersion: row.consentVersion, site: row.site, arm: row.arm))
         }
     }
 
@@ -109,7 +112,7 @@ enum StoredSheets {
 
     /// A row of a study's export (``ExportedSheet``).
     struct Exported: Decodable {
-        var participant: String, sheet: AnswerSheet, receivedAt: Date, module: String?, consentVersion: Int?
+        var participant: String, sheet: AnswerSheet, receivedAt: Date, module: String?, consentVersion: Int?, site: String?, arm: String?
     }
 
     static let select: SQL = "SELECT \(Row.columns()) FROM answer_sheets"

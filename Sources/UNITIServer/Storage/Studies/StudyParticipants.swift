@@ -17,6 +17,8 @@ public struct StudyParticipant: Sendable, Hashable, Decodable {
     /// When the newest of their sheets was answered (its end, or its start while unfinished),
     /// not when it arrived.
     public var lastAnswerAt: Date?
+    /// The study's site they belong to (``StudySite``; nil: none yet).
+    public var site: String?
 }
 
 /// What the console's study pages read: members, join requests and those who left, with their
@@ -29,9 +31,10 @@ extension ServerStore {
         var sql: SQL = """
             SELECT m.user_id, u.pseudonym, m.status, m.joined_at, m.requested_at, m.updated_at,
                 (SELECT MAX(c.version) FROM consent_agreements c WHERE c.user_id = m.user_id AND c.study_id = m.study_id) AS consent_version,
-                COALESCE(t.sheets, 0) AS sheets, t.last_answer_at
+                COALESCE(t.sheets, 0) AS sheets, t.last_answer_at, ms.site_id AS site
             FROM memberships m JOIN users u ON u.id = m.user_id
             LEFT JOIN member_tallies t ON t.study_id = m.study_id AND t.user_id = m.user_id
+            LEFT JOIN member_sites ms ON ms.study_id = m.study_id AND ms.user_id = m.user_id
             WHERE m.study_id = \(studyId) AND m.status IN (\(list: [MembershipStatus.member, .pending, .denied, .left].map(\.rawValue)))
             """
         if let pseudonym { sql += " AND u.pseudonym = \(pseudonym)" }
