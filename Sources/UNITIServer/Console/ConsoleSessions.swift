@@ -118,10 +118,13 @@ struct RequireStaffSignIn: RouterMiddleware {
 /// (``ConsoleAccess/role(of:stored:)``: an administrator is owner of every study) must be at
 /// least the page's `minimum`. A study they have no role in, or that does not exist, is 404 with
 /// the same page, so a URL tells nothing about a study of another team; a role too low for the
-/// page is 403.
+/// page is 403. A member held to a site (``ServerStore/staffSite(staffId:studyId:)``; never an
+/// owner or an administrator) reaches only the pages that keep to a site (`forSiteStaff`); any
+/// other is 403 with a page that says so.
 struct ConsoleStudyAccess: RouterMiddleware {
     let store: ServerStore
     let minimum: StudyRole
+    let forSiteStaff: Bool
 
     func handle(_ request: Request, context: ServerRequestContext,
                 next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {

@@ -17,17 +17,25 @@ struct TrialService: Sendable {
         let questionnaires = Set(try await store.questionnaireLinks(studyId: study.id).map(\.questionnaireId))
         let sites = Set(try await store.sites(studyId: study.id).map(\.id))
         let measures = store.modules.stratificationMeasures.map(\.name)
-        let unknown = design.factors.compactMap { factor in
-            factor.from.flatMap { questionnaires.contains($0.questionnaire) ? nil : "factor \(factor.id) reads \($0.questionnaire), which \(study.id) does not have" }
-        } + design.factors.compactMap { factor in
-            factor.measure.flatMap { measures.contains($0.name) ? nil
-                : "factor \(factor.id) reads the measure \($0.name), which no installed module computes (known: \(measures.joined(separator: ", ")))" }
-        } + design.factors.filter(\.fromSite).flatMap { factor in
-            factor.levels.filter { !sites.contains($0) }.map { "factor \(factor.id): \(study.id) has no site \($0) (add it with 'sites add' first)" }
-        } + design.arms.flatMap { arm in
-            (arm.questionnaires ?? []).filter { !questionnaires.contains($0) }.map { "arm \(arm.id) offers \($0), which \(study.id) does not have" }
-        } + (design.visits ?? []).flatMap { visit in
-            visit.questionnaires.filter { !questionnaires.contains($0) }.map { "visit \(visit.id) asks for \($0), which \(study.id) does not have" }
+        var unknown: [String] = []
+        for factor in design.factors {
+            if let source = factor.from, !questionnaires.contains(source.questionnaire) {
+                unknown.append("factor \(factor.id) reads \(source.questionnaire), which \(study.id) does not have")
+            }
+            if let measure = factor.measure, !measures.contains(measure.name) {
+                unknown.append("factor \(factor.id) reads the measure \(measure.name), which no installed module computes (known: \(measures.joined(separator: ", ")))")
+            }
+            if factor.fromSite {
+                for level in factor.levels where !sites.contains(level) {
+                    unknown.append("factor \(factor.id): \(study.id) has no site \(level) (add it with 'sites add' first)")
+                }
+            }
+        }
+        for arm in design.arms {
+            for id in arm.questionnaires ?? [] where !questionnaires.contains(id) { unknown.append("arm \(arm.id) offers \(id), which \(study.id) does not have") }
+        }
+        for visit in design.visits ?? [] {
+            for id in visit.questionnaires where !questionnaires.contains(id) { unknown.append("visit \(visit.id) asks for \(id), which \(study.id) does not have") }
         }
         guard unknown.isEmpty else { throw TrialError("the design cannot be used: " + unknown.joined(separator: "; ")) }
         try await store.setTrial(studyId: study.id, design: design, seed: Randomiser.newSeed(), actor: administration.actor, now: administration.now)

@@ -55,13 +55,13 @@ struct SiteTests {
                 #expect(try await store.sites(studyId: "alpha").count == 2, "nothing stored by a refused site")
 
                 // Joining with the site of the enrolment link, with an unknown one, with none.
-                _ = try await fixture.participant(client, "ada", joining: "alpha", site: "ulm")
-                let ada = try #require(try await store.user(login: "ada"))
-                _ = try await fixture.participant(client, "bo", joining: "alpha", site: "nowhere")
-                let bo = try #require(try await store.user(login: "bo"))
+                _ = try await fixture.participant(client, "adele", joining: "alpha", site: "ulm")
+                let ada = try #require(try await store.user(login: "adele"))
+                _ = try await fixture.participant(client, "boris", joining: "alpha", site: "nowhere")
+                let bo = try #require(try await store.user(login: "boris"))
                 #expect(try await store.membership(studyId: "alpha", userId: bo.id) == .none, "an unknown site is refused, nothing joined")
-                _ = try await fixture.participant(client, "cy", joining: "alpha", site: nil)
-                let cy = try #require(try await store.user(login: "cy"))
+                _ = try await fixture.participant(client, "cyril", joining: "alpha", site: nil)
+                let cy = try #require(try await store.user(login: "cyril"))
                 #expect(try await store.memberSites(studyId: "alpha") == [ada.id: "ulm"])
                 let joined = try #require(try await store.auditTrail(studyId: "alpha").first { $0.action == "site.assign" })
                 #expect(joined.actor == .participant(ada.pseudonym) && joined.detail["participant"] == .string(ada.pseudonym))
@@ -114,19 +114,19 @@ struct SiteTests {
                 let store = fixture.store
                 _ = try await TrialService(administration: StudyAdministration(store: store, actor: .operator, now: fixture.clock.now()))
                     .setUp(studyId: "alpha", design: Data(Self.design.utf8))
-                let adaToken = try await fixture.participant(client, "ada", joining: "alpha", site: "ulm")
-                let boToken = try await fixture.participant(client, "bo", joining: "alpha", site: "athens")
+                let adaToken = try await fixture.participant(client, "adele", joining: "alpha", site: "ulm")
+                let boToken = try await fixture.participant(client, "boris", joining: "alpha", site: "athens")
                 for token in [adaToken, boToken] {
                     #expect(try await client.json(.post, "/api/v1/sheets", token: token,
                                                   body: AnswerSheetBatch(sheets: [sheet(loudness: 90, questionnaire: "alpha-daily")])).status == .ok)
                 }
-                let ada = try #require(try await store.user(login: "ada")).pseudonym, bo = try #require(try await store.user(login: "bo")).pseudonym
+                let ada = try #require(try await store.user(login: "adele")).pseudonym, bo = try #require(try await store.user(login: "boris")).pseudonym
                 var loud = AlertRule(name: "Loud", kind: .safety, roles: [.owner, .editor], reviewed: false)
                 (loud.questionnaireId, loud.item, loud.comparison, loud.threshold) = ("alpha-daily", "loudness", .atLeast, 80)
                 _ = try await store.addAlertRule(studyId: "alpha", loud, actor: .operator, now: fixture.clock.now())
                 let rule = try #require(try await store.alertRules(studyId: "alpha").first)
                 var alerts: [String: Int64] = [:]
-                for login in ["ada", "bo"] {
+                for login in ["adele", "boris"] {
                     let user = try #require(try await store.user(login: login))
                     alerts[login] = try #require(try await store.raiseAlert(rule, userId: user.id, pseudonym: user.pseudonym, occurrence: login,
                                                                             now: fixture.clock.now()))
@@ -161,9 +161,9 @@ struct SiteTests {
                     case .decideRequest:
                         #expect(try await browser.post(path, ["csrf": csrf, "participant": bo, "decision": "deny"]).status == .unprocessableContent)
                     case .markAlertSeen:
-                        let other = "/console/studies/alpha/alerts/\(alerts["bo"]!)/seen"
+                        let other = "/console/studies/alpha/alerts/\(alerts["boris"]!)/seen"
                         #expect(try await browser.post(other, ["csrf": csrf, "note": "seen"]).status == .notFound)
-                        let own = try await browser.post("/console/studies/alpha/alerts/\(alerts["ada"]!)/seen", ["csrf": csrf, "note": "called her"])
+                        let own = try await browser.post("/console/studies/alpha/alerts/\(alerts["adele"]!)/seen", ["csrf": csrf, "note": "called her"])
                         #expect(own.status == .seeOther)
                     case .assignSite:
                         let moved = try await browser.post(path, ["csrf": csrf, "participant": bo, "site": "ulm"])
@@ -181,7 +181,7 @@ struct SiteTests {
                         }
                     }
                 }
-                #expect(try await store.studyAlerts(studyId: "alpha").first { $0.id == alerts["bo"] }?.seenAt == nil)
+                #expect(try await store.studyAlerts(studyId: "alpha").first { $0.id == alerts["boris"] }?.seenAt == nil)
                 // An export kept to a site holds its participants' rows, each with the site.
                 let kept = try await StudyExports(administration: StudyAdministration(store: store, actor: .operator, now: fixture.clock.now()))
                     .answers(of: "alpha", format: .csv, filter: ExportFilter(site: "athens"),
@@ -228,13 +228,13 @@ struct SiteTests {
             }
             let store = server.store
             #expect(try await store.sites(studyId: "alpha").map(\.id) == ["ulm", "athens"])
-            let tokens = [try await fixture.participant(client, "ada", joining: "alpha", site: "ulm"),
-                          try await fixture.participant(client, "bo", joining: "alpha", site: nil)]
+            let tokens = [try await fixture.participant(client, "adele", joining: "alpha", site: "ulm"),
+                          try await fixture.participant(client, "boris", joining: "alpha", site: nil)]
             for token in tokens {
                 #expect(try await client.json(.post, "/api/v1/sheets", token: token,
                                               body: AnswerSheetBatch(sheets: [sheet(questionnaire: "alpha-daily")])).status == .ok)
             }
-            let ada = try #require(try await store.user(login: "ada")).pseudonym, bo = try #require(try await store.user(login: "bo")).pseudonym
+            let ada = try #require(try await store.user(login: "adele")).pseudonym, bo = try #require(try await store.user(login: "boris")).pseudonym
             try await runServerCommand(["sites", "assign", "--study", "alpha", "--participant", bo, "--site", "athens"] + database)
             #expect(try await store.studyParticipants(studyId: "alpha", pseudonym: bo).first?.site == "athens")
             #expect(try await store.studyParticipants(studyId: "alpha", pseudonym: ada).first?.site == "ulm")
