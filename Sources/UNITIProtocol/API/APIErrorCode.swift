@@ -97,6 +97,18 @@ public enum APIErrorCode: String, CaseIterable, Sendable {
     case unknownStaff = "unknown_staff"
     case versionExists = "version_exists"
     case weakStudyPassword = "weak_study_password"
+    // Sites (issue 48): `unknown_site` meets participants too (a site's enrolment code or link).
+    case invalidSiteId = "invalid_site_id"
+    case invalidSiteName = "invalid_site_name"
+    case invalidSiteCountry = "invalid_site_country"
+    case invalidSiteLanguage = "invalid_site_language"
+    case unknownSite = "unknown_site"
+    case notOnTeam = "not_on_team"
+    case siteOwner = "site_owner"
+    case siteOther = "site_other"
+    case siteMoveOwner = "site_move_owner"
+    case siteRole = "site_role"
+    case noParticipant = "no_participant"
 
     /// Who can meet the code: a participant (the API the apps call, the portal), or only a study
     /// team's staff (the console and the coordinator commands). Every participant code has its
@@ -111,7 +123,9 @@ public enum APIErrorCode: String, CaseIterable, Sendable {
              .invalidAccess, .invalidDate, .invalidDates, .invalidEnrolment, .invalidName, .invalidRole,
              .invalidSchedules, .invalidSecret, .invalidStaffCredentials, .invalidStudyId, .invalidText, .invalidTitle,
              .invalidTotp, .invitationName, .lastOwner, .noRequest, .notInvited, .questionnaireOwned, .studyExists,
-             .unknownModule, .unknownSetting, .unknownStaff, .versionExists, .weakStudyPassword:
+             .unknownModule, .unknownSetting, .unknownStaff, .versionExists, .weakStudyPassword,
+             .invalidSiteId, .invalidSiteName, .invalidSiteCountry, .invalidSiteLanguage, .notOnTeam, .siteOwner, .siteOther,
+             .siteMoveOwner, .siteRole, .noParticipant:
             .staff
         default:
             .participant

@@ -330,8 +330,9 @@ struct AnalysisScriptTests {
         var times: [String: String] = [:]
     }
 
-    /// Sources the downloaded script in R and reports, one fact a line (texts as hex, so any
-    /// byte comes back exactly): the rows of each file, each column's class and label, each
+    /// Sources the downloaded script in R and reports, one fact a line tagged `@…` (so that no
+    /// line of the script's own summaries is taken for one; texts as hex, so any byte comes back
+    /// exactly): the rows of each file, each column's class and label, each
     /// factor's levels, the free text as read, the distinct offsets.
     static func rReport(in directory: URL) throws -> RReport {
         let check = #"""
@@ -339,19 +340,19 @@ struct AnalysisScriptTests {
             hex <- function(x) paste(as.character(charToRaw(enc2utf8(x))), collapse = "")
             for (file in names(uniti_read_files)) {
               d <- uniti_read_files[[file]]
-              cat("rows", file, nrow(d), "\n")
+              cat("@rows", file, nrow(d), "\n")
               for (n in names(d)) {
                 label <- attr(d[[n]], "label")
-                if (is.null(label) || !nzchar(label)) cat("unlabelled", file, n, "\n")
-                cat("class", paste0(file, "/", n), class(d[[n]])[1], "\n")
-                if (is.factor(d[[n]])) cat("levels", paste0(file, "/", n), vapply(levels(d[[n]]), hex, ""), "\n")
+                if (is.null(label) || !nzchar(label)) cat("@unlabelled", file, n, "\n")
+                cat("@class", paste0(file, "/", n), class(d[[n]])[1], "\n")
+                if (is.factor(d[[n]])) cat("@levels", paste0(file, "/", n), vapply(levels(d[[n]]), hex, ""), "\n")
               }
             }
             w <- wide[["mood-ema"]]
-            for (note in unique(w$note)) cat("note", hex(note), "\n")
-            cat("offsets", sort(unique(w$started_at_offset), decreasing = TRUE), "\n")
-            for (d in wide) for (i in seq_len(nrow(d))) cat("time", d$sheet[i], format(as.numeric(d$started_at[i]), scientific = FALSE), d$started_at_offset[i], "\n")
-            cat("conditional", sum(!is.na(w$with_whom)), sum(is.na(w$with_whom)), "\n")
+            for (note in unique(w$note)) cat("@note", hex(note), "\n")
+            cat("@offsets", sort(unique(w$started_at_offset), decreasing = TRUE), "\n")
+            for (d in wide) for (i in seq_len(nrow(d))) cat("@time", d$sheet[i], format(as.numeric(d$started_at[i]), scientific = FALSE), d$started_at_offset[i], "\n")
+            cat("@conditional", sum(!is.na(w$with_whom)), sum(is.na(w$with_whom)), "\n")
             """#
         try Data(check.utf8).write(to: directory.appendingPathComponent("check.R"))
         let output = try run("Rscript", ["check.R"], environment: ["LANG": "C.UTF-8"], in: directory)
@@ -360,14 +361,14 @@ struct AnalysisScriptTests {
         for line in output.split(separator: "\n") {
             let words = line.split(separator: " ").map(String.init)
             switch words.first {
-            case "rows": report.rows[words[1]] = Int(words[2])
-            case "unlabelled": report.unlabelled.append(words.dropFirst().joined(separator: "/"))
-            case "class": report.classes[words[1]] = words[2]
-            case "levels": report.levels[words[1]] = words.dropFirst(2).map { ExportRoundTripTests.text(hex: Substring($0)) }
-            case "note": report.notes.append(ExportRoundTripTests.text(hex: Substring(words[1])))
-            case "offsets": report.offsets = words.dropFirst().compactMap { Int($0) }
-            case "time": report.times[words[1]] = "\(words[2]) \(words[3])"
-            case "conditional": report.conditional = [Int(words[1])!: Int(words[2])!]
+            case "@rows": report.rows[words[1]] = Int(words[2])
+            case "@unlabelled": report.unlabelled.append(words.dropFirst().joined(separator: "/"))
+            case "@class": report.classes[words[1]] = words[2]
+            case "@levels": report.levels[words[1]] = words.dropFirst(2).map { ExportRoundTripTests.text(hex: Substring($0)) }
+            case "@note": report.notes.append(ExportRoundTripTests.text(hex: Substring(words[1])))
+            case "@offsets": report.offsets = words.dropFirst().compactMap { Int($0) }
+            case "@time": report.times[words[1]] = "\(words[2]) \(words[3])"
+            case "@conditional": report.conditional = [Int(words[1])!: Int(words[2])!]
             default: break
             }
         }
