@@ -224,6 +224,15 @@ try:
     click_and_wait(driver, driver.find_element(By.ID, "publish-consent"))
     check(driver.find_elements(By.ID, "consent-version-1"), f"the consent was not published: {text(driver)}")
     shoot(driver, "consent")
+    # Two sites, added on the team page (the UNITI trial had five centres).
+    for site, name, country, language in (("ulm", "Universitätsklinikum Ulm", "DE", "de"), ("athens", "Athens", "GR", "el")):
+        driver.get(f"{BASE}/console/studies/{STUDY}/team")
+        driver.find_element(By.ID, "site-id").send_keys(site)
+        driver.find_element(By.ID, "site-name").send_keys(name)
+        driver.find_element(By.ID, "site-country").send_keys(country)
+        driver.find_element(By.ID, "site-language").send_keys(language)
+        click_and_wait(driver, driver.find_element(By.ID, "save-site"))
+        check("notice=siteSaved" in driver.current_url and name in text(driver), f"the site was not saved: {text(driver)}")
     driver.get(f"{BASE}/console/studies/{STUDY}/team")
     driver.find_element(By.ID, "email").send_keys("vic@team.example.org")
     driver.find_element(By.ID, "name").send_keys("Vic")
@@ -235,7 +244,7 @@ try:
     api("POST", "/api/v1/account/register", {"username": "pat", "email": "pat@example.org", "password": PASSWORD})
     api("POST", "/api/v1/account/activate", {"token": mailed_code("pat@example.org")})
     token = api("POST", "/api/v1/account/login", {"login": "pat", "password": PASSWORD})["accessToken"]
-    api("POST", f"/api/v1/studies/{STUDY}/join", {"consentVersion": 1}, token)
+    api("POST", f"/api/v1/studies/{STUDY}/join", {"consentVersion": 1, "site": "ulm"}, token)
     started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     api("POST", "/api/v1/sheets", {"sheets": [{
         "id": str(uuid.uuid4()), "questionnaireID": "journey-daily", "questionnaireVersion": 1, "isPartial": False,
@@ -260,7 +269,7 @@ try:
     shoot(driver, "team")
     status, answers = download(driver, f"/console/studies/{STUDY}/data/export?format=csv")
     rows = list(csv.DictReader(io.StringIO(answers)))
-    check(status == 200 and [(r["label"], r["value"]) for r in rows] == [("loudness", "42")], f"export: {status} {answers}")
+    check(status == 200 and [(r["label"], r["value"], r["site"]) for r in rows] == [("loudness", "42", "ulm")], f"export: {status} {answers}")
     status, codebook = download(driver, f"/console/studies/{STUDY}/data/codebook.csv")
     entries = list(csv.DictReader(io.StringIO(codebook)))
     check(status == 200 and entries[0]["label"] == "loudness" and entries[0]["type"] == "slider", f"codebook: {codebook}")
@@ -325,7 +334,8 @@ try:
     actions = [row.find_elements(By.TAG_NAME, "td")[2].text for row in driver.find_elements(By.CSS_SELECTOR, "#audit tbody tr")]
     expected = ["study.create", "team.set", "study.update", "questionnaire.add", "questionnaire.deactivate",
                 "questionnaire.activate", "questionnaire.update", "questionnaire.update", "alertRule.add", "study.update",
-                "team.invite", "participant.join", "export", "export", "alert.raise", "alert.mail", "alert.seen", "team.accept"]
+                "site.add", "site.add", "team.invite", "participant.join", "site.assign", "export", "export", "alert.raise",
+                "alert.mail", "alert.seen", "team.accept"]
     check(actions == expected, f"the audit trail is {actions}")
     shoot(driver, "audit")
     print("audit journey")

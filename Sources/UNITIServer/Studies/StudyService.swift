@@ -121,10 +121,6 @@ struct StudyService: Sendable {
                        site: String? = nil, now: Date) async throws {
         let pseudonym = try await store.user(id: userId)?.pseudonym ?? "?"
         try await store.transaction { store in
-            if let site, try await store.memberSites(studyId: study.id)[userId] == nil {
-                _ = try await store.setMemberSite(site, userId: userId, pseudonym: pseudonym, studyId: study.id,
-                                                  actor: .participant(pseudonym), now: now)
-            }
             var detail: [String: JSONValue] = [:]
             var newlyAgreed: (from: Int?, to: Int)?
             if let version = study.consentVersion {
@@ -141,6 +137,11 @@ struct StudyService: Sendable {
             } else if let newlyAgreed {
                 try await store.appendAudit(.participant(pseudonym), studyId: study.id, action: "participant.consent",
                                             detail: Self.consentChange(newlyAgreed), now: now)
+            }
+            // The site of the enrolment link or code, unless they belong to one already.
+            if let site, try await store.memberSites(studyId: study.id)[userId] == nil {
+                _ = try await store.setMemberSite(site, userId: userId, pseudonym: pseudonym, studyId: study.id,
+                                                  actor: .participant(pseudonym), now: now)
             }
         }
     }
