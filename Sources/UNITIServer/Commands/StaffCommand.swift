@@ -73,11 +73,11 @@ struct StaffCommand: AsyncParsableCommand {
     }
 
     struct Role: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Give a staff member a role in a study (owner, editor or viewer).")
+        static let configuration = CommandConfiguration(abstract: "Give a staff member a role in a study (owner, editor, statistician or viewer).")
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "Study id.") var study: String
         @Argument(help: "The member's e-mail address.") var email: String
-        @Argument(help: "owner, editor or viewer.") var role: StudyRole
+        @Argument(help: "owner, editor, statistician or viewer.") var role: StudyRole
 
         func run() async throws {
             let store = try await database.openStore()

@@ -9,19 +9,19 @@ import Synchronization
 /// SPSS syntax, all of them as one ZIP, and the adherence report (``StudyExports``).
 extension ConsolePage {
     static let data = study("data", "studies/:study/data", .viewer, tab: "data", site: true) { try await $0.data($2) }
-    static let export = study("export", "studies/:study/data/export", .editor, site: true) { try await $0.export($1, $2) }
-    static let codebook = study("codebook", "studies/:study/data/codebook.csv", .editor, site: true) { try await $0.codebook($2) }
-    static let spssSyntax = study("spssSyntax", "studies/:study/data/answers.sps", .editor, site: true) { try await $0.spssSyntax($2) }
-    static let wideCodebook = study("wideCodebook", "studies/:study/data/wide-codebook.csv", .editor, site: true) { try await $0.wideCodebook($2) }
-    static let rScript = study("rScript", "studies/:study/data/answers.R", .editor, site: true) { try await $0.rScript($2) }
-    static let archive = study("archive", "studies/:study/data/export.zip", .editor, site: true) { try await $0.archive($1, $2) }
-    static let adherenceReport = study("adherenceReport", "studies/:study/data/adherence.csv", .editor, site: true) {
+    static let export = study("export", "studies/:study/data/export", .statistician, site: true) { try await $0.export($1, $2) }
+    static let codebook = study("codebook", "studies/:study/data/codebook.csv", .statistician, site: true) { try await $0.codebook($2) }
+    static let spssSyntax = study("spssSyntax", "studies/:study/data/answers.sps", .statistician, site: true) { try await $0.spssSyntax($2) }
+    static let wideCodebook = study("wideCodebook", "studies/:study/data/wide-codebook.csv", .statistician, site: true) { try await $0.wideCodebook($2) }
+    static let rScript = study("rScript", "studies/:study/data/answers.R", .statistician, site: true) { try await $0.rScript($2) }
+    static let archive = study("archive", "studies/:study/data/export.zip", .statistician, site: true) { try await $0.archive($1, $2) }
+    static let adherenceReport = study("adherenceReport", "studies/:study/data/adherence.csv", .statistician, site: true) {
         try await $0.adherenceReport($1, $2)
     }
 
     /// This feature's pages, in the order of its tabs (``all``).
-    static let promptTable = study("promptTable", "studies/:study/data/prompts.csv", .editor, site: true) { try await $0.promptTable($1, $2) }
-    static let promptsSyntax = study("promptsSyntax", "studies/:study/data/prompts.sps", .editor, site: true) { try await $0.promptsSyntax($2) }
+    static let promptTable = study("promptTable", "studies/:study/data/prompts.csv", .statistician, site: true) { try await $0.promptTable($1, $2) }
+    static let promptsSyntax = study("promptsSyntax", "studies/:study/data/prompts.sps", .statistician, site: true) { try await $0.promptsSyntax($2) }
     static let dataPages: [ConsolePage] = [data, export, codebook, spssSyntax, wideCodebook, rScript, archive, adherenceReport, promptTable,
                                            promptsSyntax]
 }

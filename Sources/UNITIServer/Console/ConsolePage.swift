@@ -41,6 +41,9 @@ struct ConsolePage: Sendable, Hashable, CustomStringConvertible {
     /// Such a page keeps to the member's site itself (lists only its participants, answers one
     /// of another site as not found, exports only its rows) or shows nothing of participants.
     let forSiteStaff: Bool
+    /// For a study's page: only members whose role is exactly the page's (not a higher one, nor
+    /// an administrator): the trial's seed, for its statistician alone.
+    let exactRole: Bool
     /// The handler, typed by who reaches the page: a study's page gets the study.
     let handler: Handler
 
@@ -51,13 +54,14 @@ struct ConsolePage: Sendable, Hashable, CustomStringConvertible {
     }
 
     private init(_ name: String, _ method: HTTPRequest.Method, _ path: String, _ access: ConsoleAccess, tab: String?,
-                 forSiteStaff: Bool = false, _ handler: Handler) {
+                 forSiteStaff: Bool = false, exactRole: Bool = false, _ handler: Handler) {
         self.name = name
         self.method = method
         self.path = path
         self.access = access
         self.tab = tab
         self.forSiteStaff = forSiteStaff
+        self.exactRole = exactRole
         self.handler = handler
     }
 
@@ -106,6 +110,12 @@ struct ConsolePage: Sendable, Hashable, CustomStringConvertible {
         ConsolePage(name, method, path, .study(role), tab: tab, forSiteStaff: site, .study(handle))
     }
 
+    /// A study's page for members with exactly `role` there (``exactRole``).
+    static func study(_ name: String, _ path: String, only role: StudyRole,
+                      _ handle: @escaping @Sendable (ConsoleRoutes, Request, StudyContext) async throws -> Response) -> ConsolePage {
+        ConsolePage(name, .get, path, .study(role), tab: nil, exactRole: true, .study(handle))
+    }
+
     static func == (lhs: ConsolePage, rhs: ConsolePage) -> Bool { lhs.name == rhs.name }
     func hash(into hasher: inout Hasher) { hasher.combine(name) }
     var description: String { "\(method) /console/\(path)" }
@@ -118,8 +128,8 @@ struct ConsolePage: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether a member with `role` in the page's study reaches it.
     func allows(_ role: StudyRole?) -> Bool {
-        guard let minimum = minimumRole else { return false }
-        return role.map { $0 >= minimum } ?? false
+        guard let minimum = minimumRole, let role else { return false }
+        return exactRole ? role == minimum : role >= minimum
     }
 
     /// Whether the member of ``ConsoleStudy`` (their role, and their site if held to one) reaches it.

@@ -58,7 +58,8 @@ struct ConsoleRoutes: Sendable {
             case .signedIn: signedIn
             case .administrator: signedIn.group().add(middleware: RequireAdministrator())
             case .study(let minimum):
-                signedIn.group().add(middleware: ConsoleStudyAccess(store: store, minimum: minimum, forSiteStaff: page.forSiteStaff))
+                signedIn.group().add(middleware: ConsoleStudyAccess(store: store, minimum: minimum, forSiteStaff: page.forSiteStaff,
+                                                                   exactRole: page.exactRole))
             }
             // Each page's handler gets the context its gate made sure of (``ConsoleContexts``).
             switch page.handler {

@@ -125,6 +125,8 @@ struct ConsoleStudyAccess: RouterMiddleware {
     let store: ServerStore
     let minimum: StudyRole
     let forSiteStaff: Bool
+    /// Only members whose role is exactly `minimum` (``ConsolePage/exactRole``).
+    let exactRole: Bool
 
     func handle(_ request: Request, context: ServerRequestContext,
                 next: (Request, ServerRequestContext) async throws -> Response) async throws -> Response {
@@ -134,7 +136,7 @@ struct ConsoleStudyAccess: RouterMiddleware {
         guard let role = ConsoleAccess.role(of: member, stored: try await store.studyRole(staffId: member.id, studyId: studyId)) else {
             throw ConsoleRefusal(.notFound, "console.error.notFound")
         }
-        guard role >= minimum else { throw ConsoleRefusal(.forbidden, "console.error.role") }
+        guard exactRole ? role == minimum : role >= minimum else { throw ConsoleRefusal(.forbidden, "console.error.role") }
         let site = role == .owner ? nil : try await store.staffSite(staffId: member.id, studyId: studyId)
         guard site == nil || forSiteStaff else { throw ConsoleRefusal(.forbidden, "console.error.siteOnly") }
         var context = context

@@ -49,7 +49,7 @@ extension ConsoleRoutes {
     func addTeamMember(_ request: Request, _ context: StudyContext) async throws -> Response {
         let form = try await PortalForm.read(request), studyId = context.study.study.id
         do {
-            guard let role = StudyRole(rawValue: form["role"]) else { throw APIError.invalid("invalid_role", "Choose owner, editor or viewer.") }
+            guard let role = StudyRole(rawValue: form["role"]) else { throw APIError.invalid("invalid_role", "Choose owner, editor, statistician or viewer.") }
             let outcome = try await team(context).invite(email: form["email"], name: form["name"], role: role, to: studyId)
             return context.console.base.redirect(to: "/console/studies/\(studyId)/team?notice=\(outcome == .invited ? "invited" : "teamChanged")")
         } catch {

@@ -12,12 +12,13 @@ extension ConsolePage {
     static let trial = study("trial", "studies/:study/trial", .viewer, tab: "trial") { try await $0.trial($2) }
     static let consortSVG = study("consortSVG", "studies/:study/trial/consort.svg", .viewer) { try await $0.consort($1, $2, json: false) }
     static let consortJSON = study("consortJSON", "studies/:study/trial/consort.json", .viewer) { try await $0.consort($1, $2, json: true) }
-    static let allocationList = study("allocationList", "studies/:study/trial/allocations.csv", .editor) { try await $0.allocationList($2) }
+    static let allocationList = study("allocationList", "studies/:study/trial/allocations.csv", .statistician) { try await $0.allocationList($2) }
+    static let seedFile = study("seedFile", "studies/:study/trial/seed.json", only: .statistician) { try await $0.seedFile($2) }
     static let blindMember = study("blindMember", .post, "studies/:study/team/blind", .owner) { try await $0.blind($1, $2, true) }
     static let unblindMember = study("unblindMember", .post, "studies/:study/team/unblind", .owner) { try await $0.blind($1, $2, false) }
 
     /// This feature's pages, in the order of its tabs (``all``).
-    static let trialPages: [ConsolePage] = [trial, consortSVG, consortJSON, allocationList, blindMember, unblindMember]
+    static let trialPages: [ConsolePage] = [trial, consortSVG, consortJSON, allocationList, seedFile, blindMember, unblindMember]
 }
 
 struct ConsoleTrialPage: PortalPage {
@@ -42,6 +43,8 @@ struct ConsoleTrialPage: PortalPage {
     var siteHeaders: [String] = []
     var sites: [SiteRow] = []
     var canExport = false
+    /// Whether the member is the trial's statistician, who downloads the seed.
+    var canDownloadSeed = false
 
     struct Arm: Sendable { var name: String; var ratio: Int }
     struct Factor: Sendable { var id: String; var levels: String; var source: String }
@@ -116,6 +119,7 @@ extension ConsoleRoutes {
             }
         }
         page.canExport = ConsolePage.allocationList.allows(context.study)
+        page.canDownloadSeed = ConsolePage.seedFile.allows(context.study)
         return try await self.page(page, context)
     }
 
@@ -130,6 +134,19 @@ extension ConsoleRoutes {
             return Self.download(try flow.json(), name: "\(study.id)-consort.json", type: "application/json")
         }
         return Self.download(ConsortDiagram.svg(flow, language: context.console.language), name: "\(study.id)-consort.svg", type: "image/svg+xml")
+    }
+
+    /// The design and the secret seed as `randomisation seed` writes them, for the trial's
+    /// statistician (``ConsolePage/seedFile``: that role only), audited as `trial.seed`: with
+    /// them `randomisation verify --seed-file` makes every allocation again.
+    func seedFile(_ context: StudyContext) async throws -> Response {
+        let study = context.study.study
+        guard let trial = try await store.trial(studyId: study.id) else { throw ConsoleRefusal(.notFound, "console.error.notFound") }
+        let data = try SeedFile.data(study: study.id, trial: trial)
+        try await store.appendAudit(.staff(context.staff.member.id), studyId: study.id, action: "trial.seed",
+                                    detail: .object(["file": .string("\(study.id)-seed.json")]), now: environment.clock.now())
+        return Response(status: .ok, headers: [.contentType: "application/json", .contentDisposition: "attachment; filename=\"\(study.id)-seed.json\""],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// The allocation list (CSV), arms by code for a blinded member; audited as an export.

@@ -90,6 +90,50 @@ struct ConsoleTrialOverviewTests {
         }
     }
 
+    @Test("the statistician alone downloads the design and seed (not an owner, editor or administrator), audited; the file verifies every allocation; they download the data, a viewer does not")
+    func statisticianSeed() async throws {
+        let server = try TestServer()
+        let fixture = ConsoleFixture(server: server)
+        try await fixture.run { client in
+            try await fixture.trialStudy(design: TrialStoreTests.design)
+            let token = try await fixture.participant(client, "adele", joining: "trial")
+            #expect(try await client.json(.post, "/api/v1/sheets", token: token, body: AnswerSheetBatch(sheets: [sheet(loudness: 80)])).status == .ok)
+            let pseudonym = try #require(try await fixture.store.user(login: "adele")).pseudonym
+            _ = try await TrialService(administration: StudyAdministration(store: fixture.store, actor: .operator, now: fixture.clock.now()))
+                .randomise(studyId: "trial", pseudonym: pseudonym, entered: ["hearing": "aid"])
+            let statistician = try await fixture.enrolledStaff("stat"), owner = try await fixture.enrolledStaff("ow")
+            let admin = try await fixture.enrolledStaff("root", admin: true), viewer = try await fixture.enrolledStaff("vi")
+            try await fixture.role(.statistician, statistician, "trial")
+            try await fixture.role(.owner, owner, "trial")
+            try await fixture.role(.viewer, viewer, "trial")
+            let seed = ConsolePage.seedFile.uri(study: "trial"), trialPage = ConsolePage.trial.uri(study: "trial")
+            for login in [owner, admin, viewer] {
+                let browser = PortalBrowser(client)
+                try await fixture.signIn(browser, login)
+                #expect(try await browser.get(seed).status == .forbidden, "\(login.email)")
+                #expect(!(try await browser.get(trialPage)).text.contains("id=\"seed-file\""))
+            }
+            let viewing = PortalBrowser(client)
+            try await fixture.signIn(viewing, viewer)
+            #expect(try await viewing.get(ConsolePage.export.uri(study: "trial") + "?format=csv").status == .forbidden)
+
+            let browser = PortalBrowser(client)
+            try await fixture.signIn(browser, statistician)
+            #expect(try await browser.get(trialPage).text.contains("id=\"seed-file\""))
+            #expect(try await browser.get(ConsolePage.export.uri(study: "trial") + "?format=csv").text.contains(pseudonym))
+            #expect(try await browser.get(ConsolePage.allocationList.uri(study: "trial")).status == .ok)
+            #expect(try await browser.get(ConsolePage.settings.uri(study: "trial")).status == .forbidden, "a statistician changes nothing")
+            let downloaded = try await browser.get(seed)
+            #expect(downloaded.status == .ok && downloaded.headers[.contentDisposition]?.contains("trial-seed.json") == true)
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("trial-seed-\(UUID().uuidString).json")
+            try Data(downloaded.text.utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            try await runServerCommand(["randomisation", "verify", "--study", "trial", "--seed-file", file.path, "--database", server.databasePath])
+            let line = try #require(try await fixture.store.auditTrail(studyId: "trial").last { $0.action == "trial.seed" })
+            #expect(line.actor == .staff(statistician.id))
+        }
+    }
+
     @Test("a study that is not randomised says how to set one up; its trial downloads are not found")
     func notRandomised() async throws {
         try await StoreKind.sqlite.with { opened in

@@ -8,7 +8,7 @@
 /// - `staff_recovery_codes`: recovery codes by SHA-256 hash, each usable once;
 /// - `staff_sessions`: console sign-ins by the cookie's hash, ended at sign-out or a password
 ///   change, and ignored once idle (``StaffSessions``);
-/// - `study_roles`: owner, editor or viewer per study and staff member;
+/// - `study_roles`: owner, editor, statistician or viewer per study and staff member;
 /// - `audit_log`: every change and export, append-only: the store has no path that updates or
 ///   deletes a line, and a trigger refuses one written by hand. No foreign keys: a line outlives
 ///   the study it names.

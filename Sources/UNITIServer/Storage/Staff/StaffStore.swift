@@ -30,9 +30,10 @@ public struct StudyInvitation: Sendable, Hashable, Decodable {
 
 /// A role a staff member has in one study (issue 31): an owner does everything there, including
 /// adding team members and reading the audit trail; an editor sets the study up and handles
-/// participants; a viewer reads, and never exports.
+/// participants; a statistician (issue 48) reads what a viewer reads and downloads the data, and
+/// alone downloads a trial's seed to reproduce its allocations; a viewer reads, and never exports.
 public enum StudyRole: String, Sendable, CaseIterable, Comparable, Codable {
-    case viewer, editor, owner
+    case viewer, statistician, editor, owner
 
     private var rank: Int { Self.allCases.firstIndex(of: self)! }
     public static func < (lhs: StudyRole, rhs: StudyRole) -> Bool { lhs.rank < rhs.rank }
