@@ -26,4 +26,35 @@ struct ConsoleBrowserTests {
         #expect(audit.out.contains("\"action\" : \"export\""))
         #expect(audit.out.contains("\"action\" : \"alert.seen\"") && audit.out.contains("\"actor\" : \"server\""))
     }
+
+    @Test("a site's editor in the console: their site's participants only, one randomised with the button by site, the other site's and the study-wide pages out of reach")
+    func siteJourney() throws {
+        let server = try StudyServer()
+        let added = try server.coordinator(["staff", "add", "Edda", "--email", "edda@team.example.org", "--mail-spool", server.spool])
+        #expect(added.status == 0, "\(added.err)")
+        try server.createStudy("multi", modules: "tyt", questionnaires: [])
+        let questionnaire = server.directory + "/multi-daily.json"
+        try Data(#"""
+            {"id": "multi-daily", "version": 1, "title": {"en": "Daily"}, "kind": "oneTime",
+             "items": [{"type": "slider", "label": "loudness", "text": {"en": "How loud?"}, "min": 0, "max": 100, "step": 1}]}
+            """#.utf8).write(to: URL(fileURLWithPath: questionnaire))
+        let design = server.directory + "/design.json"
+        try Data(#"""
+            {"arms": [{"id": "a", "label": "Arm A", "ratio": 1}, {"id": "b", "label": "Arm B", "ratio": 1}],
+             "factors": [{"id": "centre", "levels": ["ulm", "athens"], "site": true}], "method": "blocks"}
+            """#.utf8).write(to: URL(fileURLWithPath: design))
+        for command in [["questionnaire", "import", questionnaire, "--study", "multi", "--module", "tyt"],
+                        ["sites", "add", "--study", "multi", "--site", "ulm", "--name", "Universitätsklinikum Ulm", "--country", "DE", "--language", "de"],
+                        ["sites", "add", "--study", "multi", "--site", "athens", "--name", "Athens", "--country", "GR", "--language", "el"],
+                        ["randomisation", "setup", "--study", "multi", "--design", design],
+                        ["staff", "role", "multi", "edda@team.example.org", "editor"],
+                        ["sites", "hold", "--study", "multi", "--email", "edda@team.example.org", "--site", "ulm"]] {
+            let result = try server.coordinator(command)
+            #expect(result.status == 0, "\(command): \(result.err)")
+        }
+        try PortalJourney.run("journey_sites.py", server: server, expecting: ["site journey"])
+        #expect(try server.query("SELECT stratum FROM allocations WHERE study_id = 'multi'") == ["centre=ulm"])
+        #expect(try server.query("SELECT action FROM audit_log WHERE study_id = 'multi' AND action = 'trial.randomise'").count == 1)
+    }
 }
+

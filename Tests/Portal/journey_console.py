@@ -24,13 +24,13 @@ import json
 import os
 import re
 import time
-import urllib.request
 import uuid
 
 import pyotp
 from selenium.webdriver.support.ui import Select
 
-from portal_kit import *
+from console_kit import *
+from console_kit import enrol as console_enrol
 
 STUDY = "journey"
 SHOTS = os.environ.get("CONSOLE_SCREENSHOTS")
@@ -54,49 +54,8 @@ def shoot(driver, name):
 
 
 def enrol(driver, email):
-    """Follows the mailed link: password, the secret typed into pyotp, the app's code; returns the
-    TOTP and the recovery codes shown once."""
-    driver.delete_all_cookies()
-    driver.get(f"{BASE}/console/enrol?code={mailed_code(email)}")
-    check(driver.find_elements(By.CSS_SELECTOR, "svg.qr path"), "no QR code on the enrolment page")
-    secret = driver.find_element(By.ID, "secret").text.replace(" ", "")
-    if email.startswith("ada"):
-        shoot(driver, "enrol")
-    totp = pyotp.TOTP(secret)
-    fill(driver, password=PASSWORD, passwordRepeat=PASSWORD, totp=totp.now())
-    codes = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "#recovery-codes code")]
-    check(len(codes) == 10, f"{email}: no recovery codes after enrolment: {text(driver)}")
-    if email.startswith("ada"):
-        shoot(driver, "recovery-codes")
-    return totp, codes
-
-
-def sign_in(driver, email, code):
-    driver.delete_all_cookies()
-    driver.get(BASE + "/console/signin")
-    fill(driver, email=email, password=PASSWORD, code=code)
-    check(driver.current_url == BASE + "/console", f"{email} was not signed in: {text(driver)}")
-
-
-def download(driver, path):
-    """A file the console serves, fetched with the browser's staff cookie: (status, text)."""
-    cookie = "; ".join(f"{c['name']}={c['value']}" for c in driver.get_cookies())
-    request = urllib.request.Request(BASE + path, headers={"Cookie": cookie})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, response.read().decode("utf-8")
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode("utf-8")
-
-
-def api(method, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(BASE + path, data=data, headers=headers, method=method)
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read() or b"{}")
+    """``console_kit.enrol``, saving the enrolment pages of the administrator."""
+    return console_enrol(driver, email, on_page=(lambda name: shoot(driver, name)) if email.startswith("ada") else None)
 
 
 driver = browser()
