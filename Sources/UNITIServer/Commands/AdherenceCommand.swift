@@ -76,13 +76,16 @@ struct AdherenceCommand: AsyncParsableCommand {
         // cell's width is known in advance (a pseudonym is "p-" and 12 digits, the study's
         // questionnaire ids are listed, a rate has four decimals, a time has one format).
         let questionnaireWidth = try await store.questionnaireLinks(studyId: study).map(\.questionnaireId.count).max() ?? 0
-        let siteWidth = try await store.sites(studyId: study).map(\.id.count).max() ?? 0
+        let sites = try await store.sites(studyId: study)
         let known = [SecretTokens.pseudonymLength, questionnaireWidth, 0, 0, 0, 0, 0, 0, "0.0000".count,
-                     Timestamps.format(now).count, 0, siteWidth]
-        let widths = zip(header, known).map { max($0.count, $1) }
+                     Timestamps.format(now).count, 0, sites.map(\.id.count).max() ?? 0]
+        // The table (for a person) has the site column only when the study has sites; CSV and
+        // JSON (for scripts) always have it.
+        let shown = sites.isEmpty ? header.count - 1 : header.count
+        let widths = Array(zip(header, known).map { max($0.count, $1) }.prefix(shown))
         switch format {
         case .csv: print(CSV.line(header), terminator: "")
-        case .table: print(CommandOutput.tableLine(header, widths: widths))
+        case .table: print(CommandOutput.tableLine(Array(header.prefix(shown)), widths: widths))
         case .json: print("[", terminator: "")
         }
         let flags = AdherenceReport.Flags(below: below, silentFor: silentDays.map { TimeInterval($0) * 86_400 })
@@ -90,7 +93,7 @@ struct AdherenceCommand: AsyncParsableCommand {
             let index = written.withLock { count in defer { count += 1 }; return count }
             switch format {
             case .csv: print(CSV.line(line.cells), terminator: "")
-            case .table: print(CommandOutput.tableLine(line.cells, widths: widths))
+            case .table: print(CommandOutput.tableLine(Array(line.cells.prefix(shown)), widths: widths))
             case .json: print((index == 0 ? "\n" : ",\n") + String(decoding: try encoder.encode(line), as: UTF8.self), terminator: "")
             }
         }
