@@ -289,4 +289,36 @@ struct SiteTests {
         try Data(design.utf8).write(to: file)
         return file
     }
+
+    @Test("an alert about a participant is mailed to the study-wide members the rule names and to those held to the participant's site, never to another site's")
+    func alertMailsKeepToTheSite() async throws {
+        try await StoreKind.sqlite.with { opened in
+            let fixture = ConsoleFixture(store: opened.store)
+            let store = fixture.store, start = fixture.clock.now()
+            let sites = try await Self.study(fixture)
+            var loud = AlertRule(name: "Loud", kind: .safety, roles: [.owner, .editor], reviewed: false)
+            (loud.questionnaireId, loud.item, loud.comparison, loud.threshold) = ("alpha-daily", "loudness", .atLeast, 80)
+            _ = try await store.addAlertRule(studyId: "alpha", loud, actor: .operator, now: start)
+            let owner = try await fixture.enrolledStaff("olga"), ulm = try await fixture.enrolledStaff("ulrike"), athens = try await fixture.enrolledStaff("eleni")
+            let everywhere = try await fixture.enrolledStaff("wanda")
+            try await fixture.role(.owner, owner, "alpha")
+            for editor in [ulm, athens, everywhere] { try await fixture.role(.editor, editor, "alpha") }
+            _ = try await sites.hold(email: ulm.email, at: "ulm", studyId: "alpha")
+            _ = try await sites.hold(email: athens.email, at: "athens", studyId: "alpha")
+            let person = try await store.createUser(username: "athina", email: "athina@example.org", passwordHash: "h", language: "en",
+                                                    pseudonym: "p-athina-0001", now: start)
+            try await store.setMembership(studyId: "alpha", userId: person, status: .member, now: start)
+            _ = try await store.setMemberSite("athens", userId: person, pseudonym: "p-athina-0001", studyId: "alpha", actor: .operator, now: start)
+            _ = try await store.storeSheets(userId: person, sheets: [ValidatedSheet(sheet: sheet(loudness: 90, questionnaire: "alpha-daily"), studyId: "alpha")],
+                                            receivedAt: start)
+            fixture.clock.advance(by: 10)
+            try await AlertMonitor(environment: fixture.environment).check(conditions: false)
+            let mailed = try #require(try await store.auditTrail(studyId: "alpha").last { $0.action == "alert.mail" })
+            let to = Set((mailed.detail["to"]?.arrayItems ?? []).compactMap { item -> Int64? in
+                if case .number(let id) = item { return Int64(id) } else { return nil }
+            })
+            #expect(to == [owner.id, athens.id, everywhere.id], "mailed to \(to)")
+        }
+    }
 }
+
