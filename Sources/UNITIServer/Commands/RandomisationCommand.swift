@@ -215,18 +215,21 @@ struct VisitsCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @Option(help: "Study id.") var study: String
     @Flag(help: "One CSV line per participant and visit instead of the tables.") var csv = false
+    @Option(help: "Only the participants of this site (see 'sites list').") var site: String?
 
     func run() async throws {
         let trials = try await RandomisationCommand.service(database)
         let design = try await trials.trial(studyId: study).design
-        let people = try await trials.visits(studyId: study, now: Date())
+        if let site { _ = try await StudySites(administration: trials.administration).site(site, studyId: study) }
+        let people = try await trials.visits(studyId: study, now: Date()).filter { site == nil || $0.site == site }
         guard let visits = design.visits, !visits.isEmpty else { throw TrialError("the design of \(study) has no visits") }
         if csv {
-            print(CSV.line(["participant", "arm", "visit", "state", "opens_utc", "closes_utc", "done_utc"]), terminator: "")
+            print(CSV.line(["participant", "arm", "visit", "state", "opens_utc", "closes_utc", "done_utc", "site"]), terminator: "")
             for person in people {
                 for status in person.visits {
                     print(CSV.line([person.pseudonym, person.arm ?? "", status.visit.id, status.state.rawValue, status.opens.map(Timestamps.format) ?? "",
-                                    status.closes.map(Timestamps.format) ?? "", status.doneAt.map(Timestamps.format) ?? ""]), terminator: "")
+                                    status.closes.map(Timestamps.format) ?? "", status.doneAt.map(Timestamps.format) ?? "", person.site ?? ""]),
+                          terminator: "")
                 }
             }
             return

@@ -150,6 +150,8 @@ struct TrialService: Sendable {
         var pseudonym: String
         var arm: String?
         var visits: [VisitStatus]
+        /// Their study site (nil: none).
+        var site: String? = nil
     }
 
     /// The visits of the study's members and randomised participants, by pseudonym; empty when
@@ -173,7 +175,7 @@ struct TrialService: Sendable {
                 let made = allocations[person.userId]
                 return ParticipantVisits(pseudonym: person.pseudonym, arm: made?.allocation.arm,
                                          visits: VisitStatus.of(visits, randomised: made?.allocatedAt, joined: person.joinedAt,
-                                                                sheets: sheets[person.userId] ?? [], now: now))
+                                                                sheets: sheets[person.userId] ?? [], now: now), site: person.site)
             }
     }
 
@@ -212,10 +214,14 @@ struct TrialService: Sendable {
         let trial = try await trial(studyId: studyId)
         let names = ArmNames(trial: trial, blinded: blinded)
         let made = try await store.allocations(studyId: studyId)
-        var text = CSV.line(["sequence", "participant", "stratum", "arm", "allocated_utc"] + trial.design.factors.map(\.id))
+        let sites = try await store.memberSites(studyId: studyId)
+        // The site last (after the design's factors, however many): scripts that read the
+        // earlier columns by position keep working.
+        var text = CSV.line(["sequence", "participant", "stratum", "arm", "allocated_utc"] + trial.design.factors.map(\.id) + ["site"])
         for allocation in made {
             text += CSV.line([String(allocation.allocation.sequence), allocation.pseudonym ?? "", allocation.allocation.stratum,
-                              names.id(allocation.allocation.arm), Timestamps.format(allocation.allocatedAt)] + allocation.allocation.levels)
+                              names.id(allocation.allocation.arm), Timestamps.format(allocation.allocatedAt)] + allocation.allocation.levels
+                             + [allocation.userId.flatMap { sites[$0] } ?? ""])
         }
         try await store.appendAudit(administration.actor, studyId: studyId, action: "export.allocations",
                                     detail: .object(["rows": .number(Double(made.count)), "blinded": .bool(blinded)]), now: administration.now)

@@ -280,6 +280,9 @@ struct SiteTests {
             let ulm = try await trials.flow(studyId: "alpha", blinded: false, site: "ulm", now: fixture.clock.now())
             #expect(whole.assessed == 2 && whole.randomised == 2 && ulm.assessed == 1 && ulm.randomised == 1 && ulm.site == "ulm")
             #expect(ConsortDiagram.svg(ulm, language: "en").contains("CONSORT flow of the study alpha, site ulm"))
+            // The allocation list and the visits report carry the site too.
+            let list = try await trials.allocationList(studyId: "alpha", blinded: false).components(separatedBy: "\r\n").filter { !$0.isEmpty }
+            #expect(list[0].hasSuffix(",centre,site") && list.dropFirst().allSatisfy { $0.hasSuffix(",ulm,ulm") || $0.hasSuffix(",athens,athens") }, "\(list)")
         }
     }
 

@@ -102,7 +102,7 @@ struct VisitTests {
                 #expect(lines.contains("\(pseudonym) \(arm) done-in-window upcoming"), "\(printed.out)")
                 #expect(lines.contains("\(arm) baseline 0 0 1 0 0 0") && lines.contains("\(arm) week12 1 0 0 0 0 0"), "\(printed.out)")
                 let csv = try Program.run(binary, ["visits", "--study", "trial", "--csv", "--database", opened.location])
-                #expect(csv.out.hasPrefix("participant,arm,visit,state,opens_utc,closes_utc,done_utc\r\n\(pseudonym),\(arm),baseline,done-in-window,"),
+                #expect(csv.out.hasPrefix("participant,arm,visit,state,opens_utc,closes_utc,done_utc,site\r\n\(pseudonym),\(arm),baseline,done-in-window,"),
                         "\(csv.out)")
             }
         }
