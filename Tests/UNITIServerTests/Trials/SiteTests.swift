@@ -323,5 +323,39 @@ struct SiteTests {
             #expect(to == [owner.id, athens.id, everywhere.id], "mailed to \(to)")
         }
     }
+
+    @Test("in the console: an editor puts someone of no site at one from the participants page; moving them is refused to the editor on the participant's page and done by an owner there")
+    func placingAndMovingInTheConsole() async throws {
+        try await StoreKind.sqlite.with { opened in
+            let fixture = ConsoleFixture(store: opened.store)
+            try await fixture.run { client in
+                _ = try await Self.study(fixture)
+                _ = try await fixture.participant(client, "petra", joining: "alpha", site: nil)
+                let pseudonym = try #require(try await fixture.store.user(login: "petra")).pseudonym
+                let owner = try await fixture.enrolledStaff("olga"), editor = try await fixture.enrolledStaff("ed")
+                try await fixture.role(.owner, owner, "alpha")
+                try await fixture.role(.editor, editor, "alpha")
+                let editing = PortalBrowser(client), owning = PortalBrowser(client)
+                try await fixture.signIn(editing, editor)
+                try await fixture.signIn(owning, owner)
+                let list = ConsolePage.participants.uri(study: "alpha"), page = ConsolePage.participant.uri(study: "alpha", participant: pseudonym)
+                #expect(try await editing.get(list).text.contains("id=\"assign-submit\""))
+                let placed = try await editing.submit(list, to: ConsolePage.assignSite.uri(study: "alpha"), ["participant": pseudonym, "site": "ulm"])
+                #expect(placed.headers[.location] == list + "?notice=siteAssigned")
+                #expect(try await editing.get(page).text.contains("<dd id=\"site\">ulm</dd>"))
+                #expect(!(try await editing.get(page)).text.contains("id=\"move-site\""), "an editor is offered no move")
+                let refused = try await editing.submit(list, to: ConsolePage.assignSite.uri(study: "alpha"),
+                                                       ["participant": pseudonym, "site": "athens", "back": "participant"])
+                #expect(refused.headers[.location] == page + "?notice=siteMoveOwner")
+                #expect(try await owning.get(page).text.contains("id=\"move-site\""))
+                let moved = try await owning.submit(page, to: ConsolePage.assignSite.uri(study: "alpha"),
+                                                    ["participant": pseudonym, "site": "athens", "back": "participant"])
+                #expect(moved.headers[.location] == page + "?notice=siteAssigned")
+                #expect(try await owning.get(page + "?notice=siteAssigned").text.contains("The participant is at the site now."))
+                #expect(try await fixture.store.studyParticipants(studyId: "alpha", pseudonym: pseudonym).first?.site == "athens")
+                #expect(try await fixture.store.auditTrail(studyId: "alpha").suffix(2).map(\.action) == ["site.assign", "site.move"])
+            }
+        }
+    }
 }
 
