@@ -9,7 +9,8 @@ public struct UNITIServerCommand: AsyncParsableCommand {
         subcommands: [ServeCommand.self, StudyCommand.self, QuestionnaireCommand.self, JoinRequestsCommand.self,
                       UsersCommand.self, ExportCommand.self, AdherenceCommand.self, StaffCommand.self, AuditCommand.self, MailCommand.self,
                       ResourceCommand.self, MaintenanceCommand.self, BackupCommand.self, RestoreCommand.self,
-                      RandomisationCommand.self, RandomiseCommand.self, VisitsCommand.self, ConsortCommand.self, SitesCommand.self]
+                      RandomisationCommand.self, RandomiseCommand.self, VisitsCommand.self, ConsortCommand.self, SitesCommand.self,
+                      ScreeningCommand.self]
     )
     public init() {}
 }

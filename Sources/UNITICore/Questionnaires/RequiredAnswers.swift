@@ -19,17 +19,6 @@ public enum RequiredAnswers: Sendable, Hashable {
 
     /// The definition with this rule's `required` flags.
     public func applied(to definition: QuestionnaireDefinition) -> QuestionnaireDefinition {
-        guard self == .everyQuestion else { return definition }
-        var definition = definition
-        definition.items = definition.items.map { item in
-            var item = item
-            switch item.element {
-            case .headline, .text: break
-            case .unsupported: item.required = false
-            default: item.required = true
-            }
-            return item
-        }
-        return definition
+        self == .everyQuestion ? definition.everyQuestionRequired() : definition
     }
 }

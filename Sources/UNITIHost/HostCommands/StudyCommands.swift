@@ -97,19 +97,45 @@ struct StudyCommand: HostCommand {
         func run(in shell: Shell) throws {
             let study: StudyInfo = try shell.api { try $0.send("GET", "studies/\(id)") }
             StudyCommand.describe(study, shell: shell)
+            let language = CurrentLanguage.value.rawValue
+            let title = "\(study.title.text(in: language)) (\(id))"
+            // A study that screens asks its questions first: nobody reads a consent for a study
+            // they cannot take part in. Nothing of the answers is kept on this device.
+            let screening = try study.screening.map { try Self.screen($0, title: title, shell: shell) }
             if study.consent != nil, !(try shell.confirm("host.study.join.consent")) {
                 shell.console.line(shell.localizer("host.study.join.declined"))
                 return
             }
             // The version read and agreed to: the server records it with the time.
-            var request = JoinStudyRequest(consentVersion: study.consentVersion, site: site)
+            var request = JoinStudyRequest(consentVersion: study.consentVersion, site: site, screening: screening)
             if study.access == .password {
                 request.password = try shell.askSecret("host.study.join.password")
             }
             let answer: MembershipResponse = try shell.api { try $0.send("POST", "studies/\(id)/join", body: request) }
-            let title = "\(study.title.text(in: CurrentLanguage.value.rawValue)) (\(id))"
+            if let outcome = answer.screening, !outcome.eligible {
+                shell.console.line(shell.localizer("host.study.join.ineligible", ["study": title]))
+                if let message = outcome.message { shell.console.line(MarkdownText.plainText(message.text(in: language))) }
+                return
+            }
             shell.console.line(shell.localizer("host.study.joined.\(answer.membership.rawValue)", ["study": title]))
             shell.syncAfterSuccess()
+        }
+
+        /// Asks the study's screening questions, every one required, and whether the answers may
+        /// be kept should the person not be eligible (when the study asks that).
+        static func screen(_ screening: StudyScreeningInfo, title: String, shell: Shell) throws -> ScreeningAnswers {
+            shell.console.line(shell.localizer("host.study.join.screening", ["study": title]))
+            let result = try QuestionnaireEngine(services: shell.services)
+                .answer(screening.questionnaire, owner: .shell, keepsDraft: false, requiring: .everyQuestion)
+            var sheet = result.sheet
+            // The server gives the sheet to the module presenting the questionnaire in the study.
+            sheet.owner = nil
+            var keep = false
+            if let question = screening.keepAnswersQuestion {
+                let text = MarkdownText.plainText(question.text(in: CurrentLanguage.value.rawValue))
+                keep = Confirmation.isYes(try shell.answer(to: text + " " + shell.localizer("host.study.join.yesNo")))
+            }
+            return ScreeningAnswers(sheet: sheet, keepIfIneligible: keep)
         }
     }
 

@@ -109,6 +109,11 @@ public enum APIErrorCode: String, CaseIterable, Sendable {
     case siteMoveOwner = "site_move_owner"
     case siteRole = "site_role"
     case noParticipant = "no_participant"
+    // Eligibility screening (issue 48): joining a study that screens.
+    case screeningRequired = "screening_required"
+    case screeningInvalid = "screening_invalid"
+    case screeningChanged = "screening_changed"
+    case screeningUnavailable = "screening_unavailable"
 
     /// Who can meet the code: a participant (the API the apps call, the portal), or only a study
     /// team's staff (the console and the coordinator commands). Every participant code has its

@@ -43,6 +43,9 @@ public struct StudyInfo: Codable, Hashable, Sendable {
     /// For a member of a trial whose design has visits: their visits, each once its day is
     /// known (counted from their randomisation or joining); nil otherwise.
     public var visits: [StudyVisit]?
+    /// For a study that screens before joining, to someone who has not joined: the questions to
+    /// answer first (``StudyScreeningInfo``); nil otherwise.
+    public var screening: StudyScreeningInfo?
 
     public init(id: String, title: LocalizedText, description: LocalizedText?, consent: LocalizedText?,
                 startsAt: String?, endsAt: String?, running: Bool, access: StudyAccess,
@@ -103,10 +106,49 @@ public struct JoinStudyRequest: Codable, Hashable, Sendable {
     public var password: String?
     public var consentVersion: Int?
     public var site: String?
-    public init(password: String? = nil, consentVersion: Int? = nil, site: String? = nil) {
+    /// The answers to the study's screening questionnaire, for a study that screens.
+    public var screening: ScreeningAnswers?
+    public init(password: String? = nil, consentVersion: Int? = nil, site: String? = nil, screening: ScreeningAnswers? = nil) {
         self.password = password
         self.consentVersion = consentVersion
         self.site = site
+        self.screening = screening
+    }
+}
+
+/// What a study that screens asks before joining (issue 48, "Eligibility screening"): its
+/// screening questionnaire, every question of which is to be answered, and, when the study asks
+/// it, whether the team may keep the answers of someone who turns out not to be eligible
+/// (without a yes they are not kept). The rules stay on the server.
+public struct StudyScreeningInfo: Codable, Hashable, Sendable {
+    public var questionnaire: QuestionnaireDefinition
+    /// The question asking to keep an ineligible person's answers; nil: they are never kept.
+    public var keepAnswersQuestion: LocalizedText?
+    public init(questionnaire: QuestionnaireDefinition, keepAnswersQuestion: LocalizedText? = nil) {
+        self.questionnaire = questionnaire
+        self.keepAnswersQuestion = keepAnswersQuestion
+    }
+}
+
+/// The screening questionnaire answered (a whole sheet of it) and the person's answer to the
+/// study's keep-answers question (nil or false: not kept if they are not eligible).
+public struct ScreeningAnswers: Codable, Hashable, Sendable {
+    public var sheet: AnswerSheet
+    public var keepIfIneligible: Bool?
+    public init(sheet: AnswerSheet, keepIfIneligible: Bool? = nil) {
+        self.sheet = sheet
+        self.keepIfIneligible = keepIfIneligible
+    }
+}
+
+/// The screening's outcome in a join's answer: not eligible, with the study's words for it
+/// (the person is then no member: `membership` stays as it was).
+public struct ScreeningOutcome: Codable, Hashable, Sendable {
+    public var eligible: Bool
+    public var message: LocalizedText?
+    public init(eligible: Bool, message: LocalizedText? = nil) {
+        self.eligible = eligible
+        self.message = message
     }
 }
 
@@ -154,8 +196,11 @@ public struct LeaveStudyRequest: Codable, Hashable, Sendable {
 public struct MembershipResponse: Codable, Hashable, Sendable {
     public var studyId: String
     public var membership: MembershipStatus
-    public init(studyId: String, membership: MembershipStatus) {
+    /// For a study that screens: the screening's outcome.
+    public var screening: ScreeningOutcome?
+    public init(studyId: String, membership: MembershipStatus, screening: ScreeningOutcome? = nil) {
         self.studyId = studyId
         self.membership = membership
+        self.screening = screening
     }
 }

@@ -23,3 +23,23 @@ extension QuestionnaireDefinition {
         return items.filter { labels.contains($0.label) }
     }
 }
+
+extension QuestionnaireDefinition {
+    /// The definition with every question it can ask required: a question of an unsupported
+    /// type never is (nobody could answer it), display items have nothing to require, and hidden
+    /// questions stay unrequired as always. A clinical questionnaire saved whole (`RequiredAnswers`)
+    /// and a study's screening (whose rules read its answers) ask this way.
+    public func everyQuestionRequired() -> QuestionnaireDefinition {
+        var definition = self
+        definition.items = items.map { item in
+            var item = item
+            switch item.element {
+            case .headline, .text: break
+            case .unsupported: item.required = false
+            default: item.required = true
+            }
+            return item
+        }
+        return definition
+    }
+}

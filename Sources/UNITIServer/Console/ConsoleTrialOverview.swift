@@ -105,13 +105,13 @@ extension ConsoleRoutes {
                 }
             }
         }
-        page.consort = ConsortDiagram.lines(try await service.flow(studyId: study.id, blinded: blinded, now: now), language: language)
         let sites = try await store.sites(studyId: study.id)
+        let flows = try await service.flows(studyId: study.id, blinded: blinded, sites: [nil] + sites.map(\.id), now: now)
+        page.consort = ConsortDiagram.lines(flows[0], language: language)
         if !sites.isEmpty {
             let t = { (key: String) in PortalText.text("console.trialPage.\(key)", language) }
             page.siteHeaders = [t("assessed"), t("randomised")] + names.ordered.map { names.name($0.id) } + (design.primary == nil ? [] : [t("completedPrimary")])
-            for site in sites {
-                let flow = try await service.flow(studyId: study.id, blinded: blinded, site: site.id, now: now)
+            for (site, flow) in zip(sites, flows.dropFirst()) {
                 let completed = flow.arms.compactMap(\.completed)
                 page.sites.append(.init(id: site.id, name: "\(site.name) (\(site.id))", cells: [String(flow.assessed), String(flow.randomised)]
                     + names.ordered.map { arm in String(flow.arms.first { $0.arm == names.id(arm.id) }?.allocated ?? 0) }

@@ -40,8 +40,10 @@ struct StudyRoutes: Sendable {
                 ? try await store.latestQuestionnaires(studyId: listed.study.id) : []
             let arm = listed.membership == .member
                 ? try await ArmView.of(store, studyId: listed.study.id, userId: user.account.id, now: environment.clock.now()) : nil
-            result.append(StudyPresenter.info(listed.study, membership: listed.membership, questionnaires: questionnaires,
-                                              consentAgreed: listed.consentAgreed, arm: arm))
+            var info = StudyPresenter.info(listed.study, membership: listed.membership, questionnaires: questionnaires,
+                                           consentAgreed: listed.consentAgreed, arm: arm)
+            info.screening = try await studies.screeningInfo(listed.study, membership: listed.membership)
+            result.append(info)
         }
         return ETagged(StudyList(studies: result))
     }
@@ -55,7 +57,9 @@ struct StudyRoutes: Sendable {
             ? try await store.latestQuestionnaires(studyId: id) : []
         let agreed = try await store.agreedConsentVersions(userId: user.account.id)[id]
         let arm = membership == .member ? try await ArmView.of(store, studyId: id, userId: user.account.id, now: environment.clock.now()) : nil
-        return ETagged(StudyPresenter.info(study, membership: membership, questionnaires: questionnaires, consentAgreed: agreed, arm: arm))
+        var info = StudyPresenter.info(study, membership: membership, questionnaires: questionnaires, consentAgreed: agreed, arm: arm)
+        info.screening = try await studies.screeningInfo(study, membership: membership)
+        return ETagged(info)
     }
 
     /// The rules live in ``StudyService`` (shared with the portal); this only speaks JSON.
@@ -63,10 +67,13 @@ struct StudyRoutes: Sendable {
         let user = context.user
         let id = try studyId(context)
         let body = try await request.decode(as: JoinStudyRequest.self, context: context)
-        let membership = try await studies.join(userId: user.account.id, studyId: id, password: body.password,
-                                                consentVersion: body.consentVersion, site: body.site)
+        let enrolment = try await studies.enrol(userId: user.account.id, studyId: id, password: body.password,
+                                                consentVersion: body.consentVersion, site: body.site, screening: body.screening)
+        let membership = enrolment.membership
+        let screening = enrolment.ineligible.map { ScreeningOutcome(eligible: false, message: $0) }
+            ?? (body.screening != nil ? ScreeningOutcome(eligible: true) : nil)
         return EditedResponse(status: membership == .pending ? .accepted : .ok,
-                              response: MembershipResponse(studyId: id, membership: membership))
+                              response: MembershipResponse(studyId: id, membership: membership, screening: screening))
     }
 
     /// The body (``LeaveStudyRequest``) is optional: without one the answers stay.

@@ -90,6 +90,8 @@ struct StudiesPage: PortalPage {
         /// The site of the enrolment link the page was opened with: the join form carries it.
         var site: String?
         var siteText: String?
+        /// For a study that screens and that the person may join: its screening page.
+        var screeningHref: String?
     }
 
     struct Visit: Sendable {

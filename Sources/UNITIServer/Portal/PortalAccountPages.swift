@@ -129,6 +129,7 @@ extension PortalRoutes {
             enrolmentSite = (enrolment.study, site)
         }
         // A member of a trial: the arm's notice and their visits, as the API gives them to the apps.
+        let screening = try await environment.store.screeningStudies()
         var trials: [String: ArmView] = [:]
         for entry in listed where entry.membership == .member {
             trials[entry.study.id] = try await ArmView.of(environment.store, studyId: entry.study.id, userId: session.account.id, now: now)
@@ -144,6 +145,9 @@ extension PortalRoutes {
             }
             let trial = trials[study.id]
             let site = enrolmentSite?.0 == study.id && mayJoin ? enrolmentSite?.1 : nil
+            // A study that screens is joined from its screening page, which asks what joining asks.
+            let screens = mayJoin && screening.contains(study.id)
+            let screeningHref = screens ? "/studies/screening?study=\(study.id)" + (site.map { "&site=\($0.id)" } ?? "") : nil
             let visits = (trial?.visits ?? []).map { due in
                 let state = due.state(at: now) ?? .upcoming
                 let days = [due.opens, due.closes].compactMap { OffsetTimestamp(parsing: $0)?.date }
@@ -161,9 +165,9 @@ extension PortalRoutes {
                 access: PortalText.text("portal.studies.access.\(study.access.rawValue)", visit.language),
                 status: PortalText.text("portal.membership.\(membership.rawValue)", visit.language),
                 closed: !open && membership != .member,
-                joinPublic: mayJoin && study.access == .public,
-                joinPassword: mayJoin && study.access == .password,
-                joinRequest: mayJoin && study.access == .byRequest,
+                joinPublic: mayJoin && !screens && study.access == .public,
+                joinPassword: mayJoin && !screens && study.access == .password,
+                joinRequest: mayJoin && !screens && study.access == .byRequest,
                 mayLeave: StudyService.mayLeave(study, membership: membership),
                 leaveLabel: PortalText.text(membership == .pending ? "portal.studies.withdraw" : "portal.studies.leave", visit.language),
                 noLeave: membership == .member && !study.participantsMayLeave,
@@ -173,7 +177,8 @@ extension PortalRoutes {
                 consentNeeded: membership == .member && (study.consentVersion ?? 0) > (entry.consentAgreed ?? 0),
                 consentAgreed: membership == .member ? agreed : nil,
                 notice: trial?.notice?.text(in: visit.language), visits: visits, hasVisits: !visits.isEmpty,
-                site: site?.id, siteText: site.map { PortalText.text("portal.studies.enrolSite", visit.language, ["site": $0.name]) })
+                site: site?.id, siteText: site.map { PortalText.text("portal.studies.enrolSite", visit.language, ["site": $0.name]) },
+                screeningHref: screeningHref)
         })
     }
 
@@ -185,6 +190,10 @@ extension PortalRoutes {
             let standing = try await studyService.join(userId: session.account.id, studyId: studyId, password: password,
                                                        consentVersion: Int(form["consentVersion"]), site: form.fields["site"])
             return visit.redirect(to: standing == .pending ? "/studies?notice=studyRequested" : "/studies?notice=studyJoined")
+        } catch let error as APIError where error.code == APIErrorCode.screeningRequired.rawValue {
+            // The join-by-id form, for a study that screens: its questions come first.
+            let site = form["site"].isEmpty ? "" : "&site=\(form["site"].addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
+            return visit.redirect(to: "/studies/screening?study=\(studyId)\(site)")
         } catch {
             return try await studyFailure(error, studyId, visit, session, besideJoinById: form["form"] == "by-id")
         }

@@ -58,6 +58,7 @@ package struct PortalRoutes: Sendable {
         signedIn.get("/") { request, context in try await start(request, context) }
         registerQuestionnairePages(on: signedIn)
         registerAccountPages(on: signedIn)
+        registerScreeningPages(on: signedIn)
         for part in environment.store.modules.parts(PortalPagesProviding.self) {
             part.registerPortal(on: signedIn, portal: self)
         }

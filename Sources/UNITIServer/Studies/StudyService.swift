@@ -54,9 +54,24 @@ struct StudyService: Sendable {
     }
 
     /// Joins a study by its access kind; returns the standing afterwards (`member`, or `pending`
-    /// for a by-request study). A wrong password counts towards ``StudyPasswordThrottle``; while
-    /// throttled, even the right password is answered 429 `too_many_study_attempts`, so guessing
-    /// gains nothing from trying fast.
+    /// for a by-request study). The rules are ``enrol(userId:studyId:password:consentVersion:site:screening:)``'s.
+    @discardableResult
+    func join(userId: Int64, studyId: String, password: String?, consentVersion: Int? = nil, site: String? = nil,
+              screening: ScreeningAnswers? = nil) async throws -> MembershipStatus {
+        try await enrol(userId: userId, studyId: studyId, password: password, consentVersion: consentVersion, site: site,
+                        screening: screening).membership
+    }
+
+    /// What a join made: the standing afterwards, and for someone a study's screening found not
+    /// eligible, the study's words for it (the standing is then unchanged).
+    struct Enrolment: Sendable {
+        var membership: MembershipStatus
+        var ineligible: LocalizedText?
+    }
+
+    /// Joins a study by its access kind. A wrong password counts towards
+    /// ``StudyPasswordThrottle``; while throttled, even the right password is answered 429
+    /// `too_many_study_attempts`, so guessing gains nothing from trying fast.
     ///
     /// A study with consent is joined only with the current version agreed to (`consentVersion`,
     /// what the person was shown): 409 `consent_required` otherwise, naming the version. The
@@ -66,7 +81,17 @@ struct StudyService: Sendable {
     /// `site` (a site's enrolment link or code) puts the person at that study site with the
     /// membership, in the same transaction; 422 `unknown_site` when the study has none by that id.
     /// Someone who belongs to a site already stays there (moving is an owner's step).
-    func join(userId: Int64, studyId: String, password: String?, consentVersion: Int? = nil, site: String? = nil) async throws -> MembershipStatus {
+    ///
+    /// A study that screens (``StudyScreening``) is joined only with its screening questionnaire
+    /// answered whole (409 `screening_required` without, 422 `screening_invalid` for answers that
+    /// are not whole or valid: nothing is decided or kept then). Someone the rules find not
+    /// eligible (once the password is right) is not joined, and the log keeps the screening as a
+    /// count, with their account and answers only when they agreed to that; no consent is needed
+    /// for that answer. An eligible person joins as anyone does, with the screening's log line in
+    /// the transaction of the membership, and their screening sheet is stored as their first
+    /// answers to the study (for a by-request study, the log line keeps it while the request waits).
+    func enrol(userId: Int64, studyId: String, password: String?, consentVersion: Int? = nil, site: String? = nil,
+               screening answers: ScreeningAnswers? = nil) async throws -> Enrolment {
         let study = try await study(id: studyId)
         let id = study.id
         let now = environment.clock.now()
@@ -75,42 +100,97 @@ struct StudyService: Sendable {
             throw APIError.invalid("unknown_site", "Study '\(id)' has no site '\(site.prefix(64))'; check the enrolment link or code you were given.")
         }
         let current = try await store.membership(studyId: id, userId: userId)
-        if current == .member { return .member }
+        if current == .member { return Enrolment(membership: .member) }
         guard StudyPresenter.isOpen(study, now: now) else {
             throw APIError(.conflict, "study_closed", "Study '\(id)' is not running at the moment; it cannot be joined.")
         }
-        if let required = study.consentVersion {
+        let screened = try await screen(study, answers)
+        if screened?.outcome == .eligible || screened == nil, let required = study.consentVersion {
             guard consentVersion == required else { throw Self.consentRequired(id, version: required) }
         }
-        switch study.access {
-        case .public:
-            try await enter(study, userId: userId, from: current, to: .member, site: site, now: now)
-            return .member
-        case .password:
-            guard let password, !password.isEmpty else {
-                throw APIError(.forbidden, "study_password_required", "Study '\(id)' needs its password to join.")
-            }
-            let throttle = environment.studyPasswordThrottle
-            // Counted before the check and taken back when right: guesses sent at once are
-            // counted one by one, so they cannot all pass before the first failure is recorded.
-            if let wait = try await throttle.startAttempt(userId: userId, studyId: id, store: store, now: now) {
-                SecurityEvent.studyPasswordThrottled.record()
-                throw APIError(.tooManyRequests, "too_many_study_attempts",
-                               "Too many wrong passwords for study '\(id)'; wait \(wait) seconds before trying again.",
-                               headers: ["Retry-After": "\(wait)"])
-            }
-            guard let hash = study.passwordHash, password.utf8.count <= 256,
-                  await environment.passwords.verify(password, hash: hash) else {
-                SecurityEvent.studyPasswordRefused.record()
-                throw APIError(.forbidden, "wrong_study_password", "The password for study '\(id)' is wrong.")
-            }
-            try await throttle.recordSuccess(userId: userId, studyId: id, store: store)
-            try await enter(study, userId: userId, from: current, to: .member, site: site, now: now)
-            return .member
-        case .byRequest:
-            try await enter(study, userId: userId, from: current, to: .pending, site: site, now: now)
-            return .pending
+        if study.access == .password { try await checkPassword(password, of: study, userId: userId, now: now) }
+        let status: MembershipStatus = study.access == .byRequest ? .pending : .member
+        guard let screened else {
+            try await enter(study, userId: userId, from: current, to: status, site: site, now: now)
+            return Enrolment(membership: status)
         }
+        guard case .ineligible(let failed) = screened.outcome else {
+            // A request waiting for the team's decision keeps the answers in the log, for the team
+            // to read; a member's are their first sheet of the study.
+            let entry = ScreeningEntry(screenedAt: now, site: site, userId: userId, eligible: true, failed: [],
+                                       answers: status == .pending ? try JSONCoding.string(screened.sheet.sheet) : nil)
+            try await enter(study, userId: userId, from: current, to: status, site: site, screening: entry, now: now)
+            guard status == .member else { return Enrolment(membership: status) }
+            var sheet = screened.sheet.sheet
+            sheet.owner = sheet.owner ?? screened.module
+            sheet.isPartial = false
+            _ = try await store.storeSheets(userId: userId, sheets: [ValidatedSheet(sheet: sheet, studyId: id)], receivedAt: now)
+            return Enrolment(membership: status)
+        }
+        let kept = answers?.keepIfIneligible == true && screened.design.keepAnswersQuestion != nil
+        try await store.logScreening(ScreeningEntry(screenedAt: now, site: site, userId: kept ? userId : nil, eligible: false,
+                                                    failed: failed, answers: kept ? try JSONCoding.string(screened.sheet.sheet) : nil),
+                                     studyId: id)
+        return Enrolment(membership: current, ineligible: screened.design.ineligibleMessage)
+    }
+
+    /// A screening decided: the study's screening, the sheet checked against its questionnaire,
+    /// the module presenting that questionnaire and what the rules made of it.
+    private struct Screened: Sendable {
+        var design: StudyScreening
+        var sheet: ValidatedSheet
+        var module: ModuleID
+        var outcome: StudyScreening.Outcome
+    }
+
+    /// The screening of `answers` for a study that screens (nil for one that does not); throws
+    /// when the answers are missing, not whole or not valid.
+    private func screen(_ study: StudyRecord, _ answers: ScreeningAnswers?) async throws -> Screened? {
+        guard let design = try await store.screening(studyId: study.id) else { return nil }
+        guard let answers else {
+            throw APIError(.conflict, "screening_required",
+                           "Study '\(study.id)' asks a few screening questions before anyone joins; answer them (uniti: study join \(study.id)).")
+        }
+        guard let document = try await store.latestQuestionnaires(studyId: study.id).first(where: { $0.id == design.questionnaire }),
+              let link = try await store.questionnaireLinks(studyId: study.id).first(where: { $0.questionnaireId == design.questionnaire }) else {
+            throw APIError(.conflict, "screening_unavailable", "Study '\(study.id)' cannot screen at the moment; its screening questionnaire is missing.")
+        }
+        let outcome = try design.outcome(of: answers.sheet, definition: document.definition)
+        let sheet = try SheetValidation.validate(answers.sheet, against: document)
+        return Screened(design: design, sheet: sheet, module: link.module, outcome: outcome)
+    }
+
+    /// The throttled check of a password study's password.
+    private func checkPassword(_ password: String?, of study: StudyRecord, userId: Int64, now: Date) async throws {
+        let id = study.id
+        guard let password, !password.isEmpty else {
+            throw APIError(.forbidden, "study_password_required", "Study '\(id)' needs its password to join.")
+        }
+        let throttle = environment.studyPasswordThrottle
+        // Counted before the check and taken back when right: guesses sent at once are
+        // counted one by one, so they cannot all pass before the first failure is recorded.
+        if let wait = try await throttle.startAttempt(userId: userId, studyId: id, store: store, now: now) {
+            SecurityEvent.studyPasswordThrottled.record()
+            throw APIError(.tooManyRequests, "too_many_study_attempts",
+                           "Too many wrong passwords for study '\(id)'; wait \(wait) seconds before trying again.",
+                           headers: ["Retry-After": "\(wait)"])
+        }
+        guard let hash = study.passwordHash, password.utf8.count <= 256,
+              await environment.passwords.verify(password, hash: hash) else {
+            SecurityEvent.studyPasswordRefused.record()
+            throw APIError(.forbidden, "wrong_study_password", "The password for study '\(id)' is wrong.")
+        }
+        try await throttle.recordSuccess(userId: userId, studyId: id, store: store)
+    }
+
+    /// What a study that screens shows someone who has not joined it: its questionnaire, every
+    /// question to be answered, and the keep-answers question; nil for a member, a study that
+    /// does not screen, or one whose questionnaire is missing.
+    func screeningInfo(_ study: StudyRecord, membership: MembershipStatus) async throws -> StudyScreeningInfo? {
+        guard membership != .member, let design = try await store.screening(studyId: study.id),
+              let document = try await store.latestQuestionnaires(studyId: study.id).first(where: { $0.id == design.questionnaire })
+        else { return nil }
+        return StudyScreeningInfo(questionnaire: document.definition.everyQuestionRequired(), keepAnswersQuestion: design.keepAnswersQuestion)
     }
 
     /// Records the consent agreed to (the study's current version, checked by the caller) and
@@ -118,7 +198,7 @@ struct StudyService: Sendable {
     /// `participant.request` naming the version, or `participant.consent` when only a newer
     /// version was agreed to (a repeated request).
     private func enter(_ study: StudyRecord, userId: Int64, from current: MembershipStatus, to status: MembershipStatus,
-                       site: String? = nil, now: Date) async throws {
+                       site: String? = nil, screening: ScreeningEntry? = nil, now: Date) async throws {
         let pseudonym = try await store.user(id: userId)?.pseudonym ?? "?"
         try await store.transaction { store in
             var detail: [String: JSONValue] = [:]
@@ -143,6 +223,7 @@ struct StudyService: Sendable {
                 _ = try await store.setMemberSite(site, userId: userId, pseudonym: pseudonym, studyId: study.id,
                                                   actor: .participant(pseudonym), now: now)
             }
+            if let screening { try await store.logScreening(screening, studyId: study.id) }
         }
     }
 

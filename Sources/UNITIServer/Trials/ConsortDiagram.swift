@@ -15,9 +15,11 @@ enum ConsortDiagram {
             n.map { text(key, values.merging(["n": "\($0)"]) { $1 }) }
         }
         let excluded = flow.excluded
-        var lines = [count("assessed", flow.assessed), count("excluded", excluded.total), count("declined", excluded.declined),
+        let ineligible: [String?] = excluded.ineligibleByRule.isEmpty && excluded.ineligible == 0 ? []
+            : [count("ineligible", excluded.ineligible, ["rules": rules(excluded)])]
+        var lines = ([count("assessed", flow.assessed), count("excluded", excluded.total)] + ineligible + [count("declined", excluded.declined),
                      count("awaiting", excluded.awaitingDecision), count("left", excluded.leftBeforeRandomisation),
-                     count("noConsent", excluded.noConsent), count("notYet", excluded.notYetRandomised), count("randomised", flow.randomised)].compactMap { $0 }
+                     count("noConsent", excluded.noConsent), count("notYet", excluded.notYetRandomised), count("randomised", flow.randomised)]).compactMap { $0 }
         for arm in flow.arms {
             let counts = [count("allocated", arm.allocated), count("received", arm.received), count("notReceived", arm.notReceived),
                           count("completed", arm.completed, ["visit": flow.primaryVisit ?? ""]), count("lost", arm.lostToFollowUp),
@@ -26,6 +28,11 @@ enum ConsortDiagram {
             lines.append((arm.label.map { "\($0) (\(arm.arm))" } ?? arm.arm) + ": " + counts.joined(separator: "; "))
         }
         return lines
+    }
+
+    /// The rules not met, each with its count: `age 2, distress 5`.
+    private static func rules(_ excluded: TrialFlow.Excluded) -> String {
+        excluded.ineligibleByRule.map { "\($0.rule) \($0.count)" }.joined(separator: ", ")
     }
 
     static func svg(_ flow: TrialFlow, language: String) -> String {
@@ -40,7 +47,10 @@ enum ConsortDiagram {
         var shapes: [String] = []
 
         // Enrolment: the assessed, the excluded beside the line down, the randomised.
-        let excluded = [count("excluded", flow.excluded.total), "• " + count("declined", flow.excluded.declined),
+        let screened = flow.excluded.ineligibleByRule.isEmpty && flow.excluded.ineligible == 0 ? []
+            : ["• " + count("ineligibleShort", flow.excluded.ineligible)]
+              + flow.excluded.ineligibleByRule.map { "   – " + count("byRule", $0.count, ["rule": $0.rule]) }
+        let excluded = [count("excluded", flow.excluded.total)] + screened + ["• " + count("declined", flow.excluded.declined),
                         "• " + count("awaiting", flow.excluded.awaitingDecision), "• " + count("left", flow.excluded.leftBeforeRandomisation),
                         "• " + count("noConsent", flow.excluded.noConsent), "• " + count("notYet", flow.excluded.notYetRandomised)]
         let assessedTop = margin, assessedHeight = box(lines: 1)

@@ -5,10 +5,12 @@ import UNITIProtocol
 /// excluded before randomisation (and why), randomised, and per arm allocated, reached by their
 /// arm, followed up and analysed. Counted from the database as it is now:
 ///
-/// - **assessed**: everyone who asked to join the study (pending, member, declined or left), and
-///   the randomised whose account was erased since;
-/// - **excluded**, each person once, in this order: their request was declined (ineligible), is
-///   still undecided, they left before randomisation, they have not agreed to the study's
+/// - **assessed**: everyone who asked to join the study (pending, member, declined or left), the
+///   randomised whose account was erased since, and the screenings that found someone not
+///   eligible (``ScreeningEntry``; a person who is screened again counts again);
+/// - **excluded**, each person once, in this order: the study's screening found them not
+///   eligible (with a count per rule not met, ``ScreeningCounts``), their request was declined,
+///   is still undecided, they left before randomisation, they have not agreed to the study's
 ///   current consent, or they are members not randomised yet;
 /// - per arm, **allocated**; **received**: answered a sheet of the study after their allocation
 ///   (their app then had the arm's modules), the others did not;
@@ -32,6 +34,9 @@ struct TrialFlow: Codable, Sendable, Equatable {
 
     struct Excluded: Codable, Sendable, Equatable {
         var total: Int
+        /// Not eligible by the study's screening, and how many did not meet each rule.
+        var ineligible: Int = 0
+        var ineligibleByRule: [ScreeningCounts.Rule] = []
         var declined: Int
         var awaitingDecision: Int
         var leftBeforeRandomisation: Int
@@ -66,11 +71,12 @@ struct TrialFlow: Codable, Sendable, Equatable {
     /// The flow of `participants` (every membership of the study) and the study's allocations;
     /// `sheets` are the starts of the visits' questionnaires by user id.
     static func of(study: StudyRecord, names: ArmNames, participants: [StudyParticipant], allocations: [StoredAllocation],
-                   sheets: [Int64: [(questionnaire: String, started: Date)]], now: Date) -> TrialFlow {
+                   screened: ScreeningCounts? = nil, sheets: [Int64: [(questionnaire: String, started: Date)]], now: Date) -> TrialFlow {
         let design = names.design
         let allocated = Dictionary(allocations.compactMap { made in made.userId.map { ($0, made) } }, uniquingKeysWith: { first, _ in first })
         let people = Dictionary(participants.map { ($0.userId, $0) }, uniquingKeysWith: { first, _ in first })
-        var excluded = Excluded(total: 0, declined: 0, awaitingDecision: 0, leftBeforeRandomisation: 0, noConsent: 0, notYetRandomised: 0)
+        var excluded = Excluded(total: screened?.ineligible ?? 0, ineligible: screened?.ineligible ?? 0, ineligibleByRule: screened?.byRule ?? [],
+                                declined: 0, awaitingDecision: 0, leftBeforeRandomisation: 0, noConsent: 0, notYetRandomised: 0)
         for person in participants where allocated[person.userId] == nil {
             switch person.status {
             case .denied: excluded.declined += 1
@@ -113,7 +119,7 @@ struct TrialFlow: Codable, Sendable, Equatable {
             return row
         }
         return TrialFlow(study: study.id, blinded: names.blinded, primaryVisit: primary?.id,
-                         assessed: participants.filter { $0.status != .none }.count + erased,
+                         assessed: participants.filter { $0.status != .none }.count + erased + (screened?.ineligible ?? 0),
                          excluded: excluded, randomised: allocations.count, arms: arms)
     }
 }

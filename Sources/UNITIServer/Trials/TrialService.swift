@@ -192,20 +192,36 @@ struct TrialService: Sendable {
     /// of that site's participants only (an erased account's allocation, whose site is gone with
     /// it, counts in the whole study's flow alone).
     func flow(studyId: String, blinded: Bool, site: String? = nil, now: Date) async throws -> TrialFlow {
+        try await flows(studyId: studyId, blinded: blinded, sites: [site], now: now)[0]
+    }
+
+    /// The flows of several sites (nil: the whole study), in their order, from one reading of
+    /// the study's participants, allocations, screenings and visit sheets.
+    func flows(studyId: String, blinded: Bool, sites: [String?], now: Date) async throws -> [TrialFlow] {
         let study = try await administration.existingStudy(studyId)
         let trial = try await trial(studyId: study.id)
-        if let site { _ = try await StudySites(administration: administration).site(site, studyId: study.id) }
+        let known = Set(try await store.sites(studyId: study.id).map(\.id))
+        if let unknown = sites.compactMap({ $0 }).first(where: { !known.contains($0) }) {
+            _ = try await StudySites(administration: administration).site(unknown, studyId: study.id)
+        }
         let visits = trial.design.visits ?? []
         let sheets = visits.isEmpty ? [:]
             : try await store.sheetStarts(studyId: study.id, questionnaires: Set(visits.flatMap(\.questionnaires)).sorted())
-        let participants = try await store.studyParticipants(studyId: study.id).filter { site == nil || $0.site == site }
-        let people = Set(participants.map(\.userId))
-        var flow = TrialFlow.of(study: study, names: ArmNames(trial: trial, blinded: blinded), participants: participants,
-                                allocations: try await store.allocations(studyId: study.id).filter { made in
-                                    site == nil || made.userId.map(people.contains) == true
-                                }, sheets: sheets, now: now)
-        flow.site = site
-        return flow
+        let everyone = try await store.studyParticipants(studyId: study.id)
+        let allocations = try await store.allocations(studyId: study.id)
+        let screening = try await store.screening(studyId: study.id)
+        let screenings = try await store.screenings(studyId: study.id)
+        return sites.map { site in
+            let participants = everyone.filter { site == nil || $0.site == site }
+            let people = Set(participants.map(\.userId))
+            let screened = screening == nil && screenings.isEmpty ? nil
+                : ScreeningCounts(screenings.filter { site == nil || $0.site == site }, rules: screening?.rules.map(\.id) ?? [])
+            var flow = TrialFlow.of(study: study, names: ArmNames(trial: trial, blinded: blinded), participants: participants,
+                                    allocations: allocations.filter { made in site == nil || made.userId.map(people.contains) == true },
+                                    screened: screened, sheets: sheets, now: now)
+            flow.site = site
+            return flow
+        }
     }
 
     /// The allocation list as CSV, one line per allocation in the order made (the erased without

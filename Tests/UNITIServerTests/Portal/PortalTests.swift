@@ -189,10 +189,12 @@ struct PortalTests {
         }
     }
 
-    /// The one kind of value a template prints as it is: a consent's Markdown as HTML, which
+    /// The one kind of value a template prints as it is: a study's Markdown (a consent, the words
+    /// for someone its screening found not eligible) as HTML, which
     /// ``MarkdownText`` builds from escaped text and the few elements Markdown makes (its own tests
     /// try every way in), by template and variable.
-    static let markdownHTML: Set<String> = ["studies.mustache {{{consentHTML}}}", "console_consent.mustache {{{html}}}"]
+    static let markdownHTML: Set<String> = ["studies.mustache {{{consentHTML}}}", "console_consent.mustache {{{html}}}",
+                                            "screening.mustache {{{consentHTML}}}", "screening.mustache {{{ineligibleHTML}}}"]
 
     @Test("no template prints a value unescaped (no {{{ }}} or {{& }}) but a consent's Markdown made safe")
     func templatesEscapeEverything() throws {

@@ -12,14 +12,15 @@ extension ServerStore {
     /// first). A module part's own tables (``ServerModulePart/personalTables``) come before `users`.
     var personalTables: [String] {
         ["answers", "comparison_totals", "answer_sheets", "member_tallies", "module_records", "sessions", "mail_tokens",
-         "study_password_failures", "consent_agreements", "prompt_events", "prompts", "prompt_tallies", "alerts", "allocations", "member_sites", "memberships"]
+         "study_password_failures", "consent_agreements", "prompt_events", "prompts", "prompt_tallies", "alerts", "allocations", "screenings", "member_sites", "memberships"]
             + modules.personalTables + ["users"]
     }
 
     /// Of ``personalTables``, those whose rows stay without the person (`user_id` set to NULL)
     /// rather than go: a trial's allocation is part of a sequence that every later allocation and
-    /// `randomisation verify` depend on (``TrialSchema``).
-    static let unlinkedTables: Set<String> = ["allocations"]
+    /// `randomisation verify` depend on (``TrialSchema``); a screening is a count of the
+    /// screening log and the CONSORT flow, its answers going with the person (``ScreeningSchema``).
+    static let unlinkedTables: [String: SQL] = ["allocations": "user_id = NULL", "screenings": "user_id = NULL, answers = NULL"]
 
     /// ``personalTables``, each with the condition that selects the person's rows: answers
     /// through their sheets, the account by its id, every other table by `user_id`.
@@ -49,8 +50,8 @@ extension ServerStore {
                 .map { try $0["study_id"] }
             try await Self.appendAudit(db, recording(studies, account.pseudonym), now: now)
             for (table, condition) in tables {
-                if Self.unlinkedTables.contains(table) {
-                    try await db.execute("UPDATE \(raw: table) SET user_id = NULL WHERE \(condition)")
+                if let unlinked = Self.unlinkedTables[table] {
+                    try await db.execute("UPDATE \(raw: table) SET \(unlinked) WHERE \(condition)")
                 } else {
                     try await db.execute("DELETE FROM \(raw: table) WHERE \(condition)")
                 }

@@ -34,6 +34,7 @@ enum PostgreSQLMigrations {
         ("pg20-trials", TrialSchema.pg20),
         ("pg21-trial-blinding", TrialSchema.pg21),
         ("pg22-sites", SiteSchema.pg22),
+        ("pg23-screening", ScreeningSchema.pg23),
     ]
 
     /// The lock key that serialises migrations across processes.

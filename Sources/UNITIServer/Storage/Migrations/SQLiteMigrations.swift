@@ -48,6 +48,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("v22-trials") { db in try db.execute(sql: TrialSchema.v22) }
         migrator.registerMigration("v23-trial-blinding") { db in try db.execute(sql: TrialSchema.v23) }
         migrator.registerMigration("v24-sites") { db in try db.execute(sql: SiteSchema.v24) }
+        migrator.registerMigration("v25-screening") { db in try db.execute(sql: ScreeningSchema.v25) }
         for (identifier, step) in modules.migrations {
             migrator.registerMigration(identifier) { db in try db.execute(sql: step.sqlite) }
         }

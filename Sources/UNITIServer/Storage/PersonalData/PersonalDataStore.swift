@@ -88,6 +88,18 @@ public struct PersonalData: Codable, Sendable {
         public var stratum: String
     }
 
+    /// The person's screenings kept under their account (eligible ones, and ineligible ones whose
+    /// answers they let the study keep): when, whether eligible, the rules not met, the answers kept.
+    public var screenings: [Screening] = []
+
+    public struct Screening: Codable, Sendable {
+        public var studyId: String
+        public var screenedAt: String
+        public var eligible: Bool
+        public var rulesNotMet: [String]
+        public var answers: AnswerSheet?
+    }
+
     public struct Alert: Codable, Sendable {
         public var studyId: String
         public var rule: String
@@ -133,6 +145,7 @@ extension ServerStore {
             "member_tallies": "sheets",
             "prompt_tallies": "promptEvents",
             "allocations": "allocations",
+            "screenings": "screenings",
         ]
     }
 }
@@ -202,6 +215,14 @@ extension ServerStore {
                 """).map { row in
                 PersonalData.Allocation(studyId: try row["study_id"], number: Int(try row["sequence"] as Int64),
                                         allocatedAt: Timestamps.format(try row["allocated_at"]), stratum: try row["stratum"])
+            }
+            data.screenings = try await db.rows("""
+                SELECT study_id, screened_at, eligible, failed, answers FROM screenings WHERE user_id = \(userId) ORDER BY id
+                """).map { row in
+                let failed: String = try row["failed"], eligible: Int64 = try row["eligible"], answers: String? = try row["answers"]
+                return PersonalData.Screening(studyId: try row["study_id"], screenedAt: Timestamps.format(try row["screened_at"]),
+                                              eligible: eligible != 0, rulesNotMet: failed.split(separator: ",").map(String.init),
+                                              answers: try answers.map { try JSONCoding.decode(AnswerSheet.self, from: $0) })
             }
             return data
         }
