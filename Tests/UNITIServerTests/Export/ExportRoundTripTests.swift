@@ -230,6 +230,19 @@ extension ConsoleFixture {
     /// member of `study` (a by-request study is approved by the operator), at the site of the
     /// enrolment code `site` if given; returns the token.
     func participant(_ client: any TestClientProtocol, _ name: String, joining study: String, site: String? = nil) async throws -> String {
+        let token = try await account(client, name)
+        let consent = try await store.study(id: study)?.consentVersion
+        _ = try await client.json(.post, "/api/v1/studies/\(study)/join", token: token, body: JoinStudyRequest(consentVersion: consent, site: site))
+        if try await store.membership(studyId: study, userId: try #require(try await store.user(login: name)).id) == .pending {
+            try await StudyAdministration(store: store, actor: .operator, now: clock.now())
+                .decideJoinRequest(studyId: study, userId: try #require(try await store.user(login: name)).id, status: .member)
+        }
+        return token
+    }
+
+    /// An account registered and activated through the API (the code from the spool), in no
+    /// study; returns the token. Its password is "correct horse".
+    func account(_ client: any TestClientProtocol, _ name: String) async throws -> String {
         let email = "\(name)@example.org", password = "correct horse"
         #expect(try await client.json(.post, "/api/v1/account/register",
                                       body: RegisterRequest(username: name, email: email, password: password)).status == .created)
@@ -239,13 +252,6 @@ extension ConsoleFixture {
         let code = try #require(Self.code(in: try String(contentsOf: message.url, encoding: .utf8).replacingOccurrences(of: "\r\n", with: "\n")))
         #expect(try await client.json(.post, "/api/v1/account/activate", body: TokenRequest(token: code)).status == .ok)
         let login = try await client.json(.post, "/api/v1/account/login", body: LoginRequest(login: name, password: password))
-        let token = try login.decode(SessionTokens.self).accessToken
-        let consent = try await store.study(id: study)?.consentVersion
-        _ = try await client.json(.post, "/api/v1/studies/\(study)/join", token: token, body: JoinStudyRequest(consentVersion: consent, site: site))
-        if try await store.membership(studyId: study, userId: try #require(try await store.user(login: name)).id) == .pending {
-            try await StudyAdministration(store: store, actor: .operator, now: clock.now())
-                .decideJoinRequest(studyId: study, userId: try #require(try await store.user(login: name)).id, status: .member)
-        }
-        return token
+        return try login.decode(SessionTokens.self).accessToken
     }
 }
