@@ -83,7 +83,7 @@ struct AccountsAndStudiesTests {
 
     /// A registered, activated and logged-in account on a data directory of its own; returns
     /// the options every run on it takes.
-    private func loggedIn(_ name: String, on server: StudyServer, data: TemporaryDataDirectory) throws -> [String] {
+    static func loggedIn(_ name: String, on server: StudyServer, data: TemporaryDataDirectory) throws -> [String] {
         let base = ["--data-dir", data.path, "--server", server.url]
         let password = "password-\(name)"
         let register = try Program.run("uniti", base + ["-c", "register"],
@@ -101,7 +101,7 @@ struct AccountsAndStudiesTests {
     func everyStudyListed() throws {
         let server = try StudyServer()
         let data = TemporaryDataDirectory()
-        let base = try loggedIn("ida", on: server, data: data)
+        let base = try Self.loggedIn("ida", on: server, data: data)
         let utc = ["TZ": "UTC"]
 
         let none = try Program.run("uniti", base + ["-c", "studies --all"])
@@ -162,7 +162,7 @@ struct AccountsAndStudiesTests {
     func logoutAsksOnATerminal() throws {
         let server = try StudyServer()
         let data = TemporaryDataDirectory()
-        let base = try loggedIn("jan", on: server, data: data)
+        let base = try Self.loggedIn("jan", on: server, data: data)
         server.stop()
         let fill = try Program.run("uniti", base + ["-c", "tyt fill"], stdin: SyncEndToEndTests.answers)
         #expect(fill.status == 0, "\(fill.err)")

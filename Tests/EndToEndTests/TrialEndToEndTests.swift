@@ -100,6 +100,78 @@ struct TrialEndToEndTests {
         }
     }
 
+    static let screeningQuestionnaire = #"""
+        {"id": "screen", "version": 1, "title": {"en": "Screening", "de": "Screening"}, "kind": "oneTime",
+         "items": [
+           {"type": "slider", "label": "age", "text": {"en": "How old are you?"}, "min": 0, "max": 120, "step": 1},
+           {"type": "yesNo", "label": "pulsatile", "text": {"en": "Does your tinnitus beat with your pulse?"}},
+           {"type": "scale", "label": "d1", "text": {"en": "How much does it distress you?"}, "min": 0, "max": 4},
+           {"type": "scale", "label": "d2", "text": {"en": "How much does it disturb your sleep?"}, "min": 0, "max": 4}
+         ],
+         "scoring": {"scores": [{"id": "total", "items": ["d1", "d2"]}]}}
+        """#
+
+    static let screening = #"""
+        {"questionnaire": "screen",
+         "rules": [{"id": "age", "item": "age", "min": 18, "max": 80}, {"id": "no-pulsatile", "item": "pulsatile", "in": [0]},
+                   {"id": "distress", "score": "total", "min": 2}],
+         "ineligibleMessage": {"en": "Thank you. **This study** does not suit you; your doctor can advise you.",
+                               "de": "Danke. **Diese Studie** passt nicht zu Ihnen; Ihre Ärztin oder Ihr Arzt berät Sie."},
+         "keepAnswersQuestion": {"en": "May the study team keep your answers if you cannot take part?",
+                                 "de": "Darf das Studienteam Ihre Antworten behalten, falls Sie nicht teilnehmen können?"}}
+        """#
+
+    @Test("a study that screens: uniti asks its questions before joining; someone not eligible reads the study's words and joins nothing, someone eligible joins with the answers as their first sheet; the log and the CONSORT flow count both")
+    func screeningInTheShell() throws {
+        let server = try StudyServer()
+        try server.createStudy("screened", modules: "tyt", questionnaires: [])
+        let questionnaire = server.directory + "/screen.json", screening = server.directory + "/screening.json"
+        try Data(Self.screeningQuestionnaire.utf8).write(to: URL(fileURLWithPath: questionnaire))
+        #expect(try server.coordinator(["questionnaire", "import", questionnaire, "--study", "screened", "--module", "tyt"]).status == 0)
+        let broken = server.directory + "/broken.json"
+        try Data(#"{"questionnaire": "screen", "rules": [{"id": "x", "item": "height", "min": 1}], "ineligibleMessage": {"en": "No."}}"#.utf8)
+            .write(to: URL(fileURLWithPath: broken))
+        let refused = try server.coordinator(["screening", "set", "--study", "screened", "--file", broken])
+        #expect(refused.status != 0 && refused.err.contains("screen has no item height"), "\(refused.err)")
+        try Data(Self.screening.utf8).write(to: URL(fileURLWithPath: screening))
+        let set = try server.coordinator(["screening", "set", "--study", "screened", "--file", screening])
+        #expect(set.status == 0 && set.out.contains("joining asks screen first; 3 rule(s)"), "\(set.out) \(set.err)")
+        #expect(try server.coordinator(["randomisation", "setup", "--study", "screened", "--design", try Self.designFile(server)]).status == 0)
+
+        // Not eligible (pulsatile), the answers kept by their leave: told in the study's words, no member.
+        let ivo = try AccountsAndStudiesTests.loggedIn("ivo", on: server, data: TemporaryDataDirectory())
+        let told = try Program.run("uniti", ivo + ["-c", "study join screened"], stdin: "44\nyes\n3\n3\ny\n")
+        #expect(told.status == 0, "\(told.err)")
+        #expect(told.out.contains("the study asks a few questions") && told.out.contains("How old are you?"), "\(told.out)")
+        #expect(told.out.contains("is not the right study for you") && told.out.contains("This study does not suit you"), "\(told.out)")
+        #expect(try server.query("SELECT COUNT(*) FROM memberships WHERE study_id = 'screened'") == ["0"])
+        #expect(try server.query("SELECT eligible, failed, user_id IS NOT NULL, answers IS NOT NULL FROM screenings") == ["0|no-pulsatile|1|1"])
+
+        // Eligible: joins, and the screening is their first sheet of the study.
+        let ida = try AccountsAndStudiesTests.loggedIn("ida", on: server, data: TemporaryDataDirectory())
+        let joined = try Program.run("uniti", ida + ["-c", "study join screened"], stdin: "52\nno\n2\n1\nn\n")
+        #expect(joined.status == 0 && joined.out.contains("You take part in screened"), "\(joined.out) \(joined.err)")
+        #expect(try server.query("SELECT questionnaire_id FROM answer_sheets s JOIN users u ON u.id = s.user_id WHERE u.username = 'ida'") == ["screen"])
+        #expect(try server.query("SELECT eligible, answers IS NULL FROM screenings ORDER BY id") == ["0|0", "1|1"])
+
+        let log = try server.coordinator(["screening", "log", "--study", "screened"])
+        #expect(log.out.contains("2 screened, 1 eligible, 1 not eligible (answers kept for 1)") && log.out.contains("no-pulsatile"), "\(log.out)")
+        let csv = try server.coordinator(["screening", "log", "--study", "screened", "--csv"])
+        #expect(csv.out.components(separatedBy: "\r\n").filter { !$0.isEmpty }.count == 3 && !csv.out.contains("ivo"), "\(csv.out)")
+        let consort = try server.coordinator(["consort", "--study", "screened", "--format", "json"])
+        let flow = try #require(try JSONSerialization.jsonObject(with: Data(consort.out.utf8)) as? [String: Any])
+        let excluded = try #require(flow["excluded"] as? [String: Any])
+        #expect(flow["assessed"] as? Int == 2 && excluded["ineligible"] as? Int == 1, "\(consort.out)")
+    }
+
+    /// ``design`` in the server's directory, for `randomisation setup`.
+    static func designFile(_ server: StudyServer) throws -> String {
+        let file = server.directory + "/design-\(UUID().uuidString).json"
+        try Data(#"{"arms": [{"id": "a", "label": "A", "ratio": 1}, {"id": "b", "label": "B", "ratio": 1}], "factors": [], "method": "blocks"}"#.utf8)
+            .write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
     /// The module ids `modules` lists as enabled (a line per module: id, then whether it is on).
     static func enabled(_ listing: String) -> Set<String> {
         Set(listing.split(separator: "\n").compactMap { line -> String? in

@@ -25,6 +25,8 @@ struct PersonalDataExport: Sendable {
         var alerts: [PersonalData.Alert] = []
         /// The person's randomisations, without the arm (issue 48).
         var allocations: [PersonalData.Allocation] = []
+        /// The person's screenings kept under their account (issue 48).
+        var screenings: [PersonalData.Screening] = []
     }
 
     struct Membership: Codable, Sendable {
@@ -34,6 +36,8 @@ struct PersonalDataExport: Sendable {
         var requestedAt: String
         var updatedAt: String
         var joinedAt: String?
+        /// The study site they belong to, by its id.
+        var site: String?
         /// The consent versions agreed to, each with its text.
         var consents: [PersonalData.Consent]
     }
@@ -47,7 +51,7 @@ struct PersonalDataExport: Sendable {
             memberships.append(Membership(studyId: membership.studyId, studyTitle: try await store.study(id: membership.studyId)?.title,
                                           status: membership.status, requestedAt: membership.requestedAt,
                                           updatedAt: membership.updatedAt, joinedAt: membership.joinedAt,
-                                          consents: membership.consents))
+                                          site: membership.site, consents: membership.consents))
         }
         var document = Document(format: Self.format, exportedAt: Timestamps.format(environment.clock.now()), account: data.account,
                                 memberships: memberships, sheets: data.sheets, records: data.records,
@@ -55,6 +59,7 @@ struct PersonalDataExport: Sendable {
         document.promptEvents = data.promptEvents
         document.alerts = data.alerts
         document.allocations = data.allocations
+        document.screenings = data.screenings
         return document
     }
 

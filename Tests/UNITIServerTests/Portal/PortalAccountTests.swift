@@ -571,6 +571,12 @@ struct PortalDataTests {
                 """#.utf8))
             let annaPseudonym = try #require(try await server.store.user(login: "anna")).pseudonym
             _ = try await trials.randomise(studyId: "open", pseudonym: annaPseudonym, entered: [:])
+            // A screening each, kept with the person's leave (as a study's screening keeps it).
+            for (name, kept) in [("anna", annaSheet), ("bert", bertSheet)] {
+                let userId = try #require(try await server.store.user(login: name)).id
+                try await server.store.logScreening(ScreeningEntry(screenedAt: server.clock.now(), site: nil, userId: userId, eligible: false,
+                                                                   failed: ["age"], answers: try JSONCoding.string(kept)), studyId: "open")
+            }
 
             server.clock.advance(by: 10)
             try await AlertMonitor(environment: server.environment).check(conditions: false)

@@ -276,6 +276,10 @@ struct ScreeningTests {
                 let adaId = try #require(try await store.user(login: "adele")).id
                 #expect(try await store.memberSites(studyId: "trial")[adaId] == "ulm")
                 #expect(try await store.sheets(userId: adaId, offset: 0, limit: 5).sheets.first?.sheet.questionnaireID == "screen")
+                // Her own download names her site and her screening.
+                let download = try #require(try JSONSerialization.jsonObject(with: Data(try await ada.get("/data/export.json").text.utf8)) as? [String: Any])
+                #expect((download["memberships"] as? [[String: Any]])?.first?["site"] as? String == "ulm")
+                #expect((download["screenings"] as? [[String: Any]])?.first?["eligible"] as? Bool == true)
 
                 let bo = try await browser("boris")
                 let told = try await bo.submit("/studies/screening?study=trial", to: "/studies/screening",
