@@ -113,7 +113,7 @@ struct TrialEndToEndTests {
 
     static let screening = #"""
         {"questionnaire": "screen",
-         "rules": [{"id": "age", "item": "age", "min": 18, "max": 80}, {"id": "no-pulsatile", "item": "pulsatile", "in": [0]},
+         "rules": [{"id": "age", "item": "age", "min": 18, "max": 80}, {"id": "no-pulsatile", "item": "pulsatile", "in": [1]},
                    {"id": "distress", "score": "total", "min": 2}],
          "ineligibleMessage": {"en": "Thank you. **This study** does not suit you; your doctor can advise you.",
                                "de": "Danke. **Diese Studie** passt nicht zu Ihnen; Ihre Ärztin oder Ihr Arzt berät Sie."},
@@ -139,16 +139,17 @@ struct TrialEndToEndTests {
         #expect(try server.coordinator(["randomisation", "setup", "--study", "screened", "--design", try Self.designFile(server)]).status == 0)
 
         // Not eligible (pulsatile), the answers kept by their leave: told in the study's words, no member.
-        let ivo = try AccountsAndStudiesTests.loggedIn("ivo", on: server, data: TemporaryDataDirectory())
+        let ivoData = TemporaryDataDirectory(), idaData = TemporaryDataDirectory()
+        let ivo = try AccountsAndStudiesTests.loggedIn("ivo", on: server, data: ivoData)
         let told = try Program.run("uniti", ivo + ["-c", "study join screened"], stdin: "44\nyes\n3\n3\ny\n")
-        #expect(told.status == 0, "\(told.err)")
+        #expect(told.status == 0, "\(told.out) \(told.err)")
         #expect(told.out.contains("the study asks a few questions") && told.out.contains("How old are you?"), "\(told.out)")
         #expect(told.out.contains("is not the right study for you") && told.out.contains("This study does not suit you"), "\(told.out)")
         #expect(try server.query("SELECT COUNT(*) FROM memberships WHERE study_id = 'screened'") == ["0"])
         #expect(try server.query("SELECT eligible, failed, user_id IS NOT NULL, answers IS NOT NULL FROM screenings") == ["0|no-pulsatile|1|1"])
 
         // Eligible: joins, and the screening is their first sheet of the study.
-        let ida = try AccountsAndStudiesTests.loggedIn("ida", on: server, data: TemporaryDataDirectory())
+        let ida = try AccountsAndStudiesTests.loggedIn("ida", on: server, data: idaData)
         let joined = try Program.run("uniti", ida + ["-c", "study join screened"], stdin: "52\nno\n2\n1\nn\n")
         #expect(joined.status == 0 && joined.out.contains("You take part in screened"), "\(joined.out) \(joined.err)")
         #expect(try server.query("SELECT questionnaire_id FROM answer_sheets s JOIN users u ON u.id = s.user_id WHERE u.username = 'ida'") == ["screen"])
@@ -162,6 +163,7 @@ struct TrialEndToEndTests {
         let flow = try #require(try JSONSerialization.jsonObject(with: Data(consort.out.utf8)) as? [String: Any])
         let excluded = try #require(flow["excluded"] as? [String: Any])
         #expect(flow["assessed"] as? Int == 2 && excluded["ineligible"] as? Int == 1, "\(consort.out)")
+        withExtendedLifetime((ivoData, idaData)) {}
     }
 
     /// ``design`` in the server's directory, for `randomisation setup`.

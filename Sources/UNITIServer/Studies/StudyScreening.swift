@@ -8,7 +8,7 @@ import UNITIProtocol
 ///     {"questionnaire": "uniti-screening",
 ///      "rules": [{"id": "age", "item": "age", "min": 18, "max": 80},
 ///                {"id": "distress", "score": "thi_total", "min": 18},
-///                {"id": "no-pulsatile", "item": "pulsatile", "in": [0]}],
+///                {"id": "no-pulsatile", "item": "pulsatile", "in": [1]}],
 ///      "ineligibleMessage": {"en": "…", "de": "…"},
 ///      "keepAnswersQuestion": {"en": "…", "de": "…"}}
 ///
@@ -26,7 +26,7 @@ struct StudyScreening: Codable, Sendable, Equatable {
         var score: String?
         var min: Double?
         var max: Double?
-        /// The values allowed (a yes/no exclusion item: `[0]`).
+        /// The values allowed (a yes/no exclusion item, yes being 0 and no 1: `[1]`).
         var `in`: [Double]?
         /// What the rule means, for the team (the console and `screening show`); the id otherwise.
         var text: LocalizedText?
@@ -41,7 +41,7 @@ struct StudyScreening: Codable, Sendable, Equatable {
             return true
         }
 
-        /// The rule in a few words: `age from 18 to 80`, `score thi_total at least 18`, `pulsatile in 0`.
+        /// The rule in a few words: `age from 18 to 80`, `score thi_total at least 18`, `pulsatile one of 1`.
         var condition: String {
             var parts: [String] = []
             switch (min, max) {

@@ -11,7 +11,8 @@ import UNITIProtocol
 @Suite("Trials: eligibility screening", .timeLimit(.minutes(10)))
 struct ScreeningTests {
     /// Age (a slider), pulsatile tinnitus (yes/no, an exclusion), hearing aid (yes/no) with its
-    /// years shown only for a yes, and three distress items scored as `total`.
+    /// years shown only for a yes, and three distress items scored as `total`. A yes/no answer
+    /// is 0 for yes and 1 for no (``AnswerValue/yesNo(_:)``).
     static let questionnaire = #"""
         {"id": "screen", "version": 1, "title": {"en": "Screening", "de": "Screening"}, "kind": "oneTime",
          "items": [
@@ -19,7 +20,7 @@ struct ScreeningTests {
            {"type": "yesNo", "label": "pulsatile", "text": {"en": "Does your tinnitus beat with your pulse?"}},
            {"type": "yesNo", "label": "aid", "text": {"en": "Do you wear a hearing aid?"}},
            {"type": "slider", "label": "aid_years", "text": {"en": "For how many years?"}, "min": 0, "max": 60, "step": 1,
-            "showIf": {"label": "aid", "equals": 1}},
+            "showIf": {"label": "aid", "equals": 0}},
            {"type": "scale", "label": "d1", "text": {"en": "Distress 1"}, "min": 0, "max": 4},
            {"type": "scale", "label": "d2", "text": {"en": "Distress 2"}, "min": 0, "max": 4},
            {"type": "scale", "label": "d3", "text": {"en": "Distress 3"}, "min": 0, "max": 4}
@@ -30,7 +31,7 @@ struct ScreeningTests {
     static let screening = #"""
         {"questionnaire": "screen",
          "rules": [{"id": "age", "item": "age", "min": 18, "max": 80},
-                   {"id": "no-pulsatile", "item": "pulsatile", "in": [0]},
+                   {"id": "no-pulsatile", "item": "pulsatile", "in": [1]},
                    {"id": "new-aid", "item": "aid_years", "max": 5},
                    {"id": "distress", "score": "total", "min": 3}],
          "ineligibleMessage": {"en": "Thank you. **This study** does not suit you.", "de": "Danke. Diese Studie passt nicht zu Ihnen."},
@@ -58,7 +59,7 @@ struct ScreeningTests {
     }
 
     /// A whole screening sheet, started a minute before `now`.
-    static func sheet(age: Double = 40, pulsatile: Double = 0, aid: Double = 0, aidYears: Double? = nil,
+    static func sheet(age: Double = 40, pulsatile: Double = 1, aid: Double = 1, aidYears: Double? = nil,
                       distress: [Double] = [1, 1, 1], now: Date, version: Int = 1) -> AnswerSheet {
         let zone = TimeZone(secondsFromGMT: 3600)!
         let started = OffsetTimestamp(now.addingTimeInterval(-60), in: zone), answered = OffsetTimestamp(now.addingTimeInterval(-30), in: zone)
@@ -119,7 +120,7 @@ struct ScreeningTests {
 
                 // Not eligible and not kept: a count with the rules not met, nothing of the person.
                 let bo = try await fixture.account(client, "boris")
-                let refused = try await Self.join(client, bo, Self.sheet(age: 85, pulsatile: 1, now: now), site: "athens", consent: nil)
+                let refused = try await Self.join(client, bo, Self.sheet(age: 85, pulsatile: 0, now: now), site: "athens", consent: nil)
                 #expect(refused.status == .ok, "no consent is needed to be told")
                 let outcome = try refused.decode(MembershipResponse.self)
                 #expect(outcome.membership == MembershipStatus.none && outcome.screening?.eligible == false)
@@ -131,10 +132,10 @@ struct ScreeningTests {
                 // Not eligible, kept with their agreement; a hidden question's rule does not apply,
                 // a shown one does.
                 let cy = try await fixture.account(client, "cyril")
-                _ = try await Self.join(client, cy, Self.sheet(aid: 1, aidYears: 10, distress: [0, 1, 0], now: now), keep: true)
+                _ = try await Self.join(client, cy, Self.sheet(aid: 0, aidYears: 10, distress: [0, 1, 0], now: now), keep: true)
                 let cyId = try #require(try await store.user(login: "cyril")).id
                 let dora = try await fixture.account(client, "dora")
-                #expect(try await Self.join(client, dora, Self.sheet(aid: 0, now: now)).decode(MembershipResponse.self).membership == .member,
+                #expect(try await Self.join(client, dora, Self.sheet(aid: 1, now: now)).decode(MembershipResponse.self).membership == .member,
                         "aid_years is hidden without a hearing aid: its rule does not apply")
 
                 let log = try await store.screenings(studyId: "trial")
@@ -234,7 +235,7 @@ struct ScreeningTests {
                 #expect(refusal8.contains("not JSON"), "\(refusal8)")
                 #expect(try await store.screening(studyId: "trial")?.rules.count == 4, "nothing stored by a refused screening")
                 let set = try #require(try await store.auditTrail(studyId: "trial").last { $0.action == "screening.set" })
-                #expect(set.detail["rules"] == .array([.string("age: age from 18 to 80"), .string("no-pulsatile: pulsatile one of 0"),
+                #expect(set.detail["rules"] == .array([.string("age: age from 18 to 80"), .string("no-pulsatile: pulsatile one of 1"),
                                                        .string("new-aid: aid_years at most 5"), .string("distress: score total at least 3")]))
                 #expect(try await store.setScreening(nil, studyId: "trial", actor: .operator, now: fixture.clock.now()))
                 #expect(try await store.screening(studyId: "trial") == nil)
@@ -266,7 +267,7 @@ struct ScreeningTests {
                 let page = try await ada.get("/studies/screening?study=trial&site=ulm").text
                 #expect(page.contains("How old are you?") && page.contains("May we keep your answers") && page.contains("I agree to take part."))
                 // Questions by position: age q0, pulsatile q1, aid q2, aid_years q3, d1..d3 q4..q6.
-                var fields = ["study": "trial", "site": "ulm", "q0": "44", "q1": "0", "q2": "0", "q4": "1", "q5": "2", "consentVersion": "1"]
+                var fields = ["study": "trial", "site": "ulm", "q0": "44", "q1": "1", "q2": "1", "q4": "1", "q5": "2", "consentVersion": "1"]
                 let missing = try await ada.submit("/studies/screening?study=trial&site=ulm", to: "/studies/screening", fields)
                 #expect(missing.status == .unprocessableContent && missing.text.contains("id=\"problem-q6\"") && missing.text.contains("value=\"44\""))
                 #expect(try await store.screenings(studyId: "trial").isEmpty)
@@ -283,7 +284,7 @@ struct ScreeningTests {
 
                 let bo = try await browser("boris")
                 let told = try await bo.submit("/studies/screening?study=trial", to: "/studies/screening",
-                                               ["study": "trial", "q0": "15", "q1": "0", "q2": "0", "q4": "1", "q5": "1", "q6": "1", "keep": "no"])
+                                               ["study": "trial", "q0": "15", "q1": "1", "q2": "1", "q4": "1", "q5": "1", "q6": "1", "keep": "no"])
                 #expect(told.status == .ok && told.text.contains("<strong>This study</strong> does not suit you.")
                         && told.text.contains("Your answers have not been kept"), "\(told.text)")
                 let boId = try #require(try await store.user(login: "boris")).id
