@@ -220,8 +220,7 @@ struct VisitsCommand: AsyncParsableCommand {
     func run() async throws {
         let trials = try await RandomisationCommand.service(database)
         let design = try await trials.trial(studyId: study).design
-        if let site { _ = try await StudySites(administration: trials.administration).site(site, studyId: study) }
-        let people = try await trials.visits(studyId: study, now: Date()).filter { site == nil || $0.site == site }
+        let people = try await trials.visits(studyId: study, site: site, now: Date())
         guard let visits = design.visits, !visits.isEmpty else { throw TrialError("the design of \(study) has no visits") }
         if csv {
             print(CSV.line(["participant", "arm", "visit", "state", "opens_utc", "closes_utc", "done_utc", "site"]), terminator: "")

@@ -63,7 +63,9 @@ extension ConsoleRoutes {
     func assignSite(_ request: Request, _ context: StudyContext) async throws -> Response {
         let form = try await PortalForm.read(request), studyId = context.study.study.id
         let pseudonym = form["participant"].trimmingCharacters(in: .whitespaces)
-        let site = context.study.site ?? (form["site"].isEmpty ? nil : form["site"])
+        // A site's staff member's form has no choice: their own site. Another one posted is
+        // refused by the rule book (`site_other`), not quietly replaced.
+        let site = form["site"].isEmpty ? context.study.site : form["site"]
         let back = form["back"] == "participant" && !pseudonym.isEmpty
             ? ConsolePage.participant.uri(study: studyId, participant: pseudonym) : ConsolePage.participants.uri(study: studyId)
         do {

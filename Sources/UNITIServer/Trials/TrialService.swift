@@ -156,8 +156,10 @@ struct TrialService: Sendable {
 
     /// The visits of the study's members and randomised participants, by pseudonym; empty when
     /// the design has no visits. With `participant` (a participant's page), that person's only,
-    /// from their own allocation and sheets.
-    func visits(studyId: String, participant: StudyParticipant? = nil, now: Date) async throws -> [ParticipantVisits] {
+    /// from their own allocation and sheets; with `site`, that site's participants only (`visits --site`).
+    func visits(studyId: String, participant: StudyParticipant? = nil, site: String? = nil, now: Date) async throws -> [ParticipantVisits] {
+        // A site is checked as the other reports check it (`unknown_site`).
+        if let site { _ = try await StudySites(administration: administration).site(site, studyId: studyId) }
         let trial = try await trial(studyId: studyId)
         guard let visits = trial.design.visits, !visits.isEmpty else { return [] }
         let made = if let participant {
@@ -170,7 +172,7 @@ struct TrialService: Sendable {
                                                  userId: participant?.userId)
         let people = if let participant { [participant] } else { try await store.studyParticipants(studyId: studyId) }
         return people
-            .filter { $0.status == .member || allocations[$0.userId] != nil }
+            .filter { ($0.status == .member || allocations[$0.userId] != nil) && (site == nil || $0.site == site) }
             .map { person in
                 let made = allocations[person.userId]
                 return ParticipantVisits(pseudonym: person.pseudonym, arm: made?.allocation.arm,

@@ -354,8 +354,31 @@ struct SiteTests {
                 #expect(try await owning.get(page + "?notice=siteAssigned").text.contains("The participant is at the site now."))
                 #expect(try await fixture.store.studyParticipants(studyId: "alpha", pseudonym: pseudonym).first?.site == "athens")
                 #expect(try await fixture.store.auditTrail(studyId: "alpha").suffix(2).map(\.action) == ["site.assign", "site.move"])
+
+                // A site's editor: their form has no choice of site (their own); another site
+                // posted is refused, not quietly replaced by theirs.
+                _ = try await fixture.participant(client, "quentin", joining: "alpha", site: nil)
+                let quentin = try #require(try await fixture.store.user(login: "quentin")).pseudonym
+                let held = try await fixture.enrolledStaff("una")
+                try await fixture.role(.editor, held, "alpha")
+                #expect(try await Self.study(fixture: fixture).hold(email: held.email, at: "ulm", studyId: "alpha"))
+                let holding = PortalBrowser(client)
+                try await fixture.signIn(holding, held)
+                let other = try await holding.submit(list, to: ConsolePage.assignSite.uri(study: "alpha"), ["participant": quentin, "site": "athens"])
+                #expect(other.headers[.location] == list + "?notice=siteOther")
+                let own = try await holding.submit(list, to: ConsolePage.assignSite.uri(study: "alpha"), ["participant": quentin])
+                #expect(own.headers[.location] == list + "?notice=siteAssigned")
+                #expect(try await fixture.store.studyParticipants(studyId: "alpha", pseudonym: quentin).first?.site == "ulm")
+                // The visits report keeps to a site as every report does, refusing an unknown one.
+                let trials = TrialService(administration: StudyAdministration(store: fixture.store, actor: .operator, now: fixture.clock.now()))
+                #expect(await Self.refusal { _ = try await trials.visits(studyId: "alpha", site: "nowhere", now: fixture.clock.now()) } == "unknown_site")
             }
         }
+    }
+
+    /// The study's sites, without making the study again.
+    static func study(fixture: ConsoleFixture) -> StudySites {
+        StudySites(administration: StudyAdministration(store: fixture.store, actor: .operator, now: fixture.clock.now()))
     }
 }
 
