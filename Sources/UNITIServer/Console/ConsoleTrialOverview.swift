@@ -45,6 +45,16 @@ struct ConsoleTrialPage: PortalPage {
     var canExport = false
     /// Whether the member is the trial's statistician, who downloads the seed.
     var canDownloadSeed = false
+    /// The study's screening before joining, whether or not it randomises; nil when it has none.
+    var screening: Screening?
+
+    struct Screening: Sendable {
+        var questionnaire: String
+        var rules: [ScreeningRule]
+        var counts: String
+    }
+
+    struct ScreeningRule: Sendable { var id: String; var condition: String; var notMet: Int }
 
     struct Arm: Sendable { var name: String; var ratio: Int }
     struct Factor: Sendable { var id: String; var levels: String; var source: String }
@@ -61,13 +71,17 @@ extension ConsoleRoutes {
 
     func trial(_ context: StudyContext) async throws -> Response {
         let study = context.study.study, language = context.console.language, now = environment.clock.now()
+        let screening = try await screeningSection(study.id, language)
         guard let trial = try await store.trial(studyId: study.id) else {
-            return try await page(ConsoleTrialPage(randomised: false), context)
+            var page = ConsoleTrialPage(randomised: false)
+            page.screening = screening
+            return try await self.page(page, context)
         }
         let blinded = try await isBlinded(context), design = trial.design
         let names = ArmNames(trial: trial, blinded: blinded), service = TrialService(administration: administration(context))
         let arms = names.ordered
         var page = ConsoleTrialPage(randomised: true, blinded: blinded)
+        page.screening = screening
         page.method = design.method == .blocks
             ? PortalText.text("console.trialPage.blocks", language, ["multiples": design.multiples.map(String.init).joined(separator: ", "), "round": "\(design.round)"])
             : PortalText.text("console.trialPage.minimisation", language, ["probability": PortalText.number(design.preference, language)])
@@ -121,6 +135,28 @@ extension ConsoleRoutes {
         page.canExport = ConsolePage.allocationList.allows(context.study)
         page.canDownloadSeed = ConsolePage.seedFile.allows(context.study)
         return try await self.page(page, context)
+    }
+
+    /// The screening's questionnaire, its rules in the reader's words and the log's counts.
+    private func screeningSection(_ studyId: String, _ language: String) async throws -> ConsoleTrialPage.Screening? {
+        guard let screening = try await store.screening(studyId: studyId) else { return nil }
+        let counts = ScreeningCounts(try await store.screenings(studyId: studyId), rules: screening.rules.map(\.id))
+        func t(_ key: String, _ values: [String: String] = [:]) -> String { PortalText.text("console.trialPage.\(key)", language, values) }
+        func number(_ value: Double) -> String { PortalText.number(value, language) }
+        return .init(questionnaire: screening.questionnaire, rules: screening.rules.map { rule in
+            var parts: [String] = []
+            switch (rule.min, rule.max) {
+            case let (min?, max?): parts.append(t("ruleFromTo", ["min": number(min), "max": number(max)]))
+            case let (min?, nil): parts.append(t("ruleAtLeast", ["min": number(min)]))
+            case let (nil, max?): parts.append(t("ruleAtMost", ["max": number(max)]))
+            case (nil, nil): break
+            }
+            if let allowed = rule.in { parts.append(t("ruleOneOf", ["values": allowed.map(number).joined(separator: ", ")])) }
+            let reads = rule.item ?? t("ruleScore", ["score": rule.score ?? ""])
+            return .init(id: rule.id, condition: "\(rule.text?.text(in: language) ?? reads): \(parts.joined(separator: ", "))",
+                         notMet: counts.byRule.first { $0.rule == rule.id }?.count ?? 0)
+        }, counts: t("screeningCounts", ["screened": "\(counts.screened)", "eligible": "\(counts.eligible)",
+                                          "ineligible": "\(counts.ineligible)", "kept": "\(counts.answersKept)"]))
     }
 
     /// The CONSORT flow as an SVG file or as JSON, arms by code for a blinded member.

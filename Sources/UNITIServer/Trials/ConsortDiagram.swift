@@ -30,9 +30,9 @@ enum ConsortDiagram {
         return lines
     }
 
-    /// The rules not met, each with its count: `age 2, distress 5`.
+    /// The rules someone did not meet, each with its count: `age 2, distress 5`.
     private static func rules(_ excluded: TrialFlow.Excluded) -> String {
-        excluded.ineligibleByRule.map { "\($0.rule) \($0.count)" }.joined(separator: ", ")
+        excluded.ineligibleByRule.filter { $0.count > 0 }.map { "\($0.rule) \($0.count)" }.joined(separator: ", ")
     }
 
     static func svg(_ flow: TrialFlow, language: String) -> String {

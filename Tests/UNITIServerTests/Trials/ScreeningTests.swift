@@ -290,6 +290,17 @@ struct ScreeningTests {
                 let boId = try #require(try await store.user(login: "boris")).id
                 #expect(try await store.membership(studyId: "trial", userId: boId) == MembershipStatus.none)
                 #expect(try await store.screenings(studyId: "trial").last?.userId == nil)
+
+                // The team reads the screening and its counts on the trial tab, rules in words.
+                let owner = try await fixture.enrolledStaff("olga")
+                try await fixture.role(.owner, owner, "trial")
+                let console = PortalBrowser(client)
+                try await fixture.signIn(console, owner)
+                let tab = try await console.get(ConsolePage.trial.uri(study: "trial")).text
+                #expect(tab.contains("2 screened: 1 eligible, 1 not eligible (answers kept for 0 of them") , "\(tab)")
+                #expect(tab.contains("<th scope=\"row\">age</th><td>age: from 18 to 80</td><td>1</td>"), "\(tab)")
+                #expect(tab.contains("<td>score total: at least 3</td><td>0</td>"), "\(tab)")
+                #expect(tab.contains("Not eligible at screening (n = 1; rules not met: age 1)<"), "\(tab)")
             }
         }
     }
