@@ -167,7 +167,13 @@ struct ConsoleParticipantsPage: PortalPage {
         var pseudonym: String
         var requested: String
         var site: String?
+        /// For a study that screens: that the rules found them eligible, and when.
+        var screened: String? = nil
+        /// Their screening answers, kept for the team while the request waits.
+        var screeningAnswers: [ScreeningAnswer] = []
     }
+
+    struct ScreeningAnswer: Sendable { var question: String; var answer: String }
 }
 
 struct ConsoleTeamPage: PortalPage {

@@ -66,8 +66,13 @@ extension ConsoleRoutes {
         }
         // A count of the whole study, which a site's staff do not see.
         let deleted = current.site == nil ? departures.accountsDeleted : 0
+        let waiting = try await waitingScreenings(current.study.id, people: everyone.filter { $0.status == .pending }, language: language)
         func requests(_ status: MembershipStatus) -> [ConsoleParticipantsPage.Request] {
-            everyone.filter { $0.status == status }.map { .init(pseudonym: $0.pseudonym, requested: $0.requestedAt.map(Self.day) ?? "", site: $0.site) }
+            everyone.filter { $0.status == status }.map { person in
+                var request = ConsoleParticipantsPage.Request(pseudonym: person.pseudonym, requested: person.requestedAt.map(Self.day) ?? "", site: person.site)
+                if status == .pending, let screened = waiting[person.userId] { (request.screened, request.screeningAnswers) = screened }
+                return request
+            }
         }
         let sites = try await siteChoices(current.study.id, chosen: current.site)
         return try await page(ConsoleParticipantsPage(members: members, requests: requests(.pending), denied: requests(.denied),
@@ -83,6 +88,26 @@ extension ConsoleRoutes {
     }
 
     static func day(_ date: Date) -> String { String(Timestamps.format(date).prefix(10)) }
+    /// The screening answers that wait with open requests, by account: the line saying when the
+    /// rules found them eligible, and each answered question with its answer in words.
+    private func waitingScreenings(_ studyId: String, people: [StudyParticipant], language: String) async throws
+        -> [Int64: (String, [ConsoleParticipantsPage.ScreeningAnswer])] {
+        let waiting = Set(people.map(\.userId))
+        guard !waiting.isEmpty else { return [:] }
+        var found: [Int64: (String, [ConsoleParticipantsPage.ScreeningAnswer])] = [:]
+        for entry in try await store.screenings(studyId: studyId) where entry.eligible {
+            guard let userId = entry.userId, waiting.contains(userId), let text = entry.answers,
+                  let sheet = try? JSONCoding.decode(AnswerSheet.self, from: text) else { continue }
+            let definition = try await store.questionnaire(id: sheet.questionnaireID, version: sheet.questionnaireVersion)?.definition
+            let answers = (definition?.items ?? []).compactMap { item -> ConsoleParticipantsPage.ScreeningAnswer? in
+                guard item.element.isQuestion, let answer = sheet.answers[item.label] else { return nil }
+                return .init(question: item.text?.text(in: language) ?? item.label, answer: PortalRoutes.answerText(answer.value, item, language))
+            }
+            found[userId] = (PortalText.text("console.participants.screenedEligible", language, ["date": Self.day(entry.screenedAt)]), answers)
+        }
+        return found
+    }
+
     func decideRequest(_ request: Request, _ context: StudyContext) async throws -> Response {
         let form = try await PortalForm.read(request), studyId = context.study.study.id
         guard let person = try await store.studyParticipants(studyId: studyId).first(where: { $0.pseudonym == form["participant"] && context.study.reaches($0) }),

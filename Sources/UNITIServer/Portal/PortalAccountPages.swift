@@ -302,7 +302,7 @@ extension PortalRoutes {
     }
 
     /// An answer in words where the item has words for it (choices, yes/no), else its value.
-    private static func answerText(_ value: AnswerValue, _ item: QuestionnaireItem, _ language: String) -> String {
+    static func answerText(_ value: AnswerValue, _ item: QuestionnaireItem, _ language: String) -> String {
         switch (item.element, value) {
         case (.yesNo, .number(let number)):
             return PortalText.text(number == 0 ? "portal.data.yes" : "portal.data.no", language)
@@ -319,7 +319,7 @@ extension PortalRoutes {
     }
 
     /// A value as the person reads it: a number with the language's decimal separator (`2,5`).
-    private static func valueText(_ value: AnswerValue, _ language: String) -> String {
+    static func valueText(_ value: AnswerValue, _ language: String) -> String {
         guard case .number(let number) = value else { return value.description }
         return PortalText.number(number, language)
     }

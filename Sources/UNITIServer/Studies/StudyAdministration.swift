@@ -199,6 +199,21 @@ struct StudyAdministration: Sendable {
                 "changes": .object(["status": AuditValues.change(.string(current.rawValue), .string(status.rawValue))]),
             ])
         }
+        try await settleScreening(studyId: studyId, userId: userId, approved: status == .member)
+    }
+
+    /// A decided request's screening answers (kept in the log while it waited): an approved
+    /// member's first sheet of the study (stored once, by its id, before the log lets them go),
+    /// or dropped with a refusal.
+    private func settleScreening(studyId: String, userId: Int64, approved: Bool) async throws {
+        guard let waiting = try await store.waitingScreening(studyId: studyId, userId: userId) else { return }
+        if approved {
+            var sheet = try JSONCoding.decode(AnswerSheet.self, from: waiting)
+            let link = try await store.questionnaireLinks(studyId: studyId).first { $0.questionnaireId == sheet.questionnaireID }
+            sheet.owner = sheet.owner ?? link?.module
+            _ = try await store.storeSheets(userId: userId, sheets: [ValidatedSheet(sheet: sheet, studyId: studyId)], receivedAt: now)
+        }
+        try await store.dropWaitingScreening(studyId: studyId, userId: userId)
     }
 
     // MARK: The team

@@ -197,6 +197,27 @@ struct ScreeningTests {
                 #expect(try await store.sheets(userId: boId, offset: 0, limit: 10).total == 0, "no sheet before the team decides")
                 let waiting = try #require(try await store.screenings(studyId: "trial").last)
                 #expect(waiting.eligible && waiting.userId == boId && waiting.answers?.contains("\"d1\"") == true)
+
+                // The team reads them beside the request; approving makes them the member's first
+                // sheet, declining drops them.
+                let owner = try await fixture.enrolledStaff("olga")
+                try await fixture.role(.owner, owner, "trial")
+                let console = PortalBrowser(client)
+                try await fixture.signIn(console, owner)
+                let list = try await console.get(ConsolePage.participants.uri(study: "trial")).text
+                let boPseudonym = try #require(try await store.user(id: boId)).pseudonym
+                #expect(list.contains("id=\"screening-\(boPseudonym)\"") && list.contains("<dt>How old are you?</dt><dd>40</dd>")
+                        && list.contains("<dt>Does your tinnitus beat with your pulse?</dt><dd>no</dd>"), "\(list)")
+                try await administration.decideJoinRequest(studyId: "trial", userId: boId, status: .member)
+                let first = try await store.sheets(userId: boId, offset: 0, limit: 10).sheets
+                #expect(first.count == 1 && first[0].sheet.questionnaireID == "screen" && first[0].sheet.owner == ModuleID("tys"))
+                #expect(try await store.screenings(studyId: "trial").last?.answers == nil)
+                let cyToken = try await fixture.account(client, "cyril")
+                _ = try await Self.join(client, cyToken, Self.sheet(now: now))
+                let cyId = try #require(try await store.user(login: "cyril")).id
+                try await administration.decideJoinRequest(studyId: "trial", userId: cyId, status: .denied)
+                #expect(try await store.screenings(studyId: "trial").last.map { $0.answers == nil && $0.userId == cyId } == true)
+                #expect(try await store.sheets(userId: cyId, offset: 0, limit: 10).total == 0)
             }
         }
     }

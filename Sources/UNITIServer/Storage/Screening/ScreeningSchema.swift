@@ -4,7 +4,8 @@
 /// - `screenings`: the screening log, a row per screening that decided: when, at which site (the
 ///   enrolment link's or code's), eligible or not and the rules not met. Whose it was
 ///   (`user_id`) and the answers are kept only when the person may be named: an eligible
-///   person's row names them (their answers are their first sheet of the study); an ineligible
+///   person's row names them (their answers are their first sheet of the study; while a request
+///   to join waits for the team, the row keeps them, shown beside the request); an ineligible
 ///   person's row names them and keeps the answers only when they agreed to that, otherwise it
 ///   is a count and nothing more. Erasing the account keeps the row as a count
 ///   (``ServerStore/unlinkedTables``: `user_id` and `answers` set to NULL), so the CONSORT

@@ -93,6 +93,23 @@ extension ServerStore {
             """)
     }
 
+    /// The answers an eligible person's screening keeps while their request to join waits for
+    /// the team (the newest), as the sheet's JSON; nil when none waits.
+    func waitingScreening(studyId: String, userId: Int64) async throws -> String? {
+        try await database.row("""
+            SELECT answers FROM screenings WHERE study_id = \(studyId) AND user_id = \(userId) AND eligible = 1 AND answers IS NOT NULL
+            ORDER BY id DESC LIMIT 1
+            """)?["answers"]
+    }
+
+    /// Drops the answers an eligible person's screening kept while their request waited: once
+    /// the team decided, they are a member's first sheet, or go with the refusal.
+    func dropWaitingScreening(studyId: String, userId: Int64) async throws {
+        try await database.execute("""
+            UPDATE screenings SET answers = NULL WHERE study_id = \(studyId) AND user_id = \(userId) AND eligible = 1
+            """)
+    }
+
     /// The study's screening log, oldest first; with `site`, that site's lines only.
     func screenings(studyId: String, site: String? = nil) async throws -> [ScreeningEntry] {
         let siteCondition: SQL = site.map { "AND site_id = \($0)" } ?? ""
