@@ -27,12 +27,22 @@ struct ConsoleBrowserTests {
         #expect(audit.out.contains("\"action\" : \"alert.seen\"") && audit.out.contains("\"actor\" : \"server\""))
     }
 
-    @Test("a site's editor in the console: their site's participants only, one randomised with the button by site, the other site's and the study-wide pages out of reach")
+    @Test("a site's editor in the console: their site's join requests only, with the screening answers; one approved and randomised with the button by site, the other site's and the study-wide pages out of reach")
     func siteJourney() throws {
         let server = try StudyServer()
         let added = try server.coordinator(["staff", "add", "Edda", "--email", "edda@team.example.org", "--mail-spool", server.spool])
         #expect(added.status == 0, "\(added.err)")
-        try server.createStudy("multi", modules: "tyt", questionnaires: [])
+        try server.createStudy("multi", modules: "tyt", questionnaires: [], access: "byRequest")
+        let consent = server.directory + "/consent.en.md", screen = server.directory + "/multi-screen.json", screening = server.directory + "/screening.json"
+        try "You take part under a pseudonym; the clinic decides whether you can join.".write(toFile: consent, atomically: true, encoding: .utf8)
+        try Data(#"""
+            {"id": "multi-screen", "version": 1, "title": {"en": "Before you join"}, "kind": "oneTime",
+             "items": [{"type": "slider", "label": "age", "text": {"en": "How old are you?"}, "min": 0, "max": 120, "step": 1}]}
+            """#.utf8).write(to: URL(fileURLWithPath: screen))
+        try Data(#"""
+            {"questionnaire": "multi-screen", "rules": [{"id": "age", "item": "age", "min": 18, "max": 80}],
+             "ineligibleMessage": {"en": "This study takes adults up to 80."}}
+            """#.utf8).write(to: URL(fileURLWithPath: screening))
         let questionnaire = server.directory + "/multi-daily.json"
         try Data(#"""
             {"id": "multi-daily", "version": 1, "title": {"en": "Daily"}, "kind": "oneTime",
@@ -44,6 +54,9 @@ struct ConsoleBrowserTests {
              "factors": [{"id": "centre", "levels": ["ulm", "athens"], "site": true}], "method": "blocks"}
             """#.utf8).write(to: URL(fileURLWithPath: design))
         for command in [["questionnaire", "import", questionnaire, "--study", "multi", "--module", "tyt"],
+                        ["questionnaire", "import", screen, "--study", "multi", "--module", "tyt"],
+                        ["study", "update", "multi", "--consent", consent],
+                        ["screening", "set", "--study", "multi", "--file", screening],
                         ["sites", "add", "--study", "multi", "--site", "ulm", "--name", "Universitätsklinikum Ulm", "--country", "DE", "--language", "de"],
                         ["sites", "add", "--study", "multi", "--site", "athens", "--name", "Athens", "--country", "GR", "--language", "el"],
                         ["randomisation", "setup", "--study", "multi", "--design", design],
@@ -54,6 +67,10 @@ struct ConsoleBrowserTests {
         }
         try PortalJourney.run("journey_sites.py", server: server, expecting: ["site journey"])
         #expect(try server.query("SELECT stratum FROM allocations WHERE study_id = 'multi'") == ["centre=ulm"])
+        #expect(try server.query("SELECT u.username, m.status FROM memberships m JOIN users u ON u.id = m.user_id ORDER BY u.username")
+                == ["athina|pending", "ulla|member"])
+        #expect(try server.query("SELECT COUNT(*) FROM answer_sheets WHERE questionnaire_id = 'multi-screen'") == ["1"],
+                "the approved member's screening is their first sheet; the waiting one's stays in the log")
         #expect(try server.query("SELECT action FROM audit_log WHERE study_id = 'multi' AND action = 'trial.randomise'").count == 1)
     }
 }

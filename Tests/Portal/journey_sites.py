@@ -1,11 +1,13 @@
 """A site's staff in the console (issue 48), in headless Chromium against a real uniti-server: a
-randomised study with two sites, whose stratification factor is the site; one participant joins
-at each site through the API (as an app does, with the site's enrolment code) and sends a sheet.
-An editor held to the site ulm enrols, opens the study on its participants page, which lists
-only their site's participant, opens that participant's page and randomises them with the
-button (stratum centre=ulm); the other site's participant's page is not found, the study-wide
-pages are refused with the page that says why, and the export holds only their site's rows. axe
-checks every page.
+randomised study with two sites, whose stratification factor is the site, joined by request
+after a screening and with consent; one participant asks to join at each site through the API
+(as an app does, with the site's enrolment code, the screening answered and the consent agreed
+to). An editor held to the site ulm enrols, opens the study on its participants page, which
+lists only their site's request with its screening answers, approves it (the answers become the
+member's first sheet), opens that participant's page and randomises them with the button
+(stratum centre=ulm); the other site's participant's page is not found, the study-wide pages are
+refused with the page that says why, and the export holds only their site's rows. axe checks
+every page.
 
 Run by ConsoleBrowserTests, which sets the study up on the command line first. Arguments: BASE SPOOL.
 """
@@ -25,13 +27,14 @@ try:
         api("POST", "/api/v1/account/register", {"username": name, "email": f"{name}@example.org", "password": PASSWORD})
         api("POST", "/api/v1/account/activate", {"token": mailed_code(f"{name}@example.org")})
         token = api("POST", "/api/v1/account/login", {"login": name, "password": PASSWORD})["accessToken"]
-        api("POST", f"/api/v1/studies/{STUDY}/join", {"site": site}, token)
-        pseudonyms[site] = api("GET", "/api/v1/account/profile", token=token)["pseudonym"]
         started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        api("POST", "/api/v1/sheets", {"sheets": [{
-            "id": str(uuid.uuid4()), "questionnaireID": "multi-daily", "questionnaireVersion": 1, "isPartial": False,
-            "answers": {"loudness": {"value": 42, "answeredAt": started}}, "startedAt": started, "endedAt": started,
-            "clientVersion": "journey 1"}]}, token)
+        screening = {"sheet": {
+            "id": str(uuid.uuid4()), "questionnaireID": "multi-screen", "questionnaireVersion": 1, "isPartial": False,
+            "answers": {"age": {"value": 47 if site == "ulm" else 52, "answeredAt": started}}, "startedAt": started,
+            "endedAt": started, "clientVersion": "journey 1"}}
+        joined = api("POST", f"/api/v1/studies/{STUDY}/join", {"site": site, "consentVersion": 1, "screening": screening}, token)
+        check(joined.get("membership") == "pending" and joined["screening"]["eligible"], f"the request was not made: {joined}")
+        pseudonyms[site] = api("GET", "/api/v1/account/profile", token=token)["pseudonym"]
     own, other = pseudonyms["ulm"], pseudonyms["athens"]
 
     # The site's editor enrols and opens the study: on its participants page, their site's only.
@@ -43,6 +46,14 @@ try:
     check(own in text(driver) and other not in text(driver), f"the participants page is not the site's: {text(driver)}")
     tabs = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "nav a")]
     check("Overview" not in tabs and "Trial" not in tabs and "Team" not in tabs, f"study-wide tabs shown to a site's editor: {tabs}")
+
+    # The request with its screening answers: read, then approved.
+    details = driver.find_element(By.ID, f"screening-{own}")
+    details.find_element(By.TAG_NAME, "summary").click()
+    check("eligible" in details.text and "How old are you?" in details.text and "47" in details.text,
+          f"the screening answers are not beside the request: {details.text}")
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "#requests button[value=approve]"))
+    check(not driver.find_elements(By.ID, f"screening-{own}"), f"the request is still open: {text(driver)}")
 
     # Their participant's page: the site, and randomising with the button.
     click_and_wait(driver, driver.find_element(By.ID, f"participant-{own}"))
