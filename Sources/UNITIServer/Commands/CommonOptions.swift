@@ -111,3 +111,13 @@ enum CommandOutput {
         }.joined(separator: "  ")
     }
 }
+
+/// A file a command's option names (`--design`, `--file`), read whole; one line naming the
+/// option and the reason when it cannot be.
+enum OptionFile {
+    static func read(_ path: String, option: String) throws -> Data {
+        do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw ValidationError("Cannot read --\(option) '\(path)': \(error.localizedDescription)")
+        }
+    }
+}

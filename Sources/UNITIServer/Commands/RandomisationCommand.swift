@@ -23,11 +23,7 @@ struct RandomisationCommand: AsyncParsableCommand {
         @Option(help: "The design as a JSON file.") var design: String
 
         func run() async throws {
-            let data: Data
-            do { data = try Data(contentsOf: URL(fileURLWithPath: design)) } catch {
-                throw ValidationError("Cannot read --design '\(design)': \(error.localizedDescription)")
-            }
-            let made = try await RandomisationCommand.service(database).setUp(studyId: study, design: data)
+            let made = try await RandomisationCommand.service(database).setUp(studyId: study, design: try OptionFile.read(design, option: "design"))
             print("\(study): \(made.method.rawValue), arms \(made.arms.map { "\($0.id) (\($0.ratio))" }.joined(separator: ", "))"
                   + (made.factors.isEmpty ? "" : ", factors \(made.factors.map(\.id).joined(separator: ", "))") + "; a new seed is kept by the server.")
         }

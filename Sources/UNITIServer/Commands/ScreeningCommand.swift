@@ -22,12 +22,8 @@ struct ScreeningCommand: AsyncParsableCommand {
         @Option(help: "The screening as a JSON file.") var file: String
 
         func run() async throws {
-            let data: Data
-            do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
-                throw ValidationError("Cannot read --file '\(file)': \(error.localizedDescription)")
-            }
             let administration = try await ScreeningCommand.administration(database)
-            let screening = try await StudyScreening.save(data, studyId: study, administration: administration)
+            let screening = try await StudyScreening.save(try OptionFile.read(file, option: "file"), studyId: study, administration: administration)
             print("\(study): joining asks \(screening.questionnaire) first; \(screening.rules.count) rule(s): "
                   + screening.rules.map { "\($0.id) (\($0.condition))" }.joined(separator: "; ") + ".")
         }

@@ -125,13 +125,12 @@ struct StudyScreening: Codable, Sendable, Equatable {
         guard sheet.questionnaireID == definition.id else {
             throw APIError.invalid("screening_invalid", "The screening answers \(sheet.questionnaireID.prefix(64)), not \(definition.id).")
         }
-        var asked = definition.everyQuestionRequired()
         // The version answered may be older than the newest one when it changed meanwhile.
         guard sheet.questionnaireVersion == definition.version else {
             throw APIError(.conflict, "screening_changed",
                            "The screening questionnaire \(definition.id) changed (now version \(definition.version)); answer it again.")
         }
-        asked.version = definition.version
+        let asked = definition.everyQuestionRequired()
         var whole = sheet
         whole.isPartial = false
         let problems = AnswerSheetValidator.validate(whole, against: asked)

@@ -283,6 +283,8 @@ struct StudyService: Sendable {
             "changes": .object(["status": AuditValues.change(.string(current.rawValue), .string(MembershipStatus.left.rawValue))]),
         ])
         try await store.leaveStudy(userId: userId, studyId: id, deleteAnswers: deleteAnswers, now: environment.clock.now(), recording: line)
+        // A withdrawn request's screening answers were kept for the team's decision only.
+        if current == .pending { try await store.dropWaitingScreening(studyId: id, userId: userId) }
     }
 
     /// Whether a person may leave a study in this standing (what the portal offers a button for).

@@ -218,6 +218,12 @@ struct ScreeningTests {
                 try await administration.decideJoinRequest(studyId: "trial", userId: cyId, status: .denied)
                 #expect(try await store.screenings(studyId: "trial").last.map { $0.answers == nil && $0.userId == cyId } == true)
                 #expect(try await store.sheets(userId: cyId, offset: 0, limit: 10).total == 0)
+                // A request withdrawn by the person takes its waiting answers with it.
+                let doraToken = try await fixture.account(client, "dora")
+                _ = try await Self.join(client, doraToken, Self.sheet(now: now))
+                #expect(try await store.screenings(studyId: "trial").last?.answers != nil)
+                #expect(try await client.post("/api/v1/studies/trial/leave", token: doraToken).status == .ok)
+                #expect(try await store.screenings(studyId: "trial").last?.answers == nil)
             }
         }
     }
