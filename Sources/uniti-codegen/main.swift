@@ -117,6 +117,9 @@ if arguments[1] == "strings" {
         for key in keys { source += "        \(swiftString(table[key]!)),\n" }
         source += "    ]\n"
     }
+    let codes = languages.filter { language in cases.contains { $0.contains("case \(swiftString(language)):") } }
+    source += "\n    /// The language codes with a table, sorted (`de`, `en`, …).\n"
+    source += "    public static let languages: [String] = [\(codes.map(swiftString).joined(separator: ", "))]\n"
     source += "\n    /// The compiled table of a language code (keys sorted, texts in the same order); nil for a\n"
     source += "    /// language without one.\n"
     source += "    static func compiled(_ code: String) -> (keys: [String], texts: [String])? {\n        switch code {\n"

@@ -14,6 +14,39 @@ struct LocalizationTests {
         #expect(german.subtracting(english).sorted() == [], "missing in English")
     }
 
+    /// `Localization/same-as-english.json`: per language, the keys whose text may read as the
+    /// English one (names, "Team", month names that are the same).
+    static let sameAsEnglish: [String: Set<String>] = {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Localization/same-as-english.json")
+        guard let data = try? Data(contentsOf: file), let lists = try? JSONDecoder().decode([String: [String]].self, from: data) else { return [:] }
+        return lists.mapValues(Set.init)
+    }()
+
+    /// The named and printf placeholders of a text, sorted (`{count}`, `%@`).
+    static func placeholders(_ text: String) -> [String] {
+        text.matches(of: /\{[A-Za-z_][A-Za-z0-9_]*\}|%(?:\d+\$)?[@dsf%]/).map { String($0.output) }.sorted()
+    }
+
+    @Test("every language's tables are whole: English's keys, each with the English text's placeholders, none still the English text unless allowed (Scripts/strings lists what to do)")
+    func everyLanguageIsWhole() {
+        let english = StringTables.table(for: "en")
+        #expect(StringTables.languages.contains("de") && StringTables.languages.contains("en"))
+        for language in StringTables.languages where language != "en" {
+            let table = StringTables.table(for: language)
+            #expect(Set(english.keys).subtracting(table.keys).sorted() == [], "missing in \(language)")
+            #expect(Set(table.keys).subtracting(english.keys).sorted() == [], "in \(language) but not in English")
+            let allowed = Self.sameAsEnglish[language] ?? []
+            for (key, text) in table {
+                guard let source = english[key] else { continue }
+                #expect(Self.placeholders(text) == Self.placeholders(source), "\(language) \(key): \(text)")
+                // A text with a word of three letters besides its placeholders is to be translated.
+                let words = source.replacing(/\{[A-Za-z_][A-Za-z0-9_]*\}/, with: "").contains(/\p{L}{3,}/)
+                #expect(text != source || !words || allowed.contains(key), "\(language) \(key) is still the English text: \(text)")
+            }
+        }
+    }
+
     @Test("every German text differs from a mere copy of the key")
     func noKeyIsItsOwnText() {
         for (key, value) in StringTables.table(for: "de") {
