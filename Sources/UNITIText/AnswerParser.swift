@@ -20,11 +20,10 @@ public enum AnswerParser {
         if text == "-" { return .empty }
         switch element {
         case .yesNo:
-            switch text.lowercased() {
-            case "y", "yes", "j", "ja": return .value(.yesNo(true))
-            case "n", "no", "nein": return .value(.yesNo(false))
-            default: return .malformed
-            }
+            let word = text.lowercased()
+            if AnswerWords.yes.contains(word) { return .value(.yesNo(true)) }
+            if AnswerWords.no.contains(word) { return .value(.yesNo(false)) }
+            return .malformed
         case .singleChoice, .scale, .samValence, .samArousal:
             guard let number = Int(text) else { return .malformed }
             return .value(.integer(number))

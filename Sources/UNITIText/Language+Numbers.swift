@@ -1,14 +1,14 @@
 import Foundation
 import UNITIProtocol
 
-/// Numbers as a person reads them: `28.8` in English, `28,8` in German. Only for what people
+/// Numbers as a person reads them: `28.8` in English, `28,8` in German, Spanish, Greek and Dutch. Only for what people
 /// read on a page or a screen; exports (CSV, JSON, FHIR) and form values keep the point.
 extension Language {
     /// The character between a number's whole part and its fraction.
     public var decimalSeparator: String {
         switch self {
         case .english: "."
-        case .german: ","
+        case .german, .spanish, .greek, .dutch: ","
         }
     }
 

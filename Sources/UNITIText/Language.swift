@@ -1,14 +1,22 @@
-/// The languages UNITI speaks. English is the fallback for every missing string.
+/// The languages UNITI speaks: those of the UNITI trial's sites (Germany, Belgium's Flanders,
+/// Greece, Spain) and English, which is the fallback for every missing string.
 public enum Language: String, CaseIterable, Sendable, Codable {
     case english = "en"
     case german = "de"
+    case spanish = "es"
+    case greek = "el"
+    case dutch = "nl"
 
-    /// Parses `en`, `de`, `english`, `deutsch`, or a POSIX locale such as `de_DE.UTF-8`.
+    /// Parses a code (`en`, `de`, `es`, `el`, `nl`), a language's name in English or in itself
+    /// (`deutsch`, `español`, `ελληνικά`, `nederlands`), or a POSIX locale such as `de_DE.UTF-8`.
     public init?(code: String) {
         let lowered = code.lowercased()
         switch lowered {
         case "english": self = .english; return
         case "german", "deutsch": self = .german; return
+        case "spanish", "español", "espanol", "castellano": self = .spanish; return
+        case "greek", "ελληνικά", "ελληνικα", "ellinika": self = .greek; return
+        case "dutch", "nederlands", "vlaams", "flemish": self = .dutch; return
         default: break
         }
         let prefix = String(lowered.prefix { $0.isLetter })
@@ -16,12 +24,24 @@ public enum Language: String, CaseIterable, Sendable, Codable {
         self = language
     }
 
-    /// The plural form a count takes in this language, as CLDR names them. English and German
-    /// have two: `one` for exactly 1, `other` for everything else (0, 2, 21, ...). A language
-    /// added here must say which forms it has, and its tables must carry each of them.
+    /// The plural form a count takes in this language, as CLDR names them. All five have two
+    /// for whole numbers: `one` for exactly 1, `other` for everything else (0, 2, 21, ...;
+    /// CLDR's Spanish `many` is for a million and more written as words, which no text here
+    /// says). A language added here must say which forms it has, and its tables must carry each.
     public func pluralForm(_ count: Int) -> PluralForm {
         switch self {
-        case .english, .german: return count == 1 ? .one : .other
+        case .english, .german, .spanish, .greek, .dutch: return count == 1 ? .one : .other
+        }
+    }
+
+    /// The language's name in itself, as a list of languages to choose from shows it.
+    public var nativeName: String {
+        switch self {
+        case .english: "English"
+        case .german: "Deutsch"
+        case .spanish: "Español"
+        case .greek: "Ελληνικά"
+        case .dutch: "Nederlands"
         }
     }
 

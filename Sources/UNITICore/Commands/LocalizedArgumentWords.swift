@@ -40,10 +40,13 @@ extension LocalizedArgumentWords {
     public static var allValueStrings: [String] { offeredWords }
 
     /// Every word that means this value, in lower case, in every language.
-    public var words: Set<String> {
+    public var words: Set<String> { words(in: Language.allCases) }
+
+    /// The words that mean this value in `languages` (and its English raw value), in lower case.
+    public func words(in languages: [Language]) -> Set<String> {
         let key = "\(Self.wordsKey).\(rawValue)"
         var words: Set<String> = [rawValue.lowercased()]
-        for language in Language.allCases {
+        for language in languages {
             let localizer = Localizer(language: language)
             guard localizer.hasKey(key) else { continue }
             for word in localizer(key).split(separator: "|") {

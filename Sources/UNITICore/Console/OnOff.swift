@@ -24,8 +24,11 @@ public enum OnOff: String, Sendable, LocalizedArgumentWords {
         self = value
     }
 
-    /// Every accepted word: the words for on, then those for off, each sorted.
+    /// The words a refusal names: those of the current language and English, for on, then for
+    /// off, each sorted. The other languages' words are accepted too (``words``), but five
+    /// languages' worth would not make a one-line answer.
     public static var allValueStrings: [String] {
-        allCases.flatMap { $0.words.sorted() }
+        let named = Array(Set([CurrentLanguage.value, .english]))
+        return allCases.flatMap { $0.words(in: named).sorted() }
     }
 }

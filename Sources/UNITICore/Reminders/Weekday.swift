@@ -13,10 +13,12 @@ public enum Weekday: Int, Sendable, Codable, CaseIterable, Comparable, CustomStr
     /// The day's name in the current language (string table key `reminders.weekday.mon`, ...).
     public var localizedName: String { L("reminders.weekday.\(description)") }
 
-    /// Parses a weekday name in English or German, long or short, in any case:
-    /// `mon`, `monday`, `mo`, `montag`, `tue`, `tuesday`, `di`, `dienstag`, ...
+    /// Parses a weekday name in any of the languages, long or short, in any case and with or
+    /// without accents: `mon`, `monday`, `mo`, `montag`, `lun`, `lunes`, `δευ`, `Δευτέρα`,
+    /// `maandag`, … (a short form that would mean two days, such as Dutch `ma` and Spanish `ma`
+    /// for martes, is left out: such a day is written out).
     public init(parsing text: String) throws {
-        let key = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let key = Self.folded(text.trimmingCharacters(in: .whitespaces))
         guard let day = Self.names[key] else {
             throw UNITIError(L("reminders.error.weekday", ["text": text]))
         }
@@ -27,18 +29,24 @@ public enum Weekday: Int, Sendable, Codable, CaseIterable, Comparable, CustomStr
 
     private static let names: [String: Weekday] = {
         let spellings: [Weekday: [String]] = [
-            .monday: ["mon", "monday", "mo", "montag"],
-            .tuesday: ["tue", "tues", "tuesday", "di", "dienstag"],
-            .wednesday: ["wed", "wednesday", "mi", "mittwoch"],
-            .thursday: ["thu", "thur", "thurs", "thursday", "do", "donnerstag"],
-            .friday: ["fri", "friday", "fr", "freitag"],
-            .saturday: ["sat", "saturday", "sa", "samstag", "sonnabend"],
-            .sunday: ["sun", "sunday", "so", "sonntag"],
+            .monday: ["mon", "monday", "mo", "montag", "lun", "lunes", "δευ", "δευτέρα", "maandag"],
+            .tuesday: ["tue", "tues", "tuesday", "di", "dienstag", "mar", "martes", "τρι", "τρίτη", "dinsdag"],
+            .wednesday: ["wed", "wednesday", "mi", "mittwoch", "mié", "miércoles", "τετ", "τετάρτη", "wo", "woensdag"],
+            .thursday: ["thu", "thur", "thurs", "thursday", "do", "donnerstag", "jue", "jueves", "πεμ", "πέμπτη", "donderdag"],
+            .friday: ["fri", "friday", "fr", "freitag", "vie", "viernes", "παρ", "παρασκευή", "vr", "vrijdag"],
+            .saturday: ["sat", "saturday", "sa", "samstag", "sonnabend", "sáb", "sábado", "σαβ", "σάββατο", "za", "zaterdag"],
+            .sunday: ["sun", "sunday", "so", "sonntag", "dom", "domingo", "κυρ", "κυριακή", "zo", "zondag"],
         ]
         var table: [String: Weekday] = [:]
         for (day, words) in spellings {
-            for word in words { table[word] = day }
+            for word in words { table[folded(word)] = day }
         }
         return table
     }()
+
+    /// Lower case without accents (`miércoles` → `miercoles`, `Τετάρτη` → `τεταρτη`), so either
+    /// spelling is understood.
+    private static func folded(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+    }
 }

@@ -1,11 +1,12 @@
 import Foundation
+import UNITIText
 
 /// What a valid username, e-mail address, password and language look like.
 enum AccountRules {
     static let minimumPasswordLength = 8
     /// Bcrypt reads at most 72 bytes; a longer password would silently be cut, so it is refused.
     static let maximumPasswordBytes = 72
-    static let languages: Set<String> = ["en", "de"]
+    static let languages: Set<String> = Set(Language.allCases.map(\.rawValue))
 
     static func validateUsername(_ name: String) throws {
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "._-"))

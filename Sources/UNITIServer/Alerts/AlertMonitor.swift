@@ -169,7 +169,7 @@ public final class AlertMonitor: Service, Sendable {
         }
         let title = try await store.study(id: rule.studyId)?.title.text(in: "en") ?? rule.studyId
         let link = "\(environment.publicURL ?? "")/console/studies/\(rule.studyId)/participants/\(pseudonym)"
-        let languages = ConsoleRoutes.languagesFirstEnglish(PortalText.languages)
+        let languages = PortalText.staffMailLanguages
         let values = ["study": title, "rule": rule.rule.name, "participant": pseudonym, "link": link]
         let subject = languages.map { PortalText.text("mail.alert.subject", $0, values) }.joined(separator: " / ")
         let body = languages.map { language in

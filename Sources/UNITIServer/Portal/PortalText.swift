@@ -12,6 +12,11 @@ package enum PortalText {
     package static let languageCookie = "uniti_language"
     package static let languages: [String] = AccountRules.languages.sorted()
 
+    /// The languages of a mail to staff, who have no language on record yet (a participant's
+    /// mail is in their account's language): English first, then German, as before the trial's
+    /// other languages came. A staff member's own language is issue 49's to add.
+    package static let staffMailLanguages: [String] = ["en", "de"]
+
     /// The text of a full key (`portal.error.csrf`) with `{name}` placeholders filled; English
     /// when the language lacks it, the key itself when both do (so a gap shows, never crashes).
     package static func text(_ key: String, _ language: String, _ values: [String: String] = [:]) -> String {

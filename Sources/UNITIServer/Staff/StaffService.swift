@@ -67,7 +67,7 @@ struct StaffService: Sendable {
         try await store.storeStaffEnrolment(staffId: staffId, tokenHash: Self.enrolmentHash(code),
                                             expiresAt: now.addingTimeInterval(environment.mailTokenLifetime), now: now)
         let link = "\(environment.publicURL ?? "")/console/enrol?code=\(code)"
-        let languages = ConsoleRoutes.languagesFirstEnglish(PortalText.languages)
+        let languages = PortalText.staffMailLanguages
         let body = languages.map { PortalText.text("mail.staffEnrolment.body", $0, ["name": name, "code": code, "link": link]) }
             .joined(separator: "\n----\n\n")
         let subject = languages.map { PortalText.text("mail.staffEnrolment.subject", $0) }.joined(separator: " / ")

@@ -104,7 +104,7 @@ struct StudyTeam: Sendable {
     /// accept; for an address new to the console, its enrolment link first.
     static func invitationMail(to email: String, name: String, study: StudyRecord, role: StudyRole, enrolment: OutgoingMail?,
                                publicURL: String?) -> OutgoingMail {
-        let languages = ConsoleRoutes.languagesFirstEnglish(PortalText.languages)
+        let languages = PortalText.staffMailLanguages
         let body = languages.map { language in
             PortalText.text("mail.teamInvitation.body", language, [
                 "name": name, "study": study.title.text(in: language), "id": study.id,

@@ -184,10 +184,11 @@ struct QuestionnairePageTests {
         #expect(out.contains("  1.  Do you hear the noise now? *  ja\n"))
     }
 
-    @Test("the prompt's words come from both string tables, whatever the language shown")
+    @Test("the prompt's words come from every string table, whatever the language shown")
     func promptWords() {
-        #expect(QuestionnairePageWord.save.words == ["save", "speichern"])
-        #expect(QuestionnairePageWord.cancel.words == ["cancel", "abbrechen"])
+        #expect(QuestionnairePageWord.save.words.isSuperset(of: ["save", "speichern", "guardar", "opslaan", "αποθήκευση", "αποθηκευση"]))
+        #expect(QuestionnairePageWord.cancel.words.isSuperset(of: ["cancel", "abbrechen", "cancelar", "annuleren", "ακύρωση"]))
+        #expect(QuestionnairePageWord.save.words.isDisjoint(with: QuestionnairePageWord.cancel.words))
     }
 
     @Test("widgets on a page: a required slider is left for later with -, and opened by number it starts without a value")
