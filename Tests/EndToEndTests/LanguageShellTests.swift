@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import UNITITesting
+
+/// Issue 49 with the real `uniti`: the shell in Spanish, Greek and Dutch. Its help, a check-in
+/// answered with the language's own word for yes, an event whose title is typed at a real
+/// terminal in the language's letters (the last one typed twice and taken back with Backspace),
+/// the health record's calendar with the month and weekdays in the language, and a refusal in
+/// the language. What is stored is what was typed, byte for byte, and the same whatever the
+/// language (a yes is 0). The expected words are read from the language's string tables, so
+/// the test follows the translation when its wording changes.
+@Suite("The shell in the trial's languages", .serialized, .timeLimit(.minutes(10)))
+struct LanguageShellTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var code: String
+        /// The language's word for yes, as a participant types it.
+        var yes: String
+        /// An event title in the language's letters; `last` is typed twice, then Backspace.
+        var title: String
+        var last: String
+        var testDescription: String { code }
+    }
+
+    static let cases = [
+        Case(code: "es", yes: "sí", title: "Otorrino en Málaga: año nuevo, señal", last: "ñ"),
+        Case(code: "el", yes: "ναι", title: "Ωτορινολαρυγγολόγος στην Αθήνα, ακοόγραμμα", last: "ά"),
+        Case(code: "nl", yes: "ja", title: "Oorarts in Leuven: één afspraak, geëvalueerd", last: "ë"),
+    ]
+
+    /// A text of the language's string tables (`Localization/Strings/<code>/*.json`).
+    static func text(_ code: String, _ key: String, _ values: [String: String] = [:]) throws -> String {
+        let folder = Repository.root.appendingPathComponent("Localization/Strings/\(code)")
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".json") {
+            let table = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: folder.appendingPathComponent(file)))
+            if var text = table[key] {
+                for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+                return text
+            }
+        }
+        throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(code) has no text \(key)"])
+    }
+
+    @Test("help, a check-in with the language's yes, a title typed in its letters, the calendar and a refusal, in each language; stored as typed", .enabled(if: Builds.isIntegrated), arguments: cases)
+    func shellInLanguage(_ language: Case) throws {
+        let data = TemporaryDataDirectory()
+        try UnicodeTypingTests.answerOneTimeQuestionnaires(data)
+        let base = ["--data-dir", data.path, "--lang", language.code]
+
+        let help = try Program.run("uniti", base + ["-c", "help"])
+        let commands = try Self.text(language.code, "host.help.commands")
+        #expect(help.status == 0 && help.out.contains(commands), "\(help.out)")
+
+        // The momentary check-in: yes in the language's word, stored as every yes is (0).
+        let filled = try Program.run("uniti", base + ["-c", "tyt fill"], stdin: "\(language.yes)\n35\n60\n4\n2\n50\n80\n25\n")
+        #expect(filled.status == 0, "\(filled.out) \(filled.err)")
+        let stored = try SQLiteShell.query(data.path + "/uniti.sqlite", "SELECT perceived, loudness, distress FROM tyt_results")
+        #expect(stored == ["0|35|60"], "\(stored)")
+
+        // Typed at a real terminal, prompts in the language.
+        let terminal = try Terminal("uniti", base, environment: ["LANG": "C.UTF-8", "LC_ALL": "", "LC_CTYPE": ""])
+        #expect(terminal.waitFor("uniti> "))
+        terminal.type("tn event add\r")
+        #expect(terminal.waitFor(try Self.text(language.code, "tn.event.prompt.title")), "\(terminal.output)")
+        terminal.type(language.title + language.last + "\u{7F}\r")
+        #expect(terminal.waitFor("\r\n", after: terminal.output.range(of: language.title)?.upperBound), "\(terminal.output)")
+        terminal.type("2026-12-07 09:30\r")
+        #expect(terminal.waitFor(try Self.text(language.code, "tn.event.prompt.type")), "\(terminal.output)")
+        terminal.type("4\r")
+        #expect(terminal.waitFor(try Self.text(language.code, "tn.event.prompt.description")), "\(terminal.output)")
+        terminal.type("\r")
+        #expect(terminal.waitForPrompt("uniti> ", after: language.title), "\(terminal.output)")
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+        let titles = try SQLiteShell.query(data.path + "/uniti.sqlite", "SELECT title FROM tn_events")
+        #expect(titles.map { Array($0.utf8) } == [Array(language.title.utf8)], "\(titles)")
+
+        // The calendar: the month and the weekdays in the language, Monday first.
+        let calendar = try Program.run("uniti", base + ["-c", "tn calendar 2026-12"])
+        let header = calendar.out.split(separator: "\n").map(String.init)
+        let month = try Self.text(language.code, "tn.calendar.title", ["month": try Self.text(language.code, "tn.calendar.month.12"), "year": "2026"])
+        #expect(header.first == month, "\(calendar.out)")
+        let weekdays = try (1...7).map { try Self.text(language.code, "tn.calendar.weekday.\($0)") }
+        #expect(header.count > 1 && header[1].split(separator: " ").map(String.init) == weekdays, "\(calendar.out)")
+
+        // A refusal, in one line in the language.
+        let unknown = try Program.run("uniti", base + ["-c", "frobnicate"])
+        let refusal = try Self.text(language.code, "host.error.unknownCommand", ["command": "frobnicate"])
+        #expect(unknown.status != 0 && (unknown.out + unknown.err).contains(refusal), "\(unknown.out) \(unknown.err)")
+    }
+}
