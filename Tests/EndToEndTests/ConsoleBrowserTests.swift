@@ -27,6 +27,43 @@ struct ConsoleBrowserTests {
         #expect(audit.out.contains("\"action\" : \"alert.seen\"") && audit.out.contains("\"actor\" : \"server\""))
     }
 
+    /// A one-page questionnaire in the five languages: a slider, a free text, a yes/no.
+    static let glossaDaily = #"""
+        {"id": "glossa-daily", "version": 1, "kind": "oneTime", "presentation": "allOnOnePage",
+         "title": {"en": "Today", "de": "Heute", "es": "Hoy", "el": "Σήμερα", "nl": "Vandaag"},
+         "items": [
+           {"type": "slider", "label": "loudness", "min": 0, "max": 100, "step": 1,
+            "text": {"en": "How loud is it?", "de": "Wie laut ist es?", "es": "¿Qué intensidad tiene?", "el": "Πόσο δυνατό είναι;", "nl": "Hoe luid is het?"}},
+           {"type": "freeText", "label": "words", "multiline": false, "maxLength": 200,
+            "text": {"en": "In your own words", "de": "In Ihren Worten", "es": "Con sus palabras", "el": "Με δικά σας λόγια", "nl": "In uw eigen woorden"}},
+           {"type": "yesNo", "label": "slept", "text": {"en": "Did you sleep well?", "de": "Haben Sie gut geschlafen?",
+            "es": "¿Ha dormido bien?", "el": "Κοιμηθήκατε καλά;", "nl": "Hebt u goed geslapen?"}}
+         ]}
+        """#
+
+    @Test("the trial's languages in Chromium: a Greek and a Spanish participant register and answer in their language, typing its letters; a Dutch staff member reads the Greek participant's page in Dutch; every page's lang set, axe finds nothing")
+    func languageJourneys() throws {
+        let server = try StudyServer()
+        let questionnaire = server.directory + "/glossa-daily.json"
+        try Data(Self.glossaDaily.utf8).write(to: URL(fileURLWithPath: questionnaire))
+        for command in [["study", "create", "glossa", "--title", #"{"en": "Glossa", "el": "Γλώσσα", "es": "Lengua", "nl": "Taal", "de": "Sprache"}"#,
+                         "--access", "public", "--modules", "tys", "--running"],
+                        ["questionnaire", "import", questionnaire, "--study", "glossa", "--module", "tys"],
+                        ["staff", "add", "Dirk", "--email", "dirk@team.example.org", "--mail-spool", server.spool],
+                        ["staff", "role", "glossa", "dirk@team.example.org", "viewer"]] {
+            let result = try server.coordinator(command)
+            #expect(result.status == 0, "\(command): \(result.err)")
+        }
+        try PortalJourney.run("journey_languages.py", server: server, expecting: ["el portal journey", "es portal journey", "nl console journey"])
+        // What was typed is stored as typed, and the sheet names the language it was answered in.
+        let stored = try server.query("""
+            SELECT json_extract(sheet, '$.language'), json_extract(sheet, '$.answers.words.value') FROM answer_sheets ORDER BY id
+            """)
+        #expect(stored == ["el|Βουίζει δυνατά σήμερα, σαν τζιτζίκι στο αυτί", "es|Zumba fuerte hoy; señal en el oído, ¿mañana?"], "\(stored)")
+        let languages = try server.query("SELECT username, language FROM users ORDER BY username")
+        #expect(languages == ["elena|es", "eleni|el"], "an account registered in the portal takes the page's language: \(languages)")
+    }
+
     @Test("a site's editor in the console: their site's join requests only, with the screening answers; one approved and randomised with the button by site, the other site's and the study-wide pages out of reach")
     func siteJourney() throws {
         let server = try StudyServer()

@@ -112,10 +112,15 @@ class AuditedChrome(webdriver.Chrome):
         audit(self)
 
 
-def browser():
+def browser(language=None):
+    """Headless Chromium; with `language` (`el`), one whose person reads that language: it
+    sends it as Accept-Language, as a browser set up in Greece would."""
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=412,915"):
         options.add_argument(argument)
+    if language:
+        options.add_argument(f"--lang={language}")
+        options.add_experimental_option("prefs", {"intl.accept_languages": language})
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
     return AuditedChrome(service=service, options=options)
