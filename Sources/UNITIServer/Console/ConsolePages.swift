@@ -273,10 +273,17 @@ struct ConsoleQuestionnairesPage: PortalPage {
 
 struct ConsoleSettingsPage: PortalPage {
     var template: String { "console_settings" }
-    var titleEn: String
-    var titleDe: String
-    var descriptionEn: String
-    var descriptionDe: String
+
+    /// A study text's field in one language: `titleEl`, labelled in the reader's language.
+    struct TextField: Sendable {
+        var name: String
+        var label: String
+        var value: String
+        var language: String
+    }
+    /// The title's and the description's field in each language, English first.
+    var titles: [TextField]
+    var descriptions: [TextField]
     var accesses: [Choice]
     var running: Bool
     var mayLeave: Bool

@@ -23,9 +23,15 @@ extension ConsoleRoutes {
 
     /// The form for `study`, with the installed modules' switches on as `switches` says (by name).
     func settingsPage(_ study: StudyRecord, switches: [String: Bool], _ language: String) -> ConsoleSettingsPage {
-        ConsoleSettingsPage(
-            titleEn: study.title.values["en"] ?? "", titleDe: study.title.values["de"] ?? "",
-            descriptionEn: study.description?.values["en"] ?? "", descriptionDe: study.description?.values["de"] ?? "",
+        func fields(_ name: String, _ text: LocalizedText?) -> [ConsoleSettingsPage.TextField] {
+            Language.allCases.map { code in
+                let field = Self.textField(name, code)
+                return .init(name: field, label: PortalText.text("console.settings.\(field)", language), value: text?.values[code.rawValue] ?? "",
+                             language: code.rawValue)
+            }
+        }
+        return ConsoleSettingsPage(
+            titles: fields("title", study.title), descriptions: fields("description", study.description),
             accesses: StudyAccess.allCases.map { .init(value: $0.rawValue, label: PortalText.text("console.access.\($0.rawValue)", language),
                                                         chosen: $0 == study.access) },
             running: study.running, mayLeave: study.participantsMayLeave,
@@ -36,6 +42,9 @@ extension ConsoleRoutes {
             switches: store.modules.studySwitches.map { .init(value: $0.name, label: PortalText.text($0.labelKey, language), chosen: switches[$0.name] ?? false) })
     }
 
+    /// The form field of a study text in a language: `titleEn`, `descriptionEl`.
+    static func textField(_ name: String, _ language: Language) -> String { name + language.rawValue.capitalized }
+
     /// The settings form read into ``StudySettings`` (every field; an empty password keeps the
     /// one set) and changed by the rules `study update` follows; a refused form comes back as
     /// typed, with the one line of the first rule broken.
@@ -43,8 +52,11 @@ extension ConsoleRoutes {
         let form = try await PortalForm.read(request), before = context.study.study, language = context.console.language
         var settings = StudySettings()
         do {
+            // Every language's field; a language whose field is empty has no text (English's
+            // stands in for it when a participant reads the study).
             func text(_ name: String) -> LocalizedText? {
-                let values = ["en": form["\(name)En"], "de": form["\(name)De"]].filter { !$0.value.isEmpty }
+                let values = Dictionary(uniqueKeysWithValues: Language.allCases.map { ($0.rawValue, form[Self.textField(name, $0)]) })
+                    .filter { !$0.value.isEmpty }
                 return values.isEmpty ? nil : LocalizedText(values)
             }
             func day(_ name: String) throws -> Date? {
