@@ -1,3 +1,5 @@
+import Foundation
+
 /// The languages UNITI speaks: those of the UNITI trial's sites (Germany, Belgium's Flanders,
 /// Greece, Spain) and English, which is the fallback for every missing string.
 public enum Language: String, CaseIterable, Sendable, Codable {
@@ -61,4 +63,17 @@ public enum Language: String, CaseIterable, Sendable, Codable {
 /// with ``Localizer/callAsFunction(_:count:_:)``.
 public enum PluralForm: String, CaseIterable, Sendable {
     case one, other
+}
+
+extension Language {
+    /// `text` in capitals as the language writes them: Greek drops the accent (τόνος) in
+    /// capitals, so a headline reads `ΓΕΝΙΚΟ ΙΣΤΟΡΙΚΟ`, not `ΓΕΝΙΚΌ ΙΣΤΟΡΙΚΌ` (the diaeresis stays:
+    /// `ΪΥ`); the other languages capitalise letter by letter (`ß` becomes `SS`).
+    public func uppercased(_ text: String) -> String {
+        let capitals = text.uppercased()
+        guard self == .greek else { return capitals }
+        let accents: Set<Unicode.Scalar> = ["\u{0301}", "\u{0342}"]
+        let bare = String(String.UnicodeScalarView(capitals.decomposedStringWithCanonicalMapping.unicodeScalars.filter { !accents.contains($0) }))
+        return bare.precomposedStringWithCanonicalMapping
+    }
 }

@@ -20,7 +20,7 @@ extension QuestionnaireText {
     public func displayLines(_ item: QuestionnaireItem) -> [String]? {
         switch item.element {
         case .headline:
-            return ["", text(item.text).uppercased()]
+            return ["", localizer.language.uppercased(text(item.text))]
         case .text:
             return [text(item.text)]
         case .unsupported(let type):

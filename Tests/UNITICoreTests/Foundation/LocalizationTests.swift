@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UNITILocalization
+import UNITIText
 @testable import UNITICore
 
 @Suite("Localization", .timeLimit(.minutes(10)))
@@ -45,6 +46,31 @@ struct LocalizationTests {
                 #expect(text != source || !words || allowed.contains(key), "\(language) \(key) is still the English text: \(text)")
             }
         }
+    }
+
+    @Test("the trial's languages: names and codes, decimal commas, one/other, yes and no and weekdays typed in any of them, Greek capitals without accents and one column per letter")
+    func trialLanguages() throws {
+        #expect(Language(code: "el_GR.UTF-8") == .greek && Language(code: "Español") == .spanish && Language(code: "nederlands") == .dutch
+                && Language(code: "ελληνικά") == .greek && Language(code: "fr") == nil)
+        #expect(Language.allCases.map(\.rawValue) == ["en", "de", "es", "el", "nl"])
+        #expect([Language.spanish, .greek, .dutch].allSatisfy { $0.number(2.5) == "2,5" && $0.pluralForm(1) == .one && $0.pluralForm(0) == .other })
+        #expect(Language.english.number(2.5) == "2.5")
+        for yes in ["sí", "si", "S", "ναι", "Ναι", "ν", "ja", "J", "y"] { #expect(Confirmation.isYes(yes), "\(yes)") }
+        for no in ["no", "όχι", "ο", "nee", "nein", "n", ""] { #expect(!Confirmation.isYes(no), "\(no)") }
+        #expect(["όχι", "οχι", "nee", "no"].allSatisfy(Confirmation.isNo))
+        #expect(AnswerParser.read("ναι", for: .yesNo) == .value(.number(0)) && AnswerParser.read("όχι", for: .yesNo) == .value(.number(1)))
+        #expect(try Weekday(parsing: "miércoles") == .wednesday && Weekday(parsing: "MIERCOLES") == .wednesday)
+        #expect(try Weekday(parsing: "Πέμπτη") == .thursday && Weekday(parsing: "πεμπτη") == .thursday && Weekday(parsing: "vrijdag") == .friday)
+        #expect(try Weekday(parsing: "zo") == .sunday && Weekday(parsing: "sáb") == .saturday && Weekday(parsing: "Δευτέρα") == .monday)
+        #expect(throws: UNITIError.self) { try Weekday(parsing: "ma") }
+        #expect(Language.greek.uppercased("Γενικό ιστορικό") == "ΓΕΝΙΚΟ ΙΣΤΟΡΙΚΟ")
+        #expect(Language.greek.uppercased("προϊόν") == "ΠΡΟΪΟΝ", "the diaeresis stays")
+        #expect(Language.german.uppercased("Straße") == "STRASSE" && Language.spanish.uppercased("año") == "AÑO")
+        #expect("Ακοόγραμμα".displayWidth == 10 && "α\u{301}".displayWidth == 1 && "ά".displayWidth == 1)
+        // A table of Greek words lines up: the second column starts at the same column on every line.
+        let table = TextTable(header: ["Όνομα", "Τιμή"], rows: [["Ακοόγραμμα", "ναι"], ["Ώρα", "όχι"]], cutsToTerminalWidth: false).lines()
+        let starts = zip(table, ["Τιμή", "ναι", "όχι"]).compactMap { line, cell in line.range(of: cell).map { String(line[..<$0.lowerBound]).displayWidth } }
+        #expect(starts.count == 3 && Set(starts).count == 1, "\(table)")
     }
 
     @Test("every German text differs from a mere copy of the key")
