@@ -5,8 +5,8 @@ import UNITITesting
 /// Issue 49 with the real `uniti`: the shell in Spanish, Greek and Dutch. Its help, a check-in
 /// answered with the language's own word for yes, an event whose title is typed at a real
 /// terminal in the language's letters (the last one typed twice and taken back with Backspace),
-/// the health record's calendar with the month and weekdays in the language, and a refusal in
-/// the language. What is stored is what was typed, byte for byte, and the same whatever the
+/// the health record's calendar with the month and weekdays in the language, the adherence
+/// report, a refusal of the shell's own and one of a real server, in the language. What is stored is what was typed, byte for byte, and the same whatever the
 /// language (a yes is 0). The expected words are read from the language's string tables, so
 /// the test follows the translation when its wording changes.
 @Suite("The shell in the trial's languages", .serialized, .timeLimit(.minutes(10)))
@@ -40,7 +40,7 @@ struct LanguageShellTests {
         throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(code) has no text \(key)"])
     }
 
-    @Test("help, a check-in with the language's yes, a title typed in its letters, the calendar and a refusal, in each language; stored as typed", .enabled(if: Builds.isIntegrated), arguments: cases)
+    @Test("help, a check-in with the language's yes, a title typed in its letters, the calendar, adherence and refusals of the shell and the server, in each language; stored as typed", .enabled(if: Builds.isIntegrated), arguments: cases)
     func shellInLanguage(_ language: Case) throws {
         let data = TemporaryDataDirectory()
         try UnicodeTypingTests.answerOneTimeQuestionnaires(data)
@@ -86,5 +86,16 @@ struct LanguageShellTests {
         let unknown = try Program.run("uniti", base + ["-c", "frobnicate"])
         let refusal = try Self.text(language.code, "host.error.unknownCommand", ["command": "frobnicate"])
         #expect(unknown.status != 0 && (unknown.out + unknown.err).contains(refusal), "\(unknown.out) \(unknown.err)")
+
+        // The adherence report, with nothing prompted yet, says so in the language.
+        let adherence = try Program.run("uniti", base + ["-c", "adherence"])
+        let none = try Self.text(language.code, "adherence.none")
+        #expect(adherence.status == 0 && adherence.out.contains(none), "\(adherence.out)")
+
+        // A real server's refusal (its stable code) is worded from the language's table.
+        let server = try StudyServer()
+        let login = try Program.run("uniti", base + ["--server", server.url, "-c", "login nobody"], stdin: "not the password\n")
+        let refused = try Self.text(language.code, "core.api.error.invalid_credentials")
+        #expect(login.status != 0 && (login.out + login.err).contains(refused), "\(login.out) \(login.err)")
     }
 }
