@@ -284,6 +284,8 @@ struct ConsoleSettingsPage: PortalPage {
     /// The title's and the description's field in each language, English first.
     var titles: [TextField]
     var descriptions: [TextField]
+    /// The languages whose participants read the English title or description (none missing: nil).
+    var fallback: String? = nil
     var accesses: [Choice]
     var running: Bool
     var mayLeave: Bool

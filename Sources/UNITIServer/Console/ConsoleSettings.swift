@@ -30,8 +30,15 @@ extension ConsoleRoutes {
                              language: code.rawValue)
             }
         }
+        // A fallback is never silent: the languages a participant would read in English.
+        let missing = Language.allCases.filter { code in
+            code != .english && (study.title.values[code.rawValue] == nil || (study.description.map { $0.values[code.rawValue] == nil } ?? false))
+        }
+        let fallback = missing.isEmpty ? nil : PortalText.text("console.settings.fallback", language, [
+            "languages": missing.map { Self.languageName($0.rawValue, language) }.joined(separator: ", "),
+        ])
         return ConsoleSettingsPage(
-            titles: fields("title", study.title), descriptions: fields("description", study.description),
+            titles: fields("title", study.title), descriptions: fields("description", study.description), fallback: fallback,
             accesses: StudyAccess.allCases.map { .init(value: $0.rawValue, label: PortalText.text("console.access.\($0.rawValue)", language),
                                                         chosen: $0 == study.access) },
             running: study.running, mayLeave: study.participantsMayLeave,

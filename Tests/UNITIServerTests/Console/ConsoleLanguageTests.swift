@@ -28,6 +28,9 @@ struct ConsoleLanguageTests {
                 #expect(form.contains("<label for=\"titleEl\">Τίτλος (ελληνικά)</label>")
                         && form.contains("<input id=\"titleEl\" name=\"titleEl\" type=\"text\" value=\"Ησυχία\" lang=\"el\">"), "\(form)")
                 #expect(form.contains("<textarea id=\"descriptionEl\" name=\"descriptionEl\" rows=\"3\" lang=\"el\">Μια μελέτη για την ησυχία</textarea>"))
+                // The description is Greek only: the other languages' readers would see none in
+                // their language, which the page says (every title is there).
+                #expect(form.contains("id=\"fallback\">Χωρίς τίτλο ή περιγραφή σε Deutsch, Español, Nederlands:"), "\(form)")
                 // Saved as a browser sends it: every field; one language's title changed.
                 var fields = ["access": "public", "module-tyt": "on", "running": "on", "descriptionEl": "Μια μελέτη για την ησυχία"]
                 for (code, text) in title.values { fields["title" + code.capitalized] = text }
