@@ -77,3 +77,12 @@ extension Language {
         return bare.precomposedStringWithCanonicalMapping
     }
 }
+
+extension Language {
+    /// Whether `a` comes before `b` in a list sorted by name in this language: its collation
+    /// (Spanish `ñ` after `n`, German `ä` with `a`), ignoring case, numbers by value (`2` before
+    /// `10`); not the process's locale, which is the machine's and not the person's.
+    public func ordered(_ a: String, _ b: String) -> Bool {
+        a.compare(b, options: [.caseInsensitive, .numeric], range: nil, locale: Locale(identifier: rawValue)) == .orderedAscending
+    }
+}

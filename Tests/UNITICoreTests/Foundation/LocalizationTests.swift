@@ -67,6 +67,11 @@ struct LocalizationTests {
         #expect(Language.greek.uppercased("προϊόν") == "ΠΡΟΪΟΝ", "the diaeresis stays")
         #expect(Language.german.uppercased("Straße") == "STRASSE" && Language.spanish.uppercased("año") == "AÑO")
         #expect("Ακοόγραμμα".displayWidth == 10 && "α\u{301}".displayWidth == 1 && "ά".displayWidth == 1)
+        // Lists sorted by name follow the language's collation, not the code points.
+        let words = ["oreja", "ñandú", "nube", "Zumbido", "ácido"]
+        #expect(words.sorted(by: Language.spanish.ordered) == ["ácido", "nube", "ñandú", "oreja", "Zumbido"])
+        #expect(["Ωτο", "άλφα", "Βήτα"].sorted(by: Language.greek.ordered) == ["άλφα", "Βήτα", "Ωτο"])
+        #expect(["Übelkeit", "Ohr", "Apfel", "Tag 10", "Tag 2"].sorted(by: Language.german.ordered) == ["Apfel", "Ohr", "Tag 2", "Tag 10", "Übelkeit"])
         // A table of Greek words lines up: the second column starts at the same column on every line.
         let table = TextTable(header: ["Όνομα", "Τιμή"], rows: [["Ακοόγραμμα", "ναι"], ["Ώρα", "όχι"]], cutsToTerminalWidth: false).lines()
         let starts = zip(table, ["Τιμή", "ναι", "όχι"]).compactMap { line, cell in line.range(of: cell).map { String(line[..<$0.lowerBound]).displayWidth } }

@@ -35,7 +35,7 @@ struct EventQuery: Sendable {
         }
         if order == .title {
             // Stable: events of one title stay in time order.
-            events = events.sortedStably { $0.title.localizedStandardCompare($1.title) == .orderedAscending }
+            events = events.sortedStably { CurrentLanguage.value.ordered($0.title, $1.title) }
         }
         return events
     }

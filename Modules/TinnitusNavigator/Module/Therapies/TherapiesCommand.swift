@@ -53,7 +53,7 @@ struct TherapiesCommand: ShellCommand {
             return
         }
         var first = true
-        for (type, group) in Dictionary(grouping: therapies, by: \.type).sorted(by: { $0.key.title.localizedStandardCompare($1.key.title) == .orderedAscending }) {
+        for (type, group) in Dictionary(grouping: therapies, by: \.type).sorted(by: { CurrentLanguage.value.ordered($0.key.title, $1.key.title) }) {
             if !first { context.console.line() }
             first = false
             context.console.line(L("tn.therapies.group", ["type": type.title, "count": "\(group.count)"]))
@@ -73,8 +73,8 @@ struct TherapiesCommand: ShellCommand {
         if let day { therapies = therapies.filter { $0.isOngoing(on: day) } }
         switch order {
         case .start: return therapies
-        case .name: return therapies.sortedStably { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
-        case .type: return therapies.sortedStably { $0.type.title.localizedStandardCompare($1.type.title) == .orderedAscending }
+        case .name: return therapies.sortedStably { CurrentLanguage.value.ordered($0.name, $1.name) }
+        case .type: return therapies.sortedStably { CurrentLanguage.value.ordered($0.type.title, $1.type.title) }
         }
     }
 
