@@ -119,7 +119,10 @@ struct StudyService: Sendable {
             // to read; a member's are their first sheet of the study.
             let entry = ScreeningEntry(screenedAt: now, site: site, userId: userId, eligible: true, failed: [],
                                        answers: status == .pending ? try JSONCoding.string(screened.sheet.sheet) : nil)
-            try await enter(study, userId: userId, from: current, to: status, site: site, screening: entry, now: now)
+            // A request already waiting is screened once: sending the join again (to agree to a
+            // newer consent) adds no second line, and the team keeps reading the first answers.
+            try await enter(study, userId: userId, from: current, to: status, site: site,
+                            screening: current == .pending ? nil : entry, now: now)
             guard status == .member else { return Enrolment(membership: status) }
             var sheet = screened.sheet.sheet
             sheet.owner = sheet.owner ?? screened.module

@@ -197,6 +197,10 @@ struct ScreeningTests {
                 #expect(try await store.sheets(userId: boId, offset: 0, limit: 10).total == 0, "no sheet before the team decides")
                 let waiting = try #require(try await store.screenings(studyId: "trial").last)
                 #expect(waiting.eligible && waiting.userId == boId && waiting.answers?.contains("\"d1\"") == true)
+                // Sending the join again while it waits screens nobody twice.
+                let logged = try await store.screenings(studyId: "trial").count
+                #expect(try await Self.join(client, bo, Self.sheet(now: now)).status == .accepted)
+                #expect(try await store.screenings(studyId: "trial").count == logged)
 
                 // The team reads them beside the request; approving makes them the member's first
                 // sheet, declining drops them.
