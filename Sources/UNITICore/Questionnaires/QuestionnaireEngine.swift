@@ -54,15 +54,17 @@ public final class QuestionnaireEngine {
     public func answer(_ definition: QuestionnaireDefinition, owner: ModuleID, keepsDraft: Bool = true,
                        syncsDraft: Bool = false, asPage: Bool = false, requiring: RequiredAnswers = .asDefined,
                        storing: ((QuestionnaireResult, Database) throws -> Void)? = nil) throws -> QuestionnaireResult {
-        let definition = requiring.applied(to: definition)
+        let required = requiring.applied(to: definition)
         let localizer = self.localizer ?? CurrentLanguage.localizer
-        let problems = QuestionnaireValidator.validate(definition)
+        let problems = QuestionnaireValidator.validate(required)
         guard problems.isEmpty else {
             throw UNITIError(localizer("questionnaire.error.invalidDefinition", [
-                "id": definition.id, "problems": localizer("questionnaire.count.problems", count: problems.count),
+                "id": required.id, "problems": localizer("questionnaire.count.problems", count: problems.count),
                 "first": problems[0].description,
             ]))
         }
+        // A text missing in the reader's language reads as the study's first language, then English.
+        let definition = required.reading(in: localizer.language.rawValue)
         let console = services.console
         // One program at a time answers a questionnaire of a data directory, so two windows
         // cannot end up with the same draft; and nothing is asked that could not be saved.

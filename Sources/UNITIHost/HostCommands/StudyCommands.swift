@@ -33,13 +33,13 @@ struct StudiesCommand: HostCommand {
         if all {
             let list: StudyList = try shell.api { try $0.send("GET", "studies") }
             rows = list.studies.map {
-                Row(id: $0.id, title: $0.title.text(in: language), modules: $0.modules,
+                Row(id: $0.id, title: $0.title.text(in: language, fallback: $0.fallbackLanguage), modules: $0.modules,
                     membership: $0.membership.rawValue, access: $0.access.rawValue,
-                    description: $0.description?.text(in: language), startsAt: $0.startsAt, endsAt: $0.endsAt)
+                    description: $0.description?.text(in: language, fallback: $0.fallbackLanguage), startsAt: $0.startsAt, endsAt: $0.endsAt)
             }
         } else {
             rows = try shell.services.studies.activeStudies().map {
-                Row(id: $0.id, title: $0.title.text(in: language), modules: $0.modules, membership: "member", access: nil)
+                Row(id: $0.id, title: $0.title.text(in: language, fallback: $0.fallbackLanguage), modules: $0.modules, membership: "member", access: nil)
             }
         }
         if output.isRequested(in: shell.services) {
@@ -98,10 +98,10 @@ struct StudyCommand: HostCommand {
             let study: StudyInfo = try shell.api { try $0.send("GET", "studies/\(id)") }
             StudyCommand.describe(study, shell: shell)
             let language = CurrentLanguage.value.rawValue
-            let title = "\(study.title.text(in: language)) (\(id))"
+            let title = "\(study.title.text(in: language, fallback: study.fallbackLanguage)) (\(id))"
             // A study that screens asks its questions first: nobody reads a consent for a study
             // they cannot take part in. Nothing of the answers is kept on this device.
-            let screening = try study.screening.map { try Self.screen($0, title: title, shell: shell) }
+            let screening = try study.screening.map { try Self.screen($0, title: title, fallback: study.fallbackLanguage, shell: shell) }
             if study.consent != nil, !(try shell.confirm("host.study.join.consent")) {
                 shell.console.line(shell.localizer("host.study.join.declined"))
                 return
@@ -114,7 +114,7 @@ struct StudyCommand: HostCommand {
             let answer: MembershipResponse = try shell.api { try $0.send("POST", "studies/\(id)/join", body: request) }
             if let outcome = answer.screening, !outcome.eligible {
                 shell.console.line(shell.localizer("host.study.join.ineligible", ["study": title]))
-                if let message = outcome.message { shell.console.line(MarkdownText.plainText(message.text(in: language))) }
+                if let message = outcome.message { shell.console.line(MarkdownText.plainText(message.text(in: language, fallback: study.fallbackLanguage))) }
                 return
             }
             shell.console.line(shell.localizer("host.study.joined.\(answer.membership.rawValue)", ["study": title]))
@@ -123,7 +123,7 @@ struct StudyCommand: HostCommand {
 
         /// Asks the study's screening questions, every one required, and whether the answers may
         /// be kept should the person not be eligible (when the study asks that).
-        static func screen(_ screening: StudyScreeningInfo, title: String, shell: Shell) throws -> ScreeningAnswers {
+        static func screen(_ screening: StudyScreeningInfo, title: String, fallback: String?, shell: Shell) throws -> ScreeningAnswers {
             shell.console.line(shell.localizer("host.study.join.screening", ["study": title]))
             let result = try QuestionnaireEngine(services: shell.services)
                 .answer(screening.questionnaire, owner: .shell, keepsDraft: false, requiring: .everyQuestion)
@@ -132,7 +132,7 @@ struct StudyCommand: HostCommand {
             sheet.owner = nil
             var keep = false
             if let question = screening.keepAnswersQuestion {
-                let text = MarkdownText.plainText(question.text(in: CurrentLanguage.value.rawValue))
+                let text = MarkdownText.plainText(question.text(in: CurrentLanguage.value.rawValue, fallback: fallback))
                 keep = Confirmation.isYes(try shell.answer(to: text + " " + shell.localizer("host.study.join.yesNo")))
             }
             return ScreeningAnswers(sheet: sheet, keepIfIneligible: keep)
@@ -165,7 +165,7 @@ struct StudyCommand: HostCommand {
                 try $0.send("POST", "studies/\(id)/leave", body: LeaveStudyRequest(deleteAnswers: delete))
             }
             let dropped = try shell.services.studies.recordLeft(id, erasingAnswersAt: delete ? shell.services.clock.now : nil)
-            let title = "\(study.title.text(in: CurrentLanguage.value.rawValue)) (\(id))"
+            let title = "\(study.title.text(in: CurrentLanguage.value.rawValue, fallback: study.fallbackLanguage)) (\(id))"
             shell.console.line(shell.localizer(delete ? "host.study.left.deleted" : "host.study.left", ["study": title]))
             if dropped > 0 { shell.console.line(shell.localizer("host.study.left.unsentDropped", ["count": "\(dropped)"])) }
             shell.syncAfterSuccess()
@@ -195,7 +195,7 @@ struct StudyCommand: HostCommand {
             let l = shell.localizer
             if study.membership == .member, study.needsConsent, let version = study.consentVersion, !output.isRequested(in: shell.services) {
                 shell.console.line(l("host.study.consent.new", ["study": id, "version": "\(version)"]))
-                shell.console.line(MarkdownText.plainText(study.consent?.text(in: CurrentLanguage.value.rawValue) ?? ""))
+                shell.console.line(MarkdownText.plainText(study.consent?.text(in: CurrentLanguage.value.rawValue, fallback: study.fallbackLanguage) ?? ""))
                 guard try agree || shell.confirm("host.study.join.consent") else {
                     shell.console.line(l("host.study.consent.notAgreed", ["study": id]))
                     return
@@ -216,7 +216,7 @@ struct StudyCommand: HostCommand {
             for agreement in status.agreements {
                 let time = OffsetTimestamp(parsing: agreement.agreedAt).map { OffsetTimestamp($0.date, in: shell.services.clock.timeZone).minuteText }
                 shell.console.line(l("host.study.consent.agreedOn", ["version": "\(agreement.version)", "time": time ?? agreement.agreedAt]))
-                shell.console.line(MarkdownText.plainText(agreement.text.text(in: CurrentLanguage.value.rawValue)))
+                shell.console.line(MarkdownText.plainText(agreement.text.text(in: CurrentLanguage.value.rawValue, fallback: study.fallbackLanguage)))
             }
         }
     }
@@ -224,9 +224,9 @@ struct StudyCommand: HostCommand {
     static func describe(_ study: StudyInfo, shell: Shell) {
         let l = shell.localizer
         let language = CurrentLanguage.value.rawValue
-        shell.console.line("\(study.title.text(in: language)) (\(study.id))")
-        if let description = study.description { shell.console.line(description.text(in: language)) }
-        if let notice = study.notice { shell.console.line(notice.text(in: language)) }
+        shell.console.line("\(study.title.text(in: language, fallback: study.fallbackLanguage)) (\(study.id))")
+        if let description = study.description { shell.console.line(description.text(in: language, fallback: study.fallbackLanguage)) }
+        if let notice = study.notice { shell.console.line(notice.text(in: language, fallback: study.fallbackLanguage)) }
         /// The server's time in this device's zone, to the minute.
         func time(_ text: String?) -> String {
             guard let text, let time = OffsetTimestamp(parsing: text) else { return l("host.study.noTime") }
@@ -251,12 +251,12 @@ struct StudyCommand: HostCommand {
                     ? "\(OffsetTimestamp(window[0], in: shell.services.clock.timeZone).text.prefix(10)) – \(OffsetTimestamp(window[1].addingTimeInterval(-60), in: shell.services.clock.timeZone).text.prefix(10))"
                     : "?"
                 let state = visit.state(at: now).map { l("host.study.visit.\($0.rawValue)") } ?? "?"
-                return (visit.title.text(in: language), "\(days): \(state) (\(visit.questionnaires.joined(separator: ", ")))")
+                return (visit.title.text(in: language, fallback: study.fallbackLanguage), "\(days): \(state) (\(visit.questionnaires.joined(separator: ", ")))")
             })
         }
         if let consent = study.consent {
             shell.console.line(l("host.study.consent"))
-            shell.console.line(MarkdownText.plainText(consent.text(in: language)))
+            shell.console.line(MarkdownText.plainText(consent.text(in: language, fallback: study.fallbackLanguage)))
         }
     }
 }

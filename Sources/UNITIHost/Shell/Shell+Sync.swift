@@ -60,7 +60,8 @@ extension Shell {
             for visit in StudyVisit.due(study.visits ?? [], at: services.clock.now) {
                 let until = OffsetTimestamp(parsing: visit.closes).map { OffsetTimestamp($0.date.addingTimeInterval(-60), in: zone).minuteText } ?? visit.closes
                 console.line(localizer("host.study.visit.reminder", [
-                    "visit": visit.title.text(in: language), "study": study.title.text(in: language), "until": until,
+                    "visit": visit.title.text(in: language, fallback: study.fallbackLanguage),
+                    "study": study.title.text(in: language, fallback: study.fallbackLanguage), "until": until,
                     "questionnaires": visit.questionnaires.joined(separator: ", "),
                 ]))
             }

@@ -305,7 +305,7 @@ public final class Shell: @unchecked Sendable {
         let id = module.descriptor.id
         if let study = try services.studies.studyEnabling(id) {
             throw UNITIError(localizer("host.module.disabledBy", [
-                "module": id.rawValue, "study": study.id, "title": study.title.text(in: CurrentLanguage.value.rawValue),
+                "module": id.rawValue, "study": study.id, "title": study.title.text(in: CurrentLanguage.value.rawValue, fallback: study.fallbackLanguage),
             ]))
         }
         throw UNITIError(localizer("host.module.disabled", ["module": id.rawValue]))

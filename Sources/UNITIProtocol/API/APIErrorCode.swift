@@ -92,6 +92,7 @@ public enum APIErrorCode: String, CaseIterable, Sendable {
     case notInvited = "not_invited"
     case questionnaireOwned = "questionnaire_owned"
     case studyExists = "study_exists"
+    case unknownLanguage = "unknown_language"
     case unknownModule = "unknown_module"
     case unknownSetting = "unknown_setting"
     case unknownStaff = "unknown_staff"
@@ -128,7 +129,7 @@ public enum APIErrorCode: String, CaseIterable, Sendable {
              .invalidAccess, .invalidDate, .invalidDates, .invalidEnrolment, .invalidName, .invalidRole,
              .invalidSchedules, .invalidSecret, .invalidStaffCredentials, .invalidStudyId, .invalidText, .invalidTitle,
              .invalidTotp, .invitationName, .lastOwner, .noRequest, .notInvited, .questionnaireOwned, .studyExists,
-             .unknownModule, .unknownSetting, .unknownStaff, .versionExists, .weakStudyPassword,
+             .unknownLanguage, .unknownModule, .unknownSetting, .unknownStaff, .versionExists, .weakStudyPassword,
              .invalidSiteId, .invalidSiteName, .invalidSiteCountry, .invalidSiteLanguage, .notOnTeam, .siteOwner, .siteOther,
              .siteMoveOwner, .siteRole, .noParticipant:
             .staff

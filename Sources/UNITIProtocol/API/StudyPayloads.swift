@@ -46,6 +46,12 @@ public struct StudyInfo: Codable, Hashable, Sendable {
     /// For a study that screens before joining, to someone who has not joined: the questions to
     /// answer first (``StudyScreeningInfo``); nil otherwise.
     public var screening: StudyScreeningInfo?
+    /// The languages the study declares, the first the one its texts fall back to before English
+    /// for a reader of another language; nil when it declares none.
+    public var languages: [String]?
+
+    /// The language a study text missing in the reader's language falls back to before English.
+    public var fallbackLanguage: String? { languages?.first }
 
     public init(id: String, title: LocalizedText, description: LocalizedText?, consent: LocalizedText?,
                 startsAt: String?, endsAt: String?, running: Bool, access: StudyAccess,
@@ -79,6 +85,7 @@ public struct StudyInfo: Codable, Hashable, Sendable {
         var descriptor = StudyDescriptor(id: id, title: title, description: description, modules: modules)
         descriptor.notice = notice
         descriptor.visits = visits
+        descriptor.languages = languages
         return descriptor
     }
 }

@@ -44,6 +44,13 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
     public var lateAnswerMinutes: Int?
     /// What the person is told at once after saving (``AfterSaving``); absent: nothing more.
     public var afterSaving: AfterSaving?
+    /// The languages the texts are written in, the first the one a reader of another language
+    /// reads (then English); absent: English is the fallback. The server gives a study's
+    /// questionnaires the study's declared languages when they declare none (``StudyLanguages``).
+    public var languages: [String]?
+
+    /// The language a text missing in the reader's language falls back to before English.
+    public var fallbackLanguage: String? { languages?.first }
 
     public init(id: String, version: Int, title: LocalizedText, intro: LocalizedText? = nil,
                 outro: LocalizedText? = nil, kind: QuestionnaireKind = .oneTime,
@@ -65,11 +72,12 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
         self.completionWindowMinutes = nil
         self.lateAnswerMinutes = nil
         self.afterSaving = nil
+        self.languages = nil
     }
 
     enum CodingKeys: String, CodingKey {
         case id, version, title, intro, outro, kind, schedule, scheduleChangeable, presentation, sensors, items, scoring
-        case completionWindowMinutes, lateAnswerMinutes, afterSaving
+        case completionWindowMinutes, lateAnswerMinutes, afterSaving, languages
     }
 
     public init(from decoder: Decoder) throws {
@@ -89,6 +97,7 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
         completionWindowMinutes = try c.decodeIfPresent(Int.self, forKey: .completionWindowMinutes)
         lateAnswerMinutes = try c.decodeIfPresent(Int.self, forKey: .lateAnswerMinutes)
         afterSaving = try c.decodeIfPresent(AfterSaving.self, forKey: .afterSaving)
+        languages = try c.decodeIfPresent([String].self, forKey: .languages)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -108,6 +117,7 @@ public struct QuestionnaireDefinition: Codable, Hashable, Sendable {
         try c.encodeIfPresent(completionWindowMinutes, forKey: .completionWindowMinutes)
         try c.encodeIfPresent(lateAnswerMinutes, forKey: .lateAnswerMinutes)
         try c.encodeIfPresent(afterSaving, forKey: .afterSaving)
+        try c.encodeIfPresent(languages, forKey: .languages)
     }
 
     /// The completion window in seconds (the definition's, or the default).

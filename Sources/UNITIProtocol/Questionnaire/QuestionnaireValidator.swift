@@ -67,6 +67,12 @@ public enum QuestionnaireValidator {
         p.requireEnglish(d.title, at: "title")
         p.requireEnglish(d.intro, at: "intro")
         p.requireEnglish(d.outro, at: "outro")
+        if let languages = d.languages {
+            let codes = languages.allSatisfy { $0.count == 2 && $0.allSatisfy { ("a"..."z").contains($0) } }
+            if languages.isEmpty || !codes || Set(languages).count != languages.count {
+                p.add("languages", .invalidLanguages, "must list language codes such as \"de\", each once, the first the one to fall back to")
+            }
+        }
         var seenSensors = Set<String>()
         for (index, sensor) in d.sensors.enumerated() {
             if !QuestionnaireSensor.known.contains(sensor) {

@@ -30,7 +30,7 @@ public struct ValidationProblem: Codable, Hashable, Sendable, CustomStringConver
         case rangeNotIncreasing, invalidStep, stepDoesNotDivideRange, invalidPoints, invalidMaxLength
         case missingSchedule, invalidDate, invalidScheduleNumber, scheduleIncomplete, dateRangeNotIncreasing
         case invalidWindow, promptsOverlap, promptsDoNotFit
-        case unknownSensor, duplicateSensor
+        case unknownSensor, duplicateSensor, invalidLanguages
         case duplicateScoreID, scoreUnknownItem, scoreItemNotNumeric, reversedNotInItems
         case bandNotIncreasing, bandOverlap, bandGap, bandsDoNotCover
         // Answer sheets

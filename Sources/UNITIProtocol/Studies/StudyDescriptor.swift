@@ -26,6 +26,12 @@ public struct StudyDescriptor: Codable, Hashable, Sendable {
     public var notice: LocalizedText?
     /// For a participant of a trial with visits: their visits (``StudyInfo/visits``).
     public var visits: [StudyVisit]?
+    /// The languages the study's texts are written in, the first the one a reader of another
+    /// language reads before English (``StudyInfo/languages``); nil: English is the fallback.
+    public var languages: [String]?
+
+    /// The language a study text missing in the reader's language falls back to before English.
+    public var fallbackLanguage: String? { languages?.first }
 
     public init(id: String, title: LocalizedText, description: LocalizedText? = nil, modules: [String], baseline: [String]? = nil,
                 bundledStudies: [String]? = nil, consent: LocalizedText? = nil) {

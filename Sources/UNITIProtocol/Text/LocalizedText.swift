@@ -1,5 +1,6 @@
 /// Text given in several languages in one place, as questionnaires and studies carry it:
-/// `{"en": "How loud is it?", "de": "Wie laut ist es?"}`. English is the fallback.
+/// `{"en": "How loud is it?", "de": "Wie laut ist es?"}`. A missing language falls back to the
+/// study's first language (when the study declares its languages), then English.
 public struct LocalizedText: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     public var values: [String: String]
 
@@ -13,7 +14,22 @@ public struct LocalizedText: Codable, Hashable, Sendable, ExpressibleByStringLit
 
     /// The text in `language`, else English, else any language present, else "".
     public func text(in language: String) -> String {
-        values[language] ?? values["en"] ?? values.sorted { $0.key < $1.key }.first?.value ?? ""
+        text(in: language, fallback: nil)
+    }
+
+    /// The text in `language`, else in `fallback` (a study's first language, ``StudyLanguages``),
+    /// else English, else any language present, else "".
+    public func text(in language: String, fallback: String?) -> String {
+        values[language] ?? fallback.flatMap { values[$0] } ?? values["en"] ?? values.sorted { $0.key < $1.key }.first?.value ?? ""
+    }
+
+    /// The language a reader of `language` reads this text in (the chain of ``text(in:fallback:)``);
+    /// nil for an empty text.
+    public func language(for language: String, fallback: String?) -> String? {
+        if values[language] != nil { return language }
+        if let fallback, values[fallback] != nil { return fallback }
+        if values["en"] != nil { return "en" }
+        return values.keys.sorted().first
     }
 
     /// A language code as a key of the object form.

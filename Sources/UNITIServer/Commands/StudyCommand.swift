@@ -1,14 +1,15 @@
 import ArgumentParser
 import Foundation
 import UNITIProtocol
+import UNITIText
 
-/// `uniti-server study create|update|list|show|modules|consent`: the coordinator defines studies
+/// `uniti-server study create|update|list|show|modules|consent|languages`: the coordinator defines studies
 /// (and turns the installed modules' study switches on or off with `--NAME on|off`,
 /// ``StudySwitch``) and reads the consent's versions, as the console's consent page shows them.
 struct StudyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "study", abstract: "Create, change and inspect studies.",
-        subcommands: [Create.self, Update.self, List.self, Show.self, Modules.self, Consent.self])
+        subcommands: [Create.self, Update.self, List.self, Show.self, Modules.self, Consent.self, Languages.self])
 
     /// The study fields a coordinator can set; all optional so `update` changes only what is given.
     struct Fields: ParsableArguments {
@@ -34,6 +35,8 @@ struct StudyCommand: AsyncParsableCommand {
         var modules: String?
         @Option(help: "JSON file with the study's schedules.")
         var schedules: String?
+        @Option(help: ArgumentHelp("The languages the study is written in, comma-separated (\(Language.allCases.map(\.rawValue).joined(separator: ", "))), the first the one a participant of another language reads; 'none' declares none (English is the fallback).", valueName: "codes"))
+        var languages: String?
         /// The installed modules' switches as typed (`--rewards on`, `--rewards=off`): options
         /// the command line cannot know when it is compiled, read by ``switches()``.
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp(Self.switchesHelp, valueName: "--setting on|off"))
@@ -97,6 +100,10 @@ struct StudyCommand: AsyncParsableCommand {
                     throw ValidationError("--schedules \(schedules): not JSON.")
                 }
                 settings.schedules = value
+            }
+            if let languages {
+                settings.languages = .some(languages == "none" ? nil
+                    : languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
             }
             settings.switches = try switches()
             return settings
@@ -257,6 +264,44 @@ struct StudyCommand: AsyncParsableCommand {
             CommandOutput.table(["VERSION", "PUBLISHED", "AGREED", "LANGUAGES"], versions.map {
                 [String($0.version), Timestamps.format($0.publishedAt), String($0.agreements), $0.text.values.keys.sorted().joined(separator: ",")]
             })
+        }
+    }
+}
+
+extension StudyCommand {
+    /// `study languages ID [--json]`: the study's declared languages and, for each language it is
+    /// checked for, the texts its participants read in another language (the console's settings
+    /// page shows the same, ``StudyLanguages/gaps(_:texts:)``). Exits 0 either way: a fallback is
+    /// a choice the team may make, as long as it is seen.
+    struct Languages: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the texts a participant of each language reads in another language.")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "Study id.") var id: String
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() async throws {
+            let store = try await database.openStore()
+            guard let study = try await store.study(id: id) else { throw ValidationError("No study '\(id)'; see 'study list'.") }
+            let gaps = StudyLanguages.gaps(study, texts: try await StudyLanguages.texts(of: study, store: store))
+            if json {
+                return try CommandOutput.json(JSONValue.object([
+                    "study": .string(study.id),
+                    "languages": study.languages.map { .array($0.map { .string($0) }) } ?? .null,
+                    "fallbacks": .object(Dictionary(uniqueKeysWithValues: gaps.map { gap in
+                        (gap.language, JSONValue.object(gap.readIn.mapValues { .array($0.map { .string($0) }) }))
+                    })),
+                ]))
+            }
+            let declared = study.languages.map { "declares \($0.joined(separator: ", ")); texts fall back to \($0[0]), then en" }
+                ?? "declares no languages; texts fall back to en"
+            print("Study \(study.id) \(declared).")
+            guard !gaps.isEmpty else { return print("Every text is in every language checked (\(StudyLanguages.checkedLanguages(study).joined(separator: ", "))).") }
+            for gap in gaps {
+                for (other, names) in gap.readIn.sorted(by: { $0.key < $1.key }) {
+                    print("\(gap.language): \(names.count) read in \(other): \(names.joined(separator: "; "))")
+                }
+            }
         }
     }
 }

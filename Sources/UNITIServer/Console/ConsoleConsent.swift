@@ -86,7 +86,8 @@ extension ConsentFiles {
     /// The languages a study's consent is written in: those of its title (each needs its text,
     /// as `--consent` checks), those its consent has, and English; English first.
     static func languages(of study: StudyRecord) -> [String] {
-        ConsoleRoutes.languagesFirstEnglish(Set(study.title.values.keys).union(study.consent.map { Array($0.values.keys) } ?? []).union(["en"]))
+        ConsoleRoutes.languagesFirstEnglish(Set(study.title.values.keys).union(study.consent.map { Array($0.values.keys) } ?? [])
+            .union(study.languages ?? []).union(["en"]))
     }
 }
 

@@ -38,7 +38,7 @@ struct ConsoleLayout: Sendable {
         csrf = visit.base.csrfToken
         staff = visit.staff.map { Staff(name: $0.member.name, admin: $0.member.admin) }
         self.study = study.map { current in
-            StudyTabs(id: current.study.id, title: current.study.title.text(in: visit.language),
+            StudyTabs(id: current.study.id, title: current.study.title.text(in: visit.language, fallback: current.study.fallbackLanguage),
                       role: PortalText.text("console.role.\(current.role.rawValue)", visit.language),
                       tabs: ConsolePage.tabs.filter { $0.allows(current) }.compactMap { page in
                           page.tab.map { Tab(id: $0, href: page.uri(study: current.study.id), label: PortalText.text("console.tab.\($0)", visit.language)) }
@@ -284,8 +284,14 @@ struct ConsoleSettingsPage: PortalPage {
     /// The title's and the description's field in each language, English first.
     var titles: [TextField]
     var descriptions: [TextField]
-    /// The languages whose participants read the English title or description (none missing: nil).
-    var fallback: String? = nil
+    /// The study's first language (the first choice: none declared) and the others it is written in.
+    var firstLanguage: [Choice] = []
+    var otherLanguages: [Choice] = []
+    /// For each language checked with a gap, the texts its participants read in another one
+    /// (``StudyLanguages``): a fallback is never silent.
+    var fallbacks: [String] = []
+    /// Every text is in every language checked: the line that says so (else nil).
+    var noFallback: String? = nil
     var accesses: [Choice]
     var running: Bool
     var mayLeave: Bool

@@ -120,7 +120,9 @@ extension ConsoleRoutes {
     func previewPage(_ document: QuestionnaireDocument, _ context: StudyContext, shown: [String: AnswerValue] = [:],
                              problems: [String: PortalAnswerProblem] = [:], status: HTTPResponse.Status = .ok,
                              notice: String? = nil, error: String? = nil) async throws -> Response {
-        let visit = context.console.base, definition = document.definition
+        // As a participant reading the console's language reads it (``StudyLanguages``).
+        let visit = context.console.base
+        let definition = StudyLanguages.served(document.definition, study: context.study.study).reading(in: visit.language)
         let intro = definition.intro?.text(in: visit.language)
         var form = QuestionnairePage(title: definition.title.text(in: visit.language),
                                      action: "/console/studies/\(document.studyId)/questionnaires/\(document.id)/preview",

@@ -18,11 +18,11 @@ extension ConsoleRoutes {
     func settings(_ context: StudyContext) async throws -> Response {
         let on = try await store.studySwitches(studyId: context.study.study.id)
         let switches = Dictionary(uniqueKeysWithValues: store.modules.studySwitches.map { ($0.name, on.contains($0.key)) })
-        return try await page(settingsPage(context.study.study, switches: switches, context.console.language), context)
+        return try await page(try await settingsPage(context.study.study, switches: switches, context.console.language), context)
     }
 
     /// The form for `study`, with the installed modules' switches on as `switches` says (by name).
-    func settingsPage(_ study: StudyRecord, switches: [String: Bool], _ language: String) -> ConsoleSettingsPage {
+    func settingsPage(_ study: StudyRecord, switches: [String: Bool], _ language: String) async throws -> ConsoleSettingsPage {
         func fields(_ name: String, _ text: LocalizedText?) -> [ConsoleSettingsPage.TextField] {
             Language.allCases.map { code in
                 let field = Self.textField(name, code)
@@ -30,15 +30,28 @@ extension ConsoleRoutes {
                              language: code.rawValue)
             }
         }
-        // A fallback is never silent: the languages a participant would read in English.
-        let missing = Language.allCases.filter { code in
-            code != .english && (study.title.values[code.rawValue] == nil || (study.description.map { $0.values[code.rawValue] == nil } ?? false))
+        // A fallback is never silent: for each language, the texts its participants read in another.
+        let gaps = StudyLanguages.gaps(study, texts: try await StudyLanguages.texts(of: study, store: store))
+        let fallbacks = gaps.flatMap { gap in
+            gap.readIn.sorted { $0.key < $1.key }.map { other, names in
+                PortalText.text(names.count == 1 ? "console.settings.fallback.one" : "console.settings.fallback.other", language, [
+                    "language": Self.languageName(gap.language, language), "other": Self.languageName(other, language),
+                    "count": "\(names.count)", "texts": StudyLanguages.summary(names, language),
+                ])
+            }
         }
-        let fallback = missing.isEmpty ? nil : PortalText.text("console.settings.fallback", language, [
-            "languages": missing.map { Self.languageName($0.rawValue, language) }.joined(separator: ", "),
-        ])
+        let checked = StudyLanguages.checkedLanguages(study).map { Self.languageName($0, language) }.joined(separator: ", ")
+        let first = study.languages?.first
         return ConsoleSettingsPage(
-            titles: fields("title", study.title), descriptions: fields("description", study.description), fallback: fallback,
+            titles: fields("title", study.title), descriptions: fields("description", study.description),
+            firstLanguage: [.init(value: "", label: PortalText.text("console.settings.languageNone", language), chosen: first == nil)]
+                + Language.allCases.map { .init(value: $0.rawValue, label: Self.languageName($0.rawValue, language), chosen: first == $0.rawValue) },
+            otherLanguages: Language.allCases.map { code in
+                .init(value: code.rawValue, label: Self.languageName(code.rawValue, language),
+                      chosen: study.languages?.dropFirst().contains(code.rawValue) ?? false)
+            },
+            fallbacks: fallbacks,
+            noFallback: fallbacks.isEmpty ? PortalText.text("console.settings.noFallback", language, ["languages": checked]) : nil,
             accesses: StudyAccess.allCases.map { .init(value: $0.rawValue, label: PortalText.text("console.access.\($0.rawValue)", language),
                                                         chosen: $0 == study.access) },
             running: study.running, mayLeave: study.participantsMayLeave,
@@ -72,6 +85,11 @@ extension ConsoleRoutes {
                 return date
             }
             settings.title = text("title") ?? LocalizedText([:])
+            // The first language, then the others ticked in the program's order; with no first
+            // language chosen the first ticked one is it, and with none ticked none is declared.
+            let first = form["languageFirst"]
+            let others = Language.allCases.map(\.rawValue).filter { $0 != first && form["language-\($0)"] == "on" }
+            settings.languages = .some(first.isEmpty ? (others.isEmpty ? nil : others) : [first] + others)
             settings.description = .some(text("description"))
             settings.running = form["running"] == "on"
             settings.participantsMayLeave = form["mayLeave"] == "on"
@@ -95,7 +113,7 @@ extension ConsoleRoutes {
             try await administration(context).update(before.id, settings)
             return context.console.base.redirect(to: "/console/studies/\(before.id)/settings?notice=saved")
         } catch {
-            return try await failed(settingsPage(settings.shown(on: before), switches: settings.switches, language), context, error)
+            return try await failed(try await settingsPage(settings.shown(on: before), switches: settings.switches, language), context, error)
         }
     }
 }

@@ -33,13 +33,13 @@ extension ConsoleRoutes {
             let roleText = PortalText.text("console.role.\(role.rawValue)", language)
             // A site's staff start on the participants page (the overview is the whole study's).
             guard role != .owner, let site = sites[study.id] else {
-                return .init(id: study.id, title: study.title.text(in: language), role: roleText, href: ConsolePage.overview.uri(study: study.id))
+                return .init(id: study.id, title: study.title.text(in: language, fallback: study.fallbackLanguage), role: roleText, href: ConsolePage.overview.uri(study: study.id))
             }
-            return .init(id: study.id, title: study.title.text(in: language),
+            return .init(id: study.id, title: study.title.text(in: language, fallback: study.fallbackLanguage),
                          role: PortalText.text("console.studies.roleAtSite", language, ["role": roleText, "site": site]),
                          href: ConsolePage.participants.uri(study: study.id))
         }
-        let titles = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0.title.text(in: language)) })
+        let titles = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0.title.text(in: language, fallback: $0.fallbackLanguage)) })
         let invitations = try await store.invitations(staffId: member.id).map {
             ConsoleStudiesPage.Invitation(id: $0.studyId, title: titles[$0.studyId] ?? $0.studyId,
                                           role: PortalText.text("console.role.\($0.role.rawValue)", language))

@@ -110,7 +110,8 @@ struct StudyRoutes: Sendable {
         guard StudyPresenter.mayReadContent(study, membership: membership) else {
             throw APIError(.forbidden, "not_a_member", "Join study '\(id)' to read its questionnaires.")
         }
-        let list = QuestionnaireList(questionnaires: try await store.latestQuestionnaires(studyId: id))
+        let list = QuestionnaireList(questionnaires: try await store.latestQuestionnaires(studyId: id)
+            .map { StudyLanguages.served($0, study: study) })
         return ETagged(list)
     }
 
@@ -121,10 +122,14 @@ struct StudyRoutes: Sendable {
     private func memberQuestionnaires(_ user: AuthenticatedUser) async throws -> ETagged<AssignedQuestionnaireList> {
         let members = try await ArmView.offered(try await store.memberQuestionnaires(userId: user.account.id), store: store,
                                                 userId: user.account.id, now: environment.clock.now())
+        // The studies' languages go into definitions that declare none (a few studies per person).
+        var studies: [String: StudyRecord] = [:]
+        for id in Set(members.map(\.link.studyId)) { studies[id] = try await store.study(id: id) }
         let list = AssignedQuestionnaireList(questionnaires: members.map {
             AssignedQuestionnaire(id: $0.link.questionnaireId, version: $0.version, studyId: $0.link.studyId,
                                   module: $0.link.module.rawValue, active: $0.link.isActive,
-                                  joinedAt: Timestamps.format($0.joinedAt), definition: $0.definition)
+                                  joinedAt: Timestamps.format($0.joinedAt),
+                                  definition: StudyLanguages.served($0.definition, study: studies[$0.link.studyId]))
         })
         return ETagged(list)
     }
@@ -141,6 +146,6 @@ struct StudyRoutes: Sendable {
               let study = try await store.study(id: document.studyId) else { throw unknown }
         let membership = try await store.membership(studyId: study.id, userId: user.account.id)
         guard StudyPresenter.mayReadContent(study, membership: membership) else { throw unknown }
-        return ETagged(document)
+        return ETagged(StudyLanguages.served(document, study: study))
     }
 }

@@ -139,7 +139,7 @@ extension PortalRoutes {
             let open = StudyPresenter.isOpen(study, now: now)
             let mayJoin = open && membership != .member && membership != .pending
             let description = StudyPresenter.mayReadDescription(study, membership: membership)
-                ? study.description?.text(in: visit.language) : nil
+                ? study.description?.text(in: visit.language, fallback: study.fallbackLanguage) : nil
             let agreed = entry.consentAgreed.map { version in
                 PortalText.text("portal.studies.consentAgreed", visit.language, ["version": "\(version)"])
             }
@@ -152,7 +152,7 @@ extension PortalRoutes {
                 let state = due.state(at: now) ?? .upcoming
                 let days = [due.opens, due.closes].compactMap { OffsetTimestamp(parsing: $0)?.date }
                 return StudiesPage.Visit(
-                    id: due.id, title: due.title.text(in: visit.language),
+                    id: due.id, title: due.title.text(in: visit.language, fallback: study.fallbackLanguage),
                     window: days.count == 2 ? PortalText.text("portal.studies.visitWindow", visit.language, [
                         "from": String(Timestamps.format(days[0]).prefix(10)), "to": String(Timestamps.format(days[1].addingTimeInterval(-1)).prefix(10)),
                     ]) : "",
@@ -161,7 +161,7 @@ extension PortalRoutes {
             }
             return StudiesPage.Study(
                 id: study.id,
-                title: study.title.text(in: visit.language),
+                title: study.title.text(in: visit.language, fallback: study.fallbackLanguage),
                 access: PortalText.text("portal.studies.access.\(study.access.rawValue)", visit.language),
                 status: PortalText.text("portal.membership.\(membership.rawValue)", visit.language),
                 closed: !open && membership != .member,
@@ -173,10 +173,10 @@ extension PortalRoutes {
                 noLeave: membership == .member && !study.participantsMayLeave,
                 description: description?.isEmpty == false ? description : nil,
                 studyError: failure?.studyId == study.id ? failure?.message : nil,
-                consentHTML: study.consent.map { MarkdownText.html($0.text(in: visit.language), topHeadingLevel: 3) }, consentVersion: study.consentVersion,
+                consentHTML: study.consent.map { MarkdownText.html($0.text(in: visit.language, fallback: study.fallbackLanguage), topHeadingLevel: 3) }, consentVersion: study.consentVersion,
                 consentNeeded: membership == .member && (study.consentVersion ?? 0) > (entry.consentAgreed ?? 0),
                 consentAgreed: membership == .member ? agreed : nil,
-                notice: trial?.notice?.text(in: visit.language), visits: visits, hasVisits: !visits.isEmpty,
+                notice: trial?.notice?.text(in: visit.language, fallback: study.fallbackLanguage), visits: visits, hasVisits: !visits.isEmpty,
                 site: site?.id, siteText: site.map { PortalText.text("portal.studies.enrolSite", visit.language, ["site": $0.name]) },
                 screeningHref: screeningHref)
         })
@@ -269,7 +269,7 @@ extension PortalRoutes {
             throw PortalRefusal(status: .notFound, messageKey: "portal.data.noSuchSheet")
         }
         let sheet = stored.sheet
-        let document = try await environment.store.questionnaire(id: sheet.questionnaireID, version: sheet.questionnaireVersion)
+        let document = try await readDocument(sheet, visit.language)
         let definition = document?.definition
         var answers: [SheetPage.Answer] = []
         var shown: Set<String> = []
@@ -334,8 +334,17 @@ extension PortalRoutes {
     }
 
     private func questionnaireTitle(_ sheet: AnswerSheet, _ language: String) async throws -> String {
-        try await environment.store.questionnaire(id: sheet.questionnaireID, version: sheet.questionnaireVersion)?
-            .definition.title.text(in: language) ?? sheet.questionnaireID
+        try await readDocument(sheet, language)?.definition.title.text(in: language) ?? sheet.questionnaireID
+    }
+
+    /// The version a sheet answers as a reader of `language` reads it (``StudyLanguages``).
+    private func readDocument(_ sheet: AnswerSheet, _ language: String) async throws -> QuestionnaireDocument? {
+        guard var document = try await environment.store.questionnaire(id: sheet.questionnaireID, version: sheet.questionnaireVersion) else {
+            return nil
+        }
+        if let study = try await environment.store.study(id: document.studyId) { document = StudyLanguages.served(document, study: study) }
+        document.definition = document.definition.reading(in: language)
+        return document
     }
 
     /// Everything stored about the person as one JSON file (``PersonalDataExport``).

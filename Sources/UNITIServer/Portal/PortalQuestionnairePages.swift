@@ -34,7 +34,7 @@ extension PortalRoutes {
         let finished = try await questionnaires.lastFinished(userId: userId)
         var baseline: [QuestionnaireListPage.Entry] = []
         var study: [QuestionnaireListPage.Entry] = []
-        for questionnaire in try await questionnaires.available(userId: userId) {
+        for questionnaire in try await questionnaires.available(userId: userId, language: visit.language) {
             let draft = try await questionnaires.draft(of: questionnaire, userId: userId)
             var entry = QuestionnaireListPage.Entry(title: questionnaire.definition.title.text(in: visit.language),
                                                     href: "/questionnaires/\(questionnaire.id)", id: questionnaire.id, state: "")
@@ -64,7 +64,7 @@ extension PortalRoutes {
     /// a study they have not joined, or no such questionnaire: all look the same).
     private func ownQuestionnaire(_ context: ParticipantContext, _ session: PortalSession) async throws -> PortalQuestionnaire {
         guard let id = context.parameters.get("id"), id.count <= 128,
-              let questionnaire = try await questionnaires.questionnaire(id: id, userId: session.account.id) else {
+              let questionnaire = try await questionnaires.questionnaire(id: id, userId: session.account.id, language: context.visit.language) else {
             throw PortalRefusal(status: .notFound, messageKey: "portal.questionnaire.notFound")
         }
         return questionnaire

@@ -41,14 +41,20 @@ struct PortalQuestionnaires: Sendable {
     /// study questionnaires in the order of the studies and their imports; in a randomised
     /// study, those the person's arm offers now (``ArmView/offered(_:store:userId:now:)``). A definition the
     /// server cannot read is left out (the API serves it to devices as it is).
-    func available(userId: Int64) async throws -> [PortalQuestionnaire] {
+    /// Each as a reader of `language` reads it: a text missing in it in the study's first
+    /// language, then English (``StudyLanguages``).
+    func available(userId: Int64, language: String) async throws -> [PortalQuestionnaire] {
         var found: [PortalQuestionnaire] = []
         let members = try await ArmView.offered(try await store.memberQuestionnaires(userId: userId), store: store, userId: userId,
                                                 now: environment.clock.now())
+        var studies: [String: StudyRecord] = [:]
+        for id in Set(members.map(\.link.studyId)) { studies[id] = try await store.study(id: id) }
         for member in members {
             guard !found.contains(where: { $0.id == member.link.questionnaireId }),
-                  let definition = try? JSONDecoder().decode(QuestionnaireDefinition.self, from: JSONCoding.data(member.definition))
+                  let stored = try? JSONDecoder().decode(QuestionnaireDefinition.self, from: JSONCoding.data(member.definition))
             else { continue }
+            let definition = studies[member.link.studyId].map { StudyLanguages.served(stored, study: $0) }.map { $0.reading(in: language) }
+                ?? stored
             let isBaseline = Self.baselineIds.contains(definition.id)
             found.append(PortalQuestionnaire(definition: definition, studyId: member.link.studyId,
                                              owner: isBaseline ? .shell : member.link.module, isBaseline: isBaseline,
@@ -59,8 +65,8 @@ struct PortalQuestionnaires: Sendable {
     }
 
     /// One of the person's questionnaires; nil for an id they cannot see (never another study's).
-    func questionnaire(id: String, userId: Int64) async throws -> PortalQuestionnaire? {
-        try await available(userId: userId).first { $0.id == id }
+    func questionnaire(id: String, userId: Int64, language: String) async throws -> PortalQuestionnaire? {
+        try await available(userId: userId, language: language).first { $0.id == id }
     }
 
     // MARK: Drafts

@@ -133,7 +133,7 @@ package struct PortalRoutes: Sendable {
         let visit = context.visit, session = context.participant
         var studies: [StartPage.Membership] = []
         for (studyId, status) in try await environment.store.memberships(userId: session.account.id).sorted(by: { $0.key < $1.key }) {
-            let title = try await environment.store.study(id: studyId)?.title.text(in: visit.language) ?? studyId
+            let title = try await environment.store.study(id: studyId).map { $0.title.text(in: visit.language, fallback: $0.fallbackLanguage) } ?? studyId
             studies.append(.init(title: title, status: PortalText.text("portal.membership.\(status.rawValue)", visit.language)))
         }
         return try page(StartPage(studies: studies), visit, notice: notice(request, visit.language))

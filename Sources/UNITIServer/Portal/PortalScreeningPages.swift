@@ -51,18 +51,19 @@ extension PortalRoutes {
     private func screeningForm(_ study: StudyRecord, _ screening: StudyScreeningInfo, _ visit: PortalVisit, site: String?,
                                started: OffsetTimestamp, shown: [String: AnswerValue] = [:],
                                problems: [String: PortalAnswerProblem] = [:], keep: Bool = false) async throws -> ScreeningPage {
-        let definition = screening.questionnaire, language = visit.language
+        let language = visit.language, fallback = study.fallbackLanguage
+        let definition = screening.questionnaire.reading(in: language)
         let known = site == nil ? nil : try await environment.store.sites(studyId: study.id).first { $0.id == site }
         let view = PortalQuestionnaireView(definition: definition, language: language, shown: shown, problems: problems)
         let intro = definition.intro?.text(in: language)
         return ScreeningPage(
-            study: study.id, studyTitle: study.title.text(in: language), title: definition.title.text(in: language),
+            study: study.id, studyTitle: study.title.text(in: language, fallback: fallback), title: definition.title.text(in: language),
             intro: intro?.isEmpty == false ? intro : nil, started: started.text, site: known?.id,
             siteText: known.map { PortalText.text("portal.studies.enrolSite", language, ["site": $0.name]) },
             items: view.items(Array(definition.items.indices), conditions: true),
-            keepQuestion: screening.keepAnswersQuestion.map { $0.text(in: language) }, keep: keep,
+            keepQuestion: screening.keepAnswersQuestion.map { $0.text(in: language, fallback: fallback) }, keep: keep,
             password: study.access == .password,
-            consentHTML: study.consent.map { MarkdownText.html($0.text(in: language), topHeadingLevel: 3) },
+            consentHTML: study.consent.map { MarkdownText.html($0.text(in: language, fallback: fallback), topHeadingLevel: 3) },
             consentVersion: study.consentVersion,
             submitLabel: PortalText.text(study.access == .byRequest ? "portal.screening.submitRequest" : "portal.screening.submit", language))
     }
@@ -117,7 +118,7 @@ extension PortalRoutes {
         }
         if let message = enrolment.ineligible {
             var page = try await screeningForm(study, screening, visit, site: site, started: started)
-            page.ineligibleHTML = MarkdownText.html(message.text(in: visit.language), topHeadingLevel: 3)
+            page.ineligibleHTML = MarkdownText.html(message.text(in: visit.language, fallback: study.fallbackLanguage), topHeadingLevel: 3)
             page.keptNote = PortalText.text(keep && screening.keepAnswersQuestion != nil ? "portal.screening.kept" : "portal.screening.notKept",
                                             visit.language)
             return try self.page(page, visit)

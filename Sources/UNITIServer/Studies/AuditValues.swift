@@ -13,7 +13,7 @@ enum AuditValues {
     /// The fields of a study that differ between `before` (nil: a study being created, every
     /// field set counts) and `after`, by name: `title`, `description`, `consent` (its version),
     /// `access`, `password`, `participantsMayLeave`, `running`, `starts`, `ends`, `modules`,
-    /// `schedules` (the modules' switches: ``switchChanges(_:)``).
+    /// `schedules`, `languages` (the modules' switches: ``switchChanges(_:)``).
     static func studyChanges(from before: StudyRecord?, to after: StudyRecord) -> [String: JSONValue] {
         let empty = StudyRecord(id: after.id, title: LocalizedText([:]))
         let old = before ?? empty
@@ -36,6 +36,7 @@ enum AuditValues {
         field("ends") { $0.endsAt.map { .string(Timestamps.format($0)) } ?? .null }
         field("modules") { .array($0.modules.map { .string($0.rawValue) }) }
         field("schedules") { $0.schedules ?? .null }
+        field("languages") { $0.languages.map { .array($0.map { .string($0) }) } ?? .null }
         return changes
     }
 

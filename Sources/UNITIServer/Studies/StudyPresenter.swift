@@ -17,6 +17,7 @@ enum StudyPresenter {
                              membership: membership, consentVersion: study.consentVersion, consentAgreed: consentAgreed)
         info.notice = arm?.notice
         info.visits = arm?.visits
+        info.languages = study.languages
         return info
     }
 

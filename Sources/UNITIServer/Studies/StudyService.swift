@@ -193,7 +193,8 @@ struct StudyService: Sendable {
         guard membership != .member, let design = try await store.screening(studyId: study.id),
               let document = try await store.latestQuestionnaires(studyId: study.id).first(where: { $0.id == design.questionnaire })
         else { return nil }
-        return StudyScreeningInfo(questionnaire: document.definition.everyQuestionRequired(), keepAnswersQuestion: design.keepAnswersQuestion)
+        return StudyScreeningInfo(questionnaire: StudyLanguages.served(document.definition, study: study).everyQuestionRequired(),
+                                  keepAnswersQuestion: design.keepAnswersQuestion)
     }
 
     /// Records the consent agreed to (the study's current version, checked by the caller) and

@@ -23,6 +23,9 @@ struct StudySettings: Sendable {
     /// Module ids as given; each must be a known module (``StudyRules/enabledModules(_:)``).
     var modules: [String]?
     var schedules: JSONValue??
+    /// The languages the study declares, the first the one its texts fall back to
+    /// (``StudyLanguages``); `.some(nil)` declares none.
+    var languages: [String]??
     /// Module switches (``StudySwitch``) to turn on (true) or off, by name; each must be a switch
     /// of an installed module (``StudyAdministration`` checks, `unknown_setting`).
     var switches: [String: Bool] = [:]
@@ -50,6 +53,7 @@ struct StudySettings: Sendable {
             throw APIError.invalid("invalid_dates", "The end must be after the start.")
         }
         if let modules { result.modules = try StudyRules.enabledModules(modules) }
+        if let languages, let codes = languages { result.languages = try StudyLanguages.checked(codes) }
         if let consent,
            let (language, problem) = StudyRules.consentProblems(consent.values, languages: Set(result.title.values.keys)).min(by: { $0.key < $1.key }) {
             throw problem.refusal(language: language)
@@ -70,6 +74,7 @@ struct StudySettings: Sendable {
         if let endsAt { study.endsAt = endsAt }
         if let modules { study.modules = modules.compactMap { try? StudyRules.knownModule($0) } }
         if let schedules { study.schedules = schedules }
+        if let languages { study.languages = languages }
         if let consent { study.consent = Self.trimmed(consent) }
         return study
     }

@@ -28,9 +28,12 @@ struct ConsoleLanguageTests {
                 #expect(form.contains("<label for=\"titleEl\">Τίτλος (ελληνικά)</label>")
                         && form.contains("<input id=\"titleEl\" name=\"titleEl\" type=\"text\" value=\"Ησυχία\" lang=\"el\">"), "\(form)")
                 #expect(form.contains("<textarea id=\"descriptionEl\" name=\"descriptionEl\" rows=\"3\" lang=\"el\">Μια μελέτη για την ησυχία</textarea>"))
-                // The description is Greek only: the other languages' readers would see none in
-                // their language, which the page says (every title is there).
-                #expect(form.contains("id=\"fallback\">Χωρίς τίτλο ή περιγραφή σε Deutsch, Español, Nederlands:"), "\(form)")
+                // The description is Greek only: the other languages' readers read it in Greek,
+                // which the page says (every title is there).
+                #expect(form.contains("<li>Όσοι διαβάζουν Deutsch διαβάζουν 1 κείμενο σε Ελληνικά: η περιγραφή</li>"), "\(form)")
+                #expect(form.contains("<li>Όσοι διαβάζουν Nederlands διαβάζουν 1 κείμενο σε Ελληνικά: η περιγραφή</li>"))
+                #expect(!form.contains("Όσοι διαβάζουν Ελληνικά"))
+                #expect(form.contains("<option value=\"\" selected>"), "no languages declared yet")
                 // Saved as a browser sends it: every field; one language's title changed.
                 var fields = ["access": "public", "module-tyt": "on", "running": "on", "descriptionEl": "Μια μελέτη για την ησυχία"]
                 for (code, text) in title.values { fields["title" + code.capitalized] = text }
@@ -40,6 +43,19 @@ struct ConsoleLanguageTests {
                 let stored = try #require(try await fixture.store.study(id: "quiet"))
                 #expect(stored.title.values == ["en": "Quiet", "de": "Ruhe", "es": "Calma", "el": "Ησυχία", "nl": "Stilte, graag"])
                 #expect(stored.description?.values == ["el": "Μια μελέτη για την ησυχία"])
+                #expect(stored.languages == nil)
+                // Declared: Greek first, then English. Now only Greek and English are checked,
+                // and the Greek readers read everything in Greek.
+                fields["languageFirst"] = "el"
+                fields["language-en"] = "on"
+                fields["language-el"] = "on"
+                let declared = try await browser.submit(page, to: page, fields)
+                #expect(declared.headers[.location]?.hasSuffix("settings?notice=saved") == true, "\(declared.text)")
+                #expect(try await fixture.store.study(id: "quiet")?.languages == ["el", "en"])
+                let after = try await browser.get(page).text
+                #expect(after.contains("<option value=\"el\" selected>") && after.contains("id=\"language-en\" checked"))
+                #expect(after.contains("<li>Όσοι διαβάζουν English διαβάζουν 1 κείμενο σε Ελληνικά: η περιγραφή</li>"), "\(after)")
+                #expect(!after.contains("Όσοι διαβάζουν Deutsch"))
             }
         }
     }

@@ -16,7 +16,7 @@ struct StoreMigrationTests {
             "v10-comparison-snapshots", "v11-session-refresh-grace", "v12-throttle-counts", "v12-mail-tokens-cancelled",
             "v12-study-password-minimum", "v13-comparison-in-proportion", "v14-consent-versions", "v15-prompt-events",
             "v16-staff-console", "v17-erasure-marks", "v18-audit-participants", "v18-study-invitations",
-            "v19-study-module-switches", "v20-alerts", "v21-tallies", "v22-trials", "v23-trial-blinding", "v24-sites", "v25-screening",
+            "v19-study-module-switches", "v20-alerts", "v21-tallies", "v22-trials", "v23-trial-blinding", "v24-sites", "v25-screening", "v26-languages",
         ])
     }
 

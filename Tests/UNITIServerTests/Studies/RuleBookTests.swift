@@ -77,7 +77,7 @@ struct RuleBookTests {
     static let settings = "/console/studies/alpha/settings"
     static let team = "/console/studies/alpha/team"
 
-    @Test("study settings: no title, a short password, a password study without one, the end before the start, an unknown module, a consent missing a language of the title; each refused alike, nothing changed",
+    @Test("study settings: no title, a short password, a password study without one, the end before the start, an unknown module, an unknown language, a consent missing a language of the title; each refused alike, nothing changed",
           arguments: StoreKind.allCases)
     func studySettings(_ kind: StoreKind) async throws {
         try await kind.withDoors { doors, _, owner, _ in
@@ -88,6 +88,7 @@ struct RuleBookTests {
                 ("weak_study_password", ["access": "password"], ["--access", "password"]),
                 ("invalid_dates", ["starts": "2027-02-01", "ends": "2027-01-01"], ["--starts", "2027-02-01T00:00:00Z", "--ends", "2027-01-01T00:00:00Z"]),
                 ("unknown_module", ["module-chess": "on"], ["--modules", "tyt,chess"]),
+                ("unknown_language", ["languageFirst": "fr", "language-el": "on"], ["--languages", "el,fr"]),
                 ("consent_missing", [:], ["--title", #"{"en":"Alpha","de":"Alpha (de)"}"#, "--consent", "Only English."]),
             ]
             let before = try await doors.fixture.store.study(id: "alpha")

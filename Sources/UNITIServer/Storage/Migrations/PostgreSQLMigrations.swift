@@ -35,6 +35,7 @@ enum PostgreSQLMigrations {
         ("pg21-trial-blinding", TrialSchema.pg21),
         ("pg22-sites", SiteSchema.pg22),
         ("pg23-screening", ScreeningSchema.pg23),
+        ("pg24-languages", LanguageSchema.pg24),
     ]
 
     /// The lock key that serialises migrations across processes.

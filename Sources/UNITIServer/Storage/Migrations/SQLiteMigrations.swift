@@ -49,6 +49,7 @@ enum SQLiteMigrations {
         migrator.registerMigration("v23-trial-blinding") { db in try db.execute(sql: TrialSchema.v23) }
         migrator.registerMigration("v24-sites") { db in try db.execute(sql: SiteSchema.v24) }
         migrator.registerMigration("v25-screening") { db in try db.execute(sql: ScreeningSchema.v25) }
+        migrator.registerMigration("v26-languages") { db in try db.execute(sql: LanguageSchema.v26) }
         for (identifier, step) in modules.migrations {
             migrator.registerMigration(identifier) { db in try db.execute(sql: step.sqlite) }
         }

@@ -29,6 +29,9 @@ public struct StudyRecord: Sendable, Hashable, Codable, StoreRecord {
     public var modules: [ModuleID]
     /// Schedules as the coordinator wrote them (JSON), passed to the client unchanged.
     public var schedules: JSONValue?
+    /// The languages the study declares, each a ``Language`` code and once, the first the one
+    /// its texts fall back to before English (issue 49); nil: none declared.
+    public var languages: [String]?
 
     public init(id: String, title: LocalizedText, description: LocalizedText? = nil, consent: LocalizedText? = nil,
                 startsAt: Date? = nil, endsAt: Date? = nil, running: Bool = true, access: StudyAccess = .public,
@@ -53,8 +56,11 @@ public struct StudyRecord: Sendable, Hashable, Codable, StoreRecord {
     /// The columns of `studies`, besides the times of creation and change.
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, title, description, consent, consentVersion, startsAt, endsAt, running, access, passwordHash
-        case passwordMinimumLength = "password_minimum", participantsMayLeave, modules, schedules
+        case passwordMinimumLength = "password_minimum", participantsMayLeave, modules, schedules, languages
     }
+
+    /// The language a study text missing in the reader's language falls back to before English.
+    public var fallbackLanguage: String? { languages?.first }
 }
 
 /// A pending (or decided) request to join a by-request study.

@@ -1,0 +1,108 @@
+import Foundation
+import HTTPTypes
+import Testing
+import UNITIProtocol
+@testable import UNITIServer
+
+/// Issue 49, "a study's text falls back to the study's first language, then English, and a
+/// fallback is never silent": a Greek-first study read by a Spanish participant through the API
+/// and the portal, and what the console and the rule say of its texts.
+@Suite("A study's declared languages", .timeLimit(.minutes(10)))
+struct StudyLanguageTests {
+    /// Greek and English; `q2` and the slider's top label are in English only.
+    static let questionnaire = """
+        {"id": "kyma-daily", "version": 1, "title": {"en": "Today", "el": "Σήμερα"}, "kind": "oneTime",
+         "items": [
+           {"type": "yesNo", "label": "q1", "text": {"en": "Do you hear it now?", "el": "Το ακούτε τώρα;"}},
+           {"type": "freeText", "label": "q2", "text": {"en": "Anything else?"}},
+           {"type": "slider", "label": "q3", "text": {"en": "How loud?", "el": "Πόσο δυνατά;"}, "min": 0, "max": 10, "step": 1,
+            "minLabel": {"en": "silent", "el": "αθόρυβο"}, "maxLabel": {"en": "very loud"}}
+         ]}
+        """
+
+    @Test("a Spanish reader of a study in Greek and English reads Greek, and English where Greek is missing, in the API's definitions and on the portal's pages; the console names each text read in another language")
+    func fallsBackToTheFirstLanguage() async throws {
+        let server = try TestServer()
+        try await server.run { client in
+            let administration = StudyAdministration(store: server.store, actor: .operator, now: server.clock.now())
+            try await administration.create("kyma", StudySettings(title: LocalizedText(["en": "Waves", "el": "Κύματα"]),
+                                                                 description: .some(LocalizedText(["en": "About the sea"])),
+                                                                 access: .public, modules: ["tyt"], languages: .some(["el", "en"])))
+            let document = try QuestionnaireImport.document(from: Data(Self.questionnaire.utf8), studyId: "kyma")
+            _ = try await server.store.addQuestionnaire(document, module: .tyt, now: server.clock.now())
+            #expect(try await server.store.study(id: "kyma")?.languages == ["el", "en"])
+
+            // The API gives the study's languages with the study and in its definitions.
+            let token = try await client.signUp("sofia", on: server)
+            let info = try await client.get("/api/v1/studies/kyma", token: token).decode(StudyInfo.self)
+            #expect(info.languages == ["el", "en"] && info.fallbackLanguage == "el")
+            #expect(info.title.text(in: "es", fallback: info.fallbackLanguage) == "Κύματα")
+            #expect(info.description?.text(in: "es", fallback: info.fallbackLanguage) == "About the sea")
+            let list = try await client.get("/api/v1/studies/kyma/questionnaires", token: token).decode(QuestionnaireList.self)
+            let served = try #require(list.questionnaires.first?.definition)
+            #expect(served.languages == ["el", "en"])
+            let read = served.reading(in: "es")
+            #expect(read.title.values["es"] == "Σήμερα" && read.items[1].text?.values["es"] == "Anything else?")
+            // What is stored is unchanged: the languages are the study's, given as it is served.
+            #expect(try await server.store.questionnaire(id: "kyma-daily", version: 1)?.definition.languages == nil)
+
+            // The portal, in Spanish: the study's words in Greek, English where Greek is missing.
+            let browser = PortalBrowser(client)
+            try await server.portalAccount(browser, "lucia")
+            browser.extraHeaders[.acceptLanguage] = "es"
+            try await server.store.setMembership(studyId: "kyma", userId: try await server.userId("lucia"), status: .member, now: server.clock.now())
+            _ = try await server.portalLogin(browser, "lucia")
+            let studies = try await browser.get("/studies").text
+            #expect(studies.contains("Κύματα") && !studies.contains(">Waves<"), "\(studies)")
+            let page = try await browser.get("/questionnaires/kyma-daily").text
+            #expect(page.contains("<html lang=\"es\""))
+            #expect(page.contains("Σήμερα") && page.contains("Το ακούτε τώρα;") && page.contains("Anything else?") && page.contains("αθόρυβο"))
+            #expect(page.contains("very loud") && !page.contains("Do you hear it now?"), "\(page)")
+
+            // What the team is told: Greek readers read two texts in English; English readers
+            // read everything in English; Spanish is not a language the study declares.
+            let study = try #require(try await server.store.study(id: "kyma"))
+            let gaps = StudyLanguages.gaps(study, texts: try await StudyLanguages.texts(of: study, store: server.store))
+            #expect(gaps == [StudyLanguages.Gap(language: "el", readIn: ["en": [
+                "description", "questionnaire kyma-daily: items.q2.text", "questionnaire kyma-daily: items.q3.maxLabel",
+            ]])])
+            #expect(StudyLanguages.summary(gaps[0].readIn["en"]!, "en") == "the description; questionnaire kyma-daily (2)")
+
+            // A study declaring none is checked for every language but English: a Greek-only
+            // description is read in Greek by German readers (no English to fall back to).
+            try await administration.update("kyma", StudySettings(description: .some(LocalizedText(["el": "Για τη θάλασσα"])),
+                                                                 languages: .some(nil)))
+            let undeclared = try #require(try await server.store.study(id: "kyma"))
+            #expect(undeclared.languages == nil)
+            let all = StudyLanguages.gaps(undeclared, texts: try await StudyLanguages.texts(of: undeclared, store: server.store))
+            #expect(all.map(\.language) == ["de", "es", "el", "nl"])
+            #expect(all.first?.readIn["el"] == ["description"] && all.first?.readIn["en"]?.count == 7)
+
+            // The rule: a language the program does not speak, or one twice, is refused and nothing changes.
+            for refused in [["el", "fr"], ["el", "el"], []] {
+                await #expect(throws: APIError.self) {
+                    try await administration.update("kyma", StudySettings(languages: .some(refused)))
+                }
+            }
+            #expect(try await server.store.study(id: "kyma")?.languages == nil)
+        }
+    }
+
+    @Test("the walk over a definition's texts names every text once, and reading fills only the missing ones: the reader's own, else the first language, else English")
+    func readingAQuestionnaire() throws {
+        var definition = try QuestionnaireDefinition.load(from: Data(Self.questionnaire.utf8))
+        #expect(definition.texts.map(\.path) == ["title", "items.q1.text", "items.q2.text", "items.q3.text", "items.q3.minLabel", "items.q3.maxLabel"])
+        // Without declared languages the fallback is English.
+        #expect(definition.reading(in: "nl").items[0].text?.values["nl"] == "Do you hear it now?")
+        definition.languages = ["el", "en"]
+        let read = definition.reading(in: "nl")
+        #expect(read.items[0].text?.values["nl"] == "Το ακούτε τώρα;")
+        #expect(read.items[1].text?.values["nl"] == "Anything else?")
+        #expect(read.items[0].text?.values["el"] == "Το ακούτε τώρα;" && read.items[0].text?.values["en"] == "Do you hear it now?")
+        // A reader of a language the text has reads it unchanged.
+        #expect(definition.reading(in: "en") == definition)
+        #expect(QuestionnaireValidator.validate(definition).isEmpty)
+        definition.languages = ["el", "el"]
+        #expect(QuestionnaireValidator.validate(definition).map(\.code) == [.invalidLanguages])
+    }
+}
