@@ -98,4 +98,77 @@ struct LanguageShellTests {
         let refused = try Self.text(language.code, "core.api.error.invalid_credentials")
         #expect(login.status != 0 && (login.out + login.err).contains(refused), "\(login.out) \(login.err)")
     }
+
+    /// A Track Your Stress page with a slider (steps of a half) and a free-text question, in a study
+    /// written in Greek and English: the slider's question is in all five languages, the free-text
+    /// one in Greek and English only, so a Spanish or Dutch reader reads it in Greek, the study's
+    /// first language (issue 49).
+    static let stressPage = """
+        {"id": "kyma-page", "version": 1, "title": {"en": "Today", "de": "Heute", "es": "Hoy", "el": "Σήμερα", "nl": "Vandaag"},
+         "kind": "oneTime", "presentation": "allOnOnePage",
+         "items": [
+           {"type": "slider", "label": "loudness", "required": true, "min": 0, "max": 10, "step": 0.5,
+            "text": {"en": "How loud is the sound now?", "de": "Wie laut ist das Geräusch jetzt?", "es": "¿Qué tan fuerte es el sonido ahora?",
+                     "el": "Πόσο δυνατός είναι ο ήχος τώρα;", "nl": "Hoe luid is het geluid nu?"}},
+           {"type": "freeText", "label": "note", "text": {"en": "What did you hear?", "el": "Τι ακούσατε;"}, "maxLength": 200}
+         ]}
+        """
+
+    @Test("a `tys fill` page at a real terminal in each language: a slider given a decimal comma and free text typed in the language's letters; a text missing in the language reads in the study's first language; the server stores what was typed", .enabled(if: Builds.isIntegrated), arguments: cases)
+    func stressPageInLanguage(_ language: Case) throws {
+        let server = try StudyServer()
+        let files = TemporaryDataDirectory()
+        try FileManager.default.createDirectory(atPath: files.path, withIntermediateDirectories: true)
+        let file = files.path + "/kyma-page.json"
+        try Self.stressPage.write(toFile: file, atomically: true, encoding: .utf8)
+        let created = try server.coordinator(["study", "create", "kyma", "--title", #"{"en":"Waves","el":"Κύματα"}"#, "--access", "public",
+                                              "--modules", "tys", "--running", "--languages", "el,en"])
+        #expect(created.status == 0, "\(created.err)")
+        #expect(try server.coordinator(["questionnaire", "import", file, "--study", "kyma", "--module", "tys"]).status == 0)
+        // What the team is told: readers of Greek read the free-text question in Greek, readers of English in English.
+        let languages = try server.coordinator(["study", "languages", "kyma"])
+        #expect(languages.out.contains("Study kyma declares el, en; texts fall back to el, then en."), "\(languages.out)")
+        #expect(languages.out.contains("Every text is in every language checked (el, en)."), "\(languages.out)")
+
+        let data = TemporaryDataDirectory()
+        let base = ["--data-dir", data.path, "--server", server.url, "--lang", language.code]
+        let name = "p\(language.code)"
+        let register = try Program.run("uniti", base + ["-c", "register"],
+                                       stdin: "\(name)\n\(name)@example.org\n\(name)@example.org\npassword-\(name)\npassword-\(name)\n")
+        #expect(register.status == 0, "\(register.out) \(register.err)")
+        let code = try #require(try server.mailedCode(to: "\(name)@example.org"))
+        #expect(try Program.run("uniti", base + ["-c", "activate \(code)"]).status == 0)
+        #expect(try Program.run("uniti", base + ["-c", "login \(name)"], stdin: "password-\(name)\n").status == 0)
+        let joined = try Program.run("uniti", base + ["-c", "study join kyma"])
+        #expect(joined.status == 0 && joined.out.contains("Κύματα"), "the study's title in Greek: \(joined.out) \(joined.err)")
+        #expect(try Program.run("uniti", base + ["-c", "sync"]).status == 0)
+
+        let terminal = try Terminal("uniti", base, environment: ["LANG": "C.UTF-8", "LC_ALL": "", "LC_CTYPE": ""])
+        #expect(terminal.waitFor("uniti> "))
+        terminal.type("tys fill kyma-page\r")
+        let slider = language.code == "es" ? "¿Qué tan fuerte es el sonido ahora?" : language.code == "el" ? "Πόσο δυνατός είναι ο ήχος τώρα;" : "Hoe luid is het geluid nu?"
+        #expect(terminal.waitFor(slider), "\(terminal.output)")
+        terminal.type("6,5\r")
+        // Asked on the line editor after the slider (the page above lists it too).
+        #expect(terminal.waitFor("Τι ακούσατε; ("), "the free-text question in Greek: \(terminal.output)")
+        #expect(!terminal.output.contains("What did you hear?"))
+        terminal.type(language.title + language.last + "\u{7F}\r")
+        // A word's table entry lists its spellings (`αποθήκευση|αποθηκευση`); the first is shown.
+        func word(_ key: String) throws -> String { String(try Self.text(language.code, key).split(separator: "|")[0]) }
+        let save = try word("questionnaire.page.words.save")
+        let prompt = try Self.text(language.code, "questionnaire.page.prompt", ["save": save, "count": "2",
+                                                                               "cancel": try word("questionnaire.page.words.cancel")])
+        #expect(terminal.waitFor(prompt, after: terminal.output.range(of: language.title)?.upperBound), "\(terminal.output)")
+        terminal.type(save + "\r")
+        #expect(terminal.waitForPrompt("uniti> ", after: prompt), "\(terminal.output)")
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+
+        // Sent and stored as typed, whatever the language: 6.5 and the title's bytes; the sheet names its language.
+        #expect(try Program.run("uniti", base + ["-c", "sync"]).status == 0)
+        let numbers = try server.query("SELECT label, number FROM answers ORDER BY position")
+        #expect(numbers.first == "loudness|6.5", "\(numbers)")
+        let note = try server.query("SELECT json_extract(sheet, '$.answers.note.value'), json_extract(sheet, '$.language') FROM answer_sheets WHERE questionnaire_id = 'kyma-page'")
+        #expect(note.map { Array($0.utf8) } == [Array((language.title + "|" + language.code).utf8)], "\(note)")
+    }
 }
