@@ -35,7 +35,8 @@ let modulesWithServer = featureModules.filter {
 }
 let serverParts: [Target.Dependency] = modulesWithServer.map { .target(name: "\($0.name)Server") }
 /// Modules with a part shared by the module and its server part (`Modules/<name>/Shared`,
-/// target `<name>Shared`: Foundation and UNITIProtocol only), e.g. record types both read.
+/// target `<name>Shared`: Foundation and UNITIProtocol only), e.g. record types both read or
+/// Track Your Tinnitus's worst-symptom phrase.
 let modulesWithShared = featureModules.filter {
     FileManager.default.fileExists(atPath: packageDirectory + "/Modules/\($0.name)/Shared")
 }

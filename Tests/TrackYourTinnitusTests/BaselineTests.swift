@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import TrackYourTinnitus
+import TrackYourTinnitusShared
 import UNITICore
 import UNITIProtocol
 import UNITITesting
@@ -9,6 +10,21 @@ import UNITITesting
 @Suite("Baseline questionnaires (thesis FR8, FR9)", .timeLimit(.minutes(10)))
 struct BaselineTests {
     static let caseHistory = Baseline(owner: .tyt, questionnaireIDs: ["tyt-case-history"])
+
+    @Test("the symptoms' values and phrases are the same on the device and in the portal (the shared list), and both baselines that ask for it are listed")
+    func worstSymptomListsAgree() throws {
+        #expect(WorstSymptom.allCases.filter { $0 != .none }.map { "\($0)" } == WorstSymptomText.names)
+        #expect(WorstSymptom.allCases.map(\.rawValue) == Array(0...WorstSymptomText.names.count))
+        #expect(WorstSymptomText.phraseKey(WorstSymptom.none.rawValue) == "tyt.symptom.phrase.neutral")
+        for id in WorstSymptomText.askedIn {
+            let definition = try QuestionnaireLoader.bundled(id)
+            guard case .singleChoice(let options)? = definition.item(labeled: WorstSymptomText.itemLabel)?.element else {
+                Issue.record("\(id) asks no worst symptom")
+                continue
+            }
+            #expect(options.map(\.value) == WorstSymptom.allCases.map(\.rawValue), "\(id)")
+        }
+    }
 
     @Test("the chosen worst symptom is named by item 8 of the next check-in")
     func worstSymptom() throws {

@@ -15,7 +15,7 @@ import UNITIResources
 /// misspelt requirement fails to compile instead of silently adding nothing:
 /// ``StudyQuestionnairePresenting``, ``ServerSchemaExtending``, ``APIRoutesProviding``,
 /// ``PersonalDataHolding``, ``PortalPagesProviding``, ``StudySwitchesProviding``,
-/// ``StratificationMeasuring``.
+/// ``StratificationMeasuring``, ``QuestionnairePersonalizing``.
 package protocol ServerModulePart: Sendable {
     /// The module this part belongs to (its id in `Modules/modules.json`).
     var id: ModuleID { get }
@@ -93,6 +93,13 @@ package struct StudySwitch: Sendable, Hashable {
 /// stratify by (issue 48: `tn`'s better-ear pure-tone average gives a hearing-aid indication).
 package protocol StratificationMeasuring: ServerModulePart {
     var stratificationMeasures: [StratificationMeasure] { get }
+}
+
+/// The module fills in what one of its questionnaires says of the person (Track Your Tinnitus's
+/// `{worstSymptom}`), for the portal, as the module does on the device.
+package protocol QuestionnairePersonalizing: ServerModulePart {
+    /// `definition` as `userId` reads it; unchanged when it is not one the module fills in.
+    func personalized(_ definition: QuestionnaireDefinition, userId: Int64, store: ServerStore) async throws -> QuestionnaireDefinition
 }
 
 /// One measure a module computes for a person (nil: not known yet, e.g. no audiogram).
@@ -206,6 +213,16 @@ public struct ServerModules: Sendable {
     /// The installed modules' stratification measures (``StratificationMeasuring``).
     package var stratificationMeasures: [StratificationMeasure] {
         parts(StratificationMeasuring.self).flatMap(\.stratificationMeasures)
+    }
+
+    /// `definition` as `userId` reads it, filled in by every installed module that personalizes
+    /// questionnaires (``QuestionnairePersonalizing``).
+    package func personalized(_ definition: QuestionnaireDefinition, userId: Int64, store: ServerStore) async throws -> QuestionnaireDefinition {
+        var definition = definition
+        for part in parts(QuestionnairePersonalizing.self) {
+            definition = try await part.personalized(definition, userId: userId, store: store)
+        }
+        return definition
     }
 
     /// The parts' tables with people's rows (``PersonalDataHolding/personalTables``).

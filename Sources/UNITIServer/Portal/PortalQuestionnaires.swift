@@ -53,8 +53,10 @@ struct PortalQuestionnaires: Sendable {
             guard !found.contains(where: { $0.id == member.link.questionnaireId }),
                   let stored = try? JSONDecoder().decode(QuestionnaireDefinition.self, from: JSONCoding.data(member.definition))
             else { continue }
-            let definition = studies[member.link.studyId].map { StudyLanguages.served(stored, study: $0) }.map { $0.reading(in: language) }
-                ?? stored
+            // As the device shows it: in the reader's language (``StudyLanguages``), filled in by
+            // the module (Track Your Tinnitus's worst symptom).
+            let served = studies[member.link.studyId].map { StudyLanguages.served(stored, study: $0) } ?? stored
+            let definition = try await store.modules.personalized(served.reading(in: language), userId: userId, store: store)
             let isBaseline = Self.baselineIds.contains(definition.id)
             found.append(PortalQuestionnaire(definition: definition, studyId: member.link.studyId,
                                              owner: isBaseline ? .shell : member.link.module, isBaseline: isBaseline,

@@ -1,8 +1,10 @@
 import Foundation
 import HTTPTypes
 import Testing
+import TrackYourTinnitusServer
 import UNITIProtocol
 @testable import UNITIServer
+import UNITIText
 
 /// Issue 49, "a study's text falls back to the study's first language, then English, and a
 /// fallback is never silent": a Greek-first study read by a Spanish participant through the API
@@ -104,5 +106,46 @@ struct StudyLanguageTests {
         #expect(QuestionnaireValidator.validate(definition).isEmpty)
         definition.languages = ["el", "el"]
         #expect(QuestionnaireValidator.validate(definition).map(\.code) == [.invalidLanguages])
+    }
+
+    @Test("the portal's check-in names the person's worst symptom in their language, as the shell does: the neutral phrase before a choice, the newest choice of a baseline after; the check-in's own ratings of item 8 do not count")
+    func worstSymptomOnThePortal() async throws {
+        let server = try TestServer()
+        try await server.run { client in
+            try await server.createStudy("tinn", modules: [.tyt])
+            let folder = repositoryRoot.appendingPathComponent("Configurations/Resources/Questionnaires")
+            for id in ["tyt-momentary", "tyt-worst-symptom"] {
+                let document = try QuestionnaireImport.document(from: Data(contentsOf: folder.appendingPathComponent("\(id).json")), studyId: "tinn")
+                _ = try await server.store.addQuestionnaire(document, module: .tyt, now: server.clock.now())
+            }
+            let browser = PortalBrowser(client)
+            try await server.portalAccount(browser, "marta")
+            try await server.store.setMembership(studyId: "tinn", userId: try await server.userId("marta"), status: .member, now: server.clock.now())
+            _ = try await server.portalLogin(browser, "marta")
+            browser.extraHeaders[.acceptLanguage] = "es"
+            let neutral = Localizer(language: .spanish)("tyt.symptom.phrase.neutral")
+            let before = try await browser.get("/questionnaires/tyt-momentary").text
+            #expect(before.contains("¿Con qué intensidad nota ahora mismo \(neutral)?") && !before.contains("{worstSymptom}"), "\(before)")
+            // Trouble concentrating (5) is chosen in the baseline; then a check-in rates item 8 at 90.
+            let chosen = try await browser.answer("tyt-worst-symptom", ["q0": "5", "utcOffset": "60", "action": "finish"])
+            #expect(chosen.status == .seeOther, "\(chosen.text)")
+            let concentrating = Localizer(language: .spanish)("tyt.symptom.phrase.concentrating")
+            let after = try await browser.get("/questionnaires/tyt-momentary").text
+            #expect(after.contains("¿Con qué intensidad nota ahora mismo \(concentrating)?"), "\(after)")
+            browser.extraHeaders[.acceptLanguage] = "el"
+            let greek = try await browser.get("/questionnaires/tyt-momentary").text
+            #expect(greek.contains(Localizer(language: .greek)("tyt.symptom.phrase.concentrating")))
+            let part = TrackYourTinnitusServerPart()
+            let userId = try await server.userId("marta")
+            let stored = try #require(try await server.store.questionnaire(id: "tyt-momentary", version: 1)).definition
+            let utc = TimeZone(secondsFromGMT: 0)!, now = server.clock.now()
+            let rating = AnswerSheet(id: UUID(), questionnaireID: "tyt-momentary", questionnaireVersion: stored.version,
+                                     answers: ["worst-symptom": Answer(value: .number(90), answeredAt: OffsetTimestamp(now.addingTimeInterval(90), in: utc))],
+                                     startedAt: OffsetTimestamp(now.addingTimeInterval(60), in: utc),
+                                     endedAt: OffsetTimestamp(now.addingTimeInterval(120), in: utc), clientVersion: "uniti 0.2.0", language: "es")
+            _ = try await server.store.storeSheets(userId: userId, sheets: [ValidatedSheet(sheet: rating, studyId: "tinn")], receivedAt: now)
+            let personal = try await part.personalized(stored, userId: userId, store: server.store)
+            #expect(personal.items.last?.text?.values["nl"] == "Hoe sterk merkt u op dit moment \(Localizer(language: .dutch)("tyt.symptom.phrase.concentrating"))?")
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import UNITICore
+import TrackYourTinnitusShared
 import UNITIProtocol
 
 /// Which momentary questionnaire is active (thesis FR2, FR11): the server's version when it is
@@ -7,7 +8,7 @@ import UNITIProtocol
 public struct MomentaryQuestionnaire: Sendable {
     public static let id = "tyt-momentary"
     /// The placeholder in item 8 replaced by the chosen worst symptom.
-    public static let symptomPlaceholder = "{worstSymptom}"
+    public static let symptomPlaceholder = WorstSymptomText.placeholder
 
     let database: AppDatabase
 
@@ -27,18 +28,8 @@ public struct MomentaryQuestionnaire: Sendable {
     /// The active definition with `{worstSymptom}` replaced in every language by the symptom
     /// (a neutral phrase when there is none).
     public func personalized(for symptom: WorstSymptom?) throws -> QuestionnaireDefinition {
-        var definition = try active()
         let symptom = symptom ?? .none
-        definition.items = definition.items.map { item in
-            guard var text = item.text else { return item }
-            for (language, value) in text.values where value.contains(Self.symptomPlaceholder) {
-                text.values[language] = value.replacingOccurrences(of: Self.symptomPlaceholder, with: symptom.phrase(in: language))
-            }
-            var copy = item
-            copy.text = text
-            return copy
-        }
-        return definition
+        return WorstSymptomText.personalized(try active()) { symptom.phrase(in: $0) }
     }
 
     /// The eight stored values of a finished sheet in question order, or nil when one is

@@ -1,5 +1,6 @@
 import Foundation
 import UNITICore
+import TrackYourTinnitusShared
 import UNITIProtocol
 
 /// The symptom a person names as the worst in the baseline (thesis FR9). Item 8 of the momentary
@@ -10,12 +11,11 @@ public enum WorstSymptom: Int, CaseIterable, Sendable {
 
     /// The baseline questionnaire that asks for it, and the item's label.
     public static let questionnaireID = "tyt-worst-symptom"
-    public static let itemLabel = "worst-symptom"
+    public static let itemLabel = WorstSymptomText.itemLabel
 
     /// The phrase inserted for `{worstSymptom}` in item 8.
     public func phrase(in language: String) -> String {
-        let key = self == .none ? "tyt.symptom.phrase.neutral" : "tyt.symptom.phrase.\(self)"
-        return Localizer(language: Language(code: language) ?? .english)(key)
+        Localizer(language: Language(code: language) ?? .english)(WorstSymptomText.phraseKey(rawValue))
     }
 
     /// The latest choice stored in a finished baseline sheet, nil before one: the module's own
