@@ -167,14 +167,19 @@ public final class AlertMonitor: Service, Sendable {
             rule.rule.roles.contains(entry.role) && entry.member.enrolled
                 && (entry.role == .owner || held[entry.member.id].map { $0 == site } ?? true)
         }
-        let title = try await store.study(id: rule.studyId)?.title.text(in: "en") ?? rule.studyId
+        let study = try await store.study(id: rule.studyId)
         let link = "\(environment.publicURL ?? "")/console/studies/\(rule.studyId)/participants/\(pseudonym)"
-        let languages = PortalText.staffMailLanguages
-        let values = ["study": title, "rule": rule.rule.name, "participant": pseudonym, "link": link]
-        let subject = languages.map { PortalText.text("mail.alert.subject", $0, values) }.joined(separator: " / ")
-        let body = languages.map { language in
-            PortalText.text("mail.alert.body", language, values.merging(["kind": PortalText.text("console.alerts.kind.\(rule.rule.kind.rawValue)", language)]) { $1 })
-        }.joined(separator: "\n----\n\n")
+        // Each member's mail in their language (``StaffMember/mailLanguages``).
+        func mail(to member: StaffMember) -> OutgoingMail {
+            let languages = member.mailLanguages
+            func values(_ language: String) -> [String: String] {
+                ["study": study?.title.text(in: language, fallback: study?.fallbackLanguage) ?? rule.studyId, "rule": rule.rule.name,
+                 "participant": pseudonym, "link": link, "kind": PortalText.text("console.alerts.kind.\(rule.rule.kind.rawValue)", language)]
+            }
+            let subject = languages.map { PortalText.text("mail.alert.subject", $0, values($0)) }.joined(separator: " / ")
+            let body = languages.map { PortalText.text("mail.alert.body", $0, values($0)) }.joined(separator: "\n----\n\n")
+            return OutgoingMail(to: member.email, subject: subject, body: body)
+        }
         guard !team.isEmpty else {
             logger.warning("alert \(id) of \(rule.studyId): no enrolled team member has a role the rule mails")
             return id
@@ -184,7 +189,7 @@ public final class AlertMonitor: Service, Sendable {
             "to": .array(team.map { .number(Double($0.member.id)) }),
         ]), now: now)
         for member in team {
-            environment.mail.enqueue(OutgoingMail(to: member.member.email, subject: subject, body: body))
+            environment.mail.enqueue(mail(to: member.member))
         }
         logger.info("alert \(id) raised by rule \(rule.id) of \(rule.studyId); mailed to \(team.count)")
         return id

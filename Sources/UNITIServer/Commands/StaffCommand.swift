@@ -16,6 +16,8 @@ struct StaffCommand: AsyncParsableCommand {
         @Argument(help: "The member's name as the team knows it.") var name: String
         @Option(help: "Their e-mail address (the sign-in name).") var email: String
         @Flag(help: "An administrator: creates studies and appoints owners.") var admin = false
+        @Option(help: ArgumentHelp("The language of their mails until they sign in to the console (then the console's): \(PortalText.languages.joined(separator: ", ")); without it the enrolment mail is in English and German.", valueName: "code"))
+        var language: String?
         @OptionGroup var mail: MailDeliveryOptions
         @Option(name: .customLong("public-url"), help: "Where the server is reached, e.g. https://study.example.org: the mail then links to the page.")
         var publicURL: String?
@@ -25,7 +27,7 @@ struct StaffCommand: AsyncParsableCommand {
             let mailer = try mail.mailer()
             let environment = ServerEnvironment(store: store, mailer: mailer, publicURL: publicURL.flatMap(ServeCommand.portalBase))
             do {
-                let added = try await StaffService(environment: environment).add(name: name, email: email, admin: admin, by: .operator)
+                let added = try await StaffService(environment: environment).add(name: name, email: email, admin: admin, language: language, by: .operator)
                 try await mailer.send(added.mail)
                 print("Added \(name) <\(added.mail.to)>\(admin ? " as an administrator" : ""); the enrolment link is mailed.")
             } catch StoreConflict.emailTaken {
@@ -66,9 +68,9 @@ struct StaffCommand: AsyncParsableCommand {
             for member in try await store.staffMembers() {
                 let roles = try await store.studyRoles(staffId: member.id).sorted { $0.key < $1.key }.map { "\($0.key):\($0.value.rawValue)" }
                 rows.append([String(member.id), member.email, member.name, member.admin ? "yes" : "no",
-                             member.enrolled ? "yes" : "no", roles.joined(separator: ",")])
+                             member.enrolled ? "yes" : "no", member.language ?? "-", roles.joined(separator: ",")])
             }
-            CommandOutput.table(["ID", "EMAIL", "NAME", "ADMIN", "ENROLLED", "ROLES"], rows)
+            CommandOutput.table(["ID", "EMAIL", "NAME", "ADMIN", "ENROLLED", "LANGUAGE", "ROLES"], rows)
         }
     }
 

@@ -34,6 +34,8 @@ extension ConsoleRoutes {
             let member = try await staff.signIn(email: form["email"], password: form["password"], code: form["code"], client: context.clientAddress)
             // A new secret at every sign-in: a cookie planted before is worth nothing.
             let secret = try await sessions.start(staffId: member.id)
+            // Their mails follow the language they read the console in.
+            if member.language != visit.language { try await store.setStaffLanguage(staffId: member.id, language: visit.language) }
             return visit.base.redirect(to: "/console", setting: [sessions.cookie(secret: secret, secure: visit.base.secure)])
         } catch {
             return try await failed(ConsoleSignInPage(email: form["email"]), context, error)
@@ -84,6 +86,7 @@ extension ConsoleRoutes {
             }
             do {
                 let codes = try await staff.enrol(code: code, password: form["password"], secret: form["secret"], totpCode: form["totp"])
+                try await store.setStaffLanguage(staffId: member.id, language: language)
                 return try await page(ConsoleRecoveryCodesPage(codes: codes), context)
             } catch {
                 return try await failed(again, context, error)

@@ -23,16 +23,20 @@ struct StaffService: Sendable {
     /// names who added them. Returns the mail with the link, for the caller to send (the console
     /// through the mail queue, `staff add` at once). Throws ``StoreConflict/emailTaken`` for an
     /// address that has one.
-    func add(name: String, email: String, admin: Bool, by actor: AuditActor) async throws -> (id: Int64, mail: OutgoingMail) {
-        try await store.transaction { store in
-            try await add(name: name, email: email, admin: admin, by: actor, invitedTo: nil, in: store)
+    /// `language`: the one their mails are in until they sign in (nil: every staff mail language).
+    func add(name: String, email: String, admin: Bool, language: String? = nil, by actor: AuditActor) async throws -> (id: Int64, mail: OutgoingMail) {
+        if let language, !PortalText.languages.contains(language) {
+            throw APIError.invalid("unknown_language", "'\(language.prefix(16))' is not a language of this program; give one of \(PortalText.languages.joined(separator: ", ")).")
+        }
+        return try await store.transaction { store in
+            try await add(name: name, email: email, admin: admin, language: language, by: actor, invitedTo: nil, in: store)
         }
     }
 
     /// ``add(name:email:admin:by:)`` in the caller's transaction (``StudyTeam``: an owner's
     /// invitation of an address new to the console); the line on the account-wide trail names
     /// the study of the invitation.
-    func add(name rawName: String, email rawEmail: String, admin: Bool, by actor: AuditActor, invitedTo studyId: String?,
+    func add(name rawName: String, email rawEmail: String, admin: Bool, language: String? = nil, by actor: AuditActor, invitedTo studyId: String?,
              in store: ServerStore) async throws -> (id: Int64, mail: OutgoingMail) {
         let name = rawName.trimmingCharacters(in: .whitespaces)
         let email = rawEmail.trimmingCharacters(in: .whitespaces).lowercased()
@@ -40,18 +44,19 @@ struct StaffService: Sendable {
         try AccountRules.validateName(name, field: "name")
         try AccountRules.validateEmail(email)
         let now = environment.clock.now()
-        let id = try await store.createStaff(name: name, email: email, admin: admin, now: now)
+        let id = try await store.createStaff(name: name, email: email, admin: admin, language: language, now: now)
         var detail: [String: JSONValue] = ["staff": .number(Double(id)), "email": .string(email), "admin": .bool(admin)]
         if let studyId { detail["invitation"] = .string(studyId) }
         try await store.appendAudit(actor, studyId: nil, action: "staff.add", detail: .object(detail), now: now)
-        return (id, try await enrolmentMail(staffId: id, name: name, email: email, in: store))
+        return (id, try await enrolmentMail(staffId: id, name: name, email: email, languages: language.map { [$0] } ?? PortalText.staffMailLanguages,
+                                            in: store))
     }
 
     /// A new enrolment link for an existing member (`staff link`), with its line in the audit trail.
     func newEnrolmentLink(for member: StaffMember, by actor: AuditActor) async throws -> OutgoingMail {
         let now = environment.clock.now()
         return try await store.transaction { store in
-            let mail = try await enrolmentMail(staffId: member.id, name: member.name, email: member.email, in: store)
+            let mail = try await enrolmentMail(staffId: member.id, name: member.name, email: member.email, languages: member.mailLanguages, in: store)
             try await store.appendAudit(actor, studyId: nil, action: "staff.link", detail: .object(["staff": .number(Double(member.id))]), now: now)
             return mail
         }
@@ -59,15 +64,14 @@ struct StaffService: Sendable {
 
     /// A new enrolment link (older links stop working) in the mail that carries it: the console
     /// page with the code filled in when the server knows its public address, and the code alone.
-    /// A staff account has no language until its member signs in (the console then follows the
-    /// browser), so the mail is in every language of the string tables, English first.
-    private func enrolmentMail(staffId: Int64, name: String, email: String, in store: ServerStore) async throws -> OutgoingMail {
+    /// In the member's language when it is known (``StaffMember/mailLanguages``), else in each
+    /// staff mail language, English first.
+    private func enrolmentMail(staffId: Int64, name: String, email: String, languages: [String], in store: ServerStore) async throws -> OutgoingMail {
         let now = environment.clock.now()
         let code = SecretTokens.mailCode()
         try await store.storeStaffEnrolment(staffId: staffId, tokenHash: Self.enrolmentHash(code),
                                             expiresAt: now.addingTimeInterval(environment.mailTokenLifetime), now: now)
         let link = "\(environment.publicURL ?? "")/console/enrol?code=\(code)"
-        let languages = PortalText.staffMailLanguages
         let body = languages.map { PortalText.text("mail.staffEnrolment.body", $0, ["name": name, "code": code, "link": link]) }
             .joined(separator: "\n----\n\n")
         let subject = languages.map { PortalText.text("mail.staffEnrolment.subject", $0) }.joined(separator: " / ")

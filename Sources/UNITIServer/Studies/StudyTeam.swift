@@ -57,7 +57,8 @@ struct StudyTeam: Sendable {
             try await store.inviteStaff(staffId: staffId, studyId: studyId, role: role, name: name, email: email, now: now)
             try await audit(studyId, "team.invite", ["email": .string(email), "name": .string(name),
                                                      "changes": .object(["invitation": AuditValues.change(.null, .string(role.rawValue))])])
-            return Self.invitationMail(to: email, name: name, study: study, role: role, enrolment: added?.mail, publicURL: environment.publicURL)
+            return Self.invitationMail(to: email, name: name, study: study, role: role, enrolment: added?.mail, publicURL: environment.publicURL,
+                                       languages: existing?.mailLanguages ?? PortalText.staffMailLanguages)
         }
         environment.mail.enqueue(mail)
         return .invited
@@ -99,15 +100,14 @@ struct StudyTeam: Sendable {
         }
     }
 
-    /// The mail of an invitation, in every language of the string tables (a staff account has no
-    /// language until its member signs in), English first: the study, the role, and where to
+    /// The mail of an invitation, in `languages` (the member's own, or each staff mail language
+    /// for an address new to the console, English first): the study, the role, and where to
     /// accept; for an address new to the console, its enrolment link first.
     static func invitationMail(to email: String, name: String, study: StudyRecord, role: StudyRole, enrolment: OutgoingMail?,
-                               publicURL: String?) -> OutgoingMail {
-        let languages = PortalText.staffMailLanguages
+                               publicURL: String?, languages: [String]) -> OutgoingMail {
         let body = languages.map { language in
             PortalText.text("mail.teamInvitation.body", language, [
-                "name": name, "study": study.title.text(in: language), "id": study.id,
+                "name": name, "study": study.title.text(in: language, fallback: study.fallbackLanguage), "id": study.id,
                 "role": PortalText.text("console.role.\(role.rawValue)", language), "link": "\(publicURL ?? "")/console",
             ])
         }.joined(separator: "\n----\n\n")

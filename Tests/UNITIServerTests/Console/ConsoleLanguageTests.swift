@@ -59,4 +59,43 @@ struct ConsoleLanguageTests {
             }
         }
     }
+
+    @Test("staff mails follow the member's language: `staff add --language`, then the console's language at each sign-in; an address new to the console gets English and German")
+    func staffMailsInTheirLanguage() async throws {
+        let server = try TestServer()
+        let fixture = ConsoleFixture(server: server)
+        try await fixture.run { client in
+            let service = StaffService(environment: fixture.environment)
+            let eleni = try await service.add(name: "Eleni", email: "eleni@team.example.org", admin: false, language: "el", by: .operator)
+            #expect(eleni.mail.subject == PortalText.text("mail.staffEnrolment.subject", "el"), "\(eleni.mail.subject)")
+            #expect(!eleni.mail.body.contains("----"), "one language only")
+            let anna = try await service.add(name: "Anna", email: "anna@team.example.org", admin: false, by: .operator)
+            #expect(anna.mail.subject == PortalText.text("mail.staffEnrolment.subject", "en") + " / " + PortalText.text("mail.staffEnrolment.subject", "de"))
+            await #expect(throws: APIError.self) {
+                try await service.add(name: "Fred", email: "fred@team.example.org", admin: false, language: "fr", by: .operator)
+            }
+            #expect(try await fixture.store.staffMember(email: "fred@team.example.org") == nil)
+
+            // Signing in in Dutch makes Dutch the owner's language.
+            let olga = try await fixture.enrolledStaff("olga")
+            try await fixture.study("quiet")
+            try await fixture.role(.owner, olga, "quiet")
+            let browser = PortalBrowser(client)
+            browser.extraHeaders[.acceptLanguage] = "nl"
+            try await fixture.signIn(browser, olga)
+            #expect(try await fixture.store.staffMember(id: olga.id)?.language == "nl")
+
+            // An invitation to Eleni, who has a language, is in Greek; one to a new address in English and German.
+            let team = ConsolePage.team.uri(study: "quiet")
+            for (email, name) in [("eleni@team.example.org", "Eleni"), ("new@team.example.org", "New")] {
+                let invited = try await browser.submit(team, to: team, ["email": email, "name": name, "role": "viewer"])
+                #expect(invited.status == .seeOther, "\(invited.text)")
+            }
+            await fixture.environment.mail.idle()
+            let subjects = try server.spool.messages().map { try String(contentsOf: $0.url, encoding: .utf8) }
+                .compactMap { text in MailHeader.value("Subject", in: text).map { (text.contains("To: eleni@") ? "eleni" : "new", $0) } }
+            #expect(subjects.contains { $0 == ("eleni", PortalText.text("mail.teamInvitation.subject", "el")) }, "\(subjects)")
+            #expect(subjects.contains { $0 == ("new", PortalText.text("mail.teamInvitation.subject", "en") + " / " + PortalText.text("mail.teamInvitation.subject", "de")) }, "\(subjects)")
+        }
+    }
 }

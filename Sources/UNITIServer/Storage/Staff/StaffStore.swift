@@ -10,10 +10,16 @@ public struct StaffMember: Sendable, Hashable, Codable, StoreRecord {
     public var passwordHash: String?
     /// The TOTP secret in base32, nil until enrolled.
     public var totpSecret: String?
+    /// The language the member reads the console in (their mails follow it): set by `staff add
+    /// --language`, and to the console's language at each enrolment and sign-in; nil until then.
+    public var language: String?
     public var enrolled: Bool { passwordHash != nil && totpSecret != nil }
 
+    /// The languages the member's mails are written in: theirs, else every staff mail language.
+    var mailLanguages: [String] { language.map { [$0] } ?? PortalText.staffMailLanguages }
+
     /// The columns read of `staff` (read as `staff_…` beside another table's).
-    enum CodingKeys: CodingKey, CaseIterable { case id, name, email, admin, passwordHash, totpSecret }
+    enum CodingKeys: CodingKey, CaseIterable { case id, name, email, admin, passwordHash, totpSecret, language }
 }
 
 /// An owner's invitation of a staff account to a study's team, open until the invited person
@@ -46,19 +52,25 @@ extension ServerStore {
     // MARK: Staff
 
     /// Creates a staff member; throws ``StoreConflict/emailTaken`` when the address has one.
-    func createStaff(name: String, email: String, admin: Bool, now: Date) async throws -> Int64 {
+    func createStaff(name: String, email: String, admin: Bool, language: String? = nil, now: Date) async throws -> Int64 {
         do {
             return try await database.transaction { db in
                 if try await db.row("SELECT 1 AS taken FROM staff WHERE lower(email) = lower(\(email))") != nil {
                     throw StoreConflict.emailTaken
                 }
                 return try await db.row("""
-                    INSERT INTO staff (name, email, admin, created_at) VALUES (\(name), \(email), \(admin), \(now)) RETURNING id
+                    INSERT INTO staff (name, email, admin, language, created_at) VALUES (\(name), \(email), \(admin), \(language), \(now))
+                    RETURNING id
                     """)?["id"] ?? 0
             }
         } catch let error where SQLFailure.isUniqueViolation(error) {
             throw StoreConflict.emailTaken
         }
+    }
+
+    /// Records the language the member reads the console in (their mails follow it).
+    func setStaffLanguage(staffId: Int64, language: String) async throws {
+        _ = try await database.rowsWritten("UPDATE staff SET language = \(language) WHERE id = \(staffId)")
     }
 
     func staffMember(id: Int64) async throws -> StaffMember? {
