@@ -171,6 +171,17 @@ struct QuestionnaireSchemaTests {
         // Every type with fields of its own has a rule; yesNo and date have none.
         #expect(typed == Set(QuestionnaireElement.knownTypeNames).subtracting(["yesNo", "date"]))
         let properties = try #require(schema["properties"] as? [String: Any])
+        // Every top-level field a definition can carry is in the schema (it allows no others).
+        var full = QuestionnaireDefinition(id: "all", version: 1, title: "All", intro: "i", outro: "o", kind: .repeating,
+                                           schedule: QuestionnaireSchedule(frequency: .daily, timing: .between), scheduleChangeable: true,
+                                           sensors: [.location], items: [QuestionnaireItem(label: "a", element: .yesNo)],
+                                           scoring: QuestionnaireScoring(scores: []))
+        full.completionWindowMinutes = 30
+        full.lateAnswerMinutes = 10
+        full.afterSaving = AfterSaving(message: "m")
+        full.languages = ["de", "en"]
+        let encoded = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(full)) as? [String: Any])
+        #expect(Set(encoded.keys).subtracting(properties.keys).isEmpty, "\(Set(encoded.keys).subtracting(properties.keys))")
         let sensors = ((properties["sensors"] as? [String: Any])?["items"] as? [String: Any])?["enum"] as? [String]
         #expect(sensors == QuestionnaireSensor.known.map(\.rawValue))
         let presentations = (properties["presentation"] as? [String: Any])?["enum"] as? [String]

@@ -63,6 +63,7 @@ struct ValidationRuleCoverageTests {
         cases.append((.promptsDoNotFit, d))
         d = QuestionnaireFixtures.make([yesNo("a")]); d.sensors = [QuestionnaireSensor(rawValue: "gps")]; cases.append((.unknownSensor, d))
         d = QuestionnaireFixtures.make([yesNo("a")]); d.sensors = [.location, .location]; cases.append((.duplicateSensor, d))
+        d = QuestionnaireFixtures.make([yesNo("a")]); d.languages = ["el", "EN"]; cases.append((.invalidLanguages, d))
         cases.append((.duplicateScoreID, QuestionnaireFixtures.make([yesNo("a")], scoring: QuestionnaireScoring(scores: [
             ScoreRule(id: "s", items: ["a"]), ScoreRule(id: "s", items: ["a"])]))))
         cases.append((.scoreUnknownItem, scored([yesNo("a")], ScoreRule(id: "s", items: ["b"]))))

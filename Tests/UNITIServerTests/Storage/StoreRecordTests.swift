@@ -172,13 +172,13 @@ struct StoreRecordTests {
         var columns = try SQLColumns(StudyRecord(id: "s", title: "T"), omitting: [.consentVersion])
         columns.set("created_at", now)
         #expect(columns.names == ["id", "title", "description", "consent", "starts_at", "ends_at", "running", "access", "password_hash",
-                                  "password_minimum", "participants_may_leave", "modules", "schedules", "created_at"])
+                                  "password_minimum", "participants_may_leave", "modules", "schedules", "languages", "created_at"])
         #expect(columns.values[1] == .text(#"{"en":"T"}"#) && columns.values[2] == .null && columns.values[7] == .text("public"))
-        #expect(columns.values[11] == .text("[]") && columns.values[13] == .real(now.timeIntervalSince1970))
+        #expect(columns.values[11] == .text("[]") && columns.values[13] == .null && columns.values[14] == .real(now.timeIntervalSince1970))
         let update: SQL = "UPDATE studies SET \(set: columns) WHERE id = \("s")"
         #expect(update.rendered(for: .postgres).text.hasPrefix("UPDATE studies SET id = $1, title = $2, description = $3"))
         let insert: SQL = "INSERT INTO studies \(insert: columns)"
         #expect(insert.rendered(for: .sqlite).text.hasPrefix("INSERT INTO studies (id, title, description, consent, starts_at"))
-        #expect(insert.rendered(for: .sqlite).values.count == 14)
+        #expect(insert.rendered(for: .sqlite).values.count == 15)
     }
 }
