@@ -110,6 +110,8 @@ extension ExportColumn {
         ExportColumn(name: "prompted_at", text: "Time the prompt was delivered", type: .localTime, level: .scale),
         ExportColumn(name: "late", text: "Begun after the prompt's completion window, inside its late allowance", type: .boolean, level: .nominal),
         ExportColumn(name: "initiated_by", text: "Who began the sheet: prompt or participant (empty: not recorded)", type: .text, level: .nominal),
+        ExportColumn(name: "language", text: "Language the sheet was answered in (en, de, es, el, nl; empty: not recorded)",
+                     type: .text, level: .nominal),
         ExportColumn(name: "site", text: "The participant's site (empty: none)", type: .text, level: .nominal),
         ExportColumn(name: "arm", text: "The participant's arm, or its code in an export blind to allocation (empty: not randomised)",
                      type: .text, level: .nominal),

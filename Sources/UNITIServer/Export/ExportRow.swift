@@ -68,6 +68,9 @@ public struct ExportRow: Sendable, Codable, Hashable {
     /// The participant's arm in a randomised study, or its code (`A`, `B`, …) in an export made
     /// blind to allocation (nil: not randomised).
     public var arm: String?
+    /// The language the sheet was answered in (``AnswerSheet/language``; nil: not recorded). The
+    /// only column that depends on it: values, labels and the codebook are the same in every language.
+    public var language: String?
 
     public init(participant: String, sheetId: String, questionnaireId: String, questionnaireVersion: Int, label: String,
                 value: String, answeredAt: String, startedAt: String, endedAt: String?, receivedAt: String) {
@@ -110,6 +113,7 @@ extension ExportRow {
         base.promptedAt = sheet.promptedAt?.text
         base.late = sheet.late
         base.initiatedBy = sheet.initiatedBy?.rawValue
+        base.language = sheet.language
         guard !sheet.answers.isEmpty else { return [base] }
         let labels = sheet.answers.keys.sorted { a, b in
             let first = sheet.answers[a]!.answeredAt.date, second = sheet.answers[b]!.answeredAt.date

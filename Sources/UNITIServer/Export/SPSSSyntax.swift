@@ -227,7 +227,8 @@ enum SPSSSyntax {
         Column(name: "location_measured_at", format: "A40", perSheet: true, time: .local),
         Column(name: "consent_version", format: "F8.0", perSheet: true), Column(name: "prompt_id", format: "A200", perSheet: true),
         Column(name: "prompted_at", format: "A40", perSheet: true, time: .local), Column(name: "late", format: "A5", perSheet: true),
-        Column(name: "initiated_by", format: "A12", perSheet: true), Column(name: "site", format: "A32", perSheet: true),
+        Column(name: "initiated_by", format: "A12", perSheet: true), Column(name: "language", format: "A8", perSheet: true),
+        Column(name: "site", format: "A32", perSheet: true),
         Column(name: "arm", format: "A32", perSheet: true),
     ]
 

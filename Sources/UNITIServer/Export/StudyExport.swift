@@ -136,7 +136,7 @@ public enum StudyExport {
     static let header = ["participant", "sheet", "questionnaire", "version", "label", "value", "answered_at", "started_at",
                          "ended_at", "received_at", "module", "microphone_dbfs", "microphone_measured_at",
                          "latitude", "longitude", "altitude_m", "accuracy_m", "location_measured_at", "consent_version",
-                         "prompt_id", "prompted_at", "late", "initiated_by", "site", "arm"]
+                         "prompt_id", "prompted_at", "late", "initiated_by", "language", "site", "arm"]
 
     /// A row's fields in the order of ``header``.
     static func fields(_ row: ExportRow) -> [String] {
@@ -145,7 +145,8 @@ public enum StudyExport {
          number(row.microphoneDbfs), row.microphoneMeasuredAt ?? "",
          number(row.latitude), number(row.longitude), number(row.altitudeMeters), number(row.accuracyMeters),
          row.locationMeasuredAt ?? "", row.consentVersion.map(String.init) ?? "",
-         row.promptId ?? "", row.promptedAt ?? "", row.late.map { $0 ? "true" : "false" } ?? "", row.initiatedBy ?? "", row.site ?? "", row.arm ?? ""]
+         row.promptId ?? "", row.promptedAt ?? "", row.late.map { $0 ? "true" : "false" } ?? "", row.initiatedBy ?? "", row.language ?? "",
+         row.site ?? "", row.arm ?? ""]
     }
 
     /// A reading as an answer's number is written (`520`, `-42.5`); empty when absent.

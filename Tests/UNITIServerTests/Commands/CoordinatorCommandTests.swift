@@ -53,7 +53,7 @@ struct CoordinatorCommandTests {
         #expect(lines.count == 3)
         #expect(lines[0] == "participant,sheet,questionnaire,version,label,value,answered_at,started_at,ended_at,received_at,"
                 + "module,microphone_dbfs,microphone_measured_at,latitude,longitude,altitude_m,accuracy_m,location_measured_at,consent_version,"
-                + "prompt_id,prompted_at,late,initiated_by,site,arm")
+                + "prompt_id,prompted_at,late,initiated_by,language,site,arm")
         let pseudonym = try #require(try await server.store.user(login: "wanda")).pseudonym
         let sheetId = first.id.uuidString.lowercased()
         #expect(lines[1].hasPrefix("\(pseudonym),\(sheetId),daily,1,loudness,35,2027-01-15T09:01:00+01:00,2027-01-15T09:00:00+01:00,2027-01-15T09:05:00+01:00,"))

@@ -321,10 +321,11 @@ struct StudyQuestionnaireTests {
         #expect(lines.count == 5)
         let readings = "tyt,-42.5,2027-01-15T09:00:30+01:00,49.01,12.1,338.5,8,2027-01-15T09:00:30+01:00"
         // consent_version (empty: the study has no consent), then the prompt columns, empty for
-        // sheets that answer no prompt, then site and arm (none: no sites, not randomised).
-        #expect(lines[1].hasSuffix("," + readings + ",,,,,,,"))
-        #expect(lines[2].hasSuffix("," + readings + ",,,,,,,"))
-        #expect(lines[3].hasSuffix(",tyt,,,,,,,,,,,,,,"))
+        // sheets that answer no prompt, the language (none recorded), then site and arm (none: no
+        // sites, not randomised).
+        #expect(lines[1].hasSuffix("," + readings + ",,,,,,,,"))
+        #expect(lines[2].hasSuffix("," + readings + ",,,,,,,,"))
+        #expect(lines[3].hasSuffix(",tyt,,,,,,,,,,,,,,,"))
 
         let rows = try JSONDecoder().decode([ExportRow].self, from: Data(contentsOf: out.appendingPathComponent("open-answers.json")))
         #expect(rows.count == 4)

@@ -148,4 +148,46 @@ struct StudyLanguageTests {
             #expect(personal.items.last?.text?.values["nl"] == "Hoe sterk merkt u op dit moment \(Localizer(language: .dutch)("tyt.symptom.phrase.concentrating"))?")
         }
     }
+
+    @Test("answers, the export and the codebook are the same whatever language a participant answered in, but for the language column")
+    func storedTheSameInEveryLanguage() async throws {
+        let server = try TestServer()
+        try await server.run { client in
+            let administration = StudyAdministration(store: server.store, actor: .operator, now: server.clock.now())
+            try await administration.create("kyma", StudySettings(title: LocalizedText(["en": "Waves", "el": "Κύματα"]), access: .public,
+                                                                 modules: ["tyt"], languages: .some(["el", "en"])))
+            _ = try await server.store.addQuestionnaire(try QuestionnaireImport.document(from: Data(Self.questionnaire.utf8), studyId: "kyma"),
+                                                        module: .tyt, now: server.clock.now())
+            for (name, language) in [("eleni", "el"), ("pablo", "es"), ("anna", "en")] {
+                let browser = PortalBrowser(client)
+                try await server.portalAccount(browser, name)
+                try await server.store.setMembership(studyId: "kyma", userId: try await server.userId(name), status: .member, now: server.clock.now())
+                browser.extraHeaders[.acceptLanguage] = language
+                _ = try await server.portalLogin(browser, name)
+                let done = try await browser.answer("kyma-daily", ["q0": "0", "q1": "ok", "q2": "7", "utcOffset": "60", "action": "finish"])
+                #expect(done.status == .seeOther, "\(language): \(done.text)")
+            }
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("uniti-languages-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: out) }
+            try await runServerCommand(["export", "--study", "kyma", "--format", "csv", "--out", out.path, "--database", server.databasePath])
+            let lines = try String(contentsOf: out.appendingPathComponent("kyma-answers.csv"), encoding: .utf8)
+                .components(separatedBy: "\r\n").filter { !$0.isEmpty }.map { $0.components(separatedBy: ",") }
+            let header = lines[0]
+            let column = { (name: String) in try #require(header.firstIndex(of: name)) }
+            let language = try column("language"), participant = try column("participant")
+            // Who, which sheet and when differ; everything else is the same in each language.
+            let personal = try Set(["participant", "sheet", "answered_at", "started_at", "ended_at", "received_at", "language"].map(column))
+            var rows: [String: [[String]]] = [:]
+            for line in lines.dropFirst() {
+                rows[line[language], default: []].append(line.indices.filter { !personal.contains($0) }.map { line[$0] })
+            }
+            #expect(Set(rows.keys) == ["el", "es", "en"], "\(lines)")
+            #expect(rows["el"] == rows["en"] && rows["es"] == rows["en"] && rows["en"]?.count == 3, "\(rows)")
+            #expect(Set(lines.dropFirst().map { $0[participant] }).count == 3)
+            #expect(rows["en"]?.map { $0[2] + "=" + $0[3] }.sorted() == ["q1=0", "q2=ok", "q3=7"], "\(rows)")
+            // The codebook is written from the definitions in English, the same for every participant.
+            let codebook = try String(contentsOf: out.appendingPathComponent("kyma-codebook.csv"), encoding: .utf8)
+            #expect(codebook.contains("kyma-daily,1,q1,yesNo,Do you hear it now?,0 = yes; 1 = no") && !codebook.contains("Το ακούτε"), "\(codebook)")
+        }
+    }
 }

@@ -253,7 +253,7 @@ struct SiteTests {
             try await runServerCommand(["export", "--study", "alpha", "--out", out.path, "--site", "ulm", "--prompts"] + database)
             let answers = try String(contentsOf: out.appendingPathComponent(ExportFileNames.answers(study: "alpha")), encoding: .utf8)
             let lines = answers.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-            #expect(lines[0].hasSuffix(",initiated_by,site,arm") && lines.count > 1)
+            #expect(lines[0].hasSuffix(",initiated_by,language,site,arm") && lines.count > 1)
             #expect(lines.dropFirst().allSatisfy { $0.hasPrefix(ada + ",") && $0.hasSuffix(",ulm,") }, "\(answers)")
             let prompts = try String(contentsOf: out.appendingPathComponent(ExportFileNames.prompts(study: "alpha")), encoding: .utf8)
             #expect(prompts.hasPrefix(PromptTable.header.joined(separator: ",")) && PromptTable.header.last == "site" && !prompts.contains(bo))
