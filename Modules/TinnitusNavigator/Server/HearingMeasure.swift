@@ -12,7 +12,10 @@ extension TinnitusNavigatorServerPart: StratificationMeasuring {
     package var stratificationMeasures: [StratificationMeasure] {
         [StratificationMeasure(name: "tn.better-ear-pta",
                                text: LocalizedText(["en": "the better ear's pure-tone average (dB HL, 500–4000 Hz) of the newest audiogram",
-                                                    "de": "der Tonschwellen-Mittelwert des besseren Ohrs (dB HL, 500–4000 Hz) im neuesten Audiogramm"])) { store, userId in
+                                                    "de": "der Tonschwellen-Mittelwert des besseren Ohrs (dB HL, 500–4000 Hz) im neuesten Audiogramm",
+                                                    "es": "el promedio tonal del mejor oído (dB HL, 500–4000 Hz) del audiograma más reciente",
+                                                    "el": "ο μέσος όρος καθαρών τόνων του καλύτερου αυτιού (dB HL, 500–4000 Hz) στο πιο πρόσφατο ακοόγραμμα",
+                                                    "nl": "het toongemiddelde van het beste oor (dB HL, 500–4000 Hz) in het nieuwste audiogram"])) { store, userId in
             try await Self.betterEarAverage(store: store, userId: userId)
         }]
     }

@@ -123,8 +123,7 @@ struct StudyRoutes: Sendable {
         let members = try await ArmView.offered(try await store.memberQuestionnaires(userId: user.account.id), store: store,
                                                 userId: user.account.id, now: environment.clock.now())
         // The studies' languages go into definitions that declare none (a few studies per person).
-        var studies: [String: StudyRecord] = [:]
-        for id in Set(members.map(\.link.studyId)) { studies[id] = try await store.study(id: id) }
+        let studies = try await store.studies(ids: members.map(\.link.studyId))
         let list = AssignedQuestionnaireList(questionnaires: members.map {
             AssignedQuestionnaire(id: $0.link.questionnaireId, version: $0.version, studyId: $0.link.studyId,
                                   module: $0.link.module.rawValue, active: $0.link.isActive,

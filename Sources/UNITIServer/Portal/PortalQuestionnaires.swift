@@ -47,8 +47,7 @@ struct PortalQuestionnaires: Sendable {
         var found: [PortalQuestionnaire] = []
         let members = try await ArmView.offered(try await store.memberQuestionnaires(userId: userId), store: store, userId: userId,
                                                 now: environment.clock.now())
-        var studies: [String: StudyRecord] = [:]
-        for id in Set(members.map(\.link.studyId)) { studies[id] = try await store.study(id: id) }
+        let studies = try await store.studies(ids: members.map(\.link.studyId))
         for member in members {
             guard !found.contains(where: { $0.id == member.link.questionnaireId }),
                   let stored = try? JSONDecoder().decode(QuestionnaireDefinition.self, from: JSONCoding.data(member.definition))
