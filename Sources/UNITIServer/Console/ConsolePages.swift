@@ -268,6 +268,9 @@ struct ConsoleQuestionnairesPage: PortalPage {
         var module: String
         var kind: String
         var active: Bool
+        /// The languages checked for the study (``StudyLanguages``) in which texts are missing,
+        /// each with how many: "Ελληνικά 3, Nederlands 12"; the word for none when none is.
+        var missing: String
     }
 }
 

@@ -44,12 +44,22 @@ extension ConsoleRoutes {
 
     func questionnairesPage(_ studyId: String, _ language: String) async throws -> ConsoleQuestionnairesPage {
         let links = try await store.questionnaireLinks(studyId: studyId)
+        let study = try await store.study(id: studyId)
         let rows = try await store.latestQuestionnaires(studyId: studyId).map { document in
             let link = links.first { $0.questionnaireId == document.id }
-            return ConsoleQuestionnairesPage.Row(id: document.id, version: document.version, title: document.definition.title.text(in: language),
+            let definition = study.map { StudyLanguages.served(document.definition, study: $0) } ?? document.definition
+            // What a participant of each of the study's languages finds missing (the Settings tab says what they read instead).
+            let missing = (study.map(StudyLanguages.checkedLanguages) ?? []).compactMap { code -> String? in
+                let count = definition.texts.filter { $0.text.values[code] == nil }.count
+                return count == 0 ? nil : "\(Self.languageName(code, language)) \(count)"
+            }
+            return ConsoleQuestionnairesPage.Row(id: document.id, version: document.version,
+                                                 title: definition.title.text(in: language, fallback: definition.fallbackLanguage),
                                                  module: link?.module.rawValue ?? "",
                                                  kind: PortalText.text("console.questionnaires.kind.\(document.definition.kind.rawValue)", language),
-                                                 active: link?.deactivatedAt == nil)
+                                                 active: link?.deactivatedAt == nil,
+                                                 missing: missing.isEmpty ? PortalText.text("console.questionnaires.missingNone", language)
+                                                     : missing.joined(separator: ", "))
         }
         return ConsoleQuestionnairesPage(questionnaires: rows, modules: ModuleCatalog.ids.map {
             .init(value: $0.rawValue, label: PortalText.text("console.module.\($0.rawValue)", language), chosen: false)

@@ -56,6 +56,17 @@ struct ConsoleLanguageTests {
                 #expect(after.contains("<option value=\"el\" selected>") && after.contains("id=\"language-en\" checked"))
                 #expect(after.contains("<li>Όσοι διαβάζουν English διαβάζουν 1 κείμενο σε Ελληνικά: η περιγραφή</li>"), "\(after)")
                 #expect(!after.contains("Όσοι διαβάζουν Deutsch"))
+                // A questionnaire with one text in English only: the Questionnaires tab counts it for
+                // Greek, and the settings page names it among what Greek readers read in English.
+                let document = try QuestionnaireImport.document(from: Data("""
+                    {"id": "calm", "version": 1, "title": {"en": "Calm", "el": "Ηρεμία"}, "kind": "oneTime",
+                     "items": [{"type": "yesNo", "label": "q1", "text": {"en": "Calm now?"}}]}
+                    """.utf8), studyId: "quiet")
+                _ = try await fixture.store.addQuestionnaire(document, module: .tyt, now: fixture.clock.now())
+                let listed = try await browser.get(ConsolePage.questionnaires.uri(study: "quiet")).text
+                #expect(listed.contains("<td id=\"missing-calm\">Ελληνικά 1</td>") && listed.contains("<td>Ηρεμία</td>"), "\(listed)")
+                let named = try await browser.get(page).text
+                #expect(named.contains("<li>Όσοι διαβάζουν Ελληνικά διαβάζουν 1 κείμενο σε English: ερωτηματολόγιο calm (1)</li>"), "\(named)")
             }
         }
     }
