@@ -17,11 +17,7 @@ OUT, LANGUAGE, SHELL_TEXT = sys.argv[3], sys.argv[4], sys.argv[5]
 
 
 def shoot(driver, name, width=412):
-    driver.set_window_size(width, 900)
-    height = driver.execute_script("return document.documentElement.scrollHeight")
-    driver.set_window_size(width, max(600, min(int(height) + 40, 6000)))
-    driver.save_screenshot(os.path.join(OUT, f"{name}.png"))
-    driver.set_window_size(412, 915)
+    save_whole_page(driver, os.path.join(OUT, f"{name}.png"), width)
     print(f"{name}: {driver.current_url}")
 
 

@@ -126,6 +126,16 @@ def browser(language=None):
     return AuditedChrome(service=service, options=options)
 
 
+def save_whole_page(driver, path, width):
+    """Saves the current page at `width`, the whole of it from top to bottom (at most 6000 px),
+    and sets the window back to a phone's size."""
+    driver.set_window_size(width, 900)
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(width, max(600, min(int(height) + 40, 6000)))
+    driver.save_screenshot(path)
+    driver.set_window_size(412, 915)
+
+
 def fill(driver, **fields):
     for name, value in fields.items():
         element = driver.find_element(By.NAME, name)

@@ -19,11 +19,7 @@ def shoot(driver, name, path=None):
     if path is not None:
         driver.get(BASE + path)
     for width, suffix in ((412, "phone"), (1280, "laptop")):
-        driver.set_window_size(width, 900)
-        height = driver.execute_script("return document.documentElement.scrollHeight")
-        driver.set_window_size(width, max(600, min(int(height) + 40, 6000)))
-        driver.save_screenshot(os.path.join(OUT, f"{name}-{suffix}.png"))
-    driver.set_window_size(412, 915)
+        save_whole_page(driver, os.path.join(OUT, f"{name}-{suffix}.png"), width)
     print(f"{name}: {driver.current_url}")
 
 

@@ -20,16 +20,13 @@ public struct LocalizedText: Codable, Hashable, Sendable, ExpressibleByStringLit
     /// The text in `language`, else in `fallback` (a study's first language, ``StudyLanguages``),
     /// else English, else any language present, else "".
     public func text(in language: String, fallback: String?) -> String {
-        values[language] ?? fallback.flatMap { values[$0] } ?? values["en"] ?? values.sorted { $0.key < $1.key }.first?.value ?? ""
+        self.language(for: language, fallback: fallback).flatMap { values[$0] } ?? ""
     }
 
-    /// The language a reader of `language` reads this text in (the chain of ``text(in:fallback:)``);
-    /// nil for an empty text.
+    /// The language a reader of `language` reads this text in: theirs, else `fallback`, else
+    /// English, else the first present by code; nil for an empty text.
     public func language(for language: String, fallback: String?) -> String? {
-        if values[language] != nil { return language }
-        if let fallback, values[fallback] != nil { return fallback }
-        if values["en"] != nil { return "en" }
-        return values.keys.sorted().first
+        [language, fallback, "en"].compactMap { $0 }.first { values[$0] != nil } ?? values.keys.min()
     }
 
     /// A language code as a key of the object form.

@@ -122,13 +122,11 @@ struct StudyRoutes: Sendable {
     private func memberQuestionnaires(_ user: AuthenticatedUser) async throws -> ETagged<AssignedQuestionnaireList> {
         let members = try await ArmView.offered(try await store.memberQuestionnaires(userId: user.account.id), store: store,
                                                 userId: user.account.id, now: environment.clock.now())
-        // The studies' languages go into definitions that declare none (a few studies per person).
-        let studies = try await store.studies(ids: members.map(\.link.studyId))
         let list = AssignedQuestionnaireList(questionnaires: members.map {
             AssignedQuestionnaire(id: $0.link.questionnaireId, version: $0.version, studyId: $0.link.studyId,
                                   module: $0.link.module.rawValue, active: $0.link.isActive,
                                   joinedAt: Timestamps.format($0.joinedAt),
-                                  definition: StudyLanguages.served($0.definition, study: studies[$0.link.studyId]))
+                                  definition: StudyLanguages.served($0.definition, languages: $0.studyLanguages))
         })
         return ETagged(list)
     }

@@ -47,15 +47,14 @@ struct PortalQuestionnaires: Sendable {
         var found: [PortalQuestionnaire] = []
         let members = try await ArmView.offered(try await store.memberQuestionnaires(userId: userId), store: store, userId: userId,
                                                 now: environment.clock.now())
-        let studies = try await store.studies(ids: members.map(\.link.studyId))
         for member in members {
             guard !found.contains(where: { $0.id == member.link.questionnaireId }),
-                  let stored = try? JSONDecoder().decode(QuestionnaireDefinition.self, from: JSONCoding.data(member.definition))
+                  let stored = try? JSONDecoder().decode(QuestionnaireDefinition.self,
+                                                         from: JSONCoding.data(StudyLanguages.served(member.definition, languages: member.studyLanguages)))
             else { continue }
             // As the device shows it: in the reader's language (``StudyLanguages``), filled in by
             // the module (Track Your Tinnitus's worst symptom).
-            let served = studies[member.link.studyId].map { StudyLanguages.served(stored, study: $0) } ?? stored
-            let definition = try await store.modules.personalized(served.reading(in: language), userId: userId, store: store)
+            let definition = try await store.modules.personalized(stored.reading(in: language), userId: userId, store: store)
             let isBaseline = Self.baselineIds.contains(definition.id)
             found.append(PortalQuestionnaire(definition: definition, studyId: member.link.studyId,
                                              owner: isBaseline ? .shell : member.link.module, isBaseline: isBaseline,

@@ -78,7 +78,7 @@ enum StudyLanguages {
         add("consent", study.consent)
         for document in try await store.latestQuestionnaires(studyId: study.id) {
             let definition = served(document.definition, study: study)
-            texts += definition.texts.map { Text(name: "questionnaire \(document.id): \($0.path)", text: $0.text, fallback: definition.fallbackLanguage) }
+            texts += definition.texts.map { Text(name: name(questionnaire: document.id, path: $0.path), text: $0.text, fallback: definition.fallbackLanguage) }
         }
         if let design = try await store.trial(studyId: study.id)?.design {
             for arm in design.arms { add("arm \(arm.id): notice", arm.notice) }
@@ -100,30 +100,41 @@ enum StudyLanguages {
         return served
     }
 
+    /// The name of a questionnaire's text: `questionnaire thi: items.q1.text`.
+    static func name(questionnaire id: String, path: String) -> String { "questionnaire \(id): \(path)" }
+
+    /// The questionnaire a text's name (``name(questionnaire:path:)``) belongs to; nil for the others.
+    static func questionnaire(of name: String) -> String? {
+        guard name.hasPrefix("questionnaire "), let colon = name.firstIndex(of: ":") else { return nil }
+        return String(name[name.index(name.startIndex, offsetBy: 14)..<colon])
+    }
+
     /// Names of texts as the console lists them, in `language`: the study's own texts by their
     /// field, a questionnaire's texts as one entry with their count, the others as named.
     static func summary(_ names: [String], _ language: String) -> String {
-        var entries: [String] = [], counts: [String: Int] = [:]
+        enum Entry: Equatable { case questionnaire(String), text(String) }
+        var entries: [Entry] = [], counts: [String: Int] = [:]
         for name in names {
-            if name.hasPrefix("questionnaire "), let colon = name.firstIndex(of: ":") {
-                let id = String(name[name.index(name.startIndex, offsetBy: 14)..<colon])
-                if counts[id] == nil { entries.append("questionnaire " + id) }
+            if let id = questionnaire(of: name) {
+                if counts[id] == nil { entries.append(.questionnaire(id)) }
                 counts[id, default: 0] += 1
-            } else if ["title", "description", "consent"].contains(name) {
-                entries.append(PortalText.text("console.settings.text.\(name)", language))
             } else {
-                entries.append(name)
+                entries.append(.text(["title", "description", "consent"].contains(name) ? PortalText.text("console.settings.text.\(name)", language) : name))
             }
         }
         return entries.map { entry in
-            guard entry.hasPrefix("questionnaire "), let count = counts[String(entry.dropFirst(14))] else { return entry }
-            return PortalText.text("console.settings.fallback.questionnaire", language, ["id": String(entry.dropFirst(14)), "count": "\(count)"])
+            switch entry {
+            case .questionnaire(let id):
+                PortalText.text("console.settings.fallback.questionnaire", language, ["id": id, "count": "\(counts[id] ?? 0)"])
+            case .text(let text):
+                text
+            }
         }.joined(separator: "; ")
     }
 
     /// ``served(_:study:)`` for a definition passed on as JSON, as the members' list carries it.
-    static func served(_ definition: JSONValue, study: StudyRecord?) -> JSONValue {
-        guard case .object(var fields) = definition, fields["languages"] == nil, let languages = study?.languages else { return definition }
+    static func served(_ definition: JSONValue, languages: [String]?) -> JSONValue {
+        guard case .object(var fields) = definition, fields["languages"] == nil, let languages else { return definition }
         fields["languages"] = .array(languages.map { .string($0) })
         return .object(fields)
     }

@@ -5,6 +5,7 @@ import TrackYourTinnitusServer
 import UNITIProtocol
 @testable import UNITIServer
 import UNITIText
+import UNITITesting
 
 /// Issue 49, "a study's text falls back to the study's first language, then English, and a
 /// fallback is never silent": a Greek-first study read by a Spanish participant through the API
@@ -189,5 +190,23 @@ struct StudyLanguageTests {
             let codebook = try String(contentsOf: out.appendingPathComponent("kyma-codebook.csv"), encoding: .utf8)
             #expect(codebook.contains("kyma-daily,1,q1,yesNo,Do you hear it now?,0 = yes; 1 = no") && !codebook.contains("Το ακούτε"), "\(codebook)")
         }
+    }
+
+    @Test("both stores keep a study's languages and give them with a member's questionnaires, in the one statement the devices' list reads", arguments: StoreKind.allCases)
+    func storesKeepTheLanguages(_ kind: StoreKind) async throws {
+        let opened = try await kind.open()
+        let store = opened.store, now = TestTime.now
+        try await store.createStudy(StudyRecord(id: "kyma", title: LocalizedText(["en": "Waves", "el": "Κύματα"]), modules: [.tyt]), now: now)
+        try await StudyAdministration(store: store, actor: .operator, now: now).update("kyma", StudySettings(languages: .some(["el", "en"])))
+        _ = try await store.addQuestionnaire(try QuestionnaireImport.document(from: Data(Self.questionnaire.utf8), studyId: "kyma"), module: .tyt, now: now)
+        let user = try await store.createUser(username: "eleni", email: "eleni@example.org", passwordHash: "x", language: "el", pseudonym: "P-1", now: now)
+        try await store.setMembership(studyId: "kyma", userId: user, status: .member, now: now)
+        #expect(try await store.study(id: "kyma")?.languages == ["el", "en"])
+        let members = try await store.memberQuestionnaires(userId: user)
+        #expect(members.map(\.studyLanguages) == [["el", "en"]])
+        let served = StudyLanguages.served(try #require(members.first).definition, languages: members.first?.studyLanguages)
+        guard case .object(let fields) = served else { Issue.record("not an object: \(served)"); return }
+        #expect(fields["languages"] == JSONValue.array([.string("el"), .string("en")]))
+        await opened.close()
     }
 }

@@ -38,6 +38,9 @@ public struct MemberQuestionnaire: Sendable, Hashable {
     public var definition: JSONValue
     /// When the user became a member of the study.
     public var joinedAt: Date
+    /// The study's declared languages (``StudyRecord/languages``), read in the same statement:
+    /// a definition that declares none is served with them (``StudyLanguages``).
+    public var studyLanguages: [String]?
 }
 
 /// Where questionnaire definitions are kept, every version of each, for the study that owns it,
@@ -183,8 +186,9 @@ extension ServerStore {
     func memberQuestionnaires(userId: Int64) async throws -> [MemberQuestionnaire] {
         try await database.rows("""
             SELECT l.questionnaire_id, l.study_id, l.module, l.deactivated_at, q.version, q.definition,
-                   COALESCE(m.joined_at, m.updated_at) AS joined_at
+                   COALESCE(m.joined_at, m.updated_at) AS joined_at, st.languages AS study_languages
             FROM memberships m
+            JOIN studies st ON st.id = m.study_id
             JOIN questionnaire_links l ON l.study_id = m.study_id
             JOIN questionnaires q ON q.id = l.questionnaire_id
                 AND q.version = (SELECT MAX(version) FROM questionnaires WHERE id = l.questionnaire_id)
@@ -193,13 +197,13 @@ extension ServerStore {
             """).map { row in
             let newest = try row.decode(Newest.self)
             return MemberQuestionnaire(link: try QuestionnaireLinks.link(row), version: newest.version, definition: newest.definition,
-                                       joinedAt: newest.joinedAt)
+                                       joinedAt: newest.joinedAt, studyLanguages: newest.studyLanguages)
         }
     }
 
     /// What ``memberQuestionnaires(userId:)`` reads besides the link.
     private struct Newest: Decodable {
-        var version: Int, definition: JSONValue, joinedAt: Date
+        var version: Int, definition: JSONValue, joinedAt: Date, studyLanguages: [String]?
     }
 
     private static func document(_ row: SQLRow) throws -> QuestionnaireDocument {

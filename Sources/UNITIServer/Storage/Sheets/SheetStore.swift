@@ -13,6 +13,17 @@ import UNITIProtocol
 /// (``StoreLock/person(_:_:)``), taking the lock before its first id: so a person's ids commit in
 /// increasing order, and a reader past id n never finds a smaller id of that person appearing later.
 extension ServerStore {
+    /// The person's newest answer to `item` of `questionnaire` in a finished sheet of any study,
+    /// as stored (a number, or the JSON of choices and texts), with when the sheet ended; nil when none.
+    package func newestAnswer(userId: Int64, questionnaire: String, item: String) async throws -> (number: Double?, value: String, endedAt: Date)? {
+        guard let row = try await database.row("""
+            SELECT a.number, a.value, s.ended_at FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
+            WHERE s.user_id = \(userId) AND s.questionnaire_id = \(questionnaire) AND s.ended_at IS NOT NULL AND a.label = \(item)
+            ORDER BY s.ended_at DESC, s.id DESC LIMIT 1
+            """) else { return nil }
+        return (try row["number"], try row["value"], try row["ended_at"])
+    }
+
     /// The user's sheets, newest start first, and how many there are.
     func sheets(userId: Int64, offset: Int, limit: Int) async throws -> (sheets: [StoredAnswerSheet], total: Int) {
         let total: Int = try await database.row("SELECT COUNT(*) AS total FROM answer_sheets WHERE user_id = \(userId)")?["total"] ?? 0

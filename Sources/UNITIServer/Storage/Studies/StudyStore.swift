@@ -109,13 +109,6 @@ extension ServerStore {
         try await database.row("SELECT \(StudyRecord.columns()) FROM studies WHERE id = \(id)").map { try $0.decode(StudyRecord.self) }
     }
 
-    /// The studies of these ids that exist, by id (a person's few studies: one read each).
-    func studies(ids: some Sequence<String>) async throws -> [String: StudyRecord] {
-        var found: [String: StudyRecord] = [:]
-        for id in Set(ids) { found[id] = try await study(id: id) }
-        return found
-    }
-
     /// Every study, by id.
     func studies() async throws -> [StudyRecord] {
         try await database.rows("SELECT \(StudyRecord.columns()) FROM studies ORDER BY id").map { try $0.decode(StudyRecord.self) }

@@ -134,17 +134,6 @@ extension ServerStore {
             """)?["number"]
     }
 
-    /// The person's newest answer to `item` of `questionnaire` in a finished sheet of any study,
-    /// as stored (a number, or the JSON of choices and texts), with when the sheet ended; nil when none.
-    package func newestAnswer(userId: Int64, questionnaire: String, item: String) async throws -> (number: Double?, value: String, endedAt: Date)? {
-        guard let row = try await database.row("""
-            SELECT a.number, a.value, s.ended_at FROM answers a JOIN answer_sheets s ON s.id = a.sheet_id
-            WHERE s.user_id = \(userId) AND s.questionnaire_id = \(questionnaire) AND s.ended_at IS NOT NULL AND a.label = \(item)
-            ORDER BY s.ended_at DESC, s.id DESC LIMIT 1
-            """) else { return nil }
-        return (try row["number"], try row["value"], try row["ended_at"])
-    }
-
     /// When the person last became a member of the study; nil when they never did.
     func joinedAt(studyId: String, userId: Int64) async throws -> Date? {
         try await database.row("SELECT joined_at FROM memberships WHERE study_id = \(studyId) AND user_id = \(userId)")?["joined_at"]
